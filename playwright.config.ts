@@ -1,0 +1,26 @@
+import { defineConfig } from '@playwright/test'
+import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, TEST_PORT } from './tests/e2e/support/env'
+
+/** Browser tests run against the built site served by `npm start`, never a dev server. */
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.CI ? 'list' : 'line',
+  use: {
+    baseURL: BASE_URL,
+    serviceWorkers: 'block',
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+  },
+  webServer: {
+    command: 'node --import tsx src/server/start.ts',
+    url: `${BASE_URL}/`,
+    env: { PORT: String(TEST_PORT), LOG_LEVEL: 'warn' },
+    reuseExistingServer: false,
+    timeout: 300_000,
+    stdout: 'pipe',
+  },
+})

@@ -1,0 +1,77 @@
+/**
+ * `npm test`: the unit tests (Vitest), then the browser tests (Playwright against the built
+ * site), and one closing line `N passed, M failed` over both, so CI records what ran.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+
+const reports = join(process.cwd(), '.cache', 'test-reports')
+rmSync(reports, { recursive: true, force: true })
+mkdirSync(reports, { recursive: true })
+const bin = (name: string) => join(process.cwd(), 'node_modules', '.bin', name)
+const only = process.argv[2]
+
+interface Counts {
+  passed: number
+  failed: number
+  skipped: number
+}
+
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T
+  } catch {
+    return undefined
+  }
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): number {
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } })
+  return result.status ?? 1
+}
+
+function unit(): Counts & { code: number } {
+  const file = join(reports, 'vitest.json')
+  const code = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`])
+  const report = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number }>(file)
+  // A crash before any report counts as one failure, never as silence.
+  if (!report) return { passed: 0, failed: 1, skipped: 0, code: code || 1 }
+  return {
+    passed: report.numPassedTests,
+    failed: report.numFailedTests,
+    skipped: report.numPendingTests,
+    code,
+  }
+}
+
+function browser(): Counts & { code: number } {
+  const file = join(reports, 'playwright.json')
+  const code = run(bin('playwright'), ['test', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: file,
+  })
+  const report = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(file)
+  if (!report) return { passed: 0, failed: 1, skipped: 0, code: code || 1 }
+  const { expected, unexpected, flaky, skipped } = report.stats
+  return { passed: expected + flaky, failed: unexpected, skipped, code }
+}
+
+const suites = [
+  ...(only === 'e2e' ? [] : [{ name: 'unit', ...unit() }]),
+  ...(only === 'unit' ? [] : [{ name: 'browser', ...browser() }]),
+]
+const total = suites.reduce(
+  (sum, suite) => ({
+    passed: sum.passed + suite.passed,
+    failed: sum.failed + suite.failed,
+    skipped: sum.skipped + suite.skipped,
+  }),
+  { passed: 0, failed: 0, skipped: 0 },
+)
+for (const suite of suites) {
+  console.log(`${suite.name}: ${suite.passed} passed, ${suite.failed} failed, ${suite.skipped} skipped`)
+}
+if (total.passed + total.failed === 0) console.log('No test ran.')
+console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`)
+const failed = total.failed > 0 || total.passed === 0 || suites.some((suite) => suite.code !== 0)
+process.exitCode = failed ? 1 : 0

@@ -1,0 +1,146 @@
+/**
+ * The build: validate content, bundle, render every route to HTML plus its page data,
+ * then the shared data, app data, manifests, service worker and precompressed assets.
+ */
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { createFileStore } from '../content/file-store'
+import { loadContent } from '../content/load'
+import { LANGUAGES } from '../shared/languages'
+import { APP_DATA_URL, notFoundPath, pageDataUrl, staticQueryUrl } from '../shared/paths'
+import type { AppData, BootData, LayoutData } from '../shared/types'
+import { bundle } from './bundle'
+import { PRECOMPRESSED, precompress } from './compress'
+import type { BuildConfig } from './config'
+import { renderDocument } from './document'
+import { createPageData, createStaticQueries, manifestPath } from './page-data'
+import { createRouteTable } from './routes'
+import { loadWorkbox, writeServiceWorker } from './service-worker'
+import { inputHash, writeStamp } from './stamp'
+import { ICON_PATH, iconSvg, webManifest } from './web-manifest'
+
+export interface BuildReport {
+  pages: number
+  buildHash: string
+  precached: number
+  timings: Record<string, number>
+}
+
+/** Writes files with bounded concurrency; thousands of pages must not open thousands of files. */
+async function writeAll(files: Iterable<[string, string]>, concurrency = 64): Promise<void> {
+  const iterator = files[Symbol.iterator]()
+  const createdDirs = new Set<string>()
+  const worker = async () => {
+    for (let next = iterator.next(); !next.done; next = iterator.next()) {
+      const [path, data] = next.value
+      const dir = dirname(path)
+      if (!createdDirs.has(dir)) {
+        await mkdir(dir, { recursive: true })
+        createdDirs.add(dir)
+      }
+      await writeFile(path, data)
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+}
+
+/** `dist/en/about/index.html` for `/en/about/`. */
+function htmlFile(outDir: string, path: string): string {
+  return join(outDir, path, 'index.html')
+}
+
+export async function buildSite(config: BuildConfig): Promise<BuildReport> {
+  const timings: Record<string, number> = {}
+  let mark = performance.now()
+  const step = (name: string) => {
+    const now = performance.now()
+    timings[name] = Math.round(now - mark)
+    mark = now
+  }
+
+  const hash = inputHash(config)
+  // Loading Workbox takes a while; let it happen while the rest runs.
+  const workbox = config.serviceWorker ? loadWorkbox() : undefined
+  const content = await loadContent(createFileStore(config.contentDir))
+  const routes = createRouteTable(content)
+  step('content')
+
+  await rm(config.outDir, { recursive: true, force: true })
+  await mkdir(config.outDir, { recursive: true })
+  await mkdir(config.cacheDir, { recursive: true })
+  // Compression runs on libuv's thread pool, from the moment the client bundle is written,
+  // beside the other bundles and the rendering on the main thread.
+  let compressingAssets: Promise<number> = Promise.resolve(0)
+  const bundled = await bundle(config, (files) => {
+    compressingAssets = precompress(files.filter((file) => PRECOMPRESSED.test(file)))
+  })
+  step('bundle')
+
+  const queries = createStaticQueries(content)
+  const queryByHash = new Map<string, LayoutData>(
+    LANGUAGES.map((language) => [queries[language].hash, queries[language].data]),
+  )
+  const htmlByPath = new Map<string, string>()
+  function* pageFiles(): Generator<[string, string]> {
+    for (const route of routes) {
+      const page = createPageData(route, queries, content, config.siteUrl)
+      const staticQueries: Record<string, LayoutData> = {}
+      for (const hash of page.staticQueryHashes) {
+        const data = queryByHash.get(hash)
+        if (data) staticQueries[hash] = data
+      }
+      const boot: BootData = {
+        buildHash: bundled.buildHash,
+        serviceWorker: config.serviceWorker,
+        page,
+        staticQueries,
+      }
+      const html = renderDocument(
+        boot,
+        bundled.renderer.renderPage(boot),
+        bundled.assetsFor(page.componentChunkName),
+      )
+      if (route.route.matchPath) htmlByPath.set(page.path, html)
+      yield [htmlFile(config.outDir, page.path), html]
+      yield [join(config.outDir, pageDataUrl(page.path)), JSON.stringify(page)]
+    }
+  }
+  await writeAll(pageFiles())
+  step('pages')
+
+  const appData: AppData = { webpackCompilationHash: bundled.buildHash }
+  const extra: [string, string][] = [
+    [join(config.outDir, APP_DATA_URL), JSON.stringify(appData)],
+    [join(config.outDir, ICON_PATH), iconSvg()],
+    ...LANGUAGES.map((language): [string, string] => [
+      join(config.outDir, staticQueryUrl(queries[language].hash)),
+      queries[language].json,
+    ]),
+    ...LANGUAGES.map((language): [string, string] => [
+      join(config.outDir, manifestPath(language)),
+      JSON.stringify(webManifest(language, content.settings), null, 2),
+    ]),
+  ]
+  // Static hosts answer unknown paths with the nearest 404.html; the runtime then shows the
+  // 404 page whose match path fits the address.
+  for (const language of LANGUAGES) {
+    const html = htmlByPath.get(notFoundPath(language))
+    if (!html) continue
+    extra.push([join(config.outDir, language, '404.html'), html])
+    if (language === LANGUAGES[0]) extra.push([join(config.outDir, '404.html'), html])
+  }
+  await writeAll(extra)
+  step('data')
+
+  await workbox
+  const precached = await writeServiceWorker(config, bundled.serviceWorkerSource)
+  const rootFiles = (await readdir(config.outDir)).map((name) => join(config.outDir, name))
+  await Promise.all([
+    compressingAssets,
+    precompress(rootFiles.filter((file) => PRECOMPRESSED.test(file))),
+  ])
+  await writeStamp(config, await hash)
+  step('finish')
+
+  return { pages: routes.length, buildHash: bundled.buildHash, precached, timings }
+}

@@ -1,0 +1,30 @@
+/** `npm run build`: writes the complete static site to `dist/` (or `OUT_DIR`). */
+import { relative } from 'node:path'
+import { ContentValidationError } from '../content/errors'
+import { buildSite } from './build'
+import { readBuildConfig } from './config'
+
+async function main(): Promise<void> {
+  const started = performance.now()
+  const config = readBuildConfig()
+  const report = await buildSite(config)
+  const seconds = ((performance.now() - started) / 1000).toFixed(2)
+  const steps = Object.entries(report.timings)
+    .map(([name, ms]) => `${name} ${ms} ms`)
+    .join(', ')
+  console.log(
+    `Built ${report.pages} pages to ${relative(process.cwd(), config.outDir) || '.'} in ${seconds} s (${steps}); build ${report.buildHash}, ${report.precached} files precached.`,
+  )
+  if (process.env.BUILD_REPORT_MEMORY) {
+    console.log(`peak-rss-kb ${process.resourceUsage().maxRSS}`)
+  }
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ContentValidationError) {
+    console.error(error.message)
+  } else {
+    console.error(error)
+  }
+  process.exitCode = 1
+})

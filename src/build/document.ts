@@ -1,0 +1,75 @@
+/** The HTML document around a rendered page. */
+import {
+  ANNOUNCER_ELEMENT_ID,
+  BOOT_DATA_ELEMENT_ID,
+  ROOT_ELEMENT_ID,
+  THEME_COLOR,
+} from '../shared/constants'
+import type { BootData, PageHead } from '../shared/types'
+
+/** The files a page needs from the client bundle. */
+export interface PageAssets {
+  entry: string
+  /** JavaScript to preload: the entry's imports and the template's chunk with its imports. */
+  preload: string[]
+  styles: string[]
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)
+}
+
+/** JSON safe inside a `<script>` element: no `</script>`, no HTML comment, no line separators. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+}
+
+export function headTags(head: PageHead): string {
+  const tags = [
+    `<title>${escapeHtml(head.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(head.description)}">`,
+    `<link rel="canonical" href="${escapeHtml(head.canonical)}">`,
+    ...head.alternates.map(
+      (link) =>
+        `<link rel="alternate" hreflang="${escapeHtml(link.hreflang)}" href="${escapeHtml(link.href)}">`,
+    ),
+    `<link rel="manifest" href="${escapeHtml(head.manifest)}">`,
+  ]
+  return tags.join('\n')
+}
+
+export function renderDocument(boot: BootData, appHtml: string, assets: PageAssets): string {
+  const { head } = boot.page.result
+  return `<!doctype html>
+<html lang="${head.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+${headTags(head)}
+<meta name="theme-color" content="${THEME_COLOR}">
+<link rel="icon" href="/icon.svg" type="image/svg+xml">
+<style>:root{--color-brand:${THEME_COLOR}}</style>
+${assets.styles.map((href) => `<link rel="stylesheet" href="${href}">`).join('\n')}
+<script type="module" src="${assets.entry}"></script>
+${assets.preload.map((href) => `<link rel="modulepreload" href="${href}">`).join('\n')}
+</head>
+<body>
+<div id="${ROOT_ELEMENT_ID}">${appHtml}</div>
+<div id="${ANNOUNCER_ELEMENT_ID}" class="visually-hidden" aria-live="assertive" aria-atomic="true"></div>
+<script type="application/json" id="${BOOT_DATA_ELEMENT_ID}">${scriptJson(boot)}</script>
+</body>
+</html>
+`
+}

@@ -1,0 +1,93 @@
+/** Page data and shared (static query) data of the protocol, as the build writes them. */
+import { createHash } from 'node:crypto'
+import type { SiteContent } from '../content/load'
+import { LANGUAGES, type Language, localizePath } from '../shared/languages'
+import type { AlternateLink, LayoutData, PageData, PageHead } from '../shared/types'
+import { type BuildPage, languageContext } from './routes'
+
+/** A short, stable content hash. */
+export function contentHash(data: string, length = 16): string {
+  return createHash('sha256').update(data).digest('hex').slice(0, length)
+}
+
+export interface StaticQuery {
+  hash: string
+  json: string
+  data: LayoutData
+}
+
+/** The shared data of each language (navigation, footer, interface strings), keyed by language. */
+export function createStaticQueries(content: SiteContent): Record<Language, StaticQuery> {
+  const queries = {} as Record<Language, StaticQuery>
+  for (const language of LANGUAGES) {
+    const layout = content.layouts[language]
+    const data: LayoutData = {
+      language,
+      brandName: content.settings.brandName,
+      legalEntity: content.settings.legalEntity,
+      navigation: layout.navigation,
+      footer: layout.footer,
+      strings: layout.strings,
+    }
+    const json = JSON.stringify(data)
+    queries[language] = { hash: contentHash(json), json, data }
+  }
+  return queries
+}
+
+export function manifestPath(language: Language): string {
+  return `/manifest-${language}.webmanifest`
+}
+
+function alternates(page: BuildPage, siteUrl: string): AlternateLink[] {
+  if (page.languageNeutral) return []
+  const links = LANGUAGES.map((language) => ({
+    hreflang: language,
+    href: `${siteUrl}${localizePath(page.originalPath, language)}`,
+  }))
+  const fallback = links.find((link) => link.hreflang === LANGUAGES[0])
+  return fallback ? [...links, { hreflang: 'x-default', href: fallback.href }] : links
+}
+
+function head(page: BuildPage, brandName: string, siteUrl: string): PageHead {
+  const content = page.content[page.language]
+  if (!content) throw new Error(`${page.route.path} has no ${page.language} content`)
+  const title =
+    page.originalPath === '/'
+      ? `${brandName} – ${content.title}`
+      : `${content.title} | ${brandName}`
+  return {
+    title,
+    description: content.description,
+    lang: page.language,
+    canonical: `${siteUrl}${page.canonicalPath}`,
+    alternates: page.route.matchPath ? [] : alternates(page, siteUrl),
+    manifest: manifestPath(page.language),
+  }
+}
+
+export function createPageData(
+  page: BuildPage,
+  queries: Record<Language, StaticQuery>,
+  content: SiteContent,
+  siteUrl: string,
+): PageData {
+  const languages = page.languageNeutral ? LANGUAGES : [page.language]
+  const pageContent: PageData['result']['content'] = {}
+  for (const language of languages) {
+    const fields = page.content[language]
+    if (fields) pageContent[language] = { title: fields.title, intro: fields.intro }
+  }
+  return {
+    path: page.route.path,
+    ...(page.route.matchPath ? { matchPath: page.route.matchPath } : {}),
+    componentChunkName: page.route.template,
+    staticQueryHashes: languages.map((language) => queries[language].hash),
+    result: {
+      language: languageContext(page),
+      head: head(page, content.settings.brandName, siteUrl),
+      content: pageContent,
+      languageNeutral: page.languageNeutral,
+    },
+  }
+}

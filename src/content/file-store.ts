@@ -1,0 +1,57 @@
+/** The embedded content store: YAML files under the content directory. */
+import { readdir, readFile } from 'node:fs/promises'
+import { join, relative, sep } from 'node:path'
+import { parse, YAMLParseError } from 'yaml'
+import type { ContentProblem } from './errors'
+import type { ContentDocument, ContentSource } from './source'
+
+const DATA_FILE = /\.ya?ml$/
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((entry) => entry.isFile() && DATA_FILE.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort()
+}
+
+export function createFileStore(dir: string): ContentSource {
+  return {
+    label: dir,
+    async read() {
+      const documents: ContentDocument[] = []
+      const problems: ContentProblem[] = []
+      let files: string[]
+      try {
+        files = await listFiles(dir)
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error)
+        return {
+          documents,
+          problems: [
+            { file: '.', field: '', message: `cannot read the content directory (${reason})` },
+          ],
+        }
+      }
+      await Promise.all(
+        files.map(async (path) => {
+          const file = relative(dir, path).split(sep).join('/')
+          const source = await readFile(path, 'utf8')
+          try {
+            documents.push({ file, data: parse(source, { prettyErrors: true }) ?? {} })
+          } catch (error) {
+            const line = error instanceof YAMLParseError ? error.linePos?.[0]?.line : undefined
+            const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
+            problems.push({
+              file,
+              field: '',
+              message: `expected valid YAML${line ? ` (line ${line})` : ''}: ${reason}`,
+            })
+          }
+        }),
+      )
+      documents.sort((a, b) => a.file.localeCompare(b.file))
+      return { documents, problems }
+    },
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The HTTP server of `npm start`: the static site today; the forms service joins it under
+ * `/api/` later. One app factory, so tests and the CLI build the same server.
+ */
+import Fastify, { type FastifyInstance, LogController } from 'fastify'
+import { createStaticHandler } from './static-files'
+
+export interface AppOptions {
+  /** The built site. */
+  root: string
+  /** pino log level; `silent` in tests. */
+  logLevel?: string
+}
+
+export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: options.logLevel ?? 'info' },
+    // Page and asset reads are not worth a log line each; the forms service's calls are.
+    logController: new LogController({
+      disableRequestLogging: (request) => request.method === 'GET' || request.method === 'HEAD',
+    }),
+    return503OnClosing: true,
+  })
+  const handle = createStaticHandler(options.root)
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/*',
+    async handler(request, reply) {
+      const url = new URL(request.url, 'http://localhost')
+      let pathname: string
+      try {
+        pathname = decodeURIComponent(url.pathname)
+      } catch {
+        return reply.code(400).type('text/plain').send('Malformed address')
+      }
+      const response = await handle(request.method, pathname, request.headers)
+      if (response.status === 301 && response.headers.location) {
+        response.headers.location += url.search
+      }
+      reply.code(response.status).headers(response.headers)
+      return reply.send(response.body ?? '')
+    },
+  })
+  return app
+}

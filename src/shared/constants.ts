@@ -1,0 +1,40 @@
+/**
+ * Every number and name the specification fixes, in one place (spec sections 2, 4, 8 and 9).
+ * Build code and browser code both read them from here.
+ */
+
+/** Brand orange: the web manifest's theme colour and the design's `--color-brand` token. */
+export const THEME_COLOR = '#e4650f'
+/** Background of the web manifest's splash screen. */
+export const BACKGROUND_COLOR = '#ffffff'
+
+/** A navigation slower than this emits `route-update-delayed` (spec section 9). */
+export const NAVIGATION_DELAYED_MS = 1000
+/** Page-data requests are retried at most this many times after the first try (spec section 7). */
+export const PAGE_DATA_RETRIES = 3
+/** Hovering a link this long prefetches its page. */
+export const PREFETCH_HOVER_DELAY_MS = 80
+/** Page views wait two animation frames, or this long where frames do not run (spec section 9). */
+export const PAGE_VIEW_DELAY_MS = 32
+/** Images fade from their placeholder over this long (spec section 9). */
+export const IMAGE_FADE_MS = 500
+/** Delay before the screen-reader announcement, so the new title is in place. */
+export const ANNOUNCE_DELAY_MS = 50
+
+/** Browser events of the runtime contract (ARCHITECTURE.md). */
+export const ROUTE_UPDATE_EVENT = 'route-update'
+export const ROUTE_UPDATE_DELAYED_EVENT = 'route-update-delayed'
+
+/** Storage keys. Every storage call is guarded: storage may be full or forbidden. */
+export const LANGUAGE_STORAGE_KEY = 'site-language'
+export const SCROLL_STORAGE_KEY = 'site-scroll-positions'
+
+/** Where the service worker lives; the kill switch replaces it with one that removes itself. */
+export const SERVICE_WORKER_URL = '/sw.js'
+export const SERVICE_WORKER_INSECURE_MESSAGE =
+  'Service workers can only be used over HTTPS, or on localhost for development'
+
+/** Element ids shared by the HTML the build writes and the runtime that reads it. */
+export const ROOT_ELEMENT_ID = 'root'
+export const BOOT_DATA_ELEMENT_ID = '__SITE_DATA__'
+export const ANNOUNCER_ELEMENT_ID = 'route-announcer'

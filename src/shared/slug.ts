@@ -1,0 +1,37 @@
+/**
+ * The slug helper of spec section 5: lowercase; transliterate accented characters; spaces
+ * become hyphens; `&` becomes `-and-`; other non-word characters are dropped; repeated
+ * hyphens collapse; leading and trailing hyphens are trimmed.
+ */
+
+/** Letters that Unicode decomposition does not reduce to ASCII on its own. */
+const TRANSLITERATIONS: Record<string, string> = {
+  ä: 'ae',
+  ö: 'oe',
+  ü: 'ue',
+  ß: 'ss',
+  ẞ: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  å: 'a',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ł: 'l',
+  ı: 'i',
+}
+
+export function slugify(input: string): string {
+  const lower = input.toLowerCase()
+  let transliterated = ''
+  for (const char of lower) transliterated += TRANSLITERATIONS[char] ?? char
+  return transliterated
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/&/g, '-and-')
+    .replace(/\s+/g, '-')
+    .replace(/[^\w-]/g, '')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-+|-+$/g, '')
+}

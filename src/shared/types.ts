@@ -1,0 +1,122 @@
+/** The data model of spec section 3, shared by the build and the browser runtime. */
+import type { Language } from './languages'
+
+/** One page of the site: where it lives and, for pages answering a pattern, the pattern. */
+export interface RouteRecord {
+  /** The page's own path, with a trailing slash: `/en/services/cards/`. */
+  path: string
+  /** A pattern the page answers too: `/de/*` for the German 404 page. */
+  matchPath?: string
+  /** The template that renders it; becomes the page data's `componentChunkName`. */
+  template: TemplateName
+  /** The content language of the page; undefined where the page has none (`/blog/`). */
+  language: Language | undefined
+}
+
+/** What every page receives about languages (gatsby-plugin-react-i18next's context). */
+export interface LanguageContext {
+  language: Language
+  languages: readonly Language[]
+  defaultLanguage: Language
+  /** Always false: the language redirect is off (spec section 2). */
+  redirect: false
+  /** True on pages under a language prefix. */
+  routed: boolean
+  /** The path without its language prefix. */
+  originalPath: string
+  ignoredPaths: readonly string[]
+}
+
+/** One `<link rel="alternate" hreflang>` of a page. */
+export interface AlternateLink {
+  hreflang: string
+  href: string
+}
+
+/** What the document head shows for a page; written by the build, updated by the runtime. */
+export interface PageHead {
+  title: string
+  description: string
+  /** `lang` of the document. */
+  lang: Language
+  /** Absolute URL of the canonical page. */
+  canonical: string
+  alternates: AlternateLink[]
+  /** The web manifest of the page's language. */
+  manifest: string
+}
+
+/** The templates a page can name. Each is its own chunk in the browser. */
+export type TemplateName = 'home' | 'page' | 'not-found' | 'blog-archive'
+
+/** Content of a page in one language. Later issues extend it with sections. */
+export interface PageContent {
+  title: string
+  intro: string
+}
+
+/** The `result` of a page's data: everything its template renders. */
+export interface PageResult {
+  language: LanguageContext
+  head: PageHead
+  /** Content per language: one entry on routed pages, every language on language-neutral ones. */
+  content: Partial<Record<Language, PageContent>>
+  /** True on language-neutral pages, whose interface language is detected in the browser. */
+  languageNeutral: boolean
+}
+
+/** `/page-data/{page}/page-data.json`. */
+export interface PageData {
+  path: string
+  matchPath?: string
+  componentChunkName: TemplateName
+  staticQueryHashes: string[]
+  result: PageResult
+}
+
+/** `/page-data/app-data.json`. */
+export interface AppData {
+  webpackCompilationHash: string
+}
+
+export interface NavigationItem {
+  label: string
+  href: string
+}
+
+export interface FooterGroup {
+  title: string
+  links: NavigationItem[]
+}
+
+/** Interface strings of one language. */
+export interface UiStrings {
+  skipToContent: string
+  primaryNavigation: string
+  languageSwitcherLabel: string
+  /** Name of the language in itself: `English`, `Deutsch`. */
+  languageName: string
+  /** Prefix of the screen-reader announcement after a client navigation. */
+  navigatedTo: string
+  footerNavigation: string
+  home: string
+}
+
+/** The shared data of one language: `/page-data/sq/d/{hash}.json`. */
+export interface LayoutData {
+  language: Language
+  brandName: string
+  navigation: NavigationItem[]
+  footer: FooterGroup[]
+  legalEntity: string
+  strings: UiStrings
+}
+
+/** What the build writes into each HTML page so the first load needs no page-data request. */
+export interface BootData {
+  buildHash: string
+  /** False when the build ships the service-worker kill switch. */
+  serviceWorker: boolean
+  page: PageData
+  staticQueries: Record<string, LayoutData>
+}

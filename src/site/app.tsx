@@ -1,0 +1,62 @@
+import type { Language } from '../shared/languages'
+import type { LayoutData, PageData } from '../shared/types'
+import { Footer } from './components/footer'
+import { Header } from './components/header'
+import type { TemplateComponent } from './templates/types'
+import './styles/global.css'
+
+/** Everything one rendered page needs; the build renders it, the runtime swaps it on navigation. */
+export interface AppState {
+  page: PageData
+  staticQueries: Record<string, LayoutData>
+  Template: TemplateComponent
+  /** Interface language: the page's own, or on language-neutral pages the detected one. */
+  language: Language
+}
+
+export interface AppProps {
+  state: AppState
+  onLanguageSwitch?: (language: Language) => void
+}
+
+/** The layouts of a page by language, from its static queries. */
+export function layoutsOf(state: Pick<AppState, 'page' | 'staticQueries'>) {
+  const layouts: Partial<Record<Language, LayoutData>> = {}
+  for (const hash of state.page.staticQueryHashes) {
+    const layout = state.staticQueries[hash]
+    if (layout) layouts[layout.language] = layout
+  }
+  return layouts
+}
+
+/** The same app renders at build time and hydrates in the browser. */
+export function App({ state, onLanguageSwitch }: AppProps) {
+  const { page, Template } = state
+  const { result } = page
+  const layouts = layoutsOf(state)
+  const language = layouts[state.language] ? state.language : result.language.language
+  const layout = layouts[language]
+  const content = result.content[language] ?? result.content[result.language.language]
+  if (!layout || !content) throw new Error(`Page ${page.path} has no ${language} data`)
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {layout.strings.skipToContent}
+      </a>
+      <Header
+        layout={layout}
+        language={language}
+        currentPath={page.path}
+        current={language}
+        layouts={layouts}
+        originalPath={result.languageNeutral ? undefined : result.language.originalPath}
+        onSwitch={onLanguageSwitch}
+        label={layout.strings.languageSwitcherLabel}
+      />
+      <main id="main" tabIndex={-1}>
+        <Template result={result} content={content} language={language} layout={layout} />
+      </main>
+      <Footer layout={layout} />
+    </>
+  )
+}

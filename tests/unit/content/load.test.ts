@@ -1,0 +1,154 @@
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { type ContentProblem, ContentValidationError } from '../../../src/content/errors'
+import { createFileStore } from '../../../src/content/file-store'
+import { loadContent } from '../../../src/content/load'
+import { memorySource, pageFile, validDocuments } from '../../fixtures/content'
+
+async function problemsOf(documents: Map<string, unknown>): Promise<ContentProblem[]> {
+  try {
+    await loadContent(memorySource(documents))
+  } catch (error) {
+    if (error instanceof ContentValidationError) return [...error.problems]
+    throw error
+  }
+  return []
+}
+
+describe('content validation', () => {
+  it('accepts a complete store', async () => {
+    const content = await loadContent(memorySource(validDocuments()))
+    expect(content.settings.brandName).toBe('Test Bank')
+    expect(content.pages).toHaveLength(122)
+  })
+
+  it('names file and field of a missing field, with what was expected', async () => {
+    const documents = validDocuments()
+    documents.set('en/pages/about.yaml', { description: 'About us, described at length.', intro: 'Hi' })
+    expect(await problemsOf(documents)).toEqual([
+      { file: 'en/pages/about.yaml', field: 'title', message: 'expected the page title as text' },
+    ])
+  })
+
+  it('names a wrong type, an empty text and an unknown field, all at once', async () => {
+    const documents = validDocuments()
+    documents.set('de/pages/press.yaml', { title: 42, description: '   ', intro: 'Presse', colour: 'red' })
+    const problems = await problemsOf(documents)
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { file: 'de/pages/press.yaml', field: 'title', message: 'expected the page title as text' },
+        {
+          file: 'de/pages/press.yaml',
+          field: 'description',
+          message: 'expected the meta description, found an empty text',
+        },
+        {
+          file: 'de/pages/press.yaml',
+          field: '',
+          message: 'unknown field "colour": expected only the fields of this content type',
+        },
+      ]),
+    )
+    expect(problems).toHaveLength(3)
+  })
+
+  it('names nested fields by their path', async () => {
+    const documents = validDocuments()
+    const layout = documents.get('en/layout.yaml') as { navigation: { href: string }[] }
+    layout.navigation[0] = { href: 'services' } as never
+    const problems = await problemsOf(documents)
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { file: 'en/layout.yaml', field: 'navigation.0.label', message: 'expected a link label as text' },
+        {
+          file: 'en/layout.yaml',
+          field: 'navigation.0.href',
+          message: 'expected a link starting with "/", "https://", "mailto:" or "tel:"',
+        },
+      ]),
+    )
+  })
+
+  it('reports a broken internal link', async () => {
+    const documents = validDocuments()
+    const layout = documents.get('de/layout.yaml') as { footer: { links: { href: string }[] }[] }
+    const link = layout.footer[0]?.links[0]
+    if (link) link.href = '/de/impressum/'
+    expect(await problemsOf(documents)).toEqual([
+      {
+        file: 'de/layout.yaml',
+        field: 'footer.0.links.0.href',
+        message: 'expected a link to an existing page; nothing is published at /de/impressum/',
+      },
+    ])
+  })
+
+  it('reports a spec page missing in one language', async () => {
+    const documents = validDocuments()
+    documents.delete(pageFile('de', '/services/cards/'))
+    const problems = await problemsOf(documents)
+    expect(problems).toContainEqual({
+      file: 'de/pages/services/cards.yaml',
+      field: '',
+      message: 'expected this page: the route /de/services/cards/ of the specification has no content',
+    })
+  })
+
+  it('reports a page without its twin in the other language', async () => {
+    const documents = validDocuments()
+    documents.set('en/pages/accessibility.yaml', {
+      title: 'Accessibility',
+      description: 'Accessibility statement of the bank.',
+      intro: 'We aim for WCAG 2.1 AA.',
+    })
+    expect(await problemsOf(documents)).toEqual([
+      {
+        file: 'en/pages/accessibility.yaml',
+        field: '',
+        message: 'expected a de twin at de/pages/accessibility.yaml; every page exists in every language',
+      },
+    ])
+  })
+
+  it('reports missing shared files and unknown files', async () => {
+    const documents = validDocuments()
+    documents.delete('site.yaml')
+    documents.set('fr/pages/about.yaml', { title: 'À propos' })
+    const problems = await problemsOf(documents)
+    expect(problems).toContainEqual({ file: 'site.yaml', field: '', message: 'expected this file; it is missing' })
+    expect(problems.find((problem) => problem.file === 'fr/pages/about.yaml')?.message).toMatch(/^unknown file/)
+  })
+
+  it('formats every problem into one error message with the content directory', async () => {
+    const documents = validDocuments()
+    documents.set('en/pages/about.yaml', {})
+    await expect(loadContent({ ...memorySource(documents), label: 'content' })).rejects.toThrow(
+      /content\/en\/pages\/about\.yaml › title: expected the page title as text/,
+    )
+  })
+})
+
+describe('file store', () => {
+  it('reads YAML files and reports unparsable ones with their line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'content-'))
+    try {
+      await mkdir(join(dir, 'en', 'pages'), { recursive: true })
+      await writeFile(join(dir, 'site.yaml'), 'brandName: Test Bank\n')
+      await writeFile(join(dir, 'en', 'pages', 'about.yaml'), 'title: About\nintro: [unclosed\n')
+      const { documents, problems } = await createFileStore(dir).read()
+      expect(documents).toEqual([{ file: 'site.yaml', data: { brandName: 'Test Bank' } }])
+      expect(problems).toHaveLength(1)
+      expect(problems[0]).toMatchObject({ file: 'en/pages/about.yaml', field: '' })
+      expect(problems[0]?.message).toMatch(/^expected valid YAML \(line \d+\)/)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('reports a missing content directory', async () => {
+    const { problems } = await createFileStore('/nonexistent/content').read()
+    expect(problems[0]?.message).toMatch(/^cannot read the content directory/)
+  })
+})

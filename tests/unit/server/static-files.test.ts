@@ -1,0 +1,111 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApp } from '../../../src/server/app'
+import { cacheControl } from '../../../src/server/static-files'
+
+let root: string
+let app: FastifyInstance
+const big = 'x'.repeat(5000)
+
+async function put(path: string, data: string | Buffer) {
+  await mkdir(join(root, path, '..'), { recursive: true })
+  await writeFile(join(root, path), data)
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'dist-'))
+  await put('index.html', `<title>home</title>${big}`)
+  await put('en/about/index.html', '<title>about</title>')
+  await put('en/404/index.html', '<title>English 404</title>')
+  await put('de/404/index.html', '<title>Deutsche 404</title>')
+  await put('404.html', '<title>English 404</title>')
+  await put('assets/entry-abc123.js', `console.log(1);${big}`)
+  await put('assets/entry-abc123.js.br', brotliCompressSync(`console.log(1);${big}`))
+  await put('page-data/en/about/page-data.json', '{"path":"/en/about/"}')
+  await put('sw.js', 'self')
+  await writeFile(join(tmpdir(), 'secret.txt'), 'secret')
+  app = await createApp({ root, logLevel: 'silent' })
+})
+
+afterAll(async () => {
+  await app.close()
+  await rm(root, { recursive: true, force: true })
+})
+
+describe('static server', () => {
+  it('serves pages by folder and redirects to the slash-terminated address', async () => {
+    const page = await app.inject('/en/about/')
+    expect(page.statusCode).toBe(200)
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(page.body).toContain('about')
+    const redirect = await app.inject('/en/about?x=1')
+    expect(redirect.statusCode).toBe(301)
+    expect(redirect.headers.location).toBe('/en/about/?x=1')
+  })
+
+  it('answers unknown paths under /de/ with the German 404 page, others with the English one', async () => {
+    const german = await app.inject('/de/gibt-es-nicht/')
+    expect(german.statusCode).toBe(404)
+    expect(german.body).toContain('Deutsche 404')
+    for (const path of ['/en/nothing/', '/nothing', '/fr/rien/', '/den/']) {
+      const english = await app.inject(path)
+      expect(english.statusCode, path).toBe(404)
+      expect(english.body, path).toContain('English 404')
+    }
+  })
+
+  it('answers HEAD like GET without a body', async () => {
+    const head = await app.inject({ method: 'HEAD', url: '/de/missing/' })
+    expect(head.statusCode).toBe(404)
+    expect(head.body).toBe('')
+    expect((await app.inject({ method: 'HEAD', url: '/en/about/' })).statusCode).toBe(200)
+  })
+
+  it('serves precompressed files when the client accepts them', async () => {
+    const response = await app.inject({ url: '/assets/entry-abc123.js', headers: { 'accept-encoding': 'gzip, br' } })
+    expect(response.headers['content-encoding']).toBe('br')
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(`console.log(1);${big}`)
+    const plain = await app.inject('/assets/entry-abc123.js')
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.body).toBe(`console.log(1);${big}`)
+  })
+
+  it('compresses other text on the fly', async () => {
+    const response = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip' } })
+    expect(response.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(response.rawPayload).toString()).toContain('home')
+    const refused = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip;q=0' } })
+    expect(refused.headers['content-encoding']).toBeUndefined()
+  })
+
+  it('caches hashed assets forever and revalidates HTML, page data and the worker', async () => {
+    expect((await app.inject('/assets/entry-abc123.js')).headers['cache-control']).toBe(
+      'public, max-age=31536000, immutable',
+    )
+    for (const path of ['/', '/en/about/', '/page-data/en/about/page-data.json', '/sw.js', '/de/x/']) {
+      expect((await app.inject(path)).headers['cache-control'], path).toBe('no-cache')
+    }
+    expect(cacheControl('/icon.svg')).toBe('public, max-age=3600')
+  })
+
+  it('answers 304 to a matching ETag', async () => {
+    const first = await app.inject('/en/about/')
+    const etag = first.headers.etag
+    expect(etag).toBeTruthy()
+    const second = await app.inject({ url: '/en/about/', headers: { 'if-none-match': String(etag) } })
+    expect(second.statusCode).toBe(304)
+    expect(second.body).toBe('')
+  })
+
+  it('never serves files outside the site', async () => {
+    for (const url of ['/../secret.txt', '/%2e%2e/secret.txt', '/en/%2e%2e/%2e%2e/secret.txt']) {
+      const response = await app.inject(url)
+      expect(response.body, url).not.toContain('secret')
+    }
+    expect((await app.inject('/%E0%A4%A')).statusCode).toBe(400)
+  })
+})
