@@ -33,8 +33,17 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): numb
 
 function unit(): Counts & { code: number } {
   const file = join(reports, 'vitest.json')
-  const code = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`])
-  const report = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number }>(file)
+  const code = run(bin('vitest'), [
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${file}`,
+  ])
+  const report = readJson<{
+    numPassedTests: number
+    numFailedTests: number
+    numPendingTests: number
+  }>(file)
   // A crash before any report counts as one failure, never as silence.
   if (!report) return { passed: 0, failed: 1, skipped: 0, code: code || 1 }
   return {
@@ -50,7 +59,9 @@ function browser(): Counts & { code: number } {
   const code = run(bin('playwright'), ['test', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: file,
   })
-  const report = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(file)
+  const report = readJson<{
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number }
+  }>(file)
   if (!report) return { passed: 0, failed: 1, skipped: 0, code: code || 1 }
   const { expected, unexpected, flaky, skipped } = report.stats
   return { passed: expected + flaky, failed: unexpected, skipped, code }
@@ -69,9 +80,13 @@ const total = suites.reduce(
   { passed: 0, failed: 0, skipped: 0 },
 )
 for (const suite of suites) {
-  console.log(`${suite.name}: ${suite.passed} passed, ${suite.failed} failed, ${suite.skipped} skipped`)
+  console.log(
+    `${suite.name}: ${suite.passed} passed, ${suite.failed} failed, ${suite.skipped} skipped`,
+  )
 }
 if (total.passed + total.failed === 0) console.log('No test ran.')
-console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`)
+console.log(
+  `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`,
+)
 const failed = total.failed > 0 || total.passed === 0 || suites.some((suite) => suite.code !== 0)
 process.exitCode = failed ? 1 : 0

@@ -32,7 +32,17 @@ const TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
 }
 
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.webmanifest', '.xml', '.txt', '.svg'])
+const COMPRESSIBLE = new Set([
+  '.html',
+  '.js',
+  '.mjs',
+  '.css',
+  '.json',
+  '.webmanifest',
+  '.xml',
+  '.txt',
+  '.svg',
+])
 const MIN_COMPRESS_BYTES = 1024
 
 /** Cache policy by path: hashed bundles never change; everything else is revalidated. */
@@ -120,7 +130,11 @@ export function createStaticHandler(root: string) {
         break
       }
     }
-    if (!responseHeaders['content-encoding'] && found.size >= MIN_COMPRESS_BYTES && (encodings.br || encodings.gzip)) {
+    if (
+      !responseHeaders['content-encoding'] &&
+      found.size >= MIN_COMPRESS_BYTES &&
+      (encodings.br || encodings.gzip)
+    ) {
       const encoding = encodings.br ? 'br' : 'gzip'
       responseHeaders['content-encoding'] = encoding
       length = undefined
@@ -148,7 +162,8 @@ export function createStaticHandler(root: string) {
     }
     if (found) return send(found, 200, method, headers)
     const notFound =
-      (await fileAt(root, join(notFoundPathFor(pathname), 'index.html'))) ?? (await fileAt(root, '404.html'))
+      (await fileAt(root, join(notFoundPathFor(pathname), 'index.html'))) ??
+      (await fileAt(root, '404.html'))
     if (!notFound) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } }
     return send({ ...notFound, path: '/404.html' }, 404, method, headers)
   }

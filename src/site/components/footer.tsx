@@ -3,7 +3,7 @@ import { Link } from './link'
 
 export function Footer({ layout }: { layout: LayoutData }) {
   return (
-    <footer className="site-footer">
+    <footer className="site-footer" id="footer">
       <nav aria-label={layout.strings.footerNavigation}>
         <div className="footer-groups">
           {layout.footer.map((group) => (

@@ -14,12 +14,15 @@ describe('route table', () => {
   it('holds the 60 pages of the spec under /en/ and /de/', () => {
     expect(SPEC_PAGES).toHaveLength(60)
     for (const language of ['en', 'de']) {
-      for (const path of SPEC_PAGES) expect(byPath.has(`/${language}${path}`), `/${language}${path}`).toBe(true)
+      for (const path of SPEC_PAGES)
+        expect(byPath.has(`/${language}${path}`), `/${language}${path}`).toBe(true)
     }
   })
 
   it('holds exactly the 10 customer-information combinations of the spec', () => {
-    const details = routes.filter((page) => /^\/en\/customer-information\/.+\/.+\/.+\/$/.test(page.route.path))
+    const details = routes.filter((page) =>
+      /^\/en\/customer-information\/.+\/.+\/.+\/$/.test(page.route.path),
+    )
     expect(details.map((page) => page.route.path).sort()).toEqual(
       CUSTOMER_INFORMATION.flatMap(({ country, iban, languages }) =>
         languages.map((language) => `/en/customer-information/${country}/${iban}/${language}/`),
@@ -30,7 +33,12 @@ describe('route table', () => {
 
   it('serves the English home at / without a prefix, pointing search engines at /en/', () => {
     const root = byPath.get('/')
-    expect(root).toMatchObject({ language: 'en', routed: false, canonicalPath: '/en/', originalPath: '/' })
+    expect(root).toMatchObject({
+      language: 'en',
+      routed: false,
+      canonicalPath: '/en/',
+      originalPath: '/',
+    })
     expect(root?.route.template).toBe('home')
   })
 
@@ -41,8 +49,14 @@ describe('route table', () => {
   })
 
   it('has a 404 page per language matching everything under its prefix', () => {
-    expect(byPath.get('/en/404/')?.route).toMatchObject({ template: 'not-found', matchPath: '/en/*' })
-    expect(byPath.get('/de/404/')?.route).toMatchObject({ template: 'not-found', matchPath: '/de/*' })
+    expect(byPath.get('/en/404/')?.route).toMatchObject({
+      template: 'not-found',
+      matchPath: '/en/*',
+    })
+    expect(byPath.get('/de/404/')?.route).toMatchObject({
+      template: 'not-found',
+      matchPath: '/de/*',
+    })
     expect(routes.filter((page) => page.route.matchPath)).toHaveLength(2)
   })
 

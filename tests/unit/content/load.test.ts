@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -26,7 +26,10 @@ describe('content validation', () => {
 
   it('names file and field of a missing field, with what was expected', async () => {
     const documents = validDocuments()
-    documents.set('en/pages/about.yaml', { description: 'About us, described at length.', intro: 'Hi' })
+    documents.set('en/pages/about.yaml', {
+      description: 'About us, described at length.',
+      intro: 'Hi',
+    })
     expect(await problemsOf(documents)).toEqual([
       { file: 'en/pages/about.yaml', field: 'title', message: 'expected the page title as text' },
     ])
@@ -34,7 +37,12 @@ describe('content validation', () => {
 
   it('names a wrong type, an empty text and an unknown field, all at once', async () => {
     const documents = validDocuments()
-    documents.set('de/pages/press.yaml', { title: 42, description: '   ', intro: 'Presse', colour: 'red' })
+    documents.set('de/pages/press.yaml', {
+      title: 42,
+      description: '   ',
+      intro: 'Presse',
+      colour: 'red',
+    })
     const problems = await problemsOf(documents)
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -61,7 +69,11 @@ describe('content validation', () => {
     const problems = await problemsOf(documents)
     expect(problems).toEqual(
       expect.arrayContaining([
-        { file: 'en/layout.yaml', field: 'navigation.0.label', message: 'expected a link label as text' },
+        {
+          file: 'en/layout.yaml',
+          field: 'navigation.0.label',
+          message: 'expected a link label as text',
+        },
         {
           file: 'en/layout.yaml',
           field: 'navigation.0.href',
@@ -92,7 +104,8 @@ describe('content validation', () => {
     expect(problems).toContainEqual({
       file: 'de/pages/services/cards.yaml',
       field: '',
-      message: 'expected this page: the route /de/services/cards/ of the specification has no content',
+      message:
+        'expected this page: the route /de/services/cards/ of the specification has no content',
     })
   })
 
@@ -107,7 +120,8 @@ describe('content validation', () => {
       {
         file: 'en/pages/accessibility.yaml',
         field: '',
-        message: 'expected a de twin at de/pages/accessibility.yaml; every page exists in every language',
+        message:
+          'expected a de twin at de/pages/accessibility.yaml; every page exists in every language',
       },
     ])
   })
@@ -117,8 +131,14 @@ describe('content validation', () => {
     documents.delete('site.yaml')
     documents.set('fr/pages/about.yaml', { title: 'À propos' })
     const problems = await problemsOf(documents)
-    expect(problems).toContainEqual({ file: 'site.yaml', field: '', message: 'expected this file; it is missing' })
-    expect(problems.find((problem) => problem.file === 'fr/pages/about.yaml')?.message).toMatch(/^unknown file/)
+    expect(problems).toContainEqual({
+      file: 'site.yaml',
+      field: '',
+      message: 'expected this file; it is missing',
+    })
+    expect(problems.find((problem) => problem.file === 'fr/pages/about.yaml')?.message).toMatch(
+      /^unknown file/,
+    )
   })
 
   it('formats every problem into one error message with the content directory', async () => {

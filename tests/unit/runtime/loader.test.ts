@@ -27,22 +27,30 @@ function fakeServer(script: Record<string, Reply[]>) {
     const seen = calls.filter((call) => call === `${method} ${url}`).length
     const reply = replies ? (replies[Math.min(seen, replies.length) - 1] as Reply) : 404
     if (reply === 'network-error') throw new TypeError('Failed to fetch')
-    const { status, body, raw } = typeof reply === 'number' ? { status: reply, body: undefined, raw: undefined } : reply
+    const { status, body, raw } =
+      typeof reply === 'number' ? { status: reply, body: undefined, raw: undefined } : reply
     const text = raw ?? (body === undefined ? 'error' : JSON.stringify(body))
     return new Response(method === 'HEAD' ? null : text, { status })
   }
-  const count = (url: string, method = 'GET') => calls.filter((call) => call === `${method} ${url}`).length
+  const count = (url: string, method = 'GET') =>
+    calls.filter((call) => call === `${method} ${url}`).length
   return { fetch: fetch as typeof globalThis.fetch, calls, count }
 }
 
-const ok = (path: string, template?: TemplateName) => ({ status: 200, body: pageData(path, template) })
+const ok = (path: string, template?: TemplateName) => ({
+  status: 200,
+  body: pageData(path, template),
+})
 const layout = { status: 200, body: { language: 'en', strings: {} } }
 const ABOUT = '/page-data/en/about/page-data.json'
 const NOT_FOUND_EN = '/page-data/en/404/page-data.json'
 const NOT_FOUND_DE = '/page-data/de/404/page-data.json'
 const LAYOUT = '/page-data/sq/d/layout1.json'
 
-function loaderFor(script: Record<string, Reply[]>, templates: Partial<Record<TemplateName, () => Promise<string>>> = {}) {
+function loaderFor(
+  script: Record<string, Reply[]>,
+  templates: Partial<Record<TemplateName, () => Promise<string>>> = {},
+) {
   const server = fakeServer({ [LAYOUT]: [layout], ...script })
   const templateCalls: string[] = []
   const loader = createLoader<string>({
@@ -88,7 +96,9 @@ describe('loader', () => {
   })
 
   it('retries network errors too', async () => {
-    const { loader, server } = loaderFor({ [ABOUT]: ['network-error', 'network-error', ok('/en/about/')] })
+    const { loader, server } = loaderFor({
+      [ABOUT]: ['network-error', 'network-error', ok('/en/about/')],
+    })
     expect((await loader.loadPageData('/en/about/')).kind).toBe('success')
     expect(server.count(ABOUT)).toBe(3)
   })
@@ -107,7 +117,9 @@ describe('loader', () => {
   })
 
   it('treats a truncated body as a failed request and retries', async () => {
-    const { loader, server } = loaderFor({ [ABOUT]: [{ status: 200, raw: '{"path":"/en/ab' }, ok('/en/about/')] })
+    const { loader, server } = loaderFor({
+      [ABOUT]: [{ status: 200, raw: '{"path":"/en/ab' }, ok('/en/about/')],
+    })
     expect((await loader.loadPageData('/en/about/')).kind).toBe('success')
     expect(server.count(ABOUT)).toBe(2)
   })
@@ -185,7 +197,10 @@ describe('loader', () => {
       { [ABOUT]: [ok('/en/about/')] },
       { page: () => Promise.reject(new Error('chunk failed')) },
     )
-    expect(await loader.loadPage('/en/about/')).toMatchObject({ kind: 'failed', reason: 'chunk failed' })
+    expect(await loader.loadPage('/en/about/')).toMatchObject({
+      kind: 'failed',
+      reason: 'chunk failed',
+    })
     expect(loader.hasFailedResources()).toBe(true)
   })
 
@@ -202,7 +217,9 @@ describe('loader', () => {
   })
 
   it('reads the build hash from app data, and null when it cannot', async () => {
-    const good = loaderFor({ '/page-data/app-data.json': [{ status: 200, body: { webpackCompilationHash: 'abc' } }] })
+    const good = loaderFor({
+      '/page-data/app-data.json': [{ status: 200, body: { webpackCompilationHash: 'abc' } }],
+    })
     expect(await good.loader.fetchBuildHash()).toBe('abc')
     const bad = loaderFor({ '/page-data/app-data.json': ['network-error'] })
     expect(await bad.loader.fetchBuildHash()).toBeNull()

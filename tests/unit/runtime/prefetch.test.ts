@@ -19,7 +19,9 @@ describe('prefetch guards', () => {
 
   it('prefetches internal links by their normalized path', () => {
     expect(prefetchTarget('/en/services', here, new Set(), undefined)).toBe('/en/services/')
-    expect(prefetchTarget('https://bank.example/de/?q=1#x', here, new Set(), undefined)).toBe('/de/')
+    expect(prefetchTarget('https://bank.example/de/?q=1#x', here, new Set(), undefined)).toBe(
+      '/de/',
+    )
   })
 
   it('never prefetches the current page, a page done before, plain or external links', () => {

@@ -66,7 +66,10 @@ describe('static server', () => {
   })
 
   it('serves precompressed files when the client accepts them', async () => {
-    const response = await app.inject({ url: '/assets/entry-abc123.js', headers: { 'accept-encoding': 'gzip, br' } })
+    const response = await app.inject({
+      url: '/assets/entry-abc123.js',
+      headers: { 'accept-encoding': 'gzip, br' },
+    })
     expect(response.headers['content-encoding']).toBe('br')
     expect(brotliDecompressSync(response.rawPayload).toString()).toBe(`console.log(1);${big}`)
     const plain = await app.inject('/assets/entry-abc123.js')
@@ -86,7 +89,13 @@ describe('static server', () => {
     expect((await app.inject('/assets/entry-abc123.js')).headers['cache-control']).toBe(
       'public, max-age=31536000, immutable',
     )
-    for (const path of ['/', '/en/about/', '/page-data/en/about/page-data.json', '/sw.js', '/de/x/']) {
+    for (const path of [
+      '/',
+      '/en/about/',
+      '/page-data/en/about/page-data.json',
+      '/sw.js',
+      '/de/x/',
+    ]) {
       expect((await app.inject(path)).headers['cache-control'], path).toBe('no-cache')
     }
     expect(cacheControl('/icon.svg')).toBe('public, max-age=3600')
@@ -96,7 +105,10 @@ describe('static server', () => {
     const first = await app.inject('/en/about/')
     const etag = first.headers.etag
     expect(etag).toBeTruthy()
-    const second = await app.inject({ url: '/en/about/', headers: { 'if-none-match': String(etag) } })
+    const second = await app.inject({
+      url: '/en/about/',
+      headers: { 'if-none-match': String(etag) },
+    })
     expect(second.statusCode).toBe(304)
     expect(second.body).toBe('')
   })

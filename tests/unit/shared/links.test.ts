@@ -34,7 +34,14 @@ describe('classifyLink', () => {
 })
 
 describe('shouldIntercept', () => {
-  const click = { button: 0, metaKey: false, ctrlKey: false, shiftKey: false, altKey: false, defaultPrevented: false }
+  const click = {
+    button: 0,
+    metaKey: false,
+    ctrlKey: false,
+    shiftKey: false,
+    altKey: false,
+    defaultPrevented: false,
+  }
   const anchor = { href: 'https://bank.example/en/services/', target: '', hasDownload: false }
 
   it('takes a plain left click on an internal link', () => {
@@ -58,7 +65,9 @@ describe('shouldIntercept', () => {
     expect(shouldIntercept(click, { ...anchor, target: '_blank' }, BASE)).toBe(false)
     expect(shouldIntercept(click, { ...anchor, target: 'frame' }, BASE)).toBe(false)
     expect(shouldIntercept(click, { ...anchor, href: 'mailto:a@b.example' }, BASE)).toBe(false)
-    expect(shouldIntercept(click, { ...anchor, href: 'https://bank.example/documents/a.pdf' }, BASE)).toBe(false)
+    expect(
+      shouldIntercept(click, { ...anchor, href: 'https://bank.example/documents/a.pdf' }, BASE),
+    ).toBe(false)
     expect(shouldIntercept(click, { ...anchor, href: 'https://other.example/' }, BASE)).toBe(false)
   })
 })

@@ -22,7 +22,10 @@ describe('page-data paths', () => {
     ['/en/', '/page-data/en/page-data.json'],
     ['/en/about/', '/page-data/en/about/page-data.json'],
     ['/en/about', '/page-data/en/about/page-data.json'],
-    ['/de/services/splitpay/survey/?x=1#top', '/page-data/de/services/splitpay/survey/page-data.json'],
+    [
+      '/de/services/splitpay/survey/?x=1#top',
+      '/page-data/de/services/splitpay/survey/page-data.json',
+    ],
     ['/blog/', '/page-data/blog/page-data.json'],
   ])('%s loads %s', (path, url) => {
     expect(pageDataUrl(path)).toBe(url)

@@ -1,0 +1,145 @@
+/**
+ * `npm run dev`: the same routes as the build, rendered on request by Vite's dev server, with
+ * hot reload for code (React Fast Refresh) and a full reload when content changes.
+ */
+import { watch } from 'node:fs'
+import { createServer as createHttpServer } from 'node:http'
+import { createServer } from 'vite'
+import { ContentValidationError } from '../content/errors'
+import { createFileStore } from '../content/file-store'
+import { loadContent, type SiteContent } from '../content/load'
+import { LANGUAGES } from '../shared/languages'
+import { APP_DATA_URL, normalizePath, notFoundPathFor, pageDataName } from '../shared/paths'
+import type { BootData, LayoutData } from '../shared/types'
+import type { ServerRenderer } from './bundle'
+import { readBuildConfig } from './config'
+import { escapeHtml, renderDocument } from './document'
+import { createPageData, createStaticQueries, manifestPath } from './page-data'
+import { type BuildPage, createRouteTable } from './routes'
+import { KILL_SWITCH_WORKER } from './service-worker'
+import { baseViteConfig, CLIENT_ENTRY, SERVER_ENTRY } from './vite-config'
+import { ICON_PATH, iconSvg, webManifest } from './web-manifest'
+
+interface SiteState {
+  content: SiteContent
+  routes: Map<string, BuildPage>
+  queries: ReturnType<typeof createStaticQueries>
+}
+
+const DEV_BUILD_HASH = 'development'
+
+async function loadState(contentDir: string): Promise<SiteState> {
+  const content = await loadContent(createFileStore(contentDir))
+  const routes = new Map(createRouteTable(content).map((page) => [page.route.path, page]))
+  return { content, routes, queries: createStaticQueries(content) }
+}
+
+async function main(): Promise<void> {
+  const config = { ...readBuildConfig(), serviceWorker: false }
+  const port = Number(process.env.PORT ?? 5173)
+  const siteUrl = `http://localhost:${port}`
+  const vite = await createServer({
+    ...baseViteConfig(config),
+    logLevel: 'info',
+    appType: 'custom',
+    server: { middlewareMode: true },
+  })
+  let state = loadState(config.contentDir)
+  state.catch(() => {})
+  watch(config.contentDir, { recursive: true }, () => {
+    state = loadState(config.contentDir)
+    state.catch(() => {})
+    vite.ws.send({ type: 'full-reload' })
+  })
+
+  const json = (data: unknown) => ({
+    type: 'application/json; charset=utf-8',
+    body: JSON.stringify(data),
+  })
+
+  async function answer(
+    pathname: string,
+  ): Promise<{ status?: number; type: string; body: string } | undefined> {
+    const site = await state
+    const queryList = LANGUAGES.map((language) => site.queries[language])
+    const pageData = (page: BuildPage) => createPageData(page, site.queries, site.content, siteUrl)
+    if (pathname === APP_DATA_URL) return json({ webpackCompilationHash: DEV_BUILD_HASH })
+    if (pathname.startsWith('/page-data/sq/d/')) {
+      const query = queryList.find((q) => pathname === `/page-data/sq/d/${q.hash}.json`)
+      return query ? json(query.data) : undefined
+    }
+    if (pathname.startsWith('/page-data/')) {
+      const name = pathname.slice('/page-data/'.length).replace(/\/page-data\.json$/, '')
+      const page = [...site.routes.values()].find(
+        (route) => pageDataName(route.route.path) === name,
+      )
+      return page ? json(pageData(page)) : undefined
+    }
+    if (pathname === '/sw.js') return { type: 'text/javascript', body: KILL_SWITCH_WORKER }
+    if (pathname === ICON_PATH) return { type: 'image/svg+xml', body: iconSvg() }
+    for (const language of LANGUAGES) {
+      if (pathname === manifestPath(language))
+        return json(webManifest(language, site.content.settings))
+    }
+    if (/\.[a-z0-9]+$/i.test(pathname) && !pathname.endsWith('.html')) return undefined
+    const path = normalizePath(pathname)
+    const found = site.routes.get(path)
+    const page = found ?? site.routes.get(notFoundPathFor(path))
+    if (!page) return undefined
+    const data = pageData(page)
+    const staticQueries: Record<string, LayoutData> = {}
+    for (const query of queryList)
+      if (data.staticQueryHashes.includes(query.hash)) staticQueries[query.hash] = query.data
+    const boot: BootData = {
+      buildHash: DEV_BUILD_HASH,
+      serviceWorker: false,
+      page: data,
+      staticQueries,
+    }
+    const renderer = (await vite.ssrLoadModule(`/${SERVER_ENTRY}`)) as ServerRenderer
+    await renderer.prepare()
+    const html = renderDocument(boot, renderer.renderPage(boot), {
+      entry: `/${CLIENT_ENTRY}`,
+      preload: [],
+      styles: [],
+    })
+    return {
+      status: found ? 200 : 404,
+      type: 'text/html; charset=utf-8',
+      body: await vite.transformIndexHtml(pathname, html),
+    }
+  }
+
+  const server = createHttpServer((request, response) => {
+    const url = new URL(request.url ?? '/', siteUrl)
+    answer(decodeURIComponent(url.pathname))
+      .then((result) => {
+        if (!result) {
+          vite.middlewares(request, response)
+          return
+        }
+        response.writeHead(result.status ?? 200, {
+          'content-type': result.type,
+          'cache-control': 'no-store',
+        })
+        response.end(result.body)
+      })
+      .catch((error: unknown) => {
+        const message =
+          error instanceof ContentValidationError
+            ? error.message
+            : String((error as Error)?.stack ?? error)
+        if (!(error instanceof ContentValidationError)) vite.ssrFixStacktrace(error as Error)
+        response.writeHead(500, { 'content-type': 'text/html; charset=utf-8' })
+        response.end(`<!doctype html><title>Build error</title><pre>${escapeHtml(message)}</pre>`)
+      })
+  })
+  server.listen(port, () =>
+    console.log(`Dev server on ${siteUrl}/ (content: ${config.contentDir})`),
+  )
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,230 @@
+import { expect, test } from '@playwright/test'
+import {
+  collectConsoleProblems,
+  collectRequests,
+  isSameDocument,
+  markDocument,
+  openPage,
+  routeUpdates,
+  waitForRouteUpdates,
+} from './support/helpers'
+
+const mainNav = (page: import('@playwright/test').Page) =>
+  page.getByRole('navigation', { name: 'Main navigation' })
+
+test.describe('client navigation', () => {
+  test('an internal link navigates without a full load and updates the page', async ({ page }) => {
+    const problems = collectConsoleProblems(page)
+    await openPage(page, '/en/')
+    await markDocument(page)
+    const historyLength = await page.evaluate(() => history.length)
+    await mainNav(page).getByRole('link', { name: 'About us' }).click()
+    await waitForRouteUpdates(page, 2)
+    await expect(page).toHaveURL('/en/about/')
+    expect(await isSameDocument(page)).toBe(true)
+    expect(await page.evaluate(() => history.length)).toBe(historyLength + 1)
+    const data = await (await page.request.get('/page-data/en/about/page-data.json')).json()
+    await expect(page.locator('h1')).toHaveText(data.result.content.en.title)
+    await expect(page).toHaveTitle(data.result.head.title)
+    expect(await page.locator('link[rel=canonical]').getAttribute('href')).toBe(
+      data.result.head.canonical,
+    )
+    expect(problems).toEqual([])
+  })
+
+  test('the first load needs no request for its own page data', async ({ page }) => {
+    const own = collectRequests(page, /^\/page-data\/en\/careers\/page-data\.json$/)
+    const shared = collectRequests(page, /^\/page-data\/sq\//)
+    await openPage(page, '/en/careers/')
+    await page.waitForTimeout(300)
+    expect(own).toHaveLength(0)
+    expect(shared).toHaveLength(0)
+  })
+
+  test('moves focus to the new heading and announces the page', async ({ page }) => {
+    await openPage(page, '/en/')
+    await mainNav(page).getByRole('link', { name: 'Careers' }).click()
+    await waitForRouteUpdates(page, 2)
+    const title = await page.title()
+    await expect(page.locator('#route-announcer')).toHaveText(`Navigated to ${title}`)
+    await expect(page.locator('#route-announcer')).toHaveAttribute('aria-live', 'assertive')
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1')
+  })
+
+  test('announces in German on German pages', async ({ page }) => {
+    await openPage(page, '/de/')
+    await page
+      .getByRole('navigation', { name: 'Hauptnavigation' })
+      .getByRole('link', { name: 'Karriere' })
+      .click()
+    await waitForRouteUpdates(page, 2)
+    await expect(page.locator('#route-announcer')).toHaveText(
+      `Seite geladen: ${await page.title()}`,
+    )
+  })
+
+  test('a link to the current page replaces the history entry', async ({ page }) => {
+    await openPage(page, '/en/about/')
+    await markDocument(page)
+    const length = await page.evaluate(() => history.length)
+    await page.evaluate(() => {
+      const link = document.createElement('a')
+      link.href = '/en/about/'
+      link.id = 'self-link'
+      link.textContent = 'This page'
+      document.querySelector('main')?.append(link)
+    })
+    await page.locator('#self-link').click()
+    await waitForRouteUpdates(page, 2)
+    expect(await page.evaluate(() => history.length)).toBe(length)
+    expect(await isSameDocument(page)).toBe(true)
+  })
+
+  test('external links open in a new tab without opener or referrer', async ({ page }) => {
+    await openPage(page, '/en/')
+    const external = page.locator('footer a[href^="https://"]').first()
+    await expect(external).toHaveAttribute('target', '_blank')
+    await expect(external).toHaveAttribute('rel', 'noopener noreferrer')
+    const internal = page.locator('footer a[href^="/en/"]').first()
+    expect(await internal.getAttribute('target')).toBeNull()
+  })
+
+  for (const href of ['/documents/terms.pdf', '/en/press/download/', '/content/report/']) {
+    test(`a link to ${href} is a plain link`, async ({ page }) => {
+      await openPage(page, '/en/')
+      await markDocument(page)
+      await page.evaluate((target) => {
+        const link = document.createElement('a')
+        link.href = target
+        link.id = 'plain'
+        link.textContent = 'Plain'
+        document.querySelector('main')?.append(link)
+      }, href)
+      const pageData = collectRequests(page, /^\/page-data\/(?!app-data)/)
+      await Promise.all([page.waitForURL(href), page.locator('#plain').click()])
+      expect(pageData.filter((r) => r.frame() === page.mainFrame())).toHaveLength(0)
+      expect(await isSameDocument(page)).toBe(false)
+    })
+  }
+
+  test('clicks with a modifier key, on download links or with another target are left to the browser', async ({
+    page,
+    context,
+  }) => {
+    await openPage(page, '/en/')
+    await markDocument(page)
+    const link = mainNav(page).getByRole('link', { name: 'Careers' })
+    const popup = context.waitForEvent('page')
+    await link.click({ modifiers: ['ControlOrMeta'] })
+    await (await popup).close()
+    await page.evaluate(() => {
+      const main = document.querySelector('main')
+      const download = document.createElement('a')
+      download.href = '/en/about/'
+      download.setAttribute('download', '')
+      download.id = 'download'
+      download.textContent = 'Download'
+      const framed = document.createElement('a')
+      framed.href = '/en/press/'
+      framed.target = '_blank'
+      framed.id = 'framed'
+      framed.textContent = 'Press'
+      main?.append(download, framed)
+    })
+    const second = context.waitForEvent('page')
+    await page.locator('#framed').click()
+    await (await second).close()
+    const downloaded = page.waitForEvent('download')
+    await page.locator('#download').click()
+    await downloaded
+    expect(await routeUpdates(page)).toEqual(['/en/'])
+    await expect(page).toHaveURL('/en/')
+    expect(await isSameDocument(page)).toBe(true)
+  })
+
+  test('back and forward restore the page and its scroll position; new pages start at the top', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 800, height: 400 })
+    await openPage(page, '/en/')
+    await page.evaluate(() => window.scrollTo(0, 250))
+    await page.waitForFunction(() => window.scrollY === 250)
+    await page.locator('footer').getByRole('link', { name: 'Careers' }).click()
+    await waitForRouteUpdates(page, 2)
+    await expect(page).toHaveURL('/en/careers/')
+    expect(await page.evaluate(() => window.scrollY)).toBe(0)
+    await page.evaluate(() => window.scrollTo(0, 120))
+    await page.waitForFunction(() => window.scrollY === 120)
+    await page.goBack()
+    await waitForRouteUpdates(page, 3)
+    await expect(page).toHaveURL('/en/')
+    await page.waitForFunction(() => window.scrollY === 250)
+    await page.goForward()
+    await waitForRouteUpdates(page, 4)
+    await expect(page).toHaveURL('/en/careers/')
+    await page.waitForFunction(() => window.scrollY === 120)
+  })
+
+  test('scroll positions survive a full reload', async ({ page }) => {
+    await page.setViewportSize({ width: 800, height: 400 })
+    await openPage(page, '/en/about/')
+    await page.evaluate(() => window.scrollTo(0, 200))
+    await page.waitForFunction(() => window.scrollY === 200)
+    await page.reload()
+    await waitForRouteUpdates(page, 1)
+    await page.waitForFunction(() => window.scrollY === 200)
+  })
+
+  test('an address with a hash scrolls to and focuses its target, on first load and after navigation', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 800, height: 400 })
+    await openPage(page, '/en/about/#footer')
+    await page.waitForFunction(() => window.scrollY > 0)
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('footer')
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await page.evaluate(() => {
+      const link = document.createElement('a')
+      link.href = '/en/careers/#footer'
+      link.id = 'to-hash'
+      link.textContent = 'Careers footer'
+      document.querySelector('main')?.prepend(link)
+    })
+    await page.locator('#to-hash').click()
+    await waitForRouteUpdates(page, 2)
+    await expect(page).toHaveURL('/en/careers/#footer')
+    await page.waitForFunction(() => window.scrollY > 0)
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('footer')
+  })
+
+  test('client navigation to an unknown path shows the 404 page of that language', async ({
+    page,
+  }) => {
+    await openPage(page, '/de/')
+    await markDocument(page)
+    await page.evaluate(() => {
+      const link = document.createElement('a')
+      link.href = '/de/gibt-es-nicht/'
+      link.id = 'missing'
+      link.textContent = 'Fehlt'
+      document.querySelector('main')?.append(link)
+    })
+    await page.locator('#missing').click()
+    await waitForRouteUpdates(page, 2)
+    await expect(page).toHaveURL('/de/gibt-es-nicht/')
+    expect(await isSameDocument(page)).toBe(true)
+    const data = await (await page.request.get('/page-data/de/404/page-data.json')).json()
+    await expect(page.locator('h1')).toHaveText(data.result.content.de.title)
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('de')
+  })
+
+  test('route-update fires on the first page and after every navigation', async ({ page }) => {
+    await openPage(page, '/en/')
+    await mainNav(page).getByRole('link', { name: 'Services' }).click()
+    await waitForRouteUpdates(page, 2)
+    await mainNav(page).getByRole('link', { name: 'Support' }).click()
+    await waitForRouteUpdates(page, 3)
+    expect(await routeUpdates(page)).toEqual(['/en/', '/en/services/', '/en/support/'])
+    expect(await page.evaluate(() => window.__delayed)).toEqual([])
+  })
+})

@@ -1,0 +1,75 @@
+/** Helpers for browser tests: route events, reload markers, request counting. */
+import type { Page, Request } from '@playwright/test'
+
+declare global {
+  interface Window {
+    __routeUpdates: string[]
+    __delayed: string[]
+    __marker?: number
+  }
+}
+
+/** Records every `route-update` and `route-update-delayed` from the first script on. */
+export async function recordRouteEvents(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    window.__routeUpdates = []
+    window.__delayed = []
+    window.addEventListener('route-update', (event) => {
+      window.__routeUpdates.push(
+        (event as CustomEvent<{ location: { pathname: string } }>).detail.location.pathname,
+      )
+    })
+    window.addEventListener('route-update-delayed', (event) => {
+      window.__delayed.push((event as CustomEvent<{ href: string }>).detail.href)
+    })
+  })
+}
+
+export async function routeUpdates(page: Page): Promise<string[]> {
+  return page.evaluate(() => window.__routeUpdates)
+}
+
+/** Waits until `count` route updates happened in this document. */
+export async function waitForRouteUpdates(page: Page, count: number): Promise<void> {
+  await page.waitForFunction((n) => (window.__routeUpdates?.length ?? 0) >= n, count)
+}
+
+/** Opens a page and waits until the runtime has hydrated it and emitted its first route update. */
+export async function openPage(page: Page, path: string): Promise<void> {
+  await recordRouteEvents(page)
+  await page.goto(path)
+  await waitForRouteUpdates(page, 1)
+}
+
+/** Marks the current document; `isSameDocument` is false after any full load. */
+export async function markDocument(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    window.__marker = 1
+  })
+}
+
+export async function isSameDocument(page: Page): Promise<boolean> {
+  return page.evaluate(() => window.__marker === 1)
+}
+
+/** Collects the requests whose URL path matches `pattern`. */
+export function collectRequests(page: Page, pattern: RegExp): Request[] {
+  const requests: Request[] = []
+  page.on('request', (request) => {
+    if (pattern.test(new URL(request.url()).pathname)) requests.push(request)
+  })
+  return requests
+}
+
+/** Console errors and warnings, page errors included. */
+export function collectConsoleProblems(page: Page): string[] {
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text())
+  })
+  page.on('pageerror', (error) => problems.push(error.message))
+  return problems
+}
+
+export const pageDataPath = (path: string) =>
+  `/page-data/${path.replace(/^\/+|\/+$/g, '') || 'index'}/page-data.json`
