@@ -34,8 +34,8 @@ export function registerServiceWorker(enabled: boolean): void {
   const register = () => {
     navigator.serviceWorker
       .register(SERVICE_WORKER_URL)
-      .then((registration) => {
-        registration.addEventListener('updatefound', () => {
+      .then((registration: ServiceWorkerRegistration | undefined) => {
+        registration?.addEventListener('updatefound', () => {
           const worker = registration.installing
           worker?.addEventListener('statechange', () => {
             // A worker installing while another controls the page is an update, not the first install.

@@ -65,6 +65,8 @@ export function collectRequests(page: Page, pattern: RegExp): Request[] {
 export function collectConsoleProblems(page: Page): string[] {
   const problems: string[] = []
   page.on('console', (message) => {
+    // Playwright's own notice when a test context blocks service workers.
+    if (message.text() === 'Service Worker registration blocked by Playwright') return
     if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text())
   })
   page.on('pageerror', (error) => problems.push(error.message))

@@ -14,9 +14,18 @@ function memoryStorage(failing = false): Storage {
     },
     clear: () => data.clear(),
     key: (index) => [...data.keys()][index] ?? null,
-    getItem: (key) => (guard(), data.get(key) ?? null),
-    setItem: (key, value) => (guard(), data.set(key, value), undefined),
-    removeItem: (key) => (guard(), data.delete(key), undefined),
+    getItem(key) {
+      guard()
+      return data.get(key) ?? null
+    },
+    setItem(key, value) {
+      guard()
+      data.set(key, value)
+    },
+    removeItem(key) {
+      guard()
+      data.delete(key)
+    },
   }
 }
 

@@ -1,0 +1,172 @@
+/**
+ * `npm run bench`: build scaling on generated content (120, 1,000 and 10,000 pages, half
+ * English, half German), the real site's build, first-load JavaScript of a content page and
+ * the bytes one client navigation fetches. Figures go to stdout and bench/out/results.json.
+ *
+ * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the runs per size (median reported).
+ */
+import { spawn } from 'node:child_process'
+import { readdir, readFile, stat, writeFile, mkdir } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { gzipSync, brotliCompressSync } from 'node:zlib'
+import { chromium } from '@playwright/test'
+import { createApp } from '../src/server/app'
+import { generateContent } from './generate-content'
+
+const ROOT = resolve(import.meta.dirname, '..')
+const OUT = join(ROOT, 'bench', 'out')
+const sizes = (process.env.BENCH_SIZES ?? '120,1000,10000').split(',').map(Number)
+const runs = Number(process.env.BENCH_RUNS ?? 3)
+
+interface BuildRun {
+  seconds: number
+  peakMb: number
+}
+
+function buildOnce(contentDir: string, outDir: string): Promise<BuildRun> {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now()
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/build/cli.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, CONTENT_DIR: contentDir, OUT_DIR: outDir, BUILD_REPORT_MEMORY: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+    })
+    child.on('exit', (code) => {
+      const seconds = (performance.now() - started) / 1000
+      if (code !== 0) return reject(new Error(`build of ${contentDir} failed:\n${output}`))
+      const kb = Number(/peak-rss-kb (\d+)/.exec(output)?.[1] ?? 0)
+      resolvePromise({ seconds, peakMb: kb / 1024 })
+    })
+  })
+}
+
+async function directorySize(dir: string): Promise<{ bytes: number; files: number }> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  let bytes = 0
+  let files = 0
+  for (const entry of entries) {
+    if (!entry.isFile()) continue
+    bytes += (await stat(join(entry.parentPath, entry.name))).size
+    files += 1
+  }
+  return { bytes, files }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10
+const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10
+
+async function scaling() {
+  const results = []
+  for (const size of sizes) {
+    const contentDir = join(OUT, `content-${size}`)
+    const outDir = join(OUT, `dist-${size}`)
+    const pages = await generateContent(contentDir, size)
+    const times: BuildRun[] = []
+    for (let run = 0; run < (size >= 10000 ? 1 : runs); run += 1) times.push(await buildOnce(contentDir, outDir))
+    const output = await directorySize(outDir)
+    const seconds = median(times.map((t) => t.seconds))
+    const row = {
+      pages,
+      seconds: Math.round(seconds * 100) / 100,
+      msPerPage: Math.round((seconds * 1000 * 100) / pages) / 100,
+      peakMemoryMb: Math.round(Math.max(...times.map((t) => t.peakMb))),
+      outputMb: mb(output.bytes),
+      files: output.files,
+    }
+    console.log(
+      `build ${pages} pages: ${row.seconds} s (${row.msPerPage} ms/page), peak ${row.peakMemoryMb} MB, output ${row.outputMb} MB in ${row.files} files`,
+    )
+    results.push(row)
+  }
+  return results
+}
+
+/** The JavaScript a visitor's first load of a content page fetches: entry, its imports and the template. */
+async function firstLoadJs(distDir: string, path: string) {
+  const html = await readFile(join(distDir, path, 'index.html'), 'utf8')
+  const scripts = [
+    ...html.matchAll(/<script type="module" src="([^"]+)"/g),
+    ...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g),
+  ].map((match) => match[1] as string)
+  let raw = 0
+  let gzip = 0
+  let brotli = 0
+  for (const script of new Set(scripts)) {
+    const data = await readFile(join(distDir, script))
+    raw += data.length
+    gzip += gzipSync(data, { level: 9 }).length
+    brotli += brotliCompressSync(data).length
+  }
+  return { path, files: new Set(scripts).size, rawKb: kb(raw), gzipKb: kb(gzip), brotliKb: kb(brotli) }
+}
+
+/** Bytes on the wire for one client navigation from the home page to another page. */
+async function navigationBytes(distDir: string, from: string, to: string) {
+  const app = await createApp({ root: distDir, logLevel: 'silent' })
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+  try {
+    const context = await browser.newContext({ serviceWorkers: 'block' })
+    const page = await context.newPage()
+    // Data saver keeps prefetching out, so the navigation fetches everything it needs itself.
+    await page.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true } }))
+    await page.goto(`${address}${from}`)
+    await page.waitForLoadState('networkidle')
+    const fetched: { url: string; bytes: number }[] = []
+    page.on('requestfinished', async (request) => {
+      const sizes = await request.sizes()
+      fetched.push({ url: new URL(request.url()).pathname, bytes: sizes.responseBodySize + sizes.responseHeadersSize })
+    })
+    await page.evaluate((target) => {
+      const link = document.createElement('a')
+      link.href = target
+      link.id = 'bench-link'
+      link.textContent = 'bench'
+      document.body.append(link)
+    }, to)
+    await page.click('#bench-link')
+    await page.waitForURL(`${address}${to}`)
+    await page.waitForLoadState('networkidle')
+    await page.waitForTimeout(200)
+    return { from, to, requests: fetched, totalKb: kb(fetched.reduce((sum, r) => sum + r.bytes, 0)) }
+  } finally {
+    await browser.close()
+    await app.close()
+  }
+}
+
+async function main() {
+  await mkdir(OUT, { recursive: true })
+  const scale = await scaling()
+  const realDist = join(OUT, 'dist-site')
+  const real = await buildOnce(join(ROOT, 'content'), realDist)
+  const realSize = await directorySize(realDist)
+  console.log(`real site: ${real.seconds.toFixed(2)} s, peak ${Math.round(real.peakMb)} MB, output ${mb(realSize.bytes)} MB`)
+  const js = await firstLoadJs(realDist, 'en/about')
+  console.log(`first-load JavaScript of ${js.path}: ${js.gzipKb} KB gzip (${js.brotliKb} KB brotli, ${js.rawKb} KB raw, ${js.files} files)`)
+  const navigation = await navigationBytes(realDist, '/en/', '/en/about/')
+  console.log(`one client navigation ${navigation.from} → ${navigation.to}: ${navigation.totalKb} KB in ${navigation.requests.length} requests`)
+  for (const request of navigation.requests) console.log(`  ${request.url} ${kb(request.bytes)} KB`)
+  const results = {
+    date: new Date().toISOString(),
+    machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
+    scaling: scale,
+    realSite: { seconds: Math.round(real.seconds * 100) / 100, peakMemoryMb: Math.round(real.peakMb), outputMb: mb(realSize.bytes) },
+    firstLoadJs: js,
+    navigation,
+  }
+  await writeFile(join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})
