@@ -6,9 +6,9 @@
  * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the runs per size (median reported).
  */
 import { spawn } from 'node:child_process'
-import { readdir, readFile, stat, writeFile, mkdir } from 'node:fs/promises'
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { gzipSync, brotliCompressSync } from 'node:zlib'
+import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
 import { createApp } from '../src/server/app'
 import { generateContent } from './generate-content'
@@ -56,7 +56,8 @@ async function directorySize(dir: string): Promise<{ bytes: number; files: numbe
   return { bytes, files }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10
 const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10
 
@@ -67,7 +68,8 @@ async function scaling() {
     const outDir = join(OUT, `dist-${size}`)
     const pages = await generateContent(contentDir, size)
     const times: BuildRun[] = []
-    for (let run = 0; run < (size >= 10000 ? 1 : runs); run += 1) times.push(await buildOnce(contentDir, outDir))
+    for (let run = 0; run < (size >= 10000 ? 1 : runs); run += 1)
+      times.push(await buildOnce(contentDir, outDir))
     const output = await directorySize(outDir)
     const seconds = median(times.map((t) => t.seconds))
     const row = {
@@ -102,7 +104,13 @@ async function firstLoadJs(distDir: string, path: string) {
     gzip += gzipSync(data, { level: 9 }).length
     brotli += brotliCompressSync(data).length
   }
-  return { path, files: new Set(scripts).size, rawKb: kb(raw), gzipKb: kb(gzip), brotliKb: kb(brotli) }
+  return {
+    path,
+    files: new Set(scripts).size,
+    rawKb: kb(raw),
+    gzipKb: kb(gzip),
+    brotliKb: kb(brotli),
+  }
 }
 
 /** Bytes on the wire for one client navigation from the home page to another page. */
@@ -111,19 +119,31 @@ async function navigationBytes(distDir: string, from: string, to: string) {
   const address = await app.listen({ port: 0, host: '127.0.0.1' })
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   })
   try {
     const context = await browser.newContext({ serviceWorkers: 'block' })
     const page = await context.newPage()
     // Data saver keeps prefetching out, so the navigation fetches everything it needs itself.
-    await page.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true } }))
+    await page.addInitScript(() =>
+      Object.defineProperty(navigator, 'connection', { value: { saveData: true } }),
+    )
     await page.goto(`${address}${from}`)
     await page.waitForLoadState('networkidle')
     const fetched: { url: string; bytes: number }[] = []
     page.on('requestfinished', async (request) => {
       const sizes = await request.sizes()
-      fetched.push({ url: new URL(request.url()).pathname, bytes: sizes.responseBodySize + sizes.responseHeadersSize })
+      fetched.push({
+        url: new URL(request.url()).pathname,
+        bytes: sizes.responseBodySize + sizes.responseHeadersSize,
+      })
     })
     await page.evaluate((target) => {
       const link = document.createElement('a')
@@ -136,7 +156,12 @@ async function navigationBytes(distDir: string, from: string, to: string) {
     await page.waitForURL(`${address}${to}`)
     await page.waitForLoadState('networkidle')
     await page.waitForTimeout(200)
-    return { from, to, requests: fetched, totalKb: kb(fetched.reduce((sum, r) => sum + r.bytes, 0)) }
+    return {
+      from,
+      to,
+      requests: fetched,
+      totalKb: kb(fetched.reduce((sum, r) => sum + r.bytes, 0)),
+    }
   } finally {
     await browser.close()
     await app.close()
@@ -149,17 +174,27 @@ async function main() {
   const realDist = join(OUT, 'dist-site')
   const real = await buildOnce(join(ROOT, 'content'), realDist)
   const realSize = await directorySize(realDist)
-  console.log(`real site: ${real.seconds.toFixed(2)} s, peak ${Math.round(real.peakMb)} MB, output ${mb(realSize.bytes)} MB`)
+  console.log(
+    `real site: ${real.seconds.toFixed(2)} s, peak ${Math.round(real.peakMb)} MB, output ${mb(realSize.bytes)} MB`,
+  )
   const js = await firstLoadJs(realDist, 'en/about')
-  console.log(`first-load JavaScript of ${js.path}: ${js.gzipKb} KB gzip (${js.brotliKb} KB brotli, ${js.rawKb} KB raw, ${js.files} files)`)
+  console.log(
+    `first-load JavaScript of ${js.path}: ${js.gzipKb} KB gzip (${js.brotliKb} KB brotli, ${js.rawKb} KB raw, ${js.files} files)`,
+  )
   const navigation = await navigationBytes(realDist, '/en/', '/en/about/')
-  console.log(`one client navigation ${navigation.from} → ${navigation.to}: ${navigation.totalKb} KB in ${navigation.requests.length} requests`)
+  console.log(
+    `one client navigation ${navigation.from} → ${navigation.to}: ${navigation.totalKb} KB in ${navigation.requests.length} requests`,
+  )
   for (const request of navigation.requests) console.log(`  ${request.url} ${kb(request.bytes)} KB`)
   const results = {
     date: new Date().toISOString(),
     machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
     scaling: scale,
-    realSite: { seconds: Math.round(real.seconds * 100) / 100, peakMemoryMb: Math.round(real.peakMb), outputMb: mb(realSize.bytes) },
+    realSite: {
+      seconds: Math.round(real.seconds * 100) / 100,
+      peakMemoryMb: Math.round(real.peakMb),
+      outputMb: mb(realSize.bytes),
+    },
     firstLoadJs: js,
     navigation,
   }

@@ -10,7 +10,7 @@ import {
 const ABOUT_DATA = '**/page-data/en/about/page-data.json'
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main navigation' })
 
-/** Clicks "About us" from the home page, after preventing prefetch so counts are exact. */
+/** Clicks "About us" in the main navigation. */
 async function clickAbout(page: Page): Promise<void> {
   await mainNav(page).getByRole('link', { name: 'About us' }).click()
 }

@@ -10,7 +10,9 @@ test.use({
   },
 })
 
-test('the service worker does not register over plain http and the console says why', async ({ page }) => {
+test('the service worker does not register over plain http and the console says why', async ({
+  page,
+}) => {
   const messages: string[] = []
   page.on('console', (message) => {
     if (message.type() === 'error') messages.push(message.text())

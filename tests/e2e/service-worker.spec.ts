@@ -28,7 +28,10 @@ test.describe('service worker', () => {
     expect(cached).toContain('/manifest-de.webmanifest')
   })
 
-  test('pages come from the network first, so a deploy is never hidden', async ({ page, context }) => {
+  test('pages come from the network first, so a deploy is never hidden', async ({
+    page,
+    context,
+  }) => {
     await openPage(page, '/en/')
     await page.evaluate(async () => navigator.serviceWorker.ready)
     await page.reload()

@@ -75,3 +75,13 @@ export function collectConsoleProblems(page: Page): string[] {
 
 export const pageDataPath = (path: string) =>
   `/page-data/${path.replace(/^\/+|\/+$/g, '') || 'index'}/page-data.json`
+
+/** Turns prefetching off (data saver), so only navigations fetch and request counts are exact. */
+export async function disablePrefetch(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, 'connection', {
+      value: { saveData: true },
+      configurable: true,
+    })
+  })
+}
