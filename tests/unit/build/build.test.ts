@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { generateContent } from '../../../bench/generate-content'
+import { buildSite } from '../../../src/build/build'
+import { ROOT, readBuildConfig } from '../../../src/build/config'
+import { KILL_SWITCH_WORKER } from '../../../src/build/service-worker'
+import { inputHash, isFresh } from '../../../src/build/stamp'
+
+const run = promisify(execFile)
+let dir: string
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'build-'))
+  await generateContent(join(dir, 'content'), 120)
+})
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+const configFor = (name: string, env: Record<string, string> = {}) =>
+  readBuildConfig({
+    CONTENT_DIR: join(dir, 'content'),
+    OUT_DIR: join(dir, name),
+    BUILD_CACHE_DIR: join(dir, 'cache'),
+    SITE_URL: 'https://bank.example',
+    ...env,
+  })
+
+describe('build', () => {
+  it('with the kill switch ships a worker that removes itself, and tells the runtime', async () => {
+    const config = configFor('dist-killed', { SERVICE_WORKER: 'off' })
+    await buildSite(config)
+    expect(await readFile(join(config.outDir, 'sw.js'), 'utf8')).toBe(KILL_SWITCH_WORKER)
+    const html = await readFile(join(config.outDir, 'en', 'about', 'index.html'), 'utf8')
+    expect(html).toContain('"serviceWorker":false')
+    expect(html).toContain('<link rel="canonical" href="https://bank.example/en/about/">')
+  })
+
+  it('knows when dist/ is stale: a content edit changes the input hash', async () => {
+    const config = configFor('dist-stamp')
+    await buildSite(config)
+    const before = await inputHash(config)
+    expect(await isFresh(config, before)).toBe(true)
+    const file = join(config.contentDir, 'en', 'pages', 'about.yaml')
+    const original = await readFile(file, 'utf8')
+    await writeFile(file, original.replace('title:', 'title: Changed'))
+    const after = await inputHash(config)
+    expect(after).not.toBe(before)
+    expect(await isFresh(config, after)).toBe(false)
+    await writeFile(file, original)
+    expect(await inputHash(config)).toBe(before)
+    await rm(config.outDir, { recursive: true })
+    expect(await isFresh(config, before)).toBe(false)
+  })
+
+  it('stops on a content error, naming file and field, and writes nothing', async () => {
+    const content = join(dir, 'broken')
+    await generateContent(content, 120)
+    await writeFile(join(content, 'de', 'pages', 'press.yaml'), 'title: 7\ndescription: Presse\n')
+    const outDir = join(dir, 'dist-broken')
+    const result = await run(process.execPath, ['--import', 'tsx', 'src/build/cli.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        CONTENT_DIR: content,
+        OUT_DIR: outDir,
+        BUILD_CACHE_DIR: join(dir, 'cache'),
+      },
+    }).catch((error: { code: number; stderr: string }) => error)
+    expect('code' in result && result.code).toBe(1)
+    expect(result.stderr).toContain(
+      `${content}/de/pages/press.yaml › title: expected the page title as text`,
+    )
+    expect(result.stderr).toContain(
+      `${content}/de/pages/press.yaml › intro: expected the introduction as text`,
+    )
+    await expect(readFile(join(outDir, 'index.html'))).rejects.toThrow()
+  })
+})
