@@ -85,6 +85,13 @@ async function scaling() {
     )
     results.push(row)
   }
+  // Linear growth means a constant cost per added page once the fixed cost (bundling) is paid.
+  for (let i = 1; i < results.length; i += 1) {
+    const [a, b] = [results[i - 1], results[i]]
+    if (!a || !b) continue
+    const marginal = ((b.seconds - a.seconds) * 1000) / (b.pages - a.pages)
+    console.log(`marginal cost ${a.pages} → ${b.pages} pages: ${marginal.toFixed(2)} ms per added page`)
+  }
   return results
 }
 
