@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
 import { createApp } from '../src/server/app'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/e2e/support/env'
 import { generateContent } from './generate-content'
 
 const ROOT = resolve(import.meta.dirname, '..')
@@ -90,7 +91,9 @@ async function scaling() {
     const [a, b] = [results[i - 1], results[i]]
     if (!a || !b) continue
     const marginal = ((b.seconds - a.seconds) * 1000) / (b.pages - a.pages)
-    console.log(`marginal cost ${a.pages} → ${b.pages} pages: ${marginal.toFixed(2)} ms per added page`)
+    console.log(
+      `marginal cost ${a.pages} → ${b.pages} pages: ${marginal.toFixed(2)} ms per added page`,
+    )
   }
   return results
 }

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import {
+  addLink,
   collectConsoleProblems,
   collectRequests,
   disablePrefetch,
@@ -67,14 +68,7 @@ test.describe('client navigation', () => {
     await openPage(page, '/en/about/')
     await markDocument(page)
     const length = await page.evaluate(() => history.length)
-    await page.evaluate(() => {
-      const link = document.createElement('a')
-      link.href = '/en/about/'
-      link.id = 'self-link'
-      link.textContent = 'This page'
-      document.querySelector('main')?.append(link)
-    })
-    await page.locator('#self-link').click()
+    await (await addLink(page, '/en/about/')).click()
     await waitForRouteUpdates(page, 2)
     expect(await page.evaluate(() => history.length)).toBe(length)
     expect(await isSameDocument(page)).toBe(true)
@@ -94,15 +88,9 @@ test.describe('client navigation', () => {
       await disablePrefetch(page)
       await openPage(page, '/en/')
       await markDocument(page)
-      await page.evaluate((target) => {
-        const link = document.createElement('a')
-        link.href = target
-        link.id = 'plain'
-        link.textContent = 'Plain'
-        document.querySelector('main')?.append(link)
-      }, href)
+      const link = await addLink(page, href)
       const pageData = collectRequests(page, /^\/page-data\/(?!app-data)/)
-      await Promise.all([page.waitForURL(href), page.locator('#plain').click()])
+      await Promise.all([page.waitForURL(href), link.click()])
       expect(pageData.map((request) => request.url())).toEqual([])
       expect(await isSameDocument(page)).toBe(false)
     })
@@ -118,25 +106,13 @@ test.describe('client navigation', () => {
     const popup = context.waitForEvent('page')
     await link.click({ modifiers: ['ControlOrMeta'] })
     await (await popup).close()
-    await page.evaluate(() => {
-      const main = document.querySelector('main')
-      const download = document.createElement('a')
-      download.href = '/en/about/'
-      download.setAttribute('download', '')
-      download.id = 'download'
-      download.textContent = 'Download'
-      const framed = document.createElement('a')
-      framed.href = '/en/press/'
-      framed.target = '_blank'
-      framed.id = 'framed'
-      framed.textContent = 'Press'
-      main?.append(download, framed)
-    })
+    const download = await addLink(page, '/en/about/', { download: true })
+    const framed = await addLink(page, '/en/press/', { target: '_blank' })
     const second = context.waitForEvent('page')
-    await page.locator('#framed').click()
+    await framed.click()
     await (await second).close()
     const downloaded = page.waitForEvent('download')
-    await page.locator('#download').click()
+    await download.click()
     await downloaded
     expect(await routeUpdates(page)).toEqual(['/en/'])
     await expect(page).toHaveURL('/en/')
@@ -184,14 +160,7 @@ test.describe('client navigation', () => {
     await page.waitForFunction(() => window.scrollY > 0)
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('footer')
     await page.evaluate(() => window.scrollTo(0, 0))
-    await page.evaluate(() => {
-      const link = document.createElement('a')
-      link.href = '/en/careers/#footer'
-      link.id = 'to-hash'
-      link.textContent = 'Careers footer'
-      document.querySelector('main')?.prepend(link)
-    })
-    await page.locator('#to-hash').click()
+    await (await addLink(page, '/en/careers/#footer', { first: true })).click()
     await waitForRouteUpdates(page, 2)
     await expect(page).toHaveURL('/en/careers/#footer')
     await page.waitForFunction(() => window.scrollY > 0)
@@ -203,14 +172,7 @@ test.describe('client navigation', () => {
   }) => {
     await openPage(page, '/de/')
     await markDocument(page)
-    await page.evaluate(() => {
-      const link = document.createElement('a')
-      link.href = '/de/gibt-es-nicht/'
-      link.id = 'missing'
-      link.textContent = 'Fehlt'
-      document.querySelector('main')?.append(link)
-    })
-    await page.locator('#missing').click()
+    await (await addLink(page, '/de/gibt-es-nicht/')).click()
     await waitForRouteUpdates(page, 2)
     await expect(page).toHaveURL('/de/gibt-es-nicht/')
     expect(await isSameDocument(page)).toBe(true)

@@ -85,3 +85,30 @@ export async function disablePrefetch(page: Page): Promise<void> {
     })
   })
 }
+
+/**
+ * Adds a link to the page's main element, for link rules the content has no example of yet,
+ * and returns its locator. The runtime treats every anchor alike, however it got there.
+ */
+export async function addLink(
+  page: Page,
+  href: string,
+  attributes: { target?: string; download?: boolean; first?: boolean } = {},
+) {
+  const id = `test-link-${Math.random().toString(36).slice(2, 8)}`
+  await page.evaluate(
+    ({ href, id, attributes }) => {
+      const link = document.createElement('a')
+      link.href = href
+      link.id = id
+      link.textContent = `Test link to ${href}`
+      if (attributes.target) link.target = attributes.target
+      if (attributes.download) link.setAttribute('download', '')
+      const main = document.querySelector('main')
+      if (attributes.first) main?.prepend(link)
+      else main?.append(link)
+    },
+    { href, id, attributes },
+  )
+  return page.locator(`#${id}`)
+}
