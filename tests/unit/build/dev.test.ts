@@ -1,0 +1,53 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ROOT } from '../../../src/build/config'
+
+const PORT = 5290
+const BASE = `http://localhost:${PORT}`
+let server: ChildProcess
+
+beforeAll(async () => {
+  server = spawn(process.execPath, ['--import', 'tsx', 'src/build/dev.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(PORT) },
+    stdio: 'ignore',
+  })
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    try {
+      if ((await fetch(`${BASE}/page-data/app-data.json`)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error('the dev server did not start')
+})
+
+afterAll(() => {
+  server.kill()
+})
+
+describe('dev server (npm run dev)', () => {
+  it('renders the same routes as the build, with hot reload', async () => {
+    const response = await fetch(`${BASE}/de/services/cards/`)
+    expect(response.status).toBe(200)
+    const html = await response.text()
+    expect(html).toContain('<html lang="de">')
+    expect(html).toContain('/@vite/client')
+    expect(html).toContain('/@react-refresh')
+    expect(html).toContain('<script type="module" src="/src/runtime/entry.tsx"></script>')
+  })
+
+  it('serves page data and shared data on the protocol paths', async () => {
+    const page = await (await fetch(`${BASE}/page-data/en/about/page-data.json`)).json()
+    expect(page).toMatchObject({ path: '/en/about/', componentChunkName: 'page' })
+    const shared = await fetch(`${BASE}/page-data/sq/d/${page.staticQueryHashes[0]}.json`)
+    expect((await shared.json()).language).toBe('en')
+  })
+
+  it('answers unknown paths with the 404 page of their language', async () => {
+    const response = await fetch(`${BASE}/de/gibt-es-nicht/`)
+    expect(response.status).toBe(404)
+    expect(await response.text()).toContain('<html lang="de">')
+  })
+})
