@@ -127,17 +127,7 @@ async function firstLoadJs(distDir: string, path: string) {
 async function navigationBytes(distDir: string, from: string, to: string) {
   const app = await createApp({ root: distDir, logLevel: 'silent' })
   const address = await app.listen({ port: 0, host: '127.0.0.1' })
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
   try {
     const context = await browser.newContext({ serviceWorkers: 'block' })
     const page = await context.newPage()
