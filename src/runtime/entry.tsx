@@ -11,6 +11,7 @@ import type { BootData, TemplateName } from '../shared/types'
 import { App, type AppState, layoutsOf } from '../site/app'
 import { isTemplateName, templates } from '../site/templates/registry'
 import type { TemplateComponent } from '../site/templates/types'
+import { applyHead } from './head'
 import { interfaceLanguage, rememberLanguageSwitches, storeLanguage } from './language'
 import { createLoader, type LoadedPage } from './loader'
 import { startPrefetching } from './prefetch'
@@ -111,8 +112,7 @@ async function start(): Promise<void> {
     const outcome = await loader.loadPage(wanted)
     if (outcome.kind === 'success') {
       render(outcome)
-      document.title = outcome.page.result.head.title
-      document.documentElement.lang = outcome.page.result.head.lang
+      applyHead(outcome.page.result.head)
     }
   }
 }
