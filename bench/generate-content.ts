@@ -19,7 +19,36 @@ function page(title: string, language: string) {
   }
 }
 
-function layout(language: string) {
+/** Interface strings of a generated store (English in both languages; only size matters). */
+const STRINGS = {
+  skipToContent: 'Skip to content',
+  primaryNavigation: 'Main navigation',
+  languageSwitcherLabel: 'Choose language',
+  navigatedTo: 'Navigated to',
+  footerNavigation: 'Footer navigation',
+  home: 'Home',
+  breadcrumbs: 'Breadcrumb',
+  readMore: 'Read more',
+  minutesToRead: '{minutes} min read',
+  publishedOn: 'Published on {date}',
+  updatedOn: 'Last updated on {date}',
+  byAuthor: 'By {author}',
+  previousPage: 'Previous page',
+  nextPage: 'Next page',
+  pageOf: 'Page {page} of {pages}',
+  allCategories: 'All topics',
+  categories: 'Topics',
+  frequentlyAskedQuestions: 'Frequently asked questions',
+  download: 'Download',
+  applyNow: 'Apply now',
+  location: 'Location',
+  employmentType: 'Employment type',
+  applyBy: 'Apply by {date}',
+  postLanguage: 'Article in {language}',
+}
+
+/** Navigation, footer and strings of a generated store. */
+export function sampleLayout(language: string) {
   const link = (label: string, path: string) => ({ label, href: `/${language}${path}` })
   return {
     navigation: [
@@ -33,31 +62,44 @@ function layout(language: string) {
         links: [link('Imprint', '/imprint/'), link('Privacy', '/privacy-policy/')],
       },
     ],
-    strings: {
-      skipToContent: 'Skip to content',
-      primaryNavigation: 'Main navigation',
-      languageSwitcherLabel: 'Choose language',
-      languageName: language === 'de' ? 'Deutsch' : 'English',
-      navigatedTo: 'Navigated to',
-      footerNavigation: 'Footer navigation',
-      home: 'Home',
-    },
+    strings: { ...STRINGS, languageName: language === 'de' ? 'Deutsch' : 'English' },
   }
+}
+
+/** Site settings of a generated store: every field, all of them invented. */
+export const SAMPLE_SETTINGS = {
+  brandName: 'Benchmark Bank',
+  shortName: 'Bench',
+  legalEntity: 'Benchmark Bank AG',
+  address: { street: 'Musterstraße 1', postalCode: '10115', city: 'Berlin', country: 'Germany' },
+  email: 'info@bank.example',
+  phone: '+49 30 1234567',
+  pressEmail: 'press@bank.example',
+  complaintsEmail: 'complaints@bank.example',
+  register: { court: 'Amtsgericht Charlottenburg', number: 'HRB 000000 B' },
+  vatId: 'DE000000000',
+  managementBoard: ['A. Example'],
+  supervisoryBoardChair: 'B. Example',
+  editorialResponsible: 'C. Example, Musterstraße 1, 10115 Berlin',
+  supervisors: [
+    {
+      name: 'BaFin',
+      address: 'Graurheindorfer Straße 108, 53117 Bonn',
+      url: 'https://www.bafin.de/',
+    },
+  ],
 }
 
 /** Writes the store and returns the number of routed pages it holds. */
 export async function generateContent(dir: string, total: number): Promise<number> {
   await rm(dir, { recursive: true, force: true })
   const files: [string, unknown][] = [
-    [
-      'site.yaml',
-      { brandName: 'Benchmark Bank', shortName: 'Bench', legalEntity: 'Benchmark Bank AG' },
-    ],
+    ['site.yaml', SAMPLE_SETTINGS],
     ['blog/archive.yaml', { en: page('Blog', 'en'), de: page('Blog', 'de') }],
   ]
   const perLanguage = Math.max(Math.floor(total / LANGUAGES.length), SPEC_PAGES.length)
   for (const language of LANGUAGES) {
-    files.push([`${language}/layout.yaml`, layout(language)])
+    files.push([`${language}/layout.yaml`, sampleLayout(language)])
     files.push([`${language}/pages/404.yaml`, page('Page not found', language)])
     for (const path of SPEC_PAGES) {
       const name = path === '/' ? 'index' : path.slice(1, -1)

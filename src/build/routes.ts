@@ -6,7 +6,7 @@
 import type { SiteContent } from '../content/load'
 import { DEFAULT_LANGUAGE, IGNORED_PATHS, LANGUAGES, type Language } from '../shared/languages'
 import { notFoundMatchPath } from '../shared/paths'
-import type { LanguageContext, PageContent, RouteRecord } from '../shared/types'
+import type { LanguageContext, PageContent, RouteRecord, TemplateName } from '../shared/types'
 
 export interface BuildPage {
   route: RouteRecord
@@ -23,46 +23,84 @@ export interface BuildPage {
 
 export function createRouteTable(content: SiteContent): BuildPage[] {
   const pages: BuildPage[] = []
-  for (const entry of content.pages) {
-    const path = `/${entry.language}${entry.originalPath}`
+  for (const entry of content.entries) {
+    const fields = {
+      ...entry.data,
+      title: entry.data.title ?? '',
+      description: entry.data.description ?? '',
+    }
+    if (entry.collection === 'blogCategory') {
+      const name = entry.data.name as Record<Language, string>
+      const description = entry.data.description as unknown as Record<Language, string>
+      pages.push(
+        neutralPage(entry.originalPath, entry.template, {
+          en: { ...fields, title: name.en, description: description.en },
+          de: { ...fields, title: name.de, description: description.de },
+        }),
+      )
+      continue
+    }
+    const language = entry.language ?? DEFAULT_LANGUAGE
+    if (!entry.routed) {
+      // Blog posts: outside the prefixes, in the language of the post.
+      pages.push({
+        route: { path: entry.originalPath, template: entry.template, language },
+        originalPath: entry.originalPath,
+        language,
+        routed: false,
+        languageNeutral: false,
+        canonicalPath: entry.originalPath,
+        content: { [language]: fields },
+      })
+      continue
+    }
+    const path = `/${language}${entry.originalPath}`
     const isNotFound = entry.template === 'not-found'
-    const fields = { title: entry.title, intro: entry.intro, description: entry.description }
     pages.push({
       route: {
         path,
         template: entry.template,
-        language: entry.language,
-        ...(isNotFound ? { matchPath: notFoundMatchPath(entry.language) } : {}),
+        language,
+        ...(isNotFound ? { matchPath: notFoundMatchPath(language) } : {}),
       },
       originalPath: entry.originalPath,
-      language: entry.language,
+      language,
       routed: true,
       languageNeutral: false,
       canonicalPath: path,
-      content: { [entry.language]: fields },
+      content: { [language]: fields },
     })
-    if (entry.originalPath === '/' && entry.language === DEFAULT_LANGUAGE) {
+    if (entry.originalPath === '/' && language === DEFAULT_LANGUAGE) {
       pages.push({
-        route: { path: '/', template: entry.template, language: entry.language },
+        route: { path: '/', template: entry.template, language },
         originalPath: '/',
-        language: entry.language,
+        language,
         routed: false,
         languageNeutral: false,
         canonicalPath: path,
-        content: { [entry.language]: fields },
+        content: { [language]: fields },
       })
     }
   }
-  pages.push({
-    route: { path: '/blog/', template: 'blog-archive', language: undefined },
-    originalPath: '/blog/',
+  pages.push(neutralPage('/blog/', 'blog-archive', content.blogArchive))
+  return pages.sort((a, b) => a.route.path.localeCompare(b.route.path))
+}
+
+/** A page without a language of its own: it carries every language's content. */
+function neutralPage(
+  path: string,
+  template: TemplateName,
+  content: BuildPage['content'],
+): BuildPage {
+  return {
+    route: { path, template, language: undefined },
+    originalPath: path,
     language: DEFAULT_LANGUAGE,
     routed: false,
     languageNeutral: true,
-    canonicalPath: '/blog/',
-    content: content.blogArchive,
-  })
-  return pages.sort((a, b) => a.route.path.localeCompare(b.route.path))
+    canonicalPath: path,
+    content,
+  }
 }
 
 export function languageContext(page: BuildPage): LanguageContext {

@@ -1,5 +1,5 @@
 /** One web manifest per language (spec section 2). */
-import type { SiteSettings } from '../content/schema'
+import type { SiteSettings } from '../content/schema/entries'
 import { BACKGROUND_COLOR, THEME_COLOR } from '../shared/constants'
 import { DEFAULT_LANGUAGE, type Language } from '../shared/languages'
 

@@ -5,7 +5,9 @@ import { parse, YAMLParseError } from 'yaml'
 import type { ContentProblem } from './errors'
 import type { ContentDocument, ContentSource } from './source'
 
-const DATA_FILE = /\.ya?ml$/
+const DATA_FILE = /\.(ya?ml|md)$/
+/** Markdown files open with YAML front matter between two `---` lines; the rest is `body`. */
+const FRONT_MATTER = /^---\r?\n(?<front>[\s\S]*?)\r?\n---\r?\n?(?<body>[\s\S]*)$/
 
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true })
@@ -13,6 +15,16 @@ async function listFiles(dir: string): Promise<string[]> {
     .filter((entry) => entry.isFile() && DATA_FILE.test(entry.name))
     .map((entry) => join(entry.parentPath, entry.name))
     .sort()
+}
+
+function parseMarkdownFile(source: string): unknown {
+  const match = FRONT_MATTER.exec(source)
+  if (!match?.groups) throw new Error('expected front matter between two "---" lines at the top')
+  const front: unknown = parse(match.groups.front ?? '') ?? {}
+  if (typeof front !== 'object' || front === null || Array.isArray(front)) {
+    throw new Error('expected the front matter to hold fields (name: value)')
+  }
+  return { ...front, body: match.groups.body ?? '' }
 }
 
 export function createFileStore(dir: string): ContentSource {
@@ -38,7 +50,10 @@ export function createFileStore(dir: string): ContentSource {
           const file = relative(dir, path).split(sep).join('/')
           const source = await readFile(path, 'utf8')
           try {
-            documents.push({ file, data: parse(source, { prettyErrors: true }) ?? {} })
+            documents.push({
+              file,
+              data: file.endsWith('.md') ? parseMarkdownFile(source) : (parse(source) ?? {}),
+            })
           } catch (error) {
             const line = error instanceof YAMLParseError ? error.linePos?.[0]?.line : undefined
             const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)

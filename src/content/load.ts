@@ -1,49 +1,56 @@
 /**
  * Turns the documents of a content source into the validated site content, or throws one
- * ContentValidationError listing every problem with its file and field.
+ * ContentValidationError listing every problem with its file, field and what was expected:
+ * schema errors, missing twins, missing spec pages, broken internal links and references
+ * to entries that do not exist.
  */
 import type { z } from 'zod'
 import { LANGUAGES, type Language } from '../shared/languages'
 import { SPEC_PAGES } from '../shared/spec-routes'
+import type { TemplateName } from '../shared/types'
+import { type CollectionName, KNOWN_FILES, locate } from './collections'
 import { type ContentProblem, ContentValidationError } from './errors'
+import { linksIn } from './markdown'
 import {
-  blogArchiveSchema,
+  blogArchive,
   type LayoutContent,
-  layoutSchema,
-  type PageFields,
-  pageSchema,
+  layout,
   type SiteSettings,
-  siteSettingsSchema,
-} from './schema'
+  siteSettings,
+} from './schema/entries'
 import type { ContentDocument, ContentSource } from './source'
 
-export interface PageEntry extends PageFields {
+type ArchiveFields = z.output<typeof blogArchive>
+
+/** One validated entry with where it lives. */
+export interface ContentEntry {
+  collection: CollectionName
   file: string
-  language: Language
-  /** The path without language prefix: `/services/cards/`. */
+  /** Pairs twins: the path below the language folder (`services/cards`). */
+  name: string
+  /** Folder language, or a blog post's own; undefined for language-neutral entries. */
+  language: Language | undefined
+  /** The path without language prefix: `/services/cards/`, `/blog/my-post/`. */
   originalPath: string
-  template: 'home' | 'page' | 'not-found'
+  /** True when the page lives under `/{language}/`. */
+  routed: boolean
+  template: TemplateName
+  data: { title?: string; description?: string; [field: string]: unknown }
 }
 
 export interface SiteContent {
   settings: SiteSettings
   layouts: Record<Language, LayoutContent>
-  pages: PageEntry[]
-  blogArchive: Record<Language, PageFields>
+  blogArchive: ArchiveFields
+  entries: ContentEntry[]
 }
 
 const SETTINGS_FILE = 'site.yaml'
 const BLOG_ARCHIVE_FILE = 'blog/archive.yaml'
 const layoutFile = (language: Language) => `${language}/layout.yaml`
-const PAGE_FILE = /^(?<language>[a-z]{2})\/pages\/(?<name>.+)\.ya?ml$/
 const NOT_FOUND_PAGE = '/404/'
-
-/** `index` files stand for their folder: `services/index.yaml` and `services.yaml` both give `/services/`. */
-function originalPathOf(name: string): string {
-  const parts = name.split('/')
-  if (parts.at(-1) === 'index') parts.pop()
-  return parts.length === 0 ? '/' : `/${parts.join('/')}/`
-}
+/** Pages that exist beyond the specification's routes and are required all the same. */
+const REQUIRED_EXTRA_PAGES = [NOT_FOUND_PAGE]
 
 function validate<T>(
   schema: z.ZodType<T>,
@@ -66,7 +73,6 @@ function validate<T>(
 export async function loadContent(source: ContentSource): Promise<SiteContent> {
   const { documents, problems } = await source.read()
   const byFile = new Map(documents.map((document) => [document.file, document]))
-
   const required = (file: string) => {
     const document = byFile.get(file)
     if (!document) problems.push({ file, field: '', message: 'expected this file; it is missing' })
@@ -74,126 +80,256 @@ export async function loadContent(source: ContentSource): Promise<SiteContent> {
   }
 
   const settingsDocument = required(SETTINGS_FILE)
-  const settings = settingsDocument && validate(siteSettingsSchema, settingsDocument, problems)
-
+  const settings = settingsDocument && validate(siteSettings, settingsDocument, problems)
   const layouts: Partial<Record<Language, LayoutContent>> = {}
   for (const language of LANGUAGES) {
     const document = required(layoutFile(language))
-    const layout = document && validate(layoutSchema, document, problems)
-    if (layout) layouts[language] = layout
+    const parsed = document && validate(layout, document, problems)
+    if (parsed) layouts[language] = parsed
   }
-
   const archiveDocument = required(BLOG_ARCHIVE_FILE)
-  const blogArchive = archiveDocument && validate(blogArchiveSchema, archiveDocument, problems)
+  const archive = archiveDocument && validate(blogArchive, archiveDocument, problems)
 
-  const pages: PageEntry[] = []
-  /** Every page file by language and path, valid or not: an invalid page is still present. */
-  const present: { key: string; file: string; language: Language; originalPath: string }[] = []
   const known = new Set([SETTINGS_FILE, BLOG_ARCHIVE_FILE, ...LANGUAGES.map(layoutFile)])
+  const entries: ContentEntry[] = []
+  const publishedPaths = new Set<string>(['/', '/blog/'])
+  /** Every located file, valid or not: an invalid entry is still present for twin checks. */
+  const present: Located[] = []
   for (const document of documents) {
     if (known.has(document.file)) continue
-    const match = PAGE_FILE.exec(document.file)
-    const language = match?.groups?.language as Language | undefined
-    if (!match?.groups?.name || !language || !LANGUAGES.includes(language)) {
+    const located = locate(document.file)
+    if (!located) {
       problems.push({
         file: document.file,
         field: '',
-        message: `unknown file: expected ${SETTINGS_FILE}, ${BLOG_ARCHIVE_FILE}, {${LANGUAGES.join(',')}}/layout.yaml or {${LANGUAGES.join(',')}}/pages/**.yaml`,
+        message: `unknown file: expected ${KNOWN_FILES}`,
       })
       continue
     }
-    const originalPath = originalPathOf(match.groups.name)
-    present.push({ key: `${language}${originalPath}`, file: document.file, language, originalPath })
-    const fields = validate(pageSchema, document, problems)
-    if (!fields) continue
-    const template =
-      originalPath === NOT_FOUND_PAGE
-        ? 'not-found'
-        : (fields.template ?? (originalPath === '/' ? 'home' : 'page'))
-    pages.push({ ...fields, file: document.file, language, originalPath, template })
+    const { collection, name } = located
+    present.push({
+      file: document.file,
+      collection: collection.name,
+      name,
+      language: located.language,
+    })
+    // Pages in a language folder keep their address even while invalid, so links to them
+    // are not reported as broken on top of the real problem.
+    if (located.language) publishedPaths.add(`/${located.language}${collection.path(name, {})}`)
+    const data = validate(collection.schema, document, problems) as ContentEntry['data'] | undefined
+    if (!data) continue
+    const language = located.language ?? (data.language as Language | undefined)
+    entries.push({
+      collection: collection.name,
+      file: document.file,
+      name,
+      language,
+      originalPath: collection.path(name, data),
+      routed: located.language !== undefined,
+      template: collection.template(name),
+      data,
+    })
   }
 
-  checkPages(present, problems)
-  checkLinks(layouts, pages, problems)
+  checkPresence(present, problems)
+  checkUniquePaths(entries, problems)
+  checkReferences(entries, problems)
+  checkLinks(layouts, entries, publishedPaths, problems)
 
-  if (problems.length > 0 || !settings || !blogArchive) {
+  if (problems.length > 0 || !settings || !archive)
     throw new ContentValidationError(problems, source.label)
+  return {
+    settings,
+    layouts: layouts as Record<Language, LayoutContent>,
+    blogArchive: archive,
+    entries,
   }
-  return { settings, layouts: layouts as Record<Language, LayoutContent>, pages, blogArchive }
 }
 
-/** Every spec page and the 404 page exist in every language; no page lacks its twin; no duplicates. */
-function checkPages(
-  pages: { key: string; file: string; language: Language; originalPath: string }[],
-  problems: ContentProblem[],
-): void {
+interface Located {
+  file: string
+  collection: CollectionName
+  name: string
+  language: Language | undefined
+}
+
+const pageFile = (language: Language, path: string) =>
+  `${language}/pages/${path === '/' ? 'index' : path.slice(1, -1)}.yaml`
+
+/** Every spec page exists in every language, and every entry that needs a twin has one. */
+function checkPresence(present: Located[], problems: ContentProblem[]): void {
   const seen = new Map<string, string>()
-  for (const page of pages) {
-    const earlier = seen.get(page.key)
+  const pageNames = new Set<string>()
+  for (const entry of present) {
+    if (!entry.language) continue
+    const id = `${entry.language}|${entry.file.split('/')[1]}|${entry.name}`
+    const earlier = seen.get(id)
     if (earlier) {
       problems.push({
-        file: page.file,
+        file: entry.file,
         field: '',
-        message: `expected one entry per page; ${earlier} already defines /${page.key}`,
+        message: `expected one entry per page; ${earlier} already defines it`,
       })
     }
-    seen.set(page.key, page.file)
+    seen.set(id, entry.file)
+    if (entry.file.split('/')[1] === 'pages') pageNames.add(`${entry.language}|${entry.name}`)
   }
-  for (const path of [...SPEC_PAGES, NOT_FOUND_PAGE]) {
+  for (const path of [...SPEC_PAGES, ...REQUIRED_EXTRA_PAGES]) {
+    const name = path === '/' ? 'index' : path.slice(1, -1)
     for (const language of LANGUAGES) {
-      if (!seen.has(`${language}${path}`)) {
-        const name = path === '/' ? 'index' : path.slice(1, -1)
+      const indexed = `${language}|${name}/index`
+      if (!pageNames.has(`${language}|${name}`) && !pageNames.has(indexed)) {
         problems.push({
-          file: `${language}/pages/${name}.yaml`,
+          file: pageFile(language, path),
           field: '',
           message: `expected this page: the route /${language}${path} of the specification has no content`,
         })
       }
     }
   }
-  for (const page of pages) {
+  for (const entry of present) {
+    if (!entry.language) continue
+    const folder = entry.file.split('/')[1]
     for (const language of LANGUAGES) {
-      if (language !== page.language && !seen.has(`${language}${page.originalPath}`)) {
-        problems.push({
-          file: page.file,
-          field: '',
-          message: `expected a ${language} twin at ${language}/pages${page.originalPath === '/' ? '/index' : page.originalPath.slice(0, -1)}.yaml; every page exists in every language`,
-        })
-      }
+      if (language === entry.language || seen.has(`${language}|${folder}|${entry.name}`)) continue
+      const twin = entry.file.replace(new RegExp(`^${entry.language}/`), `${language}/`)
+      problems.push({
+        file: entry.file,
+        field: '',
+        message: `expected a ${language} twin at ${twin}; every page exists in every language`,
+      })
     }
   }
 }
 
-/** Internal links of navigation and footer point at pages that exist. */
+/** No two entries publish the same address (blog slugs come from titles and may collide). */
+function checkUniquePaths(entries: ContentEntry[], problems: ContentProblem[]): void {
+  const owners = new Map<string, string>()
+  for (const entry of entries) {
+    const path = entry.routed ? `/${entry.language}${entry.originalPath}` : entry.originalPath
+    const owner = owners.get(path)
+    if (owner && owner !== entry.file) {
+      problems.push({
+        file: entry.file,
+        field: entry.collection === 'blogPost' ? 'title' : '',
+        message: `expected a unique address; ${owner} already publishes ${path}`,
+      })
+    }
+    owners.set(path, entry.file)
+  }
+}
+
+/** Fields that name other entries: [collection, field, referenced collection, same language]. */
+const REFERENCES: [CollectionName, string, CollectionName, boolean][] = [
+  ['caseStudy', 'services', 'service', true],
+  ['supportClient', 'category', 'supportCategory', true],
+  ['blogPost', 'category', 'blogCategory', false],
+]
+
+function checkReferences(entries: ContentEntry[], problems: ContentProblem[]): void {
+  const names = new Set(
+    entries.map((entry) => `${entry.collection}|${entry.language ?? ''}|${entry.name}`),
+  )
+  const neutral = new Set(entries.map((entry) => `${entry.collection}|${entry.name}`))
+  for (const [collection, field, target, sameLanguage] of REFERENCES) {
+    for (const entry of entries) {
+      if (entry.collection !== collection) continue
+      const value = entry.data[field]
+      const values = Array.isArray(value) ? (value as string[]) : [value as string]
+      values.forEach((referenced, index) => {
+        const targetName = target === 'service' ? `services/${referenced}` : referenced
+        const exists = sameLanguage
+          ? names.has(`${target}|${entry.language ?? ''}|${targetName}`)
+          : neutral.has(`${target}|${targetName}`)
+        if (!exists) {
+          problems.push({
+            file: entry.file,
+            field: Array.isArray(value) ? `${field}.${index}` : field,
+            message: `expected an existing ${target} entry; there is no "${referenced}"`,
+          })
+        }
+      })
+    }
+  }
+}
+
+/** Every `href` and every link inside rich text, with the field it stands in. */
+function collectLinks(
+  value: unknown,
+  path: string[],
+  found: { field: string; href: string }[],
+): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      collectLinks(item, [...path, String(index)], found)
+    })
+    return
+  }
+  if (typeof value !== 'object' || value === null) return
+  const record = value as Record<string, unknown>
+  if (typeof record.html === 'string' && Object.keys(record).length === 1) {
+    for (const href of linksIn({ html: record.html })) found.push({ field: path.join('.'), href })
+    return
+  }
+  for (const [key, child] of Object.entries(record)) {
+    if (key === 'href' && typeof child === 'string')
+      found.push({ field: [...path, key].join('.'), href: child })
+    else collectLinks(child, [...path, key], found)
+  }
+}
+
+/** Internal links point at pages or documents that exist. */
 function checkLinks(
   layouts: Partial<Record<Language, LayoutContent>>,
-  pages: PageEntry[],
+  entries: ContentEntry[],
+  paths: Set<string>,
   problems: ContentProblem[],
 ): void {
-  const paths = new Set(pages.map((page) => `/${page.language}${page.originalPath}`))
-  paths.add('/')
-  paths.add('/blog/')
-  for (const language of LANGUAGES) {
-    const layout = layouts[language]
-    if (!layout) continue
-    const check = (href: string, field: string) => {
-      if (!href.startsWith('/') || href.startsWith('/documents/')) return
-      const path = href.split(/[?#]/)[0] ?? href
-      if (!paths.has(path)) {
+  const documents = new Set<string>()
+  for (const entry of entries) {
+    paths.add(entry.routed ? `/${entry.language}${entry.originalPath}` : entry.originalPath)
+    for (const document of (entry.data.documents as { id: string }[] | undefined) ?? []) {
+      documents.add(documentPath(entry, document.id))
+    }
+  }
+  const check = (file: string, field: string, href: string) => {
+    if (!href.startsWith('/')) return
+    const path = href.split(/[?#]/)[0] ?? href
+    if (path.startsWith('/documents/')) {
+      if (!documents.has(path) && !STATIC_DOCUMENTS.some((prefix) => path.startsWith(prefix))) {
         problems.push({
-          file: layoutFile(language),
+          file,
           field,
-          message: `expected a link to an existing page; nothing is published at ${path}`,
+          message: `expected a link to an existing document; nothing is published at ${path}`,
         })
       }
+      return
     }
-    layout.navigation.forEach((item, index) => {
-      check(item.href, `navigation.${index}.href`)
-    })
-    layout.footer.forEach((group, groupIndex) => {
-      group.links.forEach((item, index) => {
-        check(item.href, `footer.${groupIndex}.links.${index}.href`)
+    if (!paths.has(path)) {
+      problems.push({
+        file,
+        field,
+        message: `expected a link to an existing page; nothing is published at ${path}`,
       })
-    })
+    }
   }
+  for (const language of LANGUAGES) {
+    const found: { field: string; href: string }[] = []
+    collectLinks(layouts[language], [], found)
+    for (const link of found) check(layoutFile(language), link.field, link.href)
+  }
+  for (const entry of entries) {
+    const found: { field: string; href: string }[] = []
+    collectLinks(entry.data, [], found)
+    for (const link of found) check(entry.file, link.field, link.href)
+  }
+}
+
+/** Documents the build writes besides those of customer information (media kit, study). */
+const STATIC_DOCUMENTS = ['/documents/press/', '/documents/studies/']
+
+/** Where the build publishes a customer-information document as PDF. */
+export function documentPath(entry: Pick<ContentEntry, 'name' | 'language'>, id: string): string {
+  const [, country, iban, language] = entry.name.split('/')
+  return `/documents/customer-information/${country}-${iban}-${language}-${id}-${entry.language}.pdf`
 }

@@ -7,9 +7,9 @@ import { flushSync } from 'react-dom'
 import { hydrateRoot } from 'react-dom/client'
 import { BOOT_DATA_ELEMENT_ID, ROOT_ELEMENT_ID } from '../shared/constants'
 import type { Language } from '../shared/languages'
-import type { BootData, TemplateName } from '../shared/types'
+import type { BootData } from '../shared/types'
 import { App, type AppState, layoutsOf } from '../site/app'
-import { isTemplateName, templates } from '../site/templates/registry'
+import { loadTemplate } from '../site/templates/registry'
 import type { TemplateComponent } from '../site/templates/types'
 import { applyHead } from './head'
 import { interfaceLanguage, rememberLanguageSwitches, storeLanguage } from './language'
@@ -29,11 +29,6 @@ function Root({
 }) {
   const state = useSyncExternalStore(store.subscribe, store.get, store.get)
   return <App state={state} onLanguageSwitch={onLanguageSwitch} />
-}
-
-function loadTemplate(name: TemplateName): Promise<TemplateComponent> {
-  if (!isTemplateName(name)) return Promise.reject(new Error(`Missing component chunk "${name}"`))
-  return templates[name]()
 }
 
 function languageFor(page: AppState['page']): Language {

@@ -47,12 +47,31 @@ export interface PageHead {
 }
 
 /** The templates a page can name. Each is its own chunk in the browser. */
-export type TemplateName = 'home' | 'page' | 'not-found' | 'blog-archive'
+export type TemplateName =
+  | 'home'
+  | 'page'
+  | 'not-found'
+  | 'service'
+  | 'case-study'
+  | 'support-category'
+  | 'support-client'
+  | 'customer-information'
+  | 'legal'
+  | 'study'
+  | 'job-posting'
+  | 'press-release'
+  | 'blog-archive'
+  | 'blog-category'
+  | 'blog-post'
 
-/** Content of a page in one language. Later issues extend it with sections. */
+/**
+ * Content of a page in one language: the validated entry of its content type (see
+ * src/content/schema/entries.ts); every type has a title, most an introduction.
+ */
 export interface PageContent {
   title: string
-  intro: string
+  intro?: string
+  [field: string]: unknown
 }
 
 /** The `result` of a page's data: everything its template renders. */

@@ -2,7 +2,7 @@
 import { renderToString } from 'react-dom/server'
 import type { BootData, TemplateName } from '../shared/types'
 import { App } from './app'
-import { templates } from './templates/registry'
+import { loadTemplate, templates } from './templates/registry'
 import type { TemplateComponent } from './templates/types'
 
 const loaded = new Map<TemplateName, TemplateComponent>()
@@ -11,7 +11,7 @@ const loaded = new Map<TemplateName, TemplateComponent>()
 export async function prepare(): Promise<void> {
   await Promise.all(
     (Object.keys(templates) as TemplateName[]).map(async (name) => {
-      loaded.set(name, await templates[name]())
+      loaded.set(name, await loadTemplate(name))
     }),
   )
 }

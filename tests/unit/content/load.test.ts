@@ -21,7 +21,7 @@ describe('content validation', () => {
   it('accepts a complete store', async () => {
     const content = await loadContent(memorySource(validDocuments()))
     expect(content.settings.brandName).toBe('Test Bank')
-    expect(content.pages).toHaveLength(122)
+    expect(content.entries).toHaveLength(122)
   })
 
   it('names file and field of a missing field, with what was expected', async () => {

@@ -1,0 +1,187 @@
+/**
+ * Which file holds which content type, where its page lives and whether it needs a twin in
+ * the other language: the content model's routing, written down as data.
+ */
+import type { z } from 'zod'
+import { LANGUAGES, type Language } from '../shared/languages'
+import { slugify } from '../shared/slug'
+import type { TemplateName } from '../shared/types'
+import * as schemas from './schema/entries'
+
+export type CollectionName =
+  | 'page'
+  | 'service'
+  | 'caseStudy'
+  | 'supportCategory'
+  | 'supportClient'
+  | 'customerInformation'
+  | 'legalPage'
+  | 'study'
+  | 'jobPosting'
+  | 'pressRelease'
+  | 'blogPost'
+  | 'blogCategory'
+
+export interface Collection {
+  name: CollectionName
+  schema: z.ZodType
+  /** Needs an entry of the same name in every language. */
+  twin: boolean
+  /** The page's path without language prefix, from the entry's name and data. */
+  path(name: string, data: Record<string, unknown>): string
+  template(name: string): TemplateName
+}
+
+const folderPath = (prefix: string) => (name: string) => `${prefix}${name}/`
+const pagePath = (name: string) => {
+  const parts = name.split('/')
+  if (parts.at(-1) === 'index') parts.pop()
+  return parts.length === 0 ? '/' : `/${parts.join('/')}/`
+}
+
+const COLLECTIONS: Record<CollectionName, Collection> = {
+  page: {
+    name: 'page',
+    schema: schemas.page,
+    twin: true,
+    path: pagePath,
+    template: (name) => (name === 'index' ? 'home' : name === '404' ? 'not-found' : 'page'),
+  },
+  service: {
+    name: 'service',
+    schema: schemas.service,
+    twin: true,
+    path: pagePath,
+    template: () => 'service',
+  },
+  caseStudy: {
+    name: 'caseStudy',
+    schema: schemas.caseStudy,
+    twin: true,
+    path: pagePath,
+    template: () => 'case-study',
+  },
+  supportClient: {
+    name: 'supportClient',
+    schema: schemas.supportClient,
+    twin: true,
+    path: pagePath,
+    template: () => 'support-client',
+  },
+  customerInformation: {
+    name: 'customerInformation',
+    schema: schemas.customerInformation,
+    twin: true,
+    path: pagePath,
+    template: () => 'customer-information',
+  },
+  legalPage: {
+    name: 'legalPage',
+    schema: schemas.legalPage,
+    twin: true,
+    path: pagePath,
+    template: () => 'legal',
+  },
+  study: {
+    name: 'study',
+    schema: schemas.study,
+    twin: true,
+    path: pagePath,
+    template: () => 'study',
+  },
+  supportCategory: {
+    name: 'supportCategory',
+    schema: schemas.supportCategory,
+    twin: true,
+    path: folderPath('/support/categories/'),
+    template: () => 'support-category',
+  },
+  jobPosting: {
+    name: 'jobPosting',
+    schema: schemas.jobPosting,
+    twin: true,
+    path: folderPath('/careers/'),
+    template: () => 'job-posting',
+  },
+  pressRelease: {
+    name: 'pressRelease',
+    schema: schemas.pressRelease,
+    twin: true,
+    path: folderPath('/press/'),
+    template: () => 'press-release',
+  },
+  blogPost: {
+    name: 'blogPost',
+    schema: schemas.blogPost,
+    twin: false,
+    path: (_name, data) => `/blog/${slugify(String(data.title ?? ''))}/`,
+    template: () => 'blog-post',
+  },
+  blogCategory: {
+    name: 'blogCategory',
+    schema: schemas.blogCategory,
+    twin: false,
+    path: folderPath('/blog/category/'),
+    template: () => 'blog-category',
+  },
+}
+
+/** Pages under `{language}/pages/` whose content type is not the generic page, by name. */
+const PAGE_TYPES: [RegExp, CollectionName][] = [
+  [/^services\/[a-z0-9-]+$/, 'service'],
+  [/^case-studies\/[a-z0-9-]+$/, 'caseStudy'],
+  [/^support\/(?!faq$|instant-consumer-lending$)[a-z0-9-]+$/, 'supportClient'],
+  [/^customer-information\/[a-z-]+\/[a-z-]+\/[a-z-]+$/, 'customerInformation'],
+  [/^(imprint|privacy-policy|terms-of-use|accessibility)$/, 'legalPage'],
+  [/^studies\/[a-z0-9-]+$/, 'study'],
+]
+
+/** Content types whose files exist in the store so far; the others fall back to the generic page. */
+export const ENABLED: ReadonlySet<CollectionName> = new Set<CollectionName>(['page'])
+
+export interface Located {
+  collection: Collection
+  /** The entry's language: its folder's, or (blog posts) its own field's. */
+  language: Language | undefined
+  /** The name that pairs twins across languages: the path below the language folder. */
+  name: string
+}
+
+const LANGUAGE_FILE = new RegExp(
+  `^(?<language>${LANGUAGES.join('|')})/(?<folder>pages|support-categories|jobs|press)/(?<name>.+)\\.(?<ext>ya?ml|md)$`,
+)
+
+/** The collection of a file, or undefined for a file the store does not know. */
+export function locate(file: string): Located | undefined {
+  const match = LANGUAGE_FILE.exec(file)
+  if (match?.groups) {
+    const { language = '', folder = '', name = '', ext = '' } = match.groups
+    const isMarkdown = ext === 'md'
+    if (folder === 'pages' && !isMarkdown) {
+      const type = PAGE_TYPES.find(([pattern]) => pattern.test(name))?.[1]
+      const collection = COLLECTIONS[type && ENABLED.has(type) ? type : 'page']
+      return { collection, language: language as Language, name }
+    }
+    const byFolder: Record<string, [CollectionName, boolean]> = {
+      'support-categories': ['supportCategory', false],
+      jobs: ['jobPosting', false],
+      press: ['pressRelease', true],
+    }
+    const found = byFolder[folder]
+    if (found && found[1] === isMarkdown && /^[a-z0-9-]+$/.test(name)) {
+      return { collection: COLLECTIONS[found[0]], language: language as Language, name }
+    }
+    return undefined
+  }
+  const post = /^blog\/posts\/(?<name>[a-z0-9-]+)\.md$/.exec(file)
+  if (post?.groups?.name)
+    return { collection: COLLECTIONS.blogPost, language: undefined, name: post.groups.name }
+  const category = /^blog\/categories\/(?<name>[a-z0-9-]+)\.ya?ml$/.exec(file)
+  if (category?.groups?.name) {
+    return { collection: COLLECTIONS.blogCategory, language: undefined, name: category.groups.name }
+  }
+  return undefined
+}
+
+export const KNOWN_FILES =
+  'site.yaml, blog/archive.yaml, {en,de}/layout.yaml, {en,de}/pages/**.yaml, {en,de}/support-categories/*.yaml, {en,de}/jobs/*.yaml, {en,de}/press/*.md, blog/posts/*.md or blog/categories/*.yaml'

@@ -1,0 +1,267 @@
+/** zod schemas of every content type. One schema per type; the collections table maps files to them. */
+import { z } from 'zod'
+import { href, image, isoDate, link, markdown, slug, text } from './fields'
+import { ICONS, sections } from './sections'
+
+const email = z.email({ error: 'expected an e-mail address' })
+const phone = z.string({ error: 'expected a phone number as text' }).regex(/^\+[\d ]{6,20}$/, {
+  error: 'expected a phone number in international form, e.g. +49 30 1234567',
+})
+const address = z.strictObject(
+  {
+    street: text('the street and number', 120),
+    postalCode: text('the postal code', 12),
+    city: text('the city', 80),
+    country: text('the country', 80),
+  },
+  { error: 'expected an address with street, postalCode, city and country' },
+)
+
+/** The brand is fictional and configured here, in one place. */
+export const siteSettings = z.strictObject({
+  brandName: text('the brand name', 60),
+  shortName: text('the short name (12 characters at most, for home screens)', 12),
+  legalEntity: text('the legal entity', 120),
+  address,
+  email,
+  phone,
+  pressEmail: email,
+  complaintsEmail: email,
+  register: z.strictObject({
+    court: text('the register court', 120),
+    number: text('the register number', 40),
+  }),
+  vatId: z.string({ error: 'expected the VAT ID as text' }).regex(/^DE\d{9}$/, {
+    error: 'expected a German VAT ID: DE and nine digits',
+  }),
+  managementBoard: z
+    .array(text('a board member', 80))
+    .min(1, { error: 'expected at least one board member' }),
+  supervisoryBoardChair: text('the chair of the supervisory board', 80),
+  editorialResponsible: text('the person responsible for editorial content (section 18 MStV)', 120),
+  supervisors: z
+    .array(
+      z.strictObject({
+        name: text('the authority', 160),
+        address: text("the authority's address", 200),
+        url: href,
+      }),
+    )
+    .min(1, { error: 'expected at least one supervisory authority' }),
+})
+export type SiteSettings = z.infer<typeof siteSettings>
+
+export const uiStrings = z.strictObject({
+  skipToContent: text('the skip-link text', 60),
+  primaryNavigation: text('the label of the primary navigation', 60),
+  languageSwitcherLabel: text('the label of the language switcher', 60),
+  languageName: text('the language name in itself', 30),
+  navigatedTo: text('the prefix of the navigation announcement', 60),
+  footerNavigation: text('the label of the footer navigation', 60),
+  home: text('the label of the home link', 60),
+  breadcrumbs: text('the label of the breadcrumb navigation', 60),
+  readMore: text('the "read more" link text', 60),
+  minutesToRead: text('the reading-time text, with {minutes}', 60),
+  publishedOn: text('the publication-date text, with {date}', 60),
+  updatedOn: text('the last-updated text, with {date}', 60),
+  byAuthor: text('the author text, with {author}', 60),
+  previousPage: text('the previous-page link text', 60),
+  nextPage: text('the next-page link text', 60),
+  pageOf: text('the pagination text, with {page} and {pages}', 60),
+  allCategories: text('the all-categories link text', 60),
+  categories: text('the categories heading', 60),
+  frequentlyAskedQuestions: text('the FAQ heading', 60),
+  download: text('the download text', 60),
+  applyNow: text('the apply text', 60),
+  location: text('the location label', 60),
+  employmentType: text('the employment-type label', 60),
+  applyBy: text('the application-deadline text, with {date}', 60),
+  postLanguage: text('the label of a post in another language, with {language}', 80),
+})
+export type UiStrings = z.infer<typeof uiStrings>
+
+export const layout = z.strictObject({
+  navigation: z.array(link).min(1, { error: 'expected at least one link' }),
+  footer: z.array(
+    z.strictObject({
+      title: text('a group title', 60),
+      links: z.array(link).min(1, { error: 'expected at least one link' }),
+    }),
+  ),
+  strings: uiStrings,
+})
+export type LayoutContent = z.infer<typeof layout>
+
+const pageBase = {
+  title: text('the page title', 120),
+  description: text('the meta description', 300),
+  intro: text('the introduction', 2000),
+}
+
+/** A page built from sections: home, about, careers, press, forms and their success pages. */
+export const page = z.strictObject({ ...pageBase, sections: sections.default([]) })
+
+const faqItems = z
+  .array(z.strictObject({ question: text('a question', 200), answer: markdown('the answer') }))
+  .min(1, { error: 'expected at least one question' })
+
+/** A service: what it is, who it is for, how integration works, regulatory notes and an FAQ. */
+export const service = z.strictObject({
+  ...pageBase,
+  summary: text('the one-line summary for the services list', 200),
+  icon: z.enum(ICONS, { error: `expected an icon: ${ICONS.join(', ')}` }),
+  whatItIs: markdown('what the service is'),
+  audience: z.array(text('an audience', 200)).min(1, { error: 'expected at least one audience' }),
+  integration: z
+    .array(z.strictObject({ title: text('a step title', 100), text: text('a step text', 500) }))
+    .min(2, { error: 'expected at least two integration steps' }),
+  regulatory: markdown('the regulatory notes'),
+  faq: faqItems,
+  sections: sections.default([]),
+})
+
+export const caseStudy = z.strictObject({
+  ...pageBase,
+  partner: text('the partner name', 60),
+  summary: text('the one-line summary for the list', 200),
+  services: z.array(slug('a service (its file name under services/)')).min(1, {
+    error: 'expected at least one service the partner uses',
+  }),
+  challenge: markdown('the starting point'),
+  solution: markdown('the solution'),
+  sections: sections.default([]),
+})
+
+export const supportCategory = z.strictObject({
+  ...pageBase,
+  order: z.number({ error: 'expected the position in the list as a number' }).int(),
+})
+
+/** A partner's support page: where its customers get help, how to complain, how to reach the bank. */
+export const supportClient = z.strictObject({
+  ...pageBase,
+  partner: text('the partner name', 60),
+  category: slug('the support category (its file name under support-categories/)'),
+  products: text('what the bank provides behind the partner', 300),
+  everydayHelp: markdown('where to get everyday help'),
+  complaints: markdown('how to complain'),
+  contactBank: markdown('how to reach the bank'),
+  faq: faqItems.optional(),
+})
+
+export const customerInformation = z.strictObject({
+  ...pageBase,
+  country: text('the country of residence', 60),
+  iban: text('the IBAN type', 60),
+  contractLanguage: z.enum(['en', 'de', 'fr', 'it', 'es'], {
+    error: 'expected the contract language: en, de, fr, it or es',
+  }),
+  sections: z
+    .array(
+      z.strictObject({
+        heading: text('the section heading', 160),
+        body: markdown('the section text'),
+      }),
+    )
+    .min(1, { error: 'expected at least one section' }),
+  documents: z
+    .array(
+      z.strictObject({
+        id: slug('the document id'),
+        title: text('the document title', 160),
+        summary: text('the document summary', 400),
+        body: markdown('the document text'),
+      }),
+    )
+    .min(1, { error: 'expected at least one document' }),
+})
+
+/** Imprint, privacy policy, terms of use, accessibility statement. */
+export const legalPage = z.strictObject({
+  ...pageBase,
+  updated: isoDate('the date of the last change'),
+  body: markdown('the legal text'),
+})
+
+export const study = z.strictObject({
+  ...pageBase,
+  published: isoDate('the publication date'),
+  findings: z
+    .array(
+      z.strictObject({ title: text('a finding', 160), text: text('the finding explained', 600) }),
+    )
+    .min(3, { error: 'expected at least three findings' }),
+  methodology: markdown('the methodology'),
+  download: z.strictObject({
+    label: text('the download label', 120),
+    href: z
+      .string()
+      .regex(/^\/documents\/[\w./-]+\.pdf$/, { error: 'expected a PDF under /documents/' }),
+  }),
+})
+
+export const EMPLOYMENT_TYPES = [
+  'FULL_TIME',
+  'PART_TIME',
+  'CONTRACTOR',
+  'TEMPORARY',
+  'INTERN',
+] as const
+
+/** A job posting with everything JobPosting structured data needs. */
+export const jobPosting = z.strictObject({
+  ...pageBase,
+  team: text('the team', 80),
+  datePosted: isoDate('the posting date'),
+  validThrough: isoDate('the application deadline'),
+  employmentType: z.enum(EMPLOYMENT_TYPES, {
+    error: `expected one of ${EMPLOYMENT_TYPES.join(', ')}`,
+  }),
+  location: z.strictObject({
+    city: text('the city', 80),
+    country: z.string().regex(/^[A-Z]{2}$/, { error: 'expected an ISO country code such as DE' }),
+  }),
+  remote: z.boolean({ error: 'expected true or false' }),
+  salary: z
+    .strictObject({
+      currency: z.literal('EUR', { error: 'expected EUR' }),
+      min: z.number().int().positive(),
+      max: z.number().int().positive(),
+      unit: z.enum(['YEAR', 'MONTH', 'HOUR']),
+    })
+    .optional(),
+  body: markdown('the job description'),
+  applyEmail: email,
+})
+
+export const pressRelease = z.strictObject({
+  title: pageBase.title,
+  description: pageBase.description,
+  date: isoDate('the release date'),
+  body: markdown('the press release'),
+})
+
+const languageField = z.enum(['en', 'de'], { error: 'expected the language of the post: en or de' })
+
+export const blogPost = z.strictObject({
+  title: text('the post title', 120),
+  description: text('the meta description', 300),
+  language: languageField,
+  date: isoDate('the publication date'),
+  author: text('the author', 80),
+  category: slug('the category (its file name under blog/categories/)'),
+  cover: image,
+  body: markdown('the post'),
+})
+
+export const blogCategory = z.strictObject({
+  name: z.strictObject({ en: text('the English name', 60), de: text('the German name', 60) }),
+  description: z.strictObject({
+    en: text('the English description', 300),
+    de: text('the German description', 300),
+  }),
+})
+
+const archiveFields = z.strictObject({ ...pageBase })
+/** The blog archive has no language of its own, so it carries every language's text. */
+export const blogArchive = z.strictObject({ en: archiveFields, de: archiveFields })

@@ -1,0 +1,76 @@
+/** Field types shared by every content type, each with a message saying what is expected. */
+import { z } from 'zod'
+import { MarkdownError, type RichText, renderMarkdown } from '../markdown'
+
+/** Plain text, trimmed, between 1 and `max` characters. */
+export const text = (what: string, max: number) =>
+  z
+    .string({ error: `expected ${what} as text` })
+    .trim()
+    .min(1, { error: `expected ${what}, found an empty text` })
+    .max(max, { error: `expected ${what} of at most ${max} characters` })
+
+/** Markdown, rendered to sanitised HTML while validating. */
+export const markdown = (what: string) =>
+  z
+    .string({ error: `expected ${what} as Markdown text` })
+    .transform((source, context): RichText => {
+      if (source.trim() === '') {
+        context.addIssue({ code: 'custom', message: `expected ${what}, found an empty text` })
+        return { html: '' }
+      }
+      try {
+        return renderMarkdown(source)
+      } catch (error) {
+        context.addIssue({
+          code: 'custom',
+          message:
+            error instanceof MarkdownError
+              ? error.message
+              : `cannot render ${what}: ${String(error)}`,
+        })
+        return { html: '' }
+      }
+    })
+
+/** An internal path (`/en/about/`), a document (`/documents/…`) or an absolute URL. */
+export const href = z
+  .string({ error: 'expected a link as text' })
+  .trim()
+  .regex(/^(\/|https:\/\/|mailto:|tel:)/, {
+    error: 'expected a link starting with "/", "https://", "mailto:" or "tel:"',
+  })
+
+export const link = z.strictObject({ label: text('a link label', 80), href })
+
+/** A calendar date written as YYYY-MM-DD. */
+export const isoDate = (what: string) =>
+  z
+    .union([z.string(), z.date()], { error: `expected ${what} as a date (YYYY-MM-DD)` })
+    .transform((value) => (value instanceof Date ? value.toISOString().slice(0, 10) : value.trim()))
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `expected ${what} as a date (YYYY-MM-DD)` })
+        .refine((value) => !Number.isNaN(Date.parse(value)), {
+          error: `expected ${what} to be a real date`,
+        }),
+    )
+
+/** An image of the site's own (under /images/); alt text is required for accessibility. */
+export const image = z.strictObject({
+  src: z
+    .string({ error: 'expected the image path as text' })
+    .regex(/^\/images\/[\w/-]+\.(svg|png|jpe?g|webp|avif)$/, {
+      error: 'expected an image under /images/ (svg, png, jpg, webp or avif)',
+    }),
+  alt: z
+    .string({ error: 'expected the alternative text (empty "" only for decorative images)' })
+    .trim(),
+})
+
+/** A slug made by the slug helper: lowercase letters, digits and single hyphens. */
+export const slug = (what: string) =>
+  z.string({ error: `expected ${what} as text` }).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, {
+    error: `expected ${what} in lowercase letters, digits and hyphens`,
+  })
