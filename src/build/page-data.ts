@@ -24,6 +24,7 @@ export function createStaticQueries(content: SiteContent): Record<Language, Stat
     const data: LayoutData = {
       language,
       brandName: content.settings.brandName,
+      company: content.settings,
       legalEntity: content.settings.legalEntity,
       navigation: layout.navigation,
       footer: layout.footer,
@@ -76,7 +77,10 @@ export function createPageData(
   const pageContent: PageData['result']['content'] = {}
   for (const language of languages) {
     const fields = page.content[language]
-    if (fields) pageContent[language] = { title: fields.title, intro: fields.intro }
+    if (!fields) continue
+    // The description belongs in the head, not twice in the page data.
+    const { description: _description, ...rest } = fields
+    pageContent[language] = rest
   }
   return {
     path: page.route.path,
@@ -88,6 +92,8 @@ export function createPageData(
       head: head(page, content.settings.brandName, siteUrl),
       content: pageContent,
       languageNeutral: page.languageNeutral,
+      ...(page.listing ? { listing: page.listing } : {}),
+      ...(page.pagination ? { pagination: page.pagination } : {}),
     },
   }
 }

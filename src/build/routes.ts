@@ -6,7 +6,15 @@
 import type { SiteContent } from '../content/load'
 import { DEFAULT_LANGUAGE, IGNORED_PATHS, LANGUAGES, type Language } from '../shared/languages'
 import { notFoundMatchPath } from '../shared/paths'
-import type { LanguageContext, PageContent, RouteRecord, TemplateName } from '../shared/types'
+import type {
+  LanguageContext,
+  ListingItem,
+  PageContent,
+  Pagination,
+  RouteRecord,
+  TemplateName,
+} from '../shared/types'
+import { attachListings } from './listings'
 
 export interface BuildPage {
   route: RouteRecord
@@ -19,6 +27,8 @@ export interface BuildPage {
   /** Where search engines should look: `/` points at `/en/`. */
   canonicalPath: string
   content: Partial<Record<Language, PageContent & { description: string }>>
+  listing?: ListingItem[]
+  pagination?: Pagination
 }
 
 export function createRouteTable(content: SiteContent): BuildPage[] {
@@ -83,7 +93,7 @@ export function createRouteTable(content: SiteContent): BuildPage[] {
     }
   }
   pages.push(neutralPage('/blog/', 'blog-archive', content.blogArchive))
-  return pages.sort((a, b) => a.route.path.localeCompare(b.route.path))
+  return attachListings(pages, content).sort((a, b) => a.route.path.localeCompare(b.route.path))
 }
 
 /** A page without a language of its own: it carries every language's content. */

@@ -17,7 +17,7 @@ async function listFiles(dir: string): Promise<string[]> {
     .sort()
 }
 
-function parseMarkdownFile(source: string): unknown {
+export function parseMarkdownFile(source: string): unknown {
   const match = FRONT_MATTER.exec(source)
   if (!match?.groups) throw new Error('expected front matter between two "---" lines at the top')
   const front: unknown = parse(match.groups.front ?? '') ?? {}

@@ -1,4 +1,5 @@
 /** The data model of spec section 3, shared by the build and the browser runtime. */
+import type { SiteSettings } from '../content/schema/entries'
 import type { Language } from './languages'
 
 /** One page of the site: where it lives and, for pages answering a pattern, the pattern. */
@@ -74,6 +75,30 @@ export interface PageContent {
   [field: string]: unknown
 }
 
+/** One entry of a generated list: services, case studies, jobs, releases, posts. */
+export interface ListingItem {
+  title: string
+  href: string
+  summary?: string
+  /** ISO date of releases, posts and job postings. */
+  date?: string
+  /** Language of the linked page where it may differ from the page's (blog posts, documents). */
+  language?: string
+  /** A short label: a post's category, a job's team, a document's country. */
+  label?: string
+  icon?: string
+  /** Nested entries: the partners of a support category. */
+  children?: ListingItem[]
+}
+
+/** Pages of a paginated list (the blog archive). */
+export interface Pagination {
+  page: number
+  pages: number
+  previous?: string
+  next?: string
+}
+
 /** The `result` of a page's data: everything its template renders. */
 export interface PageResult {
   language: LanguageContext
@@ -82,6 +107,9 @@ export interface PageResult {
   content: Partial<Record<Language, PageContent>>
   /** True on language-neutral pages, whose interface language is detected in the browser. */
   languageNeutral: boolean
+  /** Entries the page lists, generated from the content store. */
+  listing?: ListingItem[]
+  pagination?: Pagination
 }
 
 /** `/page-data/{page}/page-data.json`. */
@@ -108,23 +136,15 @@ export interface FooterGroup {
   links: NavigationItem[]
 }
 
-/** Interface strings of one language. */
-export interface UiStrings {
-  skipToContent: string
-  primaryNavigation: string
-  languageSwitcherLabel: string
-  /** Name of the language in itself: `English`, `Deutsch`. */
-  languageName: string
-  /** Prefix of the screen-reader announcement after a client navigation. */
-  navigatedTo: string
-  footerNavigation: string
-  home: string
-}
+/** Interface strings of one language (content/{language}/layout.yaml). */
+export type UiStrings = import('../content/schema/entries').UiStrings
 
 /** The shared data of one language: `/page-data/sq/d/{hash}.json`. */
 export interface LayoutData {
   language: Language
   brandName: string
+  /** Company facts (address, register, supervisors) for the imprint and contact details. */
+  company: SiteSettings
   navigation: NavigationItem[]
   footer: FooterGroup[]
   legalEntity: string

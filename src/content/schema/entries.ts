@@ -77,6 +77,27 @@ export const uiStrings = z.strictObject({
   employmentType: text('the employment-type label', 60),
   applyBy: text('the application-deadline text, with {date}', 60),
   postLanguage: text('the label of a post in another language, with {language}', 80),
+  whatItIs: text('the heading "what it is" of service pages', 80),
+  whoItIsFor: text('the heading "who it is for" of service pages', 80),
+  howIntegrationWorks: text('the heading "how integration works" of service pages', 80),
+  regulatoryNotes: text('the heading "regulatory notes" of service pages', 80),
+  startingPoint: text('the heading "starting point" of case studies', 80),
+  solution: text('the heading "solution" of case studies', 80),
+  servicesUsed: text('the heading "services used" of case studies', 80),
+  everydayHelp: text('the heading "everyday help" of support pages', 80),
+  complaints: text('the heading "complaints" of support pages', 80),
+  contactTheBank: text('the heading "contact the bank" of support pages', 80),
+  documents: text('the heading "documents" of customer information', 80),
+  findings: text('the heading "findings" of studies', 80),
+  methodology: text('the heading "methodology" of studies', 80),
+  company: text('the heading of the company facts in the imprint', 80),
+  managementBoard: text('the label "management board"', 80),
+  supervisoryBoardChair: text('the label "chair of the supervisory board"', 80),
+  commercialRegister: text('the label "commercial register"', 80),
+  vatId: text('the label "VAT ID"', 80),
+  supervisoryAuthorities: text('the label "supervisory authorities"', 80),
+  editorialResponsible: text('the label "responsible for editorial content"', 80),
+  contact: text('the label "contact"', 80),
 })
 export type UiStrings = z.infer<typeof uiStrings>
 
@@ -265,3 +286,20 @@ export const blogCategory = z.strictObject({
 const archiveFields = z.strictObject({ ...pageBase })
 /** The blog archive has no language of its own, so it carries every language's text. */
 export const blogArchive = z.strictObject({ en: archiveFields, de: archiveFields })
+
+/** What templates receive for each content type (Markdown fields rendered to HTML). */
+export type PageEntry = z.output<typeof page>
+export type ServiceEntry = z.output<typeof service>
+export type CaseStudyEntry = z.output<typeof caseStudy>
+export type SupportCategoryEntry = z.output<typeof supportCategory>
+export type SupportClientEntry = z.output<typeof supportClient>
+export type CustomerInformationEntry = z.output<typeof customerInformation>
+export type LegalPageEntry = z.output<typeof legalPage>
+export type StudyEntry = z.output<typeof study>
+export type JobPostingEntry = z.output<typeof jobPosting>
+export type PressReleaseEntry = z.output<typeof pressRelease>
+export type BlogPostEntry = z.output<typeof blogPost> & {
+  readingMinutes: number
+  categoryName?: string
+  categoryHref: string
+}

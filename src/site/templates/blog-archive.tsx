@@ -1,10 +1,35 @@
+import { Link } from '../components/link'
+import { Listing } from '../components/listing'
+import { PageHeader } from '../components/page-header'
+import { fill } from '../format'
 import type { TemplateProps } from './types'
 
-export function BlogArchiveTemplate({ content }: TemplateProps) {
+/** The blog archive: posts of every language, newest first, paginated. */
+export function BlogArchiveTemplate({ content, result, language, layout }: TemplateProps) {
+  const { pagination } = result
+  const { strings } = layout
   return (
     <article className="page page--blog">
-      <h1 tabIndex={-1}>{content.title}</h1>
-      <p className="lead">{content.intro}</p>
+      <PageHeader title={content.title} intro={content.intro} />
+      <Listing items={result.listing} language={language} />
+      {pagination && pagination.pages > 1 && (
+        <nav
+          className="pagination"
+          aria-label={fill(strings.pageOf, { page: pagination.page, pages: pagination.pages })}
+        >
+          {pagination.previous && (
+            <Link href={pagination.previous} rel="prev">
+              {strings.previousPage}
+            </Link>
+          )}
+          <span>{fill(strings.pageOf, { page: pagination.page, pages: pagination.pages })}</span>
+          {pagination.next && (
+            <Link href={pagination.next} rel="next">
+              {strings.nextPage}
+            </Link>
+          )}
+        </nav>
+      )}
     </article>
   )
 }

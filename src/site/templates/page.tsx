@@ -1,10 +1,17 @@
+import type { PageEntry } from '../../content/schema/entries'
+import { Listing } from '../components/listing'
+import { PageHeader } from '../components/page-header'
+import { Sections } from '../components/sections'
 import type { TemplateProps } from './types'
 
-export function PageTemplate({ content }: TemplateProps) {
+/** A page built from sections; list pages (services, careers, press…) show their entries first. */
+export function PageTemplate({ content, result, language }: TemplateProps) {
+  const page = content as unknown as PageEntry
   return (
     <article className="page">
-      <h1 tabIndex={-1}>{content.title}</h1>
-      <p className="lead">{content.intro}</p>
+      <PageHeader title={page.title} intro={page.intro} />
+      <Listing items={result.listing} language={language} />
+      <Sections sections={page.sections} />
     </article>
   )
 }

@@ -5,11 +5,24 @@
 import type { TemplateName } from '../../shared/types'
 import type { TemplateComponent } from './types'
 
-export const templates: Partial<Record<TemplateName, () => Promise<TemplateComponent>>> = {
+export const templates: Record<TemplateName, () => Promise<TemplateComponent>> = {
   home: () => import('./home').then((module) => module.HomeTemplate),
   page: () => import('./page').then((module) => module.PageTemplate),
   'not-found': () => import('./not-found').then((module) => module.NotFoundTemplate),
+  service: () => import('./service').then((module) => module.ServiceTemplate),
+  'case-study': () => import('./case-study').then((module) => module.CaseStudyTemplate),
+  'support-category': () =>
+    import('./support-category').then((module) => module.SupportCategoryTemplate),
+  'support-client': () => import('./support-client').then((module) => module.SupportClientTemplate),
+  'customer-information': () =>
+    import('./customer-information').then((module) => module.CustomerInformationTemplate),
+  legal: () => import('./legal').then((module) => module.LegalTemplate),
+  study: () => import('./study').then((module) => module.StudyTemplate),
+  'job-posting': () => import('./job-posting').then((module) => module.JobPostingTemplate),
+  'press-release': () => import('./press-release').then((module) => module.PressReleaseTemplate),
   'blog-archive': () => import('./blog-archive').then((module) => module.BlogArchiveTemplate),
+  'blog-category': () => import('./blog-category').then((module) => module.BlogCategoryTemplate),
+  'blog-post': () => import('./blog-post').then((module) => module.BlogPostTemplate),
 }
 
 /** True for a template the site has; page data naming any other is a missing chunk. */
@@ -19,7 +32,6 @@ export function isTemplateName(name: string): name is TemplateName {
 
 /** Loads a template's chunk; rejects for a name the site has no template for. */
 export function loadTemplate(name: string): Promise<TemplateComponent> {
-  const load = isTemplateName(name) ? templates[name] : undefined
-  if (!load) return Promise.reject(new Error(`Missing component chunk "${name}"`))
-  return load()
+  if (!isTemplateName(name)) return Promise.reject(new Error(`Missing component chunk "${name}"`))
+  return templates[name]()
 }

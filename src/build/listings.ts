@@ -1,0 +1,198 @@
+/**
+ * Lists generated from the content store: services, case studies, support categories and
+ * their partners, jobs, press releases, customer information, and the blog with its
+ * pagination and categories. Each list page gets the entries it shows; nothing is edited twice.
+ */
+import type { ContentEntry, SiteContent } from '../content/load'
+import { documentPath } from '../content/load'
+import { DEFAULT_LANGUAGE, type Language } from '../shared/languages'
+import type { ListingItem, PageContent } from '../shared/types'
+import type { BuildPage } from './routes'
+
+/** Posts per page of the blog archive. */
+export const POSTS_PER_PAGE = 6
+/** Reading speed for the reading-time estimate. */
+const WORDS_PER_MINUTE = 220
+
+const hrefOf = (entry: ContentEntry) =>
+  entry.routed ? `/${entry.language}${entry.originalPath}` : entry.originalPath
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
+
+export function readingMinutes(html: string): number {
+  const words = html
+    .replace(/<[^>]+>/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean).length
+  return Math.max(1, Math.ceil(words / WORDS_PER_MINUTE))
+}
+
+function byDateDescending(a: ContentEntry, b: ContentEntry): number {
+  return String(b.data.date ?? b.data.datePosted ?? '').localeCompare(
+    String(a.data.date ?? a.data.datePosted ?? ''),
+  )
+}
+
+function item(entry: ContentEntry, extra: Partial<ListingItem> = {}): ListingItem {
+  return {
+    title: entry.data.title ?? '',
+    href: hrefOf(entry),
+    summary: text(entry.data.summary) ?? text(entry.data.description),
+    ...extra,
+  }
+}
+
+export function attachListings(pages: BuildPage[], content: SiteContent): BuildPage[] {
+  const of = (collection: ContentEntry['collection'], language?: Language) =>
+    content.entries.filter(
+      (entry) => entry.collection === collection && (!language || entry.language === language),
+    )
+  const categoryNames = new Map(
+    of('blogCategory').map((entry) => [entry.name, entry.data.name as Record<Language, string>]),
+  )
+  const posts = of('blogPost').sort(byDateDescending)
+  const postItem = (entry: ContentEntry): ListingItem =>
+    item(entry, {
+      summary: text(entry.data.description),
+      date: text(entry.data.date),
+      language: entry.language,
+      label: categoryNames.get(String(entry.data.category))?.[entry.language ?? DEFAULT_LANGUAGE],
+    })
+
+  const lists: Record<string, (language: Language) => ListingItem[]> = {
+    '/services/': (language) =>
+      of('service', language)
+        .sort((a, b) => (a.data.title ?? '').localeCompare(b.data.title ?? '', language))
+        .map((entry) => item(entry, { icon: text(entry.data.icon) })),
+    '/case-studies/': (language) =>
+      of('caseStudy', language).map((entry) => item(entry, { label: text(entry.data.partner) })),
+    '/support/': (language) =>
+      of('supportCategory', language)
+        .sort((a, b) => Number(a.data.order) - Number(b.data.order))
+        .map((category) =>
+          item(category, {
+            summary: text(category.data.intro),
+            children: of('supportClient', language)
+              .filter((client) => client.data.category === category.name)
+              .map((client) => item(client, { title: String(client.data.partner) })),
+          }),
+        ),
+    '/careers/': (language) =>
+      of('jobPosting', language)
+        .sort(byDateDescending)
+        .map((entry) =>
+          item(entry, { date: text(entry.data.datePosted), label: text(entry.data.team) }),
+        ),
+    '/press/': (language) =>
+      of('pressRelease', language)
+        .sort(byDateDescending)
+        .map((entry) => item(entry, { date: text(entry.data.date) })),
+    '/customer-information/': (language) =>
+      of('customerInformation', language).map((entry) =>
+        item(entry, {
+          label: `${text(entry.data.country)} · ${text(entry.data.iban)}`,
+          language: text(entry.data.contractLanguage),
+        }),
+      ),
+  }
+
+  const result: BuildPage[] = []
+  for (const page of pages) {
+    const list = page.routed ? lists[page.originalPath] : undefined
+    if (list) {
+      result.push({ ...page, listing: list(page.language) })
+      continue
+    }
+    if (page.route.template === 'support-category') {
+      const name = page.originalPath.split('/').at(-2)
+      const clients = of('supportClient', page.language).filter(
+        (client) => client.data.category === name,
+      )
+      result.push({
+        ...page,
+        listing: clients.map((client) => item(client, { title: String(client.data.partner) })),
+      })
+      continue
+    }
+    if (page.route.template === 'customer-information') {
+      const entry = content.entries.find((e) => e.routed && hrefOf(e) === page.route.path)
+      const documents =
+        (entry?.data.documents as { id: string; title: string; summary: string }[] | undefined) ??
+        []
+      result.push({
+        ...page,
+        listing: entry
+          ? documents.map((document) => ({
+              title: document.title,
+              summary: document.summary,
+              href: documentPath(entry, document.id),
+            }))
+          : [],
+      })
+      continue
+    }
+    if (page.route.template === 'blog-post') {
+      result.push(enrichPost(page, categoryNames))
+      continue
+    }
+    if (page.route.template === 'blog-category') {
+      const name = page.originalPath.split('/').at(-2)
+      result.push({
+        ...page,
+        listing: posts.filter((post) => post.data.category === name).map(postItem),
+      })
+      continue
+    }
+    if (page.route.template === 'blog-archive') {
+      result.push(...paginate(page, posts.map(postItem)))
+      continue
+    }
+    result.push(page)
+  }
+  return result
+}
+
+/** Adds reading time and the category's names to a post's content. */
+function enrichPost(
+  page: BuildPage,
+  categoryNames: Map<string, Record<Language, string>>,
+): BuildPage {
+  const content: BuildPage['content'] = {}
+  for (const [language, fields] of Object.entries(page.content) as [
+    Language,
+    PageContent & { description: string },
+  ][]) {
+    const body = fields.body as { html: string } | undefined
+    const category = String(fields.category)
+    content[language] = {
+      ...fields,
+      readingMinutes: readingMinutes(body?.html ?? ''),
+      categoryName: categoryNames.get(category)?.[language],
+      categoryHref: `/blog/category/${category}/`,
+    }
+  }
+  return { ...page, content }
+}
+
+/** The archive's first page at /blog/, then /blog/page/2/ and so on. */
+function paginate(page: BuildPage, items: ListingItem[]): BuildPage[] {
+  const pages = Math.max(1, Math.ceil(items.length / POSTS_PER_PAGE))
+  const pathOf = (index: number) =>
+    index === 1 ? page.originalPath : `${page.originalPath}page/${index}/`
+  return Array.from({ length: pages }, (_, i) => {
+    const index = i + 1
+    const path = pathOf(index)
+    return {
+      ...page,
+      route: { ...page.route, path },
+      originalPath: path,
+      canonicalPath: path,
+      listing: items.slice(i * POSTS_PER_PAGE, index * POSTS_PER_PAGE),
+      pagination: {
+        page: index,
+        pages,
+        ...(index > 1 ? { previous: pathOf(index - 1) } : {}),
+        ...(index < pages ? { next: pathOf(index + 1) } : {}),
+      },
+    }
+  })
+}

@@ -1,0 +1,63 @@
+/**
+ * `npm run validate`: checks the whole content store without building, and prints every
+ * problem with file, field and what was expected.
+ * `npm run validate -- --as TYPE FILE…` checks single files against one content type (for
+ * writers of new content types before the store switches them on).
+ */
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { parse } from 'yaml'
+import { readBuildConfig } from '../build/config'
+import { ContentValidationError, formatProblem } from './errors'
+import { createFileStore, parseMarkdownFile } from './file-store'
+import { loadContent } from './load'
+import * as schemas from './schema/entries'
+
+async function checkFiles(type: string, files: string[]): Promise<number> {
+  const schema = (schemas as Record<string, unknown>)[type] as import('zod').ZodType | undefined
+  if (!schema || typeof (schema as { safeParse?: unknown }).safeParse !== 'function') {
+    console.error(`Unknown content type "${type}". Types: ${Object.keys(schemas).join(', ')}`)
+    return 1
+  }
+  let problems = 0
+  for (const file of files) {
+    const source = await readFile(resolve(file), 'utf8')
+    let data: unknown
+    try {
+      data = file.endsWith('.md') ? parseMarkdownFile(source) : parse(source)
+    } catch (error) {
+      console.error(`${file}: expected valid YAML: ${(error as Error).message.split('\n')[0]}`)
+      problems += 1
+      continue
+    }
+    const result = schema.safeParse(data)
+    if (result.success) continue
+    for (const issue of result.error.issues) {
+      problems += 1
+      console.error(formatProblem({ file, field: issue.path.join('.'), message: issue.message }))
+    }
+  }
+  console.log(
+    problems === 0 ? `${files.length} files are valid ${type} entries.` : `${problems} problems.`,
+  )
+  return problems === 0 ? 0 : 1
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2)
+  if (args[0] === '--as') return checkFiles(args[1] ?? '', args.slice(2))
+  const { contentDir } = readBuildConfig()
+  try {
+    const content = await loadContent(createFileStore(contentDir))
+    console.log(`${contentDir}: ${content.entries.length} entries, all valid.`)
+    return 0
+  } catch (error) {
+    if (!(error instanceof ContentValidationError)) throw error
+    console.error(error.message)
+    return 1
+  }
+}
+
+main().then((code) => {
+  process.exitCode = code
+})

@@ -1,0 +1,49 @@
+import type { ListingItem } from '../../shared/types'
+import { formatDate } from '../format'
+import { Icon } from './icon'
+import { Link } from './link'
+
+/** Entries generated from the content store, as cards; each entry's title is a heading. */
+export function Listing({
+  items,
+  language,
+  level = 2,
+}: {
+  items: readonly ListingItem[] | undefined
+  language: string
+  level?: 2 | 3
+}) {
+  if (!items?.length) return null
+  const Heading = level === 2 ? 'h2' : 'h3'
+  const Child = level === 2 ? 'h3' : 'h4'
+  return (
+    <ul className="listing">
+      {items.map((item) => (
+        <li
+          key={item.href}
+          className="card"
+          lang={item.language && item.language !== language ? item.language : undefined}
+        >
+          {item.icon && <Icon name={item.icon} />}
+          {item.label && <p className="eyebrow">{item.label}</p>}
+          <Heading>
+            <Link href={item.href}>{item.title}</Link>
+          </Heading>
+          {item.date && <p className="meta">{formatDate(item.date, language)}</p>}
+          {item.summary && <p>{item.summary}</p>}
+          {item.children && item.children.length > 0 && (
+            <ul className="children">
+              {item.children.map((child) => (
+                <li key={child.href}>
+                  <Child>
+                    <Link href={child.href}>{child.title}</Link>
+                  </Child>
+                </li>
+              ))}
+            </ul>
+          )}
+        </li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,21 @@
+import { Link } from '../components/link'
+import { Listing } from '../components/listing'
+import { PageHeader } from '../components/page-header'
+import type { TemplateProps } from './types'
+
+/** A blog category: its posts in every language, newest first. */
+export function BlogCategoryTemplate({ content, result, language, layout }: TemplateProps) {
+  return (
+    <article className="page page--blog-category">
+      <PageHeader
+        title={content.title}
+        intro={typeof content.description === 'string' ? content.description : undefined}
+      >
+        <p className="eyebrow">
+          <Link href="/blog/">{layout.strings.allCategories}</Link>
+        </p>
+      </PageHeader>
+      <Listing items={result.listing} language={language} />
+    </article>
+  )
+}

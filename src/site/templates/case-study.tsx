@@ -1,0 +1,37 @@
+import type { CaseStudyEntry } from '../../content/schema/entries'
+import { Link } from '../components/link'
+import { PageHeader } from '../components/page-header'
+import { RichText } from '../components/rich-text'
+import { Sections } from '../components/sections'
+import type { TemplateProps } from './types'
+
+export function CaseStudyTemplate({ content, layout, language }: TemplateProps) {
+  const study = content as unknown as CaseStudyEntry
+  const { strings } = layout
+  return (
+    <article className="page page--case-study">
+      <PageHeader title={study.title} intro={study.intro}>
+        <p className="eyebrow">{study.partner}</p>
+      </PageHeader>
+      <section className="section">
+        <h2>{strings.startingPoint}</h2>
+        <RichText value={study.challenge} />
+      </section>
+      <section className="section">
+        <h2>{strings.solution}</h2>
+        <RichText value={study.solution} />
+      </section>
+      <section className="section">
+        <h2>{strings.servicesUsed}</h2>
+        <ul>
+          {study.services.map((service) => (
+            <li key={service}>
+              <Link href={`/${language}/services/${service}/`}>{service}</Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <Sections sections={study.sections} />
+    </article>
+  )
+}
