@@ -13,6 +13,7 @@ import { bundle } from './bundle'
 import { PRECOMPRESSED, precompress } from './compress'
 import type { BuildConfig } from './config'
 import { renderDocument } from './document'
+import { writeDocuments } from './documents'
 import { createPageData, createStaticQueries, manifestPath } from './page-data'
 import { createRouteTable } from './routes'
 import { loadWorkbox, writeServiceWorker } from './service-worker'
@@ -130,6 +131,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     if (language === LANGUAGES[0]) extra.push([join(config.outDir, '404.html'), html])
   }
   await writeAll(extra)
+  await writeDocuments(content, config.outDir)
   step('data')
 
   await workbox

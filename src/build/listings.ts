@@ -3,8 +3,9 @@
  * their partners, jobs, press releases, customer information, and the blog with its
  * pagination and categories. Each list page gets the entries it shows; nothing is edited twice.
  */
+
+import { customerDocumentPath } from '../content/documents'
 import type { ContentEntry, SiteContent } from '../content/load'
-import { documentPath } from '../content/load'
 import { DEFAULT_LANGUAGE, type Language } from '../shared/languages'
 import type { ListingItem, PageContent } from '../shared/types'
 import type { BuildPage } from './routes'
@@ -124,7 +125,7 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
           ? documents.map((document) => ({
               title: document.title,
               summary: document.summary,
-              href: documentPath(entry, document.id),
+              href: customerDocumentPath(entry, document.id),
             }))
           : [],
       })

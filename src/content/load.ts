@@ -9,6 +9,7 @@ import { LANGUAGES, type Language } from '../shared/languages'
 import { SPEC_PAGES } from '../shared/spec-routes'
 import type { TemplateName } from '../shared/types'
 import { type CollectionName, KNOWN_FILES, locate } from './collections'
+import { documentsOf, MEDIA_KIT_PATH } from './documents'
 import { type ContentProblem, ContentValidationError } from './errors'
 import { linksIn } from './markdown'
 import {
@@ -285,18 +286,25 @@ function checkLinks(
   paths: Set<string>,
   problems: ContentProblem[],
 ): void {
-  const documents = new Set<string>()
   for (const entry of entries) {
     paths.add(entry.routed ? `/${entry.language}${entry.originalPath}` : entry.originalPath)
-    for (const document of (entry.data.documents as { id: string }[] | undefined) ?? []) {
-      documents.add(documentPath(entry, document.id))
+  }
+  const documents = new Set<string>([MEDIA_KIT_PATH])
+  for (const document of documentsOf(entries)) {
+    if (documents.has(document.path)) {
+      problems.push({
+        file: document.file,
+        field: '',
+        message: `expected a unique document path; ${document.path} is published by another entry`,
+      })
     }
+    documents.add(document.path)
   }
   const check = (file: string, field: string, href: string) => {
     if (!href.startsWith('/')) return
     const path = href.split(/[?#]/)[0] ?? href
     if (path.startsWith('/documents/')) {
-      if (!documents.has(path) && !STATIC_DOCUMENTS.some((prefix) => path.startsWith(prefix))) {
+      if (!documents.has(path)) {
         problems.push({
           file,
           field,
@@ -323,13 +331,4 @@ function checkLinks(
     collectLinks(entry.data, [], found)
     for (const link of found) check(entry.file, link.field, link.href)
   }
-}
-
-/** Documents the build writes besides those of customer information (media kit, study). */
-const STATIC_DOCUMENTS = ['/documents/press/', '/documents/studies/']
-
-/** Where the build publishes a customer-information document as PDF. */
-export function documentPath(entry: Pick<ContentEntry, 'name' | 'language'>, id: string): string {
-  const [, country, iban, language] = entry.name.split('/')
-  return `/documents/customer-information/${country}-${iban}-${language}-${id}-${entry.language}.pdf`
 }

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { linksIn, renderMarkdown } from '../../../src/content/markdown'
+
+describe('Markdown to HTML at build time', () => {
+  it('drops scripts, raw HTML and event handlers', () => {
+    const { html } = renderMarkdown(
+      'Hello <script>alert(1)</script><img src=x onerror="alert(1)"> [x](javascript:alert(1))',
+    )
+    expect(html).not.toMatch(/<script|<img|onerror|javascript:/)
+    expect(html).toContain('Hello')
+  })
+
+  it('gives headings ids made by the slug helper, numbered when they repeat', () => {
+    const { html } = renderMarkdown('## Über uns\n\n## Über uns\n\n### Gebühren & Preise')
+    expect(html).toContain('<h2 id="ueber-uns">Über uns</h2>')
+    expect(html).toContain('<h2 id="ueber-uns-2">Über uns</h2>')
+    expect(html).toContain('<h3 id="gebuehren-and-preise">Gebühren &#x26; Preise</h3>')
+  })
+
+  it('opens other sites in a new tab without opener or referrer, and leaves internal links alone', () => {
+    const { html } = renderMarkdown('[BaFin](https://www.bafin.de/) and [support](/en/support/)')
+    expect(html).toContain(
+      '<a href="https://www.bafin.de/" target="_blank" rel="noopener noreferrer">BaFin</a>',
+    )
+    expect(html).toContain('<a href="/en/support/">support</a>')
+    expect(linksIn({ html })).toEqual(['https://www.bafin.de/', '/en/support/'])
+  })
+
+  it('renders tables and lists', () => {
+    const { html } = renderMarkdown('| a | b |\n|---|---|\n| 1 | 2 |\n\n- one\n- two')
+    expect(html).toContain('<table>')
+    expect(html).toContain('<li>two</li>')
+  })
+
+  it('refuses a level-1 heading: the page title is the only one', () => {
+    expect(() => renderMarkdown('# Title')).toThrow(/expected headings from "##" down/)
+  })
+})
