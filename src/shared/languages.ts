@@ -6,9 +6,28 @@ export const DEFAULT_LANGUAGE: Language = 'en'
 
 /**
  * Locale data registered without routes (spec section 1): known to formatting code,
- * never a URL prefix.
+ * never a URL prefix. `kde` is Makonde (Chimakonde), which Intl's CLDR data covers.
  */
 export const EXTRA_LOCALES = ['kde'] as const
+
+export type Locale = Language | (typeof EXTRA_LOCALES)[number]
+
+export interface LocaleData {
+  /** BCP 47 tag for Intl. */
+  intl: string
+  /** The locale's name in itself. */
+  nativeName: string
+  direction: 'ltr' | 'rtl'
+  /** True where the site has pages under `/{locale}/`. */
+  routed: boolean
+}
+
+/** Every registered locale: the routed languages and the extra locales. */
+export const LOCALE_DATA: Record<Locale, LocaleData> = {
+  en: { intl: 'en-GB', nativeName: 'English', direction: 'ltr', routed: true },
+  de: { intl: 'de-DE', nativeName: 'Deutsch', direction: 'ltr', routed: true },
+  kde: { intl: 'kde', nativeName: 'Chimakonde', direction: 'ltr', routed: false },
+}
 
 /** Paths the language plugin leaves alone: pages there carry no language prefix. */
 export const IGNORED_PATHS = ['/blog/**'] as const

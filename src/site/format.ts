@@ -1,3 +1,5 @@
+import { LOCALE_DATA, type Locale } from '../shared/languages'
+
 /** Formatting of interface strings and dates, per language, with Intl only. */
 
 /** Fills `{name}` placeholders: fill('Page {page} of {pages}', { page: 2, pages: 3 }). */
@@ -5,9 +7,10 @@ export function fill(template: string, values: Record<string, string | number>):
   return template.replace(/\{(\w+)\}/g, (match, name: string) => String(values[name] ?? match))
 }
 
-/** A calendar date (YYYY-MM-DD) in the language's long form; the same on server and browser. */
-export function formatDate(iso: string, language: string): string {
-  return new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
+/** A calendar date (YYYY-MM-DD) in the locale's long form; the same on server and browser. */
+export function formatDate(iso: string, locale: string): string {
+  const intl = LOCALE_DATA[locale as Locale]?.intl ?? LOCALE_DATA.en.intl
+  return new Intl.DateTimeFormat(intl, {
     day: 'numeric',
     month: 'long',
     year: 'numeric',

@@ -94,3 +94,21 @@ describe('languages', () => {
     expect(languageFromBrowser(['es-ES'])).toBe('en')
   })
 })
+
+describe('locales', () => {
+  it('registers kde (Makonde) as locale data without routes', async () => {
+    const { LOCALE_DATA, LANGUAGES, languageOfPath } = await import('../../../src/shared/languages')
+    expect(LOCALE_DATA.kde).toEqual({
+      intl: 'kde',
+      nativeName: 'Chimakonde',
+      direction: 'ltr',
+      routed: false,
+    })
+    expect(LANGUAGES).not.toContain('kde')
+    expect(languageOfPath('/kde/about/')).toBeUndefined()
+    expect(Intl.DateTimeFormat.supportedLocalesOf([LOCALE_DATA.kde.intl])).toEqual(['kde'])
+    expect(Object.values(LOCALE_DATA).filter((locale) => locale.routed)).toHaveLength(
+      LANGUAGES.length,
+    )
+  })
+})
