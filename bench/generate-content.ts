@@ -5,6 +5,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { stringify } from 'yaml'
+import { locate } from '../src/content/collections'
 import { LANGUAGES } from '../src/shared/languages'
 import { SPEC_PAGES } from '../src/shared/spec-routes'
 
@@ -111,6 +112,87 @@ export const SAMPLE_SETTINGS = {
   ],
 }
 
+const base = (title: string, language: string) => page(title, language)
+const markdown = `## ${'Details'}\n\n${PARAGRAPH}\n\n- ${'One point'}\n- ${'Another point'}\n`
+
+/**
+ * A valid entry of a content type, with text of realistic length: what a page of that type
+ * costs to validate, render and write. `name` is the entry's path below the language folder.
+ */
+export function sampleEntry(
+  collection: string,
+  name: string,
+  language: string,
+): Record<string, unknown> {
+  const title = `Page ${name}`
+  switch (collection) {
+    case 'service':
+      return {
+        ...base(title, language),
+        summary: `${title} in one line.`,
+        icon: 'card',
+        whatItIs: markdown,
+        audience: ['Fintechs', 'Platforms'],
+        integration: [
+          { title: 'Contract', text: PARAGRAPH },
+          { title: 'Launch', text: PARAGRAPH },
+        ],
+        regulatory: markdown,
+        faq: [{ question: 'A question?', answer: PARAGRAPH }],
+      }
+    case 'caseStudy':
+      return {
+        ...base(title, language),
+        partner: 'Partner',
+        summary: 'A partner.',
+        services: ['cards'],
+        challenge: markdown,
+        solution: markdown,
+      }
+    case 'supportClient':
+      return {
+        ...base(title, language),
+        partner: 'Partner',
+        category: 'general',
+        products: 'Account and card.',
+        everydayHelp: markdown,
+        complaints: markdown,
+        contactBank: markdown,
+      }
+    case 'customerInformation':
+      return {
+        ...base(title, language),
+        country: 'Germany',
+        iban: 'German IBAN',
+        contractLanguage: 'en',
+        sections: [{ heading: 'About these documents', body: markdown }],
+        documents: [
+          {
+            id: 'depositor-information-sheet',
+            title: 'Depositor information sheet',
+            summary: 'The sheet.',
+            body: markdown,
+          },
+        ],
+      }
+    case 'legalPage':
+      return { ...base(title, language), updated: '2026-11-16', body: markdown }
+    case 'study':
+      return {
+        ...base(title, language),
+        published: '2026-10-20',
+        findings: [1, 2, 3].map((n) => ({ title: `Finding ${n}`, text: PARAGRAPH })),
+        methodology: markdown,
+        download: {
+          label: 'Download the study',
+          href: `/documents/studies/${name.split('/').at(-1)}-${language}.pdf`,
+        },
+      }
+    default:
+      return base(title, language)
+  }
+}
+
 /** Writes the store and returns the number of routed pages it holds. */
 export async function generateContent(dir: string, total: number): Promise<number> {
   await rm(dir, { recursive: true, force: true })
@@ -122,9 +204,14 @@ export async function generateContent(dir: string, total: number): Promise<numbe
   for (const language of LANGUAGES) {
     files.push([`${language}/layout.yaml`, sampleLayout(language)])
     files.push([`${language}/pages/404.yaml`, page('Page not found', language)])
+    files.push([
+      `${language}/support-categories/general.yaml`,
+      { ...page('Support', language), order: 1 },
+    ])
     for (const path of SPEC_PAGES) {
       const name = path === '/' ? 'index' : path.slice(1, -1)
-      files.push([`${language}/pages/${name}.yaml`, page(`Page ${name}`, language)])
+      const file = `${language}/pages/${name}.yaml`
+      files.push([file, sampleEntry(locate(file)?.collection.name ?? 'page', name, language)])
     }
     for (let index = SPEC_PAGES.length; index < perLanguage; index += 1) {
       const group = Math.floor(index / 100)

@@ -136,8 +136,19 @@ const PAGE_TYPES: [RegExp, CollectionName][] = [
   [/^studies\/[a-z0-9-]+$/, 'study'],
 ]
 
-/** Content types whose files exist in the store so far; the others fall back to the generic page. */
-export const ENABLED: ReadonlySet<CollectionName> = new Set<CollectionName>(['page'])
+export const ALL_COLLECTIONS: ReadonlySet<CollectionName> = new Set(
+  Object.keys(COLLECTIONS) as CollectionName[],
+)
+
+/**
+ * Content types the store's pages are written in so far; pages of the others are still read as
+ * generic pages until their content arrives (issue 3 switches them on one by one).
+ */
+export const ENABLED: ReadonlySet<CollectionName> = new Set<CollectionName>([
+  'page',
+  'legalPage',
+  'supportClient',
+])
 
 export interface Located {
   collection: Collection
@@ -152,14 +163,17 @@ const LANGUAGE_FILE = new RegExp(
 )
 
 /** The collection of a file, or undefined for a file the store does not know. */
-export function locate(file: string): Located | undefined {
+export function locate(
+  file: string,
+  enabled: ReadonlySet<CollectionName> = ENABLED,
+): Located | undefined {
   const match = LANGUAGE_FILE.exec(file)
   if (match?.groups) {
     const { language = '', folder = '', name = '', ext = '' } = match.groups
     const isMarkdown = ext === 'md'
     if (folder === 'pages' && !isMarkdown) {
       const type = PAGE_TYPES.find(([pattern]) => pattern.test(name))?.[1]
-      const collection = COLLECTIONS[type && ENABLED.has(type) ? type : 'page']
+      const collection = COLLECTIONS[type && enabled.has(type) ? type : 'page']
       return { collection, language: language as Language, name }
     }
     const byFolder: Record<string, [CollectionName, boolean]> = {

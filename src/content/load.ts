@@ -71,7 +71,15 @@ function validate<T>(
   return undefined
 }
 
-export async function loadContent(source: ContentSource): Promise<SiteContent> {
+export interface LoadOptions {
+  /** Content types to read page files as (tests use every type). */
+  collections?: ReadonlySet<CollectionName>
+}
+
+export async function loadContent(
+  source: ContentSource,
+  options: LoadOptions = {},
+): Promise<SiteContent> {
   const { documents, problems } = await source.read()
   const byFile = new Map(documents.map((document) => [document.file, document]))
   const required = (file: string) => {
@@ -98,7 +106,7 @@ export async function loadContent(source: ContentSource): Promise<SiteContent> {
   const present: Located[] = []
   for (const document of documents) {
     if (known.has(document.file)) continue
-    const located = locate(document.file)
+    const located = locate(document.file, options.collections)
     if (!located) {
       problems.push({
         file: document.file,
@@ -134,7 +142,7 @@ export async function loadContent(source: ContentSource): Promise<SiteContent> {
 
   checkPresence(present, problems)
   checkUniquePaths(entries, problems)
-  checkReferences(entries, problems)
+  checkReferences(entries, present, problems)
   checkLinks(layouts, entries, publishedPaths, problems)
 
   if (problems.length > 0 || !settings || !archive)
@@ -227,11 +235,16 @@ const REFERENCES: [CollectionName, string, CollectionName, boolean][] = [
   ['blogPost', 'category', 'blogCategory', false],
 ]
 
-function checkReferences(entries: ContentEntry[], problems: ContentProblem[]): void {
+/** References count entries that exist even while invalid: their own problem is reported once. */
+function checkReferences(
+  entries: ContentEntry[],
+  present: Located[],
+  problems: ContentProblem[],
+): void {
   const names = new Set(
-    entries.map((entry) => `${entry.collection}|${entry.language ?? ''}|${entry.name}`),
+    present.map((entry) => `${entry.collection}|${entry.language ?? ''}|${entry.name}`),
   )
-  const neutral = new Set(entries.map((entry) => `${entry.collection}|${entry.name}`))
+  const neutral = new Set(present.map((entry) => `${entry.collection}|${entry.name}`))
   for (const [collection, field, target, sameLanguage] of REFERENCES) {
     for (const entry of entries) {
       if (entry.collection !== collection) continue

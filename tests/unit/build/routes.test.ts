@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { createPageData, createStaticQueries } from '../../../src/build/page-data'
 import { createRouteTable } from '../../../src/build/routes'
+import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { loadContent } from '../../../src/content/load'
 import { CUSTOMER_INFORMATION, SPEC_PAGES } from '../../../src/shared/spec-routes'
 import { memorySource, validDocuments } from '../../fixtures/content'
 
-const content = await loadContent(memorySource(validDocuments()))
+const content = await loadContent(memorySource(validDocuments()), { collections: ALL_COLLECTIONS })
 const routes = createRouteTable(content)
 const byPath = new Map(routes.map((page) => [page.route.path, page]))
 const SITE = 'https://bank.example'
@@ -60,8 +61,8 @@ describe('route table', () => {
     expect(routes.filter((page) => page.route.matchPath)).toHaveLength(2)
   })
 
-  it('counts 60 spec pages and a 404 page per language, plus / and /blog/', () => {
-    expect(routes).toHaveLength(124)
+  it('counts 60 spec pages, a 404 page and a support category per language, plus / and /blog/', () => {
+    expect(routes).toHaveLength(126)
   })
 })
 
@@ -75,7 +76,7 @@ describe('page data', () => {
     expect(Object.keys(data)).toEqual(['path', 'componentChunkName', 'staticQueryHashes', 'result'])
     expect(data).toMatchObject({
       path: '/de/services/cards/',
-      componentChunkName: 'page',
+      componentChunkName: 'service',
       staticQueryHashes: [queries.de.hash],
     })
     expect(data.result.language).toEqual({

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { type ContentProblem, ContentValidationError } from '../../../src/content/errors'
 import { createFileStore } from '../../../src/content/file-store'
 import { loadContent } from '../../../src/content/load'
@@ -9,7 +10,7 @@ import { memorySource, pageFile, validDocuments } from '../../fixtures/content'
 
 async function problemsOf(documents: Map<string, unknown>): Promise<ContentProblem[]> {
   try {
-    await loadContent(memorySource(documents))
+    await loadContent(memorySource(documents), { collections: ALL_COLLECTIONS })
   } catch (error) {
     if (error instanceof ContentValidationError) return [...error.problems]
     throw error
@@ -19,9 +20,11 @@ async function problemsOf(documents: Map<string, unknown>): Promise<ContentProbl
 
 describe('content validation', () => {
   it('accepts a complete store', async () => {
-    const content = await loadContent(memorySource(validDocuments()))
+    const content = await loadContent(memorySource(validDocuments()), {
+      collections: ALL_COLLECTIONS,
+    })
     expect(content.settings.brandName).toBe('Test Bank')
-    expect(content.entries).toHaveLength(122)
+    expect(content.entries).toHaveLength(124)
   })
 
   it('names file and field of a missing field, with what was expected', async () => {
@@ -111,17 +114,17 @@ describe('content validation', () => {
 
   it('reports a page without its twin in the other language', async () => {
     const documents = validDocuments()
-    documents.set('en/pages/accessibility.yaml', {
+    documents.set('en/pages/partners.yaml', {
       title: 'Accessibility',
       description: 'Accessibility statement of the bank.',
       intro: 'We aim for WCAG 2.1 AA.',
     })
     expect(await problemsOf(documents)).toEqual([
       {
-        file: 'en/pages/accessibility.yaml',
+        file: 'en/pages/partners.yaml',
         field: '',
         message:
-          'expected a de twin at de/pages/accessibility.yaml; every page exists in every language',
+          'expected a de twin at de/pages/partners.yaml; every page exists in every language',
       },
     ])
   })
