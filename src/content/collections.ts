@@ -148,6 +148,7 @@ export const ENABLED: ReadonlySet<CollectionName> = new Set<CollectionName>([
   'page',
   'legalPage',
   'supportClient',
+  'study',
 ])
 
 export interface Located {
