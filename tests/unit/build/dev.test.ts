@@ -12,7 +12,7 @@ beforeAll(async () => {
     env: { ...process.env, PORT: String(PORT) },
     stdio: 'ignore',
   })
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+  for (let attempt = 0; attempt < 500; attempt += 1) {
     try {
       if ((await fetch(`${BASE}/page-data/app-data.json`)).ok) return
     } catch {
