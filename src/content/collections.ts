@@ -149,6 +149,8 @@ export const ENABLED: ReadonlySet<CollectionName> = new Set<CollectionName>([
   'legalPage',
   'supportClient',
   'study',
+  'caseStudy',
+  'service',
 ])
 
 export interface Located {
