@@ -29,6 +29,17 @@ export function layoutsOf(state: Pick<AppState, 'page' | 'staticQueries'>) {
   return layouts
 }
 
+/**
+ * Where the language switcher leads: the same page in the other language; the other
+ * language's home for pages without a twin (blog posts, written in one language); undefined
+ * on language-neutral pages, which switch in place.
+ */
+export function switchPath(page: PageData): string | undefined {
+  const { result } = page
+  if (result.languageNeutral) return undefined
+  return result.language.routed || page.path === '/' ? result.language.originalPath : '/'
+}
+
 /** The same app renders at build time and hydrates in the browser. */
 export function App({ state, onLanguageSwitch }: AppProps) {
   const { page, Template } = state
@@ -49,7 +60,7 @@ export function App({ state, onLanguageSwitch }: AppProps) {
         currentPath={page.path}
         current={language}
         layouts={layouts}
-        originalPath={result.languageNeutral ? undefined : result.language.originalPath}
+        originalPath={switchPath(state.page)}
         onSwitch={onLanguageSwitch}
         label={layout.strings.languageSwitcherLabel}
       />
