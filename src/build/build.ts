@@ -2,7 +2,7 @@
  * The build: validate content, bundle, render every route to HTML plus its page data,
  * then the shared data, app data, manifests, service worker and precompressed assets.
  */
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { createFileStore } from '../content/file-store'
 import { loadContent } from '../content/load'
@@ -50,6 +50,15 @@ function htmlFile(outDir: string, path: string): string {
   return join(outDir, path, 'index.html')
 }
 
+/** Replaces `target` by `stage` with two renames, so the site is never half there. */
+async function swapIn(stage: string, target: string): Promise<void> {
+  const old = `${target}.old`
+  await rm(old, { recursive: true, force: true })
+  await rename(target, old).catch(() => {})
+  await rename(stage, target)
+  await rm(old, { recursive: true, force: true })
+}
+
 export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const timings: Record<string, number> = {}
   let mark = performance.now()
@@ -62,20 +71,34 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const hash = inputHash(config)
   // Loading Workbox takes a while; let it happen while the rest runs.
   const workbox = config.serviceWorker ? loadWorkbox() : undefined
-  const content = await loadContent(createFileStore(config.contentDir))
-  const routes = createRouteTable(content)
-  step('content')
-
-  await rm(config.outDir, { recursive: true, force: true })
-  await mkdir(config.outDir, { recursive: true })
+  // Everything is written to a staging folder and swapped in at the end: a failed build leaves
+  // the last good site in place, and a server never serves a half-written one.
+  const stage = `${config.outDir}.next`
+  const staged: BuildConfig = { ...config, outDir: stage }
+  await rm(stage, { recursive: true, force: true })
+  await mkdir(stage, { recursive: true })
   await mkdir(config.cacheDir, { recursive: true })
   // Compression runs on libuv's thread pool, from the moment the client bundle is written,
   // beside the other bundles and the rendering on the main thread.
   let compressingAssets: Promise<number> = Promise.resolve(0)
-  const bundled = await bundle(config, (files) => {
-    compressingAssets = precompress(files.filter((file) => PRECOMPRESSED.test(file)))
-  })
-  step('bundle')
+  // Validating content and bundling code do not depend on each other: they run side by side.
+  const [loaded, bundledResult] = await Promise.allSettled([
+    loadContent(createFileStore(config.contentDir)),
+    bundle(staged, (files) => {
+      compressingAssets = precompress(files.filter((file) => PRECOMPRESSED.test(file)))
+    }),
+  ])
+  if (loaded.status === 'rejected' || bundledResult.status === 'rejected') {
+    await compressingAssets.catch(() => 0)
+    await rm(stage, { recursive: true, force: true })
+    throw loaded.status === 'rejected'
+      ? loaded.reason
+      : (bundledResult as PromiseRejectedResult).reason
+  }
+  const content = loaded.value
+  const bundled = bundledResult.value
+  const routes = createRouteTable(content)
+  step('content and bundle')
 
   const queries = createStaticQueries(content)
   const queryByHash = new Map<string, LayoutData>(
@@ -102,8 +125,8 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
         bundled.assetsFor(page.componentChunkName),
       )
       if (route.route.matchPath) htmlByPath.set(page.path, html)
-      yield [htmlFile(config.outDir, page.path), html]
-      yield [join(config.outDir, pageDataUrl(page.path)), JSON.stringify(page)]
+      yield [htmlFile(stage, page.path), html]
+      yield [join(stage, pageDataUrl(page.path)), JSON.stringify(page)]
     }
   }
   await writeAll(pageFiles())
@@ -111,14 +134,14 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
 
   const appData: AppData = { webpackCompilationHash: bundled.buildHash }
   const extra: [string, string][] = [
-    [join(config.outDir, APP_DATA_URL), JSON.stringify(appData)],
-    [join(config.outDir, ICON_PATH), iconSvg()],
+    [join(stage, APP_DATA_URL), JSON.stringify(appData)],
+    [join(stage, ICON_PATH), iconSvg()],
     ...LANGUAGES.map((language): [string, string] => [
-      join(config.outDir, staticQueryUrl(queries[language].hash)),
+      join(stage, staticQueryUrl(queries[language].hash)),
       queries[language].json,
     ]),
     ...LANGUAGES.map((language): [string, string] => [
-      join(config.outDir, manifestPath(language)),
+      join(stage, manifestPath(language)),
       JSON.stringify(webManifest(language, content.settings), null, 2),
     ]),
   ]
@@ -127,20 +150,21 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   for (const language of LANGUAGES) {
     const html = htmlByPath.get(notFoundPath(language))
     if (!html) continue
-    extra.push([join(config.outDir, language, '404.html'), html])
-    if (language === LANGUAGES[0]) extra.push([join(config.outDir, '404.html'), html])
+    extra.push([join(stage, language, '404.html'), html])
+    if (language === LANGUAGES[0]) extra.push([join(stage, '404.html'), html])
   }
   await writeAll(extra)
-  await writeDocuments(content, config.outDir)
+  await writeDocuments(content, stage)
   step('data')
 
   await workbox
-  const precached = await writeServiceWorker(config, bundled.serviceWorkerSource)
-  const rootFiles = (await readdir(config.outDir)).map((name) => join(config.outDir, name))
+  const precached = await writeServiceWorker(staged, bundled.serviceWorkerSource)
+  const rootFiles = (await readdir(stage)).map((name) => join(stage, name))
   await Promise.all([
     compressingAssets,
     precompress(rootFiles.filter((file) => PRECOMPRESSED.test(file))),
   ])
+  await swapIn(stage, config.outDir)
   await writeStamp(config, await hash)
   step('finish')
 

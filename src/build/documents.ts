@@ -5,7 +5,6 @@ import { type DocumentSpec, documentsOf, MEDIA_KIT_PATH } from '../content/docum
 import type { SiteContent } from '../content/load'
 import { renderMarkdown } from '../content/markdown'
 import { LANGUAGES } from '../shared/languages'
-import { renderPdf } from './pdf'
 
 /** The media kit: company facts and, in every language, what the company does. */
 export function mediaKit(content: SiteContent): DocumentSpec {
@@ -33,6 +32,8 @@ export function mediaKit(content: SiteContent): DocumentSpec {
 
 export async function writeDocuments(content: SiteContent, outDir: string): Promise<number> {
   const specs = [...documentsOf(content.entries), mediaKit(content)]
+  // pdf-lib is only loaded by builds that write documents.
+  const { renderPdf } = await import('./pdf')
   await Promise.all(
     specs.map(async (spec) => {
       const file = join(outDir, spec.path)
