@@ -134,6 +134,8 @@ async function main(): Promise<void> {
         response.end(`<!doctype html><title>Build error</title><pre>${escapeHtml(message)}</pre>`)
       })
   })
+  // Browsers and test clients reuse idle connections; keep them open longer than they wait.
+  server.keepAliveTimeout = 65_000
   server.listen(port, () =>
     console.log(`Dev server on ${siteUrl}/ (content: ${config.contentDir})`),
   )

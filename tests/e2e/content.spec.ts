@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
-import { openPage } from './support/helpers'
+import { SERVICES } from '../../src/shared/spec-routes'
+import { openPage, waitForRouteUpdates } from './support/helpers'
 
 test.describe('content pages', () => {
   test('a service page answers what, for whom, how, under which rules, with a keyboard FAQ', async ({
@@ -32,17 +33,7 @@ test.describe('content pages', () => {
 
   test('the services list links every service', async ({ page }) => {
     await openPage(page, '/de/services/')
-    for (const service of [
-      'bankident',
-      'cards',
-      'consumer-lending',
-      'digital-banking',
-      'fronting',
-      'kyc-platform',
-      'pooling-account',
-      'settlement-account',
-      'splitpay',
-    ]) {
+    for (const service of SERVICES) {
       await expect(page.locator(`main a[href="/de/services/${service}/"]`).first()).toBeVisible()
     }
   })
@@ -90,11 +81,14 @@ test.describe('content pages', () => {
     await openPage(page, '/blog/')
     await expect(page.locator('main .listing > li')).toHaveCount(6)
     await page.getByRole('link', { name: 'Next page' }).click()
+    await waitForRouteUpdates(page, 2)
     await expect(page).toHaveURL('/blog/page/2/')
     await page.locator('main .listing a').first().click()
-    await expect(page.locator('main .meta')).toContainText(/min read|Min\. Lesezeit/)
+    await waitForRouteUpdates(page, 3)
+    await expect(page.locator('main .page-header .meta')).toContainText(/min read|Min\. Lesezeit/)
     await expect(page.locator('main img.cover')).toHaveAttribute('alt', /.+/)
-    await page.locator('main .meta a').first().click()
+    await page.locator('main .page-header .meta a').first().click()
+    await waitForRouteUpdates(page, 4)
     await expect(page).toHaveURL(/\/blog\/category\/[a-z-]+\/$/)
     expect(await page.locator('main .listing > li').count()).toBeGreaterThanOrEqual(3)
   })

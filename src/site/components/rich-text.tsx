@@ -8,3 +8,13 @@ export function RichText({ value, className }: { value: RichTextValue; className
     <div className={className ? `prose ${className}` : 'prose'} dangerouslySetInnerHTML={html} />
   )
 }
+
+/** A section of a template: a level-2 heading and its rich text. */
+export function TextSection({ heading, value }: { heading: string; value: RichTextValue }) {
+  return (
+    <section className="section">
+      <h2>{heading}</h2>
+      <RichText value={value} />
+    </section>
+  )
+}

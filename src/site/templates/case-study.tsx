@@ -1,7 +1,7 @@
 import type { CaseStudyEntry } from '../../content/schema/entries'
 import { Link } from '../components/link'
 import { PageHeader } from '../components/page-header'
-import { RichText } from '../components/rich-text'
+import { TextSection } from '../components/rich-text'
 import { Sections } from '../components/sections'
 import type { TemplateProps } from './types'
 
@@ -13,14 +13,8 @@ export function CaseStudyTemplate({ content, layout, language }: TemplateProps) 
       <PageHeader title={study.title} intro={study.intro}>
         <p className="eyebrow">{study.partner}</p>
       </PageHeader>
-      <section className="section">
-        <h2>{strings.startingPoint}</h2>
-        <RichText value={study.challenge} />
-      </section>
-      <section className="section">
-        <h2>{strings.solution}</h2>
-        <RichText value={study.solution} />
-      </section>
+      <TextSection heading={strings.startingPoint} value={study.challenge} />
+      <TextSection heading={strings.solution} value={study.solution} />
       <section className="section">
         <h2>{strings.servicesUsed}</h2>
         <ul>

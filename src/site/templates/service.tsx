@@ -1,6 +1,6 @@
 import type { ServiceEntry } from '../../content/schema/entries'
 import { PageHeader } from '../components/page-header'
-import { RichText } from '../components/rich-text'
+import { TextSection } from '../components/rich-text'
 import { Faq, Sections } from '../components/sections'
 import type { TemplateProps } from './types'
 
@@ -10,10 +10,7 @@ export function ServiceTemplate({ content, layout }: TemplateProps) {
   return (
     <article className="page page--service">
       <PageHeader title={service.title} intro={service.intro} />
-      <section className="section">
-        <h2>{strings.whatItIs}</h2>
-        <RichText value={service.whatItIs} />
-      </section>
+      <TextSection heading={strings.whatItIs} value={service.whatItIs} />
       <section className="section">
         <h2>{strings.whoItIsFor}</h2>
         <ul className="checklist">
@@ -33,10 +30,7 @@ export function ServiceTemplate({ content, layout }: TemplateProps) {
           ))}
         </ol>
       </section>
-      <section className="section">
-        <h2>{strings.regulatoryNotes}</h2>
-        <RichText value={service.regulatory} />
-      </section>
+      <TextSection heading={strings.regulatoryNotes} value={service.regulatory} />
       <Faq heading={strings.frequentlyAskedQuestions} items={service.faq} />
       <Sections sections={service.sections} />
     </article>

@@ -1,6 +1,6 @@
 import type { StudyEntry } from '../../content/schema/entries'
 import { PageHeader } from '../components/page-header'
-import { RichText } from '../components/rich-text'
+import { TextSection } from '../components/rich-text'
 import { fill, formatDate } from '../format'
 import type { TemplateProps } from './types'
 
@@ -25,10 +25,7 @@ export function StudyTemplate({ content, layout, language }: TemplateProps) {
           ))}
         </ol>
       </section>
-      <section className="section">
-        <h2>{strings.methodology}</h2>
-        <RichText value={study.methodology} />
-      </section>
+      <TextSection heading={strings.methodology} value={study.methodology} />
       <p>
         <a className="button button--primary" href={study.download.href}>
           {study.download.label}

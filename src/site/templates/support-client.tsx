@@ -1,6 +1,6 @@
 import type { SupportClientEntry } from '../../content/schema/entries'
 import { PageHeader } from '../components/page-header'
-import { RichText } from '../components/rich-text'
+import { TextSection } from '../components/rich-text'
 import { Faq } from '../components/sections'
 import type { TemplateProps } from './types'
 
@@ -13,18 +13,9 @@ export function SupportClientTemplate({ content, layout }: TemplateProps) {
         <p className="eyebrow">{client.partner}</p>
       </PageHeader>
       <p>{client.products}</p>
-      <section className="section">
-        <h2>{strings.everydayHelp}</h2>
-        <RichText value={client.everydayHelp} />
-      </section>
-      <section className="section">
-        <h2>{strings.complaints}</h2>
-        <RichText value={client.complaints} />
-      </section>
-      <section className="section">
-        <h2>{strings.contactTheBank}</h2>
-        <RichText value={client.contactBank} />
-      </section>
+      <TextSection heading={strings.everydayHelp} value={client.everydayHelp} />
+      <TextSection heading={strings.complaints} value={client.complaints} />
+      <TextSection heading={strings.contactTheBank} value={client.contactBank} />
       {client.faq && <Faq heading={strings.frequentlyAskedQuestions} items={client.faq} />}
     </article>
   )

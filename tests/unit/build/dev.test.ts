@@ -1,10 +1,35 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { get as httpGet } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../../src/build/config'
 
 const PORT = 5290
 const BASE = `http://localhost:${PORT}`
 let server: ChildProcess
+
+/** One request on a fresh connection: no keep-alive socket the server may close meanwhile. */
+function fetch(
+  url: string,
+): Promise<{ status: number; ok: boolean; text(): Promise<string>; json(): Promise<any> }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { agent: false }, (response) => {
+      let body = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk) => {
+        body += chunk
+      })
+      response.on('end', () => {
+        const status = response.statusCode ?? 0
+        resolve({
+          status,
+          ok: status >= 200 && status < 300,
+          text: async () => body,
+          json: async () => JSON.parse(body),
+        })
+      })
+    }).on('error', reject)
+  })
+}
 
 beforeAll(async () => {
   server = spawn(process.execPath, ['--import', 'tsx', 'src/build/dev.ts'], {

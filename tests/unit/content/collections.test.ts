@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ALL_COLLECTIONS, locate } from '../../../src/content/collections'
 import { type ContentProblem, ContentValidationError } from '../../../src/content/errors'
 import { loadContent } from '../../../src/content/load'
-import { memorySource, validDocuments } from '../../fixtures/content'
+import { memorySource, problemsOf, validDocuments } from '../../fixtures/content'
 import {
   blogCategoryEntry,
   blogPostEntry,
@@ -12,15 +12,6 @@ import {
   supportClientEntry,
 } from '../../fixtures/entries'
 
-async function problemsOf(documents: Map<string, unknown>): Promise<ContentProblem[]> {
-  try {
-    await loadContent(memorySource(documents), { collections: ALL_COLLECTIONS })
-  } catch (error) {
-    if (error instanceof ContentValidationError) return [...error.problems]
-    throw error
-  }
-  return []
-}
 
 /** The valid store, with a service, support category and client in both languages. */
 function store(): Map<string, unknown> {

@@ -6,17 +6,8 @@ import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { type ContentProblem, ContentValidationError } from '../../../src/content/errors'
 import { createFileStore } from '../../../src/content/file-store'
 import { loadContent } from '../../../src/content/load'
-import { memorySource, pageFile, validDocuments } from '../../fixtures/content'
+import { memorySource, pageFile, problemsOf, validDocuments } from '../../fixtures/content'
 
-async function problemsOf(documents: Map<string, unknown>): Promise<ContentProblem[]> {
-  try {
-    await loadContent(memorySource(documents), { collections: ALL_COLLECTIONS })
-  } catch (error) {
-    if (error instanceof ContentValidationError) return [...error.problems]
-    throw error
-  }
-  return []
-}
 
 describe('content validation', () => {
   it('accepts a complete store', async () => {
