@@ -140,18 +140,6 @@ export const ALL_COLLECTIONS: ReadonlySet<CollectionName> = new Set(
   Object.keys(COLLECTIONS) as CollectionName[],
 )
 
-/**
- * Content types the store's pages are written in so far; pages of the others are still read as
- * generic pages until their content arrives (issue 3 switches them on one by one).
- */
-export const ENABLED: ReadonlySet<CollectionName> = new Set<CollectionName>([
-  'page',
-  'legalPage',
-  'supportClient',
-  'study',
-  'caseStudy',
-  'service',
-])
 
 export interface Located {
   collection: Collection
@@ -168,7 +156,7 @@ const LANGUAGE_FILE = new RegExp(
 /** The collection of a file, or undefined for a file the store does not know. */
 export function locate(
   file: string,
-  enabled: ReadonlySet<CollectionName> = ENABLED,
+  enabled: ReadonlySet<CollectionName> = ALL_COLLECTIONS,
 ): Located | undefined {
   const match = LANGUAGE_FILE.exec(file)
   if (match?.groups) {

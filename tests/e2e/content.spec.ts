@@ -61,6 +61,24 @@ test.describe('content pages', () => {
     expect((await request.get('/de/accessibility/')).status()).toBe(200)
   })
 
+  test('customer information offers its documents as PDFs, in the contract language', async ({
+    page,
+    request,
+  }) => {
+    await openPage(page, '/en/customer-information/italy/it-iban/italian/')
+    await expect(page.locator('article')).toHaveAttribute('lang', 'it')
+    const links = page.locator('main a[href^="/documents/"]')
+    await expect(links).toHaveCount(2)
+    for (const href of await links.evaluateAll((anchors) =>
+      anchors.map((a) => a.getAttribute('href') ?? ''),
+    )) {
+      const response = await request.get(href)
+      expect(response.status(), href).toBe(200)
+      expect(response.headers()['content-type']).toBe('application/pdf')
+      expect((await response.body()).subarray(0, 5).toString()).toBe('%PDF-')
+    }
+  })
+
   test('the press page offers the media kit and lists the releases', async ({ page, request }) => {
     await openPage(page, '/en/press/')
     await expect(page.locator('main a[href^="/en/press/"]')).not.toHaveCount(0)
