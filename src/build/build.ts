@@ -83,7 +83,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   let compressingAssets: Promise<number> = Promise.resolve(0)
   // Validating content and bundling code do not depend on each other: they run side by side.
   const [loaded, bundledResult] = await Promise.allSettled([
-    loadContent(createFileStore(config.contentDir)),
+    loadContent(createFileStore(config.contentDir), { publicDir: join(config.root, 'public') }),
     bundle(staged, (files) => {
       compressingAssets = precompress(files.filter((file) => PRECOMPRESSED.test(file)))
     }),

@@ -4,6 +4,7 @@
  */
 import { watch } from 'node:fs'
 import { createServer as createHttpServer } from 'node:http'
+import { join } from 'node:path'
 import { createServer } from 'vite'
 import { ContentValidationError } from '../content/errors'
 import { createFileStore } from '../content/file-store'
@@ -12,7 +13,7 @@ import { LANGUAGES } from '../shared/languages'
 import { APP_DATA_URL, normalizePath, notFoundPathFor, pageDataName } from '../shared/paths'
 import type { BootData, LayoutData } from '../shared/types'
 import type { ServerRenderer } from './bundle'
-import { readBuildConfig } from './config'
+import { ROOT, readBuildConfig } from './config'
 import { escapeHtml, renderDocument } from './document'
 import { createPageData, createStaticQueries, manifestPath } from './page-data'
 import { type BuildPage, createRouteTable } from './routes'
@@ -29,7 +30,9 @@ interface SiteState {
 const DEV_BUILD_HASH = 'development'
 
 async function loadState(contentDir: string): Promise<SiteState> {
-  const content = await loadContent(createFileStore(contentDir))
+  const content = await loadContent(createFileStore(contentDir), {
+    publicDir: join(ROOT, 'public'),
+  })
   const routes = new Map(createRouteTable(content).map((page) => [page.route.path, page]))
   return { content, routes, queries: createStaticQueries(content) }
 }

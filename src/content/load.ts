@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 /**
  * Turns the documents of a content source into the validated site content, or throws one
  * ContentValidationError listing every problem with its file, field and what was expected:
@@ -74,6 +76,8 @@ function validate<T>(
 export interface LoadOptions {
   /** Content types to read page files as (tests use every type). */
   collections?: ReadonlySet<CollectionName>
+  /** Where `/images/…` files live (the project's `public/`); images are checked when given. */
+  publicDir?: string
 }
 
 export async function loadContent(
@@ -144,6 +148,7 @@ export async function loadContent(
   checkUniquePaths(entries, problems)
   checkReferences(entries, present, problems)
   checkLinks(layouts, entries, publishedPaths, problems)
+  if (options.publicDir) checkImages(entries, options.publicDir, problems)
 
   if (problems.length > 0 || !settings || !archive)
     throw new ContentValidationError(problems, source.label)
@@ -344,4 +349,29 @@ function checkLinks(
     collectLinks(entry.data, [], found)
     for (const link of found) check(entry.file, link.field, link.href)
   }
+}
+
+/** Every image an entry names (`src` fields under /images/) exists in the public folder. */
+function checkImages(entries: ContentEntry[], publicDir: string, problems: ContentProblem[]): void {
+  const visit = (value: unknown, path: string[], file: string) => {
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => {
+        visit(item, [...path, String(index)], file)
+      })
+      return
+    }
+    if (typeof value !== 'object' || value === null) return
+    for (const [key, child] of Object.entries(value)) {
+      if (key === 'src' && typeof child === 'string' && child.startsWith('/images/')) {
+        if (!existsSync(join(publicDir, child))) {
+          problems.push({
+            file,
+            field: [...path, key].join('.'),
+            message: `expected an existing image; there is no public${child}`,
+          })
+        }
+      } else visit(child, [...path, key], file)
+    }
+  }
+  for (const entry of entries) visit(entry.data, [], entry.file)
 }

@@ -46,9 +46,9 @@ async function checkFiles(type: string, files: string[]): Promise<number> {
 async function main(): Promise<number> {
   const args = process.argv.slice(2)
   if (args[0] === '--as') return checkFiles(args[1] ?? '', args.slice(2))
-  const { contentDir } = readBuildConfig()
+  const { contentDir, root } = readBuildConfig()
   try {
-    const content = await loadContent(createFileStore(contentDir))
+    const content = await loadContent(createFileStore(contentDir), { publicDir: resolve(root, 'public') })
     console.log(`${contentDir}: ${content.entries.length} entries, all valid.`)
     return 0
   } catch (error) {

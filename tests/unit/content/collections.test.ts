@@ -172,3 +172,29 @@ describe('references and addresses', () => {
     ])
   })
 })
+
+describe('images', () => {
+  it('reports an image that is not in the public folder, and accepts one that is', async () => {
+    const { mkdtemp, mkdir, rm, writeFile } = await import('node:fs/promises')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const publicDir = await mkdtemp(join(tmpdir(), 'public-'))
+    try {
+      await mkdir(join(publicDir, 'images', 'blog'), { recursive: true })
+      await writeFile(join(publicDir, 'images', 'blog', 'cover.svg'), '<svg/>')
+      const documents = store()
+      documents.set('blog/posts/rules.md', blogPostEntry('Rules', 'regulation'))
+      const options = { collections: ALL_COLLECTIONS, publicDir }
+      await expect(loadContent(memorySource(documents), options)).resolves.toBeTruthy()
+      documents.set('blog/posts/rules.md', {
+        ...blogPostEntry('Rules', 'regulation'),
+        cover: { src: '/images/blog/missing.svg', alt: 'A cover' },
+      })
+      await expect(loadContent(memorySource(documents), options)).rejects.toThrow(
+        'blog/posts/rules.md › cover.src: expected an existing image; there is no public/images/blog/missing.svg',
+      )
+    } finally {
+      await rm(publicDir, { recursive: true, force: true })
+    }
+  })
+})
