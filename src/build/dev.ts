@@ -3,9 +3,11 @@
  * hot reload for code (React Fast Refresh) and a full reload when content changes.
  */
 import { watch } from 'node:fs'
-import { createServer as createHttpServer } from 'node:http'
+import { createServer as createHttpServer, type IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import { createServer } from 'vite'
+import { createCmsRoutes } from '../cms/admin'
+import { CMS_PATH } from '../cms/config'
 import { ContentValidationError } from '../content/errors'
 import { createFileStore } from '../content/file-store'
 import { loadContent, type SiteContent } from '../content/load'
@@ -113,9 +115,31 @@ async function main(): Promise<void> {
     }
   }
 
+  const cms = createCmsRoutes({ contentDir: config.contentDir, publicDir: join(ROOT, 'public') })
+  const readBody = (request: IncomingMessage) =>
+    new Promise<string>((resolve, reject) => {
+      let body = ''
+      request.setEncoding('utf8')
+      request.on('data', (chunk: string) => {
+        body += chunk
+      })
+      request.on('end', () => resolve(body))
+      request.on('error', reject)
+    })
+
   const server = createHttpServer((request, response) => {
     const url = new URL(request.url ?? '/', siteUrl)
-    answer(decodeURIComponent(url.pathname))
+    const pathname = decodeURIComponent(url.pathname)
+    const result = pathname.startsWith(CMS_PATH.slice(0, -1))
+      ? cms.handle({
+          method: request.method ?? 'GET',
+          pathname,
+          host: request.headers.host,
+          requestOrigin: request.headers.origin,
+          body: () => readBody(request),
+        })
+      : answer(pathname)
+    result
       .then((result) => {
         if (!result) {
           vite.middlewares(request, response)
@@ -140,7 +164,9 @@ async function main(): Promise<void> {
   // Browsers and test clients reuse idle connections; keep them open longer than they wait.
   server.keepAliveTimeout = 65_000
   server.listen(port, () =>
-    console.log(`Dev server on ${siteUrl}/ (content: ${config.contentDir})`),
+    console.log(
+      `Dev server on ${siteUrl}/ (content: ${config.contentDir}); content manager on ${siteUrl}${CMS_PATH}`,
+    ),
   )
 }
 

@@ -1,7 +1,7 @@
 /** The embedded content store: YAML files under the content directory. */
 import { readdir, readFile } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
-import { parse, YAMLParseError } from 'yaml'
+import { parse, stringify, YAMLParseError } from 'yaml'
 import type { ContentProblem } from './errors'
 import type { ContentDocument, ContentSource } from './source'
 
@@ -27,6 +27,43 @@ export function parseMarkdownFile(source: string): unknown {
   return { ...front, body: match.groups.body ?? '' }
 }
 
+/** One stored file's document, or the problem that stops it being read. */
+export function parseContentFile(
+  file: string,
+  source: string,
+): { document: ContentDocument } | { problem: ContentProblem } {
+  try {
+    const data = file.endsWith('.md') ? parseMarkdownFile(source) : (parse(source) ?? {})
+    return { document: { file, data } }
+  } catch (error) {
+    const line = error instanceof YAMLParseError ? error.linePos?.[0]?.line : undefined
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
+    return {
+      problem: {
+        file,
+        field: '',
+        message: `expected valid YAML${line ? ` (line ${line})` : ''}: ${reason}`,
+      },
+    }
+  }
+}
+
+/**
+ * A document as the store writes it: YAML, or for Markdown files YAML front matter and the
+ * `body` below it. Long lines stay whole, so a change shows as a change of one line.
+ */
+export function formatContentFile(file: string, data: Record<string, unknown>): string {
+  const yaml = (value: unknown) => stringify(value, { lineWidth: 0 })
+  if (!file.endsWith('.md')) return yaml(data)
+  const { body = '', ...front } = data
+  return `---\n${yaml(front)}---\n${String(body).replace(/^\s*\n/, '').trimEnd()}\n`
+}
+
+/** Every data file below `dir`, as paths relative to it with forward slashes. */
+export async function listContentFiles(dir: string): Promise<string[]> {
+  return (await listFiles(dir)).map((path) => relative(dir, path).split(sep).join('/'))
+}
+
 export function createFileStore(dir: string): ContentSource {
   return {
     label: dir,
@@ -48,21 +85,9 @@ export function createFileStore(dir: string): ContentSource {
       await Promise.all(
         files.map(async (path) => {
           const file = relative(dir, path).split(sep).join('/')
-          const source = await readFile(path, 'utf8')
-          try {
-            documents.push({
-              file,
-              data: file.endsWith('.md') ? parseMarkdownFile(source) : (parse(source) ?? {}),
-            })
-          } catch (error) {
-            const line = error instanceof YAMLParseError ? error.linePos?.[0]?.line : undefined
-            const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
-            problems.push({
-              file,
-              field: '',
-              message: `expected valid YAML${line ? ` (line ${line})` : ''}: ${reason}`,
-            })
-          }
+          const parsed = parseContentFile(file, await readFile(path, 'utf8'))
+          if ('problem' in parsed) problems.push(parsed.problem)
+          else documents.push(parsed.document)
         }),
       )
       documents.sort((a, b) => a.file.localeCompare(b.file))

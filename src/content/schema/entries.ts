@@ -1,6 +1,6 @@
 /** zod schemas of every content type. One schema per type; the collections table maps files to them. */
 import { z } from 'zod'
-import { href, image, isoDate, link, markdown, slug, text } from './fields'
+import { href, image, isoDate, link, markdown, reference, slug, text } from './fields'
 import { ICONS, sections } from './sections'
 
 const email = z.email({ error: 'expected an e-mail address' })
@@ -145,7 +145,7 @@ export const caseStudy = z.strictObject({
   ...pageBase,
   partner: text('the partner name', 60),
   summary: text('the one-line summary for the list', 200),
-  services: z.array(slug('a service (its file name under services/)')).min(1, {
+  services: z.array(reference('service', 'a service (its file name under services/)')).min(1, {
     error: 'expected at least one service the partner uses',
   }),
   challenge: markdown('the starting point'),
@@ -162,7 +162,7 @@ export const supportCategory = z.strictObject({
 export const supportClient = z.strictObject({
   ...pageBase,
   partner: text('the partner name', 60),
-  category: slug('the support category (its file name under support-categories/)'),
+  category: reference('supportCategory', 'the support category (its file name under support-categories/)'),
   products: text('what the bank provides behind the partner', 300),
   everydayHelp: markdown('where to get everyday help'),
   complaints: markdown('how to complain'),
@@ -270,7 +270,7 @@ export const blogPost = z.strictObject({
   language: languageField,
   date: isoDate('the publication date'),
   author: text('the author', 80),
-  category: slug('the category (its file name under blog/categories/)'),
+  category: reference('blogCategory', 'the category (its file name under blog/categories/)'),
   cover: image,
   body: markdown('the post'),
 })

@@ -1,6 +1,8 @@
 /** Field types shared by every content type, each with a message saying what is expected. */
 import { z } from 'zod'
+import type { CollectionName } from '../collections'
 import { MarkdownError, type RichText, renderMarkdown } from '../markdown'
+import { editorMeta, hintOf } from './editor'
 
 /** Plain text, trimmed, between 1 and `max` characters. */
 export const text = (what: string, max: number) =>
@@ -9,6 +11,7 @@ export const text = (what: string, max: number) =>
     .trim()
     .min(1, { error: `expected ${what}, found an empty text` })
     .max(max, { error: `expected ${what} of at most ${max} characters` })
+    .register(editorMeta, { hint: `${hintOf(what)}; at most ${max} characters.` })
 
 /** Markdown, rendered to sanitised HTML while validating. */
 export const markdown = (what: string) =>
@@ -32,6 +35,7 @@ export const markdown = (what: string) =>
         return { html: '' }
       }
     })
+    .register(editorMeta, { widget: 'markdown', hint: `${hintOf(what)}, in Markdown.` })
 
 /** An internal path (`/en/about/`), a document (`/documents/…`) or an absolute URL. */
 export const href = z
@@ -56,6 +60,7 @@ export const isoDate = (what: string) =>
           error: `expected ${what} to be a real date`,
         }),
     )
+    .register(editorMeta, { widget: 'date', hint: `${hintOf(what)}.` })
 
 /** An image of the site's own (under /images/); alt text is required for accessibility. */
 export const image = z.strictObject({
@@ -68,9 +73,14 @@ export const image = z.strictObject({
     .string({ error: 'expected the alternative text (empty "" only for decorative images)' })
     .trim(),
 })
+image.register(editorMeta, { widget: 'image' })
 
 /** A slug made by the slug helper: lowercase letters, digits and single hyphens. */
 export const slug = (what: string) =>
   z.string({ error: `expected ${what} as text` }).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, {
     error: `expected ${what} in lowercase letters, digits and hyphens`,
   })
+
+/** The name (file name) of an entry of another content type; checked when the store loads. */
+export const reference = (collection: CollectionName, what: string) =>
+  slug(what).register(editorMeta, { reference: collection, hint: `${hintOf(what)}.` })

@@ -1,0 +1,298 @@
+/**
+ * The CMS's local backend: Decap CMS's proxy protocol (`POST { action, params }`), answered
+ * from the content store on disk, so editors work without any cloud account.
+ *
+ * Two things set it apart from a plain file proxy:
+ * - Paths are translated. The CMS expects a language folder just above each file
+ *   (`content/pages/services/en/cards.yaml`); the store keeps one folder per language at the top
+ *   (`content/en/pages/services/cards.yaml`).
+ * - Nothing invalid is written. Every save and delete is validated against the whole store
+ *   first; a change that adds problems is refused with each problem's file, field and what was
+ *   expected, and the files on disk stay as they were.
+ */
+import { createHash } from 'node:crypto'
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { type ContentProblem, ContentValidationError, formatProblem } from '../content/errors'
+import {
+  createFileStore,
+  formatContentFile,
+  listContentFiles,
+  parseContentFile,
+} from '../content/file-store'
+import { loadContent } from '../content/load'
+import type { ContentSource } from '../content/source'
+import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from './paths'
+
+export interface CmsBackendOptions {
+  /** The content store (`CONTENT_DIR`). */
+  contentDir: string
+  /** The site's `public/` folder; media go to its `images/`. */
+  publicDir: string
+}
+
+export interface CmsResponse {
+  status: number
+  body: unknown
+}
+
+/** A request the backend refuses, with the reason the editor sees. */
+export class CmsRequestError extends Error {
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message)
+  }
+}
+
+const CONTENT = CMS_CONTENT_ROOT
+
+const MEDIA = 'public/images'
+const MEDIA_TYPES = /\.(svg|png|jpe?g|webp|avif)$/i
+
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex')
+
+/** Empty texts, lists and groups mean "not given": the CMS leaves them behind when cleared. */
+export function withoutEmptyFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => (isRecord(item) ? prune(item) : item))
+  return isRecord(value) ? prune(value) : value
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
+
+function prune(record: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = {}
+  for (const [key, raw] of Object.entries(record)) {
+    const value = withoutEmptyFields(raw)
+    if (value === null || value === undefined) continue
+    if (typeof value === 'string' && value.trim() === '') continue
+    if (Array.isArray(value) && value.length === 0) continue
+    if (isRecord(value) && Object.keys(value).length === 0) continue
+    result[key] = value
+  }
+  return result
+}
+
+interface DataFile {
+  path: string
+  raw: string
+  newPath?: string
+}
+
+export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
+  const mediaDir = join(publicDir, 'images')
+  /** Saves run one after another: each is validated against the store the previous one left. */
+  let queue: Promise<unknown> = Promise.resolve()
+  const serial = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = queue.then(task, task)
+    queue = run.catch(() => undefined)
+    return run
+  }
+
+  function mediaFileOf(cmsPath: string): string {
+    const segments = segmentsOf(cmsPath)
+    if (segments.slice(0, 2).join('/') !== MEDIA || segments.length < 3)
+      throw new CmsRequestError(`not a media path (expected ${MEDIA}/…): ${cmsPath}`)
+    return join(mediaDir, ...segments.slice(2))
+  }
+
+  async function entry(cmsPath: string) {
+    try {
+      const content = await readFile(join(contentDir, storeFileOf(cmsPath)))
+      return { data: content.toString('utf8'), file: { path: cmsPath, id: sha256(content) } }
+    } catch (error) {
+      if (error instanceof CmsPathError) throw error
+      return { data: null, file: { path: cmsPath, id: null } }
+    }
+  }
+
+  async function mediaFile(cmsPath: string) {
+    const content = await readFile(mediaFileOf(cmsPath))
+    return {
+      id: sha256(content),
+      content: content.toString('base64'),
+      encoding: 'base64',
+      path: cmsPath,
+      name: cmsPath.split('/').at(-1),
+    }
+  }
+
+  /** Problems the changes would add to the store (store file → new text, or null to delete). */
+  async function problemsAdded(changes: Map<string, string | null>): Promise<ContentProblem[]> {
+    const store = createFileStore(contentDir)
+    const changed: ContentSource = {
+      label: contentDir,
+      async read() {
+        const { documents, problems } = await store.read()
+        const result = {
+          documents: documents.filter((document) => !changes.has(document.file)),
+          problems: problems.filter((problem) => !changes.has(problem.file)),
+        }
+        for (const [file, text] of changes) {
+          if (text === null) continue
+          const parsed = parseContentFile(file, text)
+          if ('problem' in parsed) result.problems.push(parsed.problem)
+          else result.documents.push(parsed.document)
+        }
+        return result
+      },
+    }
+    const problemsOf = (source: ContentSource) =>
+      loadContent(source, { publicDir }).then(
+        () => [],
+        (error: unknown) => {
+          if (error instanceof ContentValidationError) return [...error.problems]
+          throw error
+        },
+      )
+    const [before, after] = await Promise.all([problemsOf(store), problemsOf(changed)])
+    const known = new Set(before.map((problem) => formatProblem(problem)))
+    return after.filter((problem) => !known.has(formatProblem(problem)))
+  }
+
+  async function applyChanges(changes: Map<string, string | null>, what: string): Promise<void> {
+    const added = await problemsAdded(changes)
+    if (added.length > 0) {
+      throw new CmsRequestError(
+        `${what} would break the content, so nothing was saved. ${added
+          .map((problem) => formatProblem(problem, CONTENT))
+          .join(' · ')}`,
+        422,
+      )
+    }
+    for (const [file, text] of changes) {
+      const path = join(contentDir, file)
+      if (text === null) await rm(path, { force: true })
+      else {
+        await mkdir(dirname(path), { recursive: true })
+        // Write beside, then rename: a reader never sees half a file.
+        await writeFile(`${path}.cms-tmp`, text)
+        await rename(`${path}.cms-tmp`, path)
+      }
+    }
+  }
+
+  /** The store's text for a file the CMS sends: empty fields dropped, the store's format. */
+  function normalise(file: string, raw: string): string {
+    const parsed = parseContentFile(file, raw)
+    if ('problem' in parsed) return raw
+    const data = withoutEmptyFields(parsed.document.data)
+    return isRecord(data) ? formatContentFile(file, data) : raw
+  }
+
+  async function persistEntry(params: Record<string, unknown>) {
+    const files = (params.dataFiles ?? [params.entry]) as DataFile[]
+    if (!Array.isArray(files) || files.length === 0) throw new CmsRequestError('expected files')
+    const changes = new Map<string, string | null>()
+    for (const dataFile of files) {
+      // A file the store does not know is refused by validation, like any other problem.
+      const file = storeFileOf(dataFile.path)
+      const target = dataFile.newPath ? storeFileOf(dataFile.newPath) : file
+      if (target !== file) changes.set(file, null)
+      changes.set(target, normalise(target, String(dataFile.raw ?? '')))
+    }
+    const assets = (params.assets ?? []) as { path: string; content: string; encoding: string }[]
+    for (const asset of assets) mediaFileOf(asset.path)
+    await applyChanges(changes, 'This change')
+    for (const asset of assets) await writeMedia(asset)
+    return { message: 'entry persisted' }
+  }
+
+  async function writeMedia(asset: { path: string; content: string; encoding: string }) {
+    const path = mediaFileOf(asset.path)
+    if (!MEDIA_TYPES.test(path))
+      throw new CmsRequestError('expected an image: svg, png, jpg, webp or avif')
+    await mkdir(dirname(path), { recursive: true })
+    await writeFile(path, Buffer.from(asset.content, asset.encoding as BufferEncoding))
+  }
+
+  async function deletePaths(paths: string[]) {
+    const content = paths.filter((path) => path.startsWith(`${CONTENT}/`))
+    const media = paths.filter((path) => !path.startsWith(`${CONTENT}/`))
+    for (const path of media) mediaFileOf(path)
+    if (content.length > 0) {
+      await applyChanges(
+        new Map(content.map((path) => [storeFileOf(path), null])),
+        'Deleting this entry',
+      )
+    }
+    for (const path of media) await rm(mediaFileOf(path), { force: true })
+  }
+
+  async function entriesByFolder(params: Record<string, unknown>) {
+    const folder = `${segmentsOf(params.folder).join('/')}/`
+    const files = await listContentFiles(contentDir).catch(() => [])
+    const paths = files
+      .map(cmsPathOf)
+      .filter((path): path is string => path?.startsWith(folder) === true)
+    return Promise.all(paths.map(entry))
+  }
+
+  async function getMedia(params: Record<string, unknown>) {
+    const folder = segmentsOf(params.mediaFolder).join('/')
+    const dir = folder === MEDIA ? mediaDir : mediaFileOf(folder)
+    const names = await readdir(dir, { withFileTypes: true }).catch(() => [])
+    return Promise.all(
+      names
+        .filter((name) => name.isFile() && MEDIA_TYPES.test(name.name))
+        .map((name) => mediaFile(`${folder}/${name.name}`)),
+    )
+  }
+
+  async function dispatch(action: string, params: Record<string, unknown>): Promise<unknown> {
+    switch (action) {
+      case 'info':
+        return { repo: 'content', publish_modes: ['simple'], type: 'local_fs' }
+      case 'entriesByFolder':
+        return entriesByFolder(params)
+      case 'entriesByFiles':
+        return Promise.all(
+          ((params.files ?? []) as { path: string }[]).map((file) => entry(file.path)),
+        )
+      case 'getEntry':
+        return entry(String(params.path))
+      case 'persistEntry':
+        return serial(() => persistEntry(params))
+      case 'getMedia':
+        return getMedia(params)
+      case 'getMediaFile':
+        return mediaFile(String(params.path))
+      case 'persistMedia': {
+        const asset = params.asset as { path: string; content: string; encoding: string }
+        await serial(() => writeMedia(asset))
+        return mediaFile(asset.path)
+      }
+      case 'deleteFile':
+        await serial(() => deletePaths([String(params.path)]))
+        return { message: `deleted ${String(params.path)}` }
+      case 'deleteFiles': {
+        const paths = ((params.paths ?? []) as unknown[]).map(String)
+        await serial(() => deletePaths(paths))
+        return { message: `deleted ${paths.join(', ')}` }
+      }
+      case 'getDeployPreview':
+        return null
+      default:
+        throw new CmsRequestError(`unknown action "${action}"`, 422)
+    }
+  }
+
+  return {
+    /** Answers one request body of the proxy protocol. */
+    async handle(body: unknown): Promise<CmsResponse> {
+      const request = isRecord(body) ? body : {}
+      const params = isRecord(request.params) ? request.params : {}
+      try {
+        return { status: 200, body: await dispatch(String(request.action), params) }
+      } catch (error) {
+        if (error instanceof CmsRequestError)
+          return { status: error.status, body: { error: error.message } }
+        if (error instanceof CmsPathError) return { status: 400, body: { error: error.message } }
+        const reason = error instanceof Error ? error.message : String(error)
+        return { status: 500, body: { error: `the content store could not answer: ${reason}` } }
+      }
+    },
+  }
+}

@@ -1,0 +1,309 @@
+/**
+ * The Decap CMS configuration, generated from the content model: one CMS collection per
+ * content type with its fields from the zod schemas; pages with a fixed address are edited but
+ * never created or deleted; open-ended types (services, posts, jobs…) take new entries. Entries
+ * with a twin are edited with both languages side by side.
+ *
+ * The CMS sees each collection as one folder, `content/{collection}/{language}/{key}.yaml`
+ * (Decap's "multiple folders" layout); the local backend (`./backend.ts`) maps it onto the
+ * store's `{language}/{root}/{name}.yaml`.
+ */
+import type { z } from 'zod'
+import type { CollectionName } from '../content/collections'
+import * as schemas from '../content/schema/entries'
+import { DEFAULT_LANGUAGE, LANGUAGES } from '../shared/languages'
+import { type CmsField, type FieldOptions, objectFields, type ReferenceTarget } from './fields'
+
+/** Where the backend answers; the editor's page lives beside it. */
+export const CMS_PATH = '/admin/'
+export const CMS_API_PATH = `${CMS_PATH}api/v1`
+
+/**
+ * One CMS collection: a folder of entries as the CMS sees it (`content/{name}/{language}/{key}`),
+ * mapped by the backend onto the store.
+ */
+export interface CmsCollection {
+  name: string
+  label: string
+  labelSingular: string
+  description: string
+  /** The store folder below each language folder (twins), or from the store's top. */
+  root: string
+  /** The content types listed; `layout` is the one layout file of each language. */
+  types: readonly CollectionName[] | 'layout'
+  markdown: boolean
+  /** An entry per language, edited side by side. */
+  twin: boolean
+  /** Entries have fixed addresses below `root` (`support/faq` shows as `support.faq`). */
+  fixed: boolean
+  summary: string
+  identifier: string
+  media?: { folder: string; public: string }
+  sortable?: string[]
+  filters?: { label: string; field: string; pattern: string }[]
+}
+
+const pages = (name: string, types: CollectionName[], rest: Partial<CmsCollection>) =>
+  ({
+    name,
+    root: 'pages',
+    types,
+    markdown: false,
+    twin: true,
+    fixed: false,
+    summary: '{{title}}',
+    identifier: 'title',
+    ...rest,
+  }) as CmsCollection
+
+/** Every collection the editor shows, in its order. */
+export const CMS_COLLECTIONS: readonly CmsCollection[] = [
+  pages('pages', ['page'], {
+    label: 'Pages',
+    labelSingular: 'Page',
+    description:
+      'Pages with a fixed address, built from sections: home, about, careers, press, forms and their success pages. The file name is the address: support.faq is /support/faq/.',
+    fixed: true,
+    summary: '{{title}} ({{filename}})',
+  }),
+  pages('service', ['service'], {
+    label: 'Services',
+    labelSingular: 'Service',
+    root: 'pages/services',
+    description: 'One page per service at /services/{file name}/.',
+  }),
+  pages('caseStudy', ['caseStudy'], {
+    label: 'Case studies',
+    labelSingular: 'Case study',
+    root: 'pages/case-studies',
+    description: 'One page per partner at /case-studies/{file name}/.',
+    summary: '{{partner}}: {{title}}',
+  }),
+  pages('supportClient', ['supportClient'], {
+    label: 'Support: partner pages',
+    labelSingular: 'Partner support page',
+    root: 'pages/support',
+    description:
+      "Where a partner's customers get help, how they complain and how they reach the bank: /support/{file name}/.",
+    summary: '{{partner}}',
+  }),
+  {
+    name: 'supportCategory',
+    label: 'Support: categories',
+    labelSingular: 'Support category',
+    description: 'Groups of partner pages: /support/categories/{file name}/.',
+    root: 'support-categories',
+    types: ['supportCategory'],
+    markdown: false,
+    twin: true,
+    fixed: false,
+    summary: '{{order}}. {{title}}',
+    identifier: 'title',
+    sortable: ['order', 'title'],
+  },
+  pages('customerInformation', ['customerInformation'], {
+    label: 'Customer information',
+    labelSingular: 'Customer information',
+    description:
+      'Depositor information and pre-contractual information per country, IBAN and language; the PDFs are built from the same text.',
+    fixed: true,
+    summary: '{{title}} ({{filename}})',
+  }),
+  pages('study', ['study'], {
+    label: 'Studies',
+    labelSingular: 'Study',
+    root: 'pages/studies',
+    description: 'Studies with their findings and PDF report: /studies/{file name}/.',
+  }),
+  {
+    name: 'jobPosting',
+    label: 'Job postings',
+    labelSingular: 'Job posting',
+    description: 'Open positions: /careers/{file name}/. Delete a posting once it is filled.',
+    root: 'jobs',
+    types: ['jobPosting'],
+    markdown: false,
+    twin: true,
+    fixed: false,
+    summary: '{{title}} (until {{validThrough}})',
+    identifier: 'title',
+    sortable: ['datePosted', 'title'],
+  },
+  {
+    name: 'pressRelease',
+    label: 'Press releases',
+    labelSingular: 'Press release',
+    description: 'Press releases: /press/{file name}/.',
+    root: 'press',
+    types: ['pressRelease'],
+    markdown: true,
+    twin: true,
+    fixed: false,
+    summary: '{{date}}: {{title}}',
+    identifier: 'title',
+    sortable: ['date', 'title'],
+  },
+  {
+    name: 'blogPost',
+    label: 'Blog posts',
+    labelSingular: 'Blog post',
+    description:
+      'Each post is written in one language (its "language" field); its address comes from its title.',
+    root: 'blog/posts',
+    types: ['blogPost'],
+    markdown: true,
+    twin: false,
+    fixed: false,
+    summary: '{{date}} · {{language}} · {{title}}',
+    identifier: 'title',
+    media: { folder: '/public/images/blog', public: '/images/blog' },
+    sortable: ['date', 'title', 'language'],
+    filters: LANGUAGES.map((language) => ({
+      label: language.toUpperCase(),
+      field: 'language',
+      pattern: language,
+    })),
+  },
+  {
+    name: 'blogCategory',
+    label: 'Blog categories',
+    labelSingular: 'Blog category',
+    description: 'Categories of the blog, named in every language: /blog/category/{file name}/.',
+    root: 'blog/categories',
+    types: ['blogCategory'],
+    markdown: false,
+    twin: false,
+    fixed: false,
+    summary: '{{name.en}} / {{name.de}}',
+    identifier: 'name.en',
+  },
+  pages('legal', ['legalPage'], {
+    label: 'Legal texts',
+    labelSingular: 'Legal text',
+    description: 'Imprint, privacy policy, terms of use and accessibility statement.',
+    fixed: true,
+    summary: '{{title}} (updated {{updated}})',
+  }),
+  {
+    // Not "layout": Decap inserts the language before the first "/layout" of the path.
+    name: 'navigation',
+    label: 'Navigation and interface texts',
+    labelSingular: 'Navigation and interface texts',
+    description:
+      'Main navigation, footer links and the texts of buttons, labels and announcements.',
+    root: '',
+    types: 'layout',
+    markdown: false,
+    twin: true,
+    fixed: true,
+    summary: 'Navigation, footer and interface texts',
+    identifier: 'strings.home',
+  },
+]
+
+/** Files outside every language folder, edited as they are. */
+export const SHARED_FILES = { site: 'site.yaml', blogArchive: 'blog/archive.yaml' } as const
+
+const SCHEMAS: Record<CollectionName, z.ZodType> = {
+  page: schemas.page,
+  service: schemas.service,
+  caseStudy: schemas.caseStudy,
+  supportCategory: schemas.supportCategory,
+  supportClient: schemas.supportClient,
+  customerInformation: schemas.customerInformation,
+  legalPage: schemas.legalPage,
+  study: schemas.study,
+  jobPosting: schemas.jobPosting,
+  pressRelease: schemas.pressRelease,
+  blogPost: schemas.blogPost,
+  blogCategory: schemas.blogCategory,
+}
+
+const REFERENCES: Partial<Record<CollectionName, ReferenceTarget>> = {}
+for (const collection of CMS_COLLECTIONS) {
+  if (collection.types === 'layout' || collection.fixed) continue
+  for (const type of collection.types)
+    REFERENCES[type] = { collection: collection.name, display: collection.identifier }
+}
+
+const fieldsOf = (schema: z.ZodType, i18n: boolean): CmsField[] => {
+  const options: FieldOptions = { i18n, references: REFERENCES }
+  return objectFields(schema, options)
+}
+
+const schemaOf = (collection: CmsCollection): z.ZodType => {
+  if (collection.types === 'layout') return schemas.layout
+  const [type] = collection.types
+  if (!type) throw new Error(`the CMS collection "${collection.name}" lists no content type`)
+  return SCHEMAS[type]
+}
+
+const I18N = {
+  structure: 'multiple_folders',
+  locales: [...LANGUAGES],
+  default_locale: DEFAULT_LANGUAGE,
+}
+
+function folderCollection(collection: CmsCollection): Record<string, unknown> {
+  return {
+    name: collection.name,
+    label: collection.label,
+    label_singular: collection.labelSingular,
+    description: collection.description,
+    folder: `content/${collection.name}`,
+    extension: collection.markdown ? 'md' : 'yaml',
+    format: collection.markdown ? 'frontmatter' : 'yaml',
+    create: !collection.fixed,
+    delete: !collection.fixed,
+    identifier_field: collection.identifier,
+    summary: collection.summary,
+    ...(collection.twin ? { i18n: true } : {}),
+    ...(collection.media
+      ? { media_folder: collection.media.folder, public_folder: collection.media.public }
+      : {}),
+    ...(collection.sortable ? { sortable_fields: collection.sortable } : {}),
+    ...(collection.filters ? { view_filters: collection.filters } : {}),
+    fields: fieldsOf(schemaOf(collection), collection.twin),
+  }
+}
+
+function settingsCollection(): Record<string, unknown> {
+  return {
+    name: 'settings',
+    label: 'Site settings',
+    description: 'The brand and company facts, and the blog archive page.',
+    create: false,
+    delete: false,
+    files: [
+      {
+        name: 'site',
+        label: 'Brand and company facts (imprint, contact, supervisors)',
+        file: `content/${SHARED_FILES.site}`,
+        fields: fieldsOf(schemas.siteSettings, false),
+      },
+      {
+        name: 'blog-archive',
+        label: 'Blog archive page (both languages)',
+        file: `content/${SHARED_FILES.blogArchive}`,
+        fields: fieldsOf(schemas.blogArchive, false),
+      },
+    ],
+  }
+}
+
+/** The whole configuration, for `CMS.init({ config })`; `origin` is the editor's. */
+export function cmsConfig(origin: string): Record<string, unknown> {
+  return {
+    load_config_file: false,
+    backend: { name: 'proxy', proxy_url: `${origin}${CMS_API_PATH}`, branch: 'main' },
+    publish_mode: 'simple',
+    site_url: origin,
+    display_url: origin,
+    logo_url: `${origin}/icon.svg`,
+    media_folder: 'public/images',
+    public_folder: '/images',
+    slug: { encoding: 'ascii', clean_accents: true, sanitize_replacement: '-' },
+    i18n: I18N,
+    collections: [...CMS_COLLECTIONS.map(folderCollection), settingsCollection()],
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * How the CMS's paths map onto the store. The CMS sees one folder per collection with a
+ * language folder inside (`content/service/en/cards.yaml`); the store keeps one folder per
+ * language at the top (`en/pages/services/cards.yaml`). Pages with fixed addresses may be
+ * nested; the CMS sees them flat, the folders joined by dots (`support.faq` for `support/faq`).
+ */
+import { locate } from '../content/collections'
+import { isLanguage } from '../shared/languages'
+import { CMS_COLLECTIONS, type CmsCollection, SHARED_FILES } from './config'
+
+/** A path the backend refuses, with the reason the editor sees. */
+export class CmsPathError extends Error {}
+
+export const CMS_CONTENT_ROOT = 'content'
+const SHARED = new Set<string>(Object.values(SHARED_FILES))
+const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+/** The path's segments; anything that could leave the folder it names is refused. */
+export function segmentsOf(path: unknown): string[] {
+  if (typeof path !== 'string' || path === '') throw new CmsPathError('expected a path')
+  const segments = path.replace(/^\/+/, '').split('/')
+  if (segments.some((part) => part === '' || part === '.' || part === '..' || part.includes('\\')))
+    throw new CmsPathError(`not a path inside the content store: ${path}`)
+  return segments
+}
+
+const extensionOf = (collection: CmsCollection) => (collection.markdown ? '.md' : '.yaml')
+
+/** `content/service/en/cards.yaml` → `en/pages/services/cards.yaml`. */
+export function storeFileOf(cmsPath: string): string {
+  const [root, first = '', ...rest] = segmentsOf(cmsPath)
+  if (root !== CMS_CONTENT_ROOT) throw new CmsPathError(`not a content path: ${cmsPath}`)
+  const shared = [first, ...rest].join('/')
+  if (SHARED.has(shared)) return shared
+  const collection = CMS_COLLECTIONS.find((candidate) => candidate.name === first)
+  if (!collection) throw new CmsPathError(`no collection "${first}" in the content store`)
+  let language: string | undefined
+  if (collection.twin) {
+    const index = rest.findIndex(isLanguage)
+    if (index < 0) throw new CmsPathError(`expected a language folder in ${cmsPath}`)
+    language = rest.splice(index, 1)[0]
+  }
+  const extension = extensionOf(collection)
+  const [file] = rest
+  if (rest.length !== 1 || !file?.endsWith(extension))
+    throw new CmsPathError(`expected a ${extension} file directly in ${collection.name}/`)
+  const key = file.slice(0, -extension.length)
+  const parts = collection.fixed ? key.split('.') : [key]
+  if (!parts.every((part) => NAME.test(part)))
+    throw new CmsPathError(
+      `the file name "${key}" may hold only lowercase letters, digits and single hyphens`,
+    )
+  if (collection.types === 'layout' && key !== 'layout')
+    throw new CmsPathError('the navigation collection holds layout.yaml only')
+  return [language, collection.root, ...parts].filter(Boolean).join('/') + extension
+}
+
+/** `en/pages/services/cards.yaml` → `content/service/en/cards.yaml`; undefined when no collection shows it. */
+export function cmsPathOf(storeFile: string): string | undefined {
+  if (SHARED.has(storeFile)) return `${CMS_CONTENT_ROOT}/${storeFile}`
+  const parts = storeFile.split('/')
+  const language = parts.length > 1 && isLanguage(parts[0]) ? parts.shift() : undefined
+  const below = parts.join('/')
+  for (const collection of CMS_COLLECTIONS) {
+    const extension = extensionOf(collection)
+    if (collection.twin !== (language !== undefined) || !below.endsWith(extension)) continue
+    let name: string
+    if (collection.types === 'layout') {
+      if (below !== `layout${extension}`) continue
+      name = 'layout'
+    } else {
+      const types = collection.types
+      if (!below.startsWith(`${collection.root}/`)) continue
+      const located = locate(storeFile)
+      if (!located || !types.includes(located.collection.name)) continue
+      name = below.slice(collection.root.length + 1, -extension.length)
+      if (!collection.fixed && name.includes('/')) continue
+    }
+    const folder = language ? `${collection.name}/${language}` : collection.name
+    return `${CMS_CONTENT_ROOT}/${folder}/${name.replaceAll('/', '.')}${extension}`
+  }
+  return undefined
+}
