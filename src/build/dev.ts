@@ -3,7 +3,11 @@
  * hot reload for code (React Fast Refresh) and a full reload when content changes.
  */
 import { watch } from 'node:fs'
-import { createServer as createHttpServer, type IncomingMessage } from 'node:http'
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http'
 import { join } from 'node:path'
 import { createServer } from 'vite'
 import { createCmsRoutes } from '../cms/admin'
@@ -43,11 +47,13 @@ async function main(): Promise<void> {
   const config = { ...readBuildConfig(), serviceWorker: false }
   const port = Number(process.env.PORT ?? 5173)
   const siteUrl = `http://localhost:${port}`
+  // Hot-reload messages travel over this server's own port, so dev servers can run side by side.
+  const server = createHttpServer()
   const vite = await createServer({
     ...baseViteConfig(config),
     logLevel: 'info',
     appType: 'custom',
-    server: { middlewareMode: true },
+    server: { middlewareMode: true, hmr: { server } },
   })
   let state = loadState(config.contentDir)
   state.catch(() => {})
@@ -86,6 +92,8 @@ async function main(): Promise<void> {
       if (pathname === manifestPath(language))
         return json(webManifest(language, site.content.settings))
     }
+    // Vite's own modules (`/@vite/client`, `/@react-refresh`, `/@fs/…`) and files go to Vite.
+    if (pathname.startsWith('/@') || pathname.startsWith('/node_modules/')) return undefined
     if (/\.[a-z0-9]+$/i.test(pathname) && !pathname.endsWith('.html')) return undefined
     const path = normalizePath(pathname)
     const found = site.routes.get(path)
@@ -127,7 +135,7 @@ async function main(): Promise<void> {
       request.on('error', reject)
     })
 
-  const server = createHttpServer((request, response) => {
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', siteUrl)
     const pathname = decodeURIComponent(url.pathname)
     const result = pathname.startsWith(CMS_PATH.slice(0, -1))

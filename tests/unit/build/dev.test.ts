@@ -63,6 +63,14 @@ describe('dev server (npm run dev)', () => {
     expect(html).toContain('<script type="module" src="/src/runtime/entry.tsx"></script>')
   })
 
+  it("serves Vite's client and React Refresh, which the pages load for hot reload", async () => {
+    for (const path of ['/@vite/client', '/@react-refresh']) {
+      const response = await fetch(`${BASE}${path}`)
+      expect(response.status, path).toBe(200)
+      expect(await response.text(), path).toMatch(/import|export/)
+    }
+  })
+
   it('serves page data and shared data on the protocol paths', async () => {
     const page = await (await fetch(`${BASE}/page-data/en/about/page-data.json`)).json()
     expect(page).toMatchObject({ path: '/en/about/', componentChunkName: 'page' })

@@ -1,0 +1,122 @@
+/**
+ * The editors' round trip: change an entry in the CMS of `npm run dev` against its local
+ * backend, save, rebuild with `npm start`, and find the change on the built page. Works on a
+ * copy of the content store, so the repository's content stays as it is.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, type Page, test } from '@playwright/test'
+import { parse } from 'yaml'
+import { ROOT } from '../../src/build/config'
+
+const DEV_PORT = Number(process.env.TEST_PORT ?? 4173) + 7
+const SITE_PORT = DEV_PORT + 1
+const EDITOR = `http://localhost:${DEV_PORT}/admin/`
+const RELEASE = 'lumora-opens-kyc-platform-to-partners'
+
+let dir: string
+const servers: ChildProcess[] = []
+
+function serve(script: string, port: number): void {
+  const server = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      CONTENT_DIR: join(dir, 'content'),
+      OUT_DIR: join(dir, 'dist'),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  servers.push(server)
+}
+
+async function waitFor(url: string, seconds: number): Promise<void> {
+  for (let attempt = 0; attempt < seconds * 4; attempt += 1) {
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  throw new Error(`${url} did not answer within ${seconds} s`)
+}
+
+async function openEntry(page: Page, collection: string, entry: string): Promise<void> {
+  await page.goto(EDITOR)
+  await page.getByRole('button', { name: 'Login' }).click()
+  await page.goto(`${EDITOR}#/collections/${collection}/entries/${entry}`)
+  await expect(page.getByText('Writing in EN')).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByText('Writing in DE')).toBeVisible()
+}
+
+async function publish(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Publish', exact: true }).click()
+  await page.getByText('Publish now').click()
+}
+
+test.describe.configure({ mode: 'serial' })
+
+test.beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cms-e2e-'))
+  await cp(join(ROOT, 'content'), join(dir, 'content'), { recursive: true })
+  serve('src/build/dev.ts', DEV_PORT)
+  await waitFor(EDITOR, 90)
+})
+
+test.afterAll(async () => {
+  for (const server of servers) server.kill()
+  await rm(dir, { recursive: true, force: true })
+})
+
+test('the CMS refuses a change that would break the site and says where', async ({ page }) => {
+  test.setTimeout(120_000)
+  const file = join(dir, 'content/de/jobs/compliance-officer-aml.yaml')
+  const before = await readFile(file, 'utf8')
+  await openEntry(page, 'jobPosting', 'compliance-officer-aml')
+  await page.locator('input[id^="applyEmail-field"]').nth(1).fill('bewerbung at lumora')
+  await publish(page)
+  await expect(
+    page.getByText(
+      /content\/de\/jobs\/compliance-officer-aml\.yaml › applyEmail: expected an e-mail address/,
+    ),
+  ).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByText(/nothing was saved/)).toBeVisible()
+  expect(await readFile(file, 'utf8')).toBe(before)
+})
+
+test('an entry edited in the CMS appears on the rebuilt site, in both languages', async ({
+  page,
+}) => {
+  test.setTimeout(300_000)
+  const english = 'Lumora Bank opens its identity platform to every partner'
+  const german = 'Lumora Bank öffnet seine Identitätsplattform für alle Partner'
+  await openEntry(page, 'pressRelease', RELEASE)
+  const titles = page.locator('input[id^="title-field"]')
+  await titles.nth(0).fill(english)
+  await titles.nth(1).fill(german)
+  await publish(page)
+  await expect(page.getByText('Entry saved')).toBeVisible({ timeout: 30_000 })
+
+  // Saved in the store's own layout, one file per language, the body untouched.
+  const stored = await readFile(join(dir, `content/de/press/${RELEASE}.md`), 'utf8')
+  const original = await readFile(join(ROOT, `content/de/press/${RELEASE}.md`), 'utf8')
+  const front = (text: string) => parse(text.split('---')[1] ?? '')
+  expect(front(stored)).toEqual({ ...front(original), title: german })
+  expect(stored.split('---').slice(2).join('---').trim()).toBe(
+    original.split('---').slice(2).join('---').trim(),
+  )
+
+  // `npm start` sees the store changed, rebuilds and serves the new site.
+  serve('src/server/start.ts', SITE_PORT)
+  const site = `http://localhost:${SITE_PORT}`
+  await waitFor(`${site}/en/`, 240)
+  await page.goto(`${site}/de/press/${RELEASE}/`)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(german)
+  await page.goto(`${site}/en/press/`)
+  await expect(page.getByRole('link', { name: english })).toBeVisible()
+})
