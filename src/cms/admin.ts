@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { createFileStore } from '../content/file-store'
 import { type CmsBackendOptions, createCmsBackend } from './backend'
 import { CMS_API_PATH, CMS_PATH, cmsConfig } from './config'
 
@@ -83,7 +84,9 @@ export function createCmsRoutes(options: CmsBackendOptions) {
         return json(answer.status, answer.body)
       }
       if (pathname === CMS_PATH.slice(0, -1) || pathname === CMS_PATH) {
-        return { status: 200, type: 'text/html; charset=utf-8', body: page(cmsConfig(origin)) }
+        const { documents } = await createFileStore(options.contentDir).read()
+        const config = cmsConfig(origin, documents)
+        return { status: 200, type: 'text/html; charset=utf-8', body: page(config) }
       }
       if (pathname.startsWith(CMS_PATH)) {
         const name = pathname.slice(CMS_PATH.length)

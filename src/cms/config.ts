@@ -9,10 +9,11 @@
  * store's `{language}/{root}/{name}.yaml`.
  */
 import type { z } from 'zod'
-import type { CollectionName } from '../content/collections'
+import { type CollectionName, locate } from '../content/collections'
 import * as schemas from '../content/schema/entries'
+import type { ContentDocument } from '../content/source'
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../shared/languages'
-import { type CmsField, type FieldOptions, objectFields, type ReferenceTarget } from './fields'
+import { type Choice, type CmsField, type FieldOptions, objectFields } from './fields'
 
 /** Where the backend answers; the editor's page lives beside it. */
 export const CMS_PATH = '/admin/'
@@ -185,8 +186,9 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
     summary: '{{title}} (updated {{updated}})',
   }),
   {
-    // Not "layout": Decap inserts the language before the first "/layout" of the path.
-    name: 'navigation',
+    // Not "layout": Decap inserts the language before the first "/layout" of the path; and not
+    // "navigation": Decap loses an entry's data when a field shares its collection's name.
+    name: 'siteTexts',
     label: 'Navigation and interface texts',
     labelSingular: 'Navigation and interface texts',
     description:
@@ -219,16 +221,21 @@ const SCHEMAS: Record<CollectionName, z.ZodType> = {
   blogCategory: schemas.blogCategory,
 }
 
-const REFERENCES: Partial<Record<CollectionName, ReferenceTarget>> = {}
-for (const collection of CMS_COLLECTIONS) {
-  if (collection.types === 'layout' || collection.fixed) continue
-  for (const type of collection.types)
-    REFERENCES[type] = { collection: collection.name, display: collection.identifier }
-}
-
-const fieldsOf = (schema: z.ZodType, i18n: boolean): CmsField[] => {
-  const options: FieldOptions = { i18n, references: REFERENCES }
-  return objectFields(schema, options)
+/** The entries each reference field may name, from the store as it is now. */
+function choicesOf(documents: readonly ContentDocument[]): FieldOptions['references'] {
+  const choices: Record<string, Choice[]> = {}
+  for (const document of documents) {
+    const located = locate(document.file)
+    if (!located || (located.language && located.language !== DEFAULT_LANGUAGE)) continue
+    const data = (document.data ?? {}) as { title?: unknown; name?: { en?: unknown } }
+    const label = String(data.title ?? data.name?.en ?? located.name)
+    const type = located.collection.name
+    choices[type] ??= []
+    // References name an entry by its file name: `cards` for `pages/services/cards.yaml`.
+    choices[type].push({ label, value: located.name.split('/').at(-1) ?? located.name })
+  }
+  for (const list of Object.values(choices)) list.sort((a, b) => a.label.localeCompare(b.label))
+  return choices
 }
 
 const schemaOf = (collection: CmsCollection): z.ZodType => {
@@ -244,7 +251,10 @@ const I18N = {
   default_locale: DEFAULT_LANGUAGE,
 }
 
-function folderCollection(collection: CmsCollection): Record<string, unknown> {
+function folderCollection(
+  collection: CmsCollection,
+  references: FieldOptions['references'],
+): Record<string, unknown> {
   return {
     name: collection.name,
     label: collection.label,
@@ -263,11 +273,11 @@ function folderCollection(collection: CmsCollection): Record<string, unknown> {
       : {}),
     ...(collection.sortable ? { sortable_fields: collection.sortable } : {}),
     ...(collection.filters ? { view_filters: collection.filters } : {}),
-    fields: fieldsOf(schemaOf(collection), collection.twin),
+    fields: objectFields(schemaOf(collection), { i18n: collection.twin, references }),
   }
 }
 
-function settingsCollection(): Record<string, unknown> {
+function settingsCollection(references: FieldOptions['references']): Record<string, unknown> {
   return {
     name: 'settings',
     label: 'Site settings',
@@ -279,20 +289,28 @@ function settingsCollection(): Record<string, unknown> {
         name: 'site',
         label: 'Brand and company facts (imprint, contact, supervisors)',
         file: `content/${SHARED_FILES.site}`,
-        fields: fieldsOf(schemas.siteSettings, false),
+        fields: objectFields(schemas.siteSettings, { i18n: false, references }),
       },
       {
         name: 'blog-archive',
         label: 'Blog archive page (both languages)',
         file: `content/${SHARED_FILES.blogArchive}`,
-        fields: fieldsOf(schemas.blogArchive, false),
+        fields: objectFields(schemas.blogArchive, { i18n: false, references }),
       },
     ],
   }
 }
 
-/** The whole configuration, for `CMS.init({ config })`; `origin` is the editor's. */
-export function cmsConfig(origin: string): Record<string, unknown> {
+/**
+ * The whole configuration, for `CMS.init({ config })`. `origin` is the editor's; `documents`
+ * are the store's, for the entries reference fields offer (a new entry is offered after the
+ * editor is reloaded).
+ */
+export function cmsConfig(
+  origin: string,
+  documents: readonly ContentDocument[],
+): Record<string, unknown> {
+  const references = choicesOf(documents)
   return {
     load_config_file: false,
     backend: { name: 'proxy', proxy_url: `${origin}${CMS_API_PATH}`, branch: 'main' },
@@ -304,6 +322,9 @@ export function cmsConfig(origin: string): Record<string, unknown> {
     public_folder: '/images',
     slug: { encoding: 'ascii', clean_accents: true, sanitize_replacement: '-' },
     i18n: I18N,
-    collections: [...CMS_COLLECTIONS.map(folderCollection), settingsCollection()],
+    collections: [
+      ...CMS_COLLECTIONS.map((collection) => folderCollection(collection, references)),
+      settingsCollection(references),
+    ],
   }
 }

@@ -15,9 +15,9 @@ export interface CmsField {
   required?: boolean
   hint?: string
   default?: unknown
-  i18n?: boolean
+  i18n?: boolean | 'duplicate'
   pattern?: [string, string]
-  options?: string[]
+  options?: readonly (string | Choice)[]
   value_type?: 'int' | 'float'
   fields?: CmsField[]
   field?: CmsField
@@ -32,25 +32,21 @@ export interface CmsField {
   date_format?: string
   time_format?: boolean
   picker_utc?: boolean
-  collection?: string
-  value_field?: string
-  search_fields?: string[]
-  display_fields?: string[]
   multiple?: boolean
   choose_url?: boolean
 }
 
-/** Where a referenced content type lives in the CMS and how its entries are shown. */
-export interface ReferenceTarget {
-  collection: string
-  display: string
+/** An entry a reference field may name: its name, shown by its title. */
+export interface Choice {
+  label: string
+  value: string
 }
 
 export interface FieldOptions {
   /** Mark every field translatable (collections with an entry per language). */
   i18n: boolean
-  /** The CMS collection for each content type a field may name. */
-  references: Partial<Record<CollectionName, ReferenceTarget>>
+  /** The entries of each content type a field may name. */
+  references: Partial<Record<CollectionName, readonly Choice[]>>
 }
 
 /** Long texts get a text area; short ones a single line. */
@@ -132,15 +128,15 @@ export function toField(name: string, schema: z.ZodType, options: FieldOptions):
   if (options.i18n) field.i18n = true
 
   if (meta.reference) {
-    const target = options.references[meta.reference]
-    if (!target) throw new Error(`no CMS collection for the content type "${meta.reference}"`)
+    const choices = options.references[meta.reference]
+    if (!choices) throw new Error(`no entries listed for the content type "${meta.reference}"`)
     return {
       ...field,
-      widget: 'relation',
-      collection: target.collection,
-      value_field: '{{slug}}',
-      search_fields: [target.display],
-      display_fields: [target.display],
+      // A select, not Decap's relation widget: that one marks every entry it shows as changed.
+      widget: 'select',
+      options: choices,
+      // The entry named is the same in every language: chosen once, copied to the twin.
+      ...(options.i18n ? { i18n: 'duplicate' as const } : {}),
     }
   }
   // Rich text and raw Markdown both keep what the build renders, tables included.
@@ -205,9 +201,8 @@ function listField(field: CmsField, element: z.ZodType, options: FieldOptions): 
   const item = unwrap(element)
   const def = defOf(item.schema)
   if (item.meta.reference) {
-    const { hint, i18n, required, label, name } = field
-    const relation = toField(name, element, options)
-    return { ...relation, label, multiple: true, hint, i18n, required }
+    const { hint, required, label, name } = field
+    return { ...toField(name, element, options), label, multiple: true, hint, required }
   }
   const list: CmsField = { ...field, widget: 'list', collapsed: true, minimize_collapsed: true }
   if (def.type === 'union' && def.discriminator && def.options) {

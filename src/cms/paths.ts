@@ -51,7 +51,7 @@ export function storeFileOf(cmsPath: string): string {
       `the file name "${key}" may hold only lowercase letters, digits and single hyphens`,
     )
   if (collection.types === 'layout' && key !== 'layout')
-    throw new CmsPathError('the navigation collection holds layout.yaml only')
+    throw new CmsPathError('the siteTexts collection holds layout.yaml only')
   return [language, collection.root, ...parts].filter(Boolean).join('/') + extension
 }
 

@@ -17,12 +17,12 @@ interface CollectionConfig {
   files?: { name: string; file: string; fields: CmsField[] }[]
 }
 
-const config = cmsConfig('http://localhost:5173') as {
+const { documents } = await createFileStore(join(ROOT, 'content')).read()
+const config = cmsConfig('http://localhost:5173', documents) as {
   backend: { name: string; proxy_url: string }
   i18n: { structure: string; locales: string[] }
   collections: CollectionConfig[]
 }
-const { documents } = await createFileStore(join(ROOT, 'content')).read()
 
 /** The data's fields the CMS has no field for: saving through the CMS would lose them. */
 function unknownFields(data: unknown, fields: readonly CmsField[], at: string): string[] {
@@ -84,6 +84,13 @@ describe('CMS configuration', () => {
     expect(config.i18n).toMatchObject({ structure: 'multiple_folders', locales: ['en', 'de'] })
   })
 
+  it('names no field like its collection (Decap would show such an entry empty)', () => {
+    for (const entry of config.collections) {
+      const names = (entry.fields ?? []).map((field) => field.name)
+      expect(names, entry.name).not.toContain(entry.name)
+    }
+  })
+
   it('offers every content type of the store', () => {
     const types = new Set(
       CMS_COLLECTIONS.flatMap((entry) => (entry.types === 'layout' ? [] : entry.types)),
@@ -99,7 +106,7 @@ describe('CMS configuration', () => {
   })
 
   it('edits entries with a twin in both languages, and single-language entries alone', () => {
-    for (const name of ['pages', 'service', 'legal', 'navigation', 'pressRelease']) {
+    for (const name of ['pages', 'service', 'legal', 'siteTexts', 'pressRelease']) {
       const entry = collection(name)
       expect(entry.i18n, name).toBe(true)
       expect(
@@ -114,7 +121,7 @@ describe('CMS configuration', () => {
   })
 
   it('lets editors add to open-ended types but not delete pages with fixed addresses', () => {
-    for (const name of ['pages', 'customerInformation', 'legal', 'navigation']) {
+    for (const name of ['pages', 'customerInformation', 'legal', 'siteTexts']) {
       expect(collection(name)).toMatchObject({ create: false, delete: false })
     }
     for (const name of ['service', 'jobPosting', 'pressRelease', 'blogPost', 'blogCategory']) {
@@ -159,16 +166,20 @@ describe('CMS configuration', () => {
     })
     expect(find(job, 'salary').required).toBe(false)
     const post = collection('blogPost').fields
-    expect(find(post, 'category')).toMatchObject({
-      widget: 'relation',
-      collection: 'blogCategory',
-      value_field: '{{slug}}',
+    expect(find(post, 'category')).toMatchObject({ widget: 'select' })
+    expect(find(post, 'category').options).toContainEqual({
+      label: 'Regulation',
+      value: 'regulation',
     })
     expect(find(find(post, 'cover').fields, 'src').widget).toBe('image')
-    expect(find(collection('caseStudy').fields, 'services')).toMatchObject({
-      widget: 'relation',
-      collection: 'service',
-      multiple: true,
+    // References offer the entries of the store, by English title, the same in both languages.
+    const services = find(collection('caseStudy').fields, 'services')
+    expect(services).toMatchObject({ widget: 'select', multiple: true, i18n: 'duplicate' })
+    expect(services.options).toHaveLength(9)
+    expect(services.options).toContainEqual({
+      label: 'Card issuing: debit and credit cards for your customers',
+      value: 'cards',
     })
+    expect(find(collection('supportClient').fields, 'category').options).toHaveLength(4)
   })
 })

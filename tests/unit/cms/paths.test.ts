@@ -41,7 +41,7 @@ describe('CMS paths', () => {
       'content/customerInformation/en/customer-information.germany.de-iban.german.yaml',
     )
     expect(cmsPathOf('en/pages/services/cards.yaml')).toBe('content/service/en/cards.yaml')
-    expect(cmsPathOf('en/layout.yaml')).toBe('content/navigation/en/layout.yaml')
+    expect(cmsPathOf('en/layout.yaml')).toBe('content/siteTexts/en/layout.yaml')
     expect(cmsPathOf('blog/posts/hello.md')).toBe('content/blogPost/hello.md')
     expect(cmsPathOf('site.yaml')).toBe('content/site.yaml')
   })
@@ -53,7 +53,7 @@ describe('CMS paths', () => {
       'content/service/en/cards.v2.yaml',
       'content/service/cards.yaml',
       'content/pages/en/support..faq.yaml',
-      'content/navigation/en/footer.yaml',
+      'content/siteTexts/en/footer.yaml',
       'content/../site.yaml',
       'public/images/x.svg',
     ]) {
