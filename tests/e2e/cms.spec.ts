@@ -72,10 +72,12 @@ async function publish(page: Page): Promise<void> {
 test.describe.configure({ mode: 'serial' })
 
 test.beforeAll(async () => {
+  // A cold dev server beside the other browser tests can take a while on two cores.
+  test.setTimeout(150_000)
   dir = await mkdtemp(join(tmpdir(), 'cms-e2e-'))
   await cp(join(ROOT, 'content'), join(dir, 'content'), { recursive: true })
   serve('src/build/dev.ts', DEV_PORT)
-  await waitFor(EDITOR, 90)
+  await waitFor(EDITOR, 140)
 })
 
 test.afterAll(async () => {
