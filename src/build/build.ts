@@ -14,15 +14,18 @@ import { PRECOMPRESSED, precompress } from './compress'
 import type { BuildConfig } from './config'
 import { renderDocument } from './document'
 import { writeDocuments } from './documents'
+import { openMarkdownCache } from './markdown-cache'
 import { createPageData, createStaticQueries, manifestPath } from './page-data'
 import { createRouteTable } from './routes'
-import { loadWorkbox, writeServiceWorker } from './service-worker'
+import { writeServiceWorker } from './service-worker'
 import { inputHash, writeStamp } from './stamp'
 import { ICON_PATH, iconSvg, webManifest } from './web-manifest'
 
 export interface BuildReport {
   pages: number
   buildHash: string
+  /** The code was unchanged since a cached build: its bundles were reused. */
+  bundlesReused: boolean
   precached: number
   timings: Record<string, number>
 }
@@ -69,8 +72,6 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   }
 
   const hash = inputHash(config)
-  // Loading Workbox takes a while; let it happen while the rest runs.
-  const workbox = config.serviceWorker ? loadWorkbox() : undefined
   // Everything is written to a staging folder and swapped in at the end: a failed build leaves
   // the last good site in place, and a server never serves a half-written one.
   const stage = `${config.outDir}.next`
@@ -78,12 +79,16 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   await rm(stage, { recursive: true, force: true })
   await mkdir(stage, { recursive: true })
   await mkdir(config.cacheDir, { recursive: true })
+  const markdownCache = await openMarkdownCache(config)
   // Compression runs on libuv's thread pool, from the moment the client bundle is written,
   // beside the other bundles and the rendering on the main thread.
   let compressingAssets: Promise<number> = Promise.resolve(0)
   // Validating content and bundling code do not depend on each other: they run side by side.
   const [loaded, bundledResult] = await Promise.allSettled([
-    loadContent(createFileStore(config.contentDir), { publicDir: join(config.root, 'public') }),
+    loadContent(createFileStore(config.contentDir), {
+      publicDir: join(config.root, 'public'),
+      markdownCache,
+    }),
     bundle(staged, (files) => {
       compressingAssets = precompress(files.filter((file) => PRECOMPRESSED.test(file)))
     }),
@@ -154,19 +159,30 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     if (language === LANGUAGES[0]) extra.push([join(stage, '404.html'), html])
   }
   await writeAll(extra)
-  await writeDocuments(content, stage)
+  await writeDocuments(content, stage, {
+    markdownCache,
+    cacheDir: config.cacheDir,
+    root: config.root,
+  })
+  await markdownCache.save()
   step('data')
 
-  await workbox
   const precached = await writeServiceWorker(staged, bundled.serviceWorkerSource)
   const rootFiles = (await readdir(stage)).map((name) => join(stage, name))
   await Promise.all([
     compressingAssets,
     precompress(rootFiles.filter((file) => PRECOMPRESSED.test(file))),
   ])
+  await bundled.keep()
   await swapIn(stage, config.outDir)
   await writeStamp(config, await hash)
   step('finish')
 
-  return { pages: routes.length, buildHash: bundled.buildHash, precached, timings }
+  return {
+    pages: routes.length,
+    buildHash: bundled.buildHash,
+    bundlesReused: bundled.cached,
+    precached,
+    timings,
+  }
 }

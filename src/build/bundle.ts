@@ -1,22 +1,21 @@
 /**
  * Bundles the browser runtime, the server renderer and the service worker with Vite.
  * The three builds are independent, so they run side by side.
+ *
+ * The bundles depend on the code only, never on content: they are kept in the build cache under
+ * a hash of the code, and a build whose code is unchanged (an editor's content change) reuses
+ * them without loading Vite at all.
  */
-import { readFile, rm } from 'node:fs/promises'
-import { join } from 'node:path'
+import { createHash } from 'node:crypto'
+import { access, cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { build, type InlineConfig, type Manifest } from 'vite'
+import type { InlineConfig, Manifest } from 'vite'
 import type { BootData } from '../shared/types'
 import type { BuildConfig } from './config'
 import type { PageAssets } from './document'
+import { CLIENT_ENTRY, SERVER_ENTRY, SERVICE_WORKER_ENTRY, templateSource } from './entries'
 import { contentHash } from './page-data'
-import {
-  baseViteConfig,
-  CLIENT_ENTRY,
-  SERVER_ENTRY,
-  SERVICE_WORKER_ENTRY,
-  templateSource,
-} from './vite-config'
 
 /** What the server bundle exports (src/site/server.tsx). */
 export interface ServerRenderer {
@@ -31,18 +30,84 @@ export interface Bundle {
   assetsFor(template: string): PageAssets
   /** Path of the bundled service worker, before its precache manifest is injected. */
   serviceWorkerSource: string
+  /** True when the code was unchanged and the bundles came from the cache. */
+  cached: boolean
+  /** Keeps the client files, with their compressed twins, for the next build of the same code. */
+  keep(): Promise<void>
 }
 
 const MANIFEST_FILE = '.vite/manifest.json'
+const COMPLETE = 'complete'
+/** Bundles of this many code versions stay in the cache (switching branches back and forth). */
+const KEPT_VERSIONS = 3
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort()
+}
+
+/** A hash of everything the bundles are made of: code, public files, locked dependencies. */
+export async function codeHash(root: string): Promise<string> {
+  const hash = createHash('sha256')
+  const files = [
+    ...(await filesUnder(join(root, 'src'))),
+    ...(await filesUnder(join(root, 'public'))),
+    join(root, 'package-lock.json'),
+  ]
+  for (const file of files) {
+    hash.update(relative(root, file))
+    hash.update(await readFile(file).catch(() => Buffer.from('missing')))
+  }
+  return hash.digest('hex').slice(0, 24)
+}
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  )
+
+async function pruneCache(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [])
+  const versions = await Promise.all(
+    names.map(async (name) => ({
+      name,
+      time: (await stat(join(dir, name, COMPLETE)).catch(() => undefined))?.mtimeMs ?? 0,
+    })),
+  )
+  versions.sort((a, b) => b.time - a.time)
+  await Promise.all(
+    versions
+      .slice(KEPT_VERSIONS)
+      .map(({ name }) => rm(join(dir, name), { recursive: true, force: true })),
+  )
+}
 
 /** `onClientWritten` receives the client bundle's files as soon as they are on disk. */
 export async function bundle(
   config: BuildConfig,
   onClientWritten: (files: string[]) => void = () => {},
 ): Promise<Bundle> {
+  const versionsDir = join(config.cacheDir, 'bundles')
+  const version = join(versionsDir, await codeHash(config.root))
+  const serverOut = join(version, 'server')
+  const workerOut = join(version, 'sw')
+  const clientCache = join(version, 'client')
+  const manifestCache = join(version, 'manifest.json')
+
+  if (await exists(join(version, COMPLETE))) {
+    await cp(clientCache, config.outDir, { recursive: true })
+    const manifestJson = await readFile(manifestCache, 'utf8')
+    return finish(manifestJson, true, async () => {})
+  }
+
+  await rm(version, { recursive: true, force: true })
+  const { build } = await import('vite')
+  const { baseViteConfig } = await import('./vite-config')
   const base = baseViteConfig(config)
-  const serverOut = join(config.cacheDir, 'server')
-  const workerOut = join(config.cacheDir, 'sw')
   const client: InlineConfig = {
     ...base,
     plugins: [
@@ -100,43 +165,67 @@ export async function bundle(
   const manifestPath = join(config.outDir, MANIFEST_FILE)
   const manifestJson = await readFile(manifestPath, 'utf8')
   await rm(join(config.outDir, '.vite'), { recursive: true, force: true })
-  const manifest = JSON.parse(manifestJson) as Manifest
-  const renderer = (await import(
-    `${pathToFileURL(join(serverOut, 'server.js')).href}?t=${Date.now()}`
-  )) as ServerRenderer
-  await renderer.prepare()
-
-  const entry = manifest[CLIENT_ENTRY]
-  if (!entry) throw new Error(`The client bundle has no entry for ${CLIENT_ENTRY}`)
-  const assetCache = new Map<string, PageAssets>()
-
-  return {
-    buildHash: contentHash(manifestJson, 20),
-    renderer,
-    serviceWorkerSource: join(workerOut, 'sw.js'),
-    assetsFor(template) {
-      const cached = assetCache.get(template)
-      if (cached) return cached
-      const key = templateSource(template)
-      if (!manifest[key])
-        throw new Error(`The client bundle has no chunk for template "${template}" (${key})`)
-      const preload = new Set<string>()
-      const styles = new Set<string>()
-      const visit = (name: string, seen: Set<string>) => {
-        if (seen.has(name)) return
-        seen.add(name)
-        const chunk = manifest[name]
-        if (!chunk) return
-        if (name !== CLIENT_ENTRY) preload.add(`/${chunk.file}`)
-        for (const css of chunk.css ?? []) styles.add(`/${css}`)
-        for (const imported of chunk.imports ?? []) visit(imported, seen)
+  // Before pages are written, the output holds exactly the client bundle and the public files.
+  const clientFiles = await filesUnder(config.outDir)
+  return finish(manifestJson, false, async () => {
+    for (const file of clientFiles) {
+      for (const twin of [file, `${file}.br`, `${file}.gz`]) {
+        if (!(await exists(twin))) continue
+        const target = join(clientCache, relative(config.outDir, twin))
+        await cp(twin, target)
       }
-      const seen = new Set<string>()
-      visit(CLIENT_ENTRY, seen)
-      visit(key, seen)
-      const assets = { entry: `/${entry.file}`, preload: [...preload], styles: [...styles] }
-      assetCache.set(template, assets)
-      return assets
-    },
+    }
+    await writeFile(manifestCache, manifestJson)
+    await mkdir(version, { recursive: true })
+    await writeFile(join(version, COMPLETE), new Date().toISOString())
+    await pruneCache(versionsDir)
+  })
+
+  async function finish(
+    manifestJson: string,
+    cached: boolean,
+    keep: () => Promise<void>,
+  ): Promise<Bundle> {
+    const manifest = JSON.parse(manifestJson) as Manifest
+    const renderer = (await import(
+      `${pathToFileURL(join(serverOut, 'server.js')).href}?t=${Date.now()}`
+    )) as ServerRenderer
+    await renderer.prepare()
+
+    const entry = manifest[CLIENT_ENTRY]
+    if (!entry) throw new Error(`The client bundle has no entry for ${CLIENT_ENTRY}`)
+    const assetCache = new Map<string, PageAssets>()
+
+    return {
+      buildHash: contentHash(manifestJson, 20),
+      renderer,
+      serviceWorkerSource: join(workerOut, 'sw.js'),
+      cached,
+      keep,
+      assetsFor(template) {
+        const cached = assetCache.get(template)
+        if (cached) return cached
+        const key = templateSource(template)
+        if (!manifest[key])
+          throw new Error(`The client bundle has no chunk for template "${template}" (${key})`)
+        const preload = new Set<string>()
+        const styles = new Set<string>()
+        const visit = (name: string, seen: Set<string>) => {
+          if (seen.has(name)) return
+          seen.add(name)
+          const chunk = manifest[name]
+          if (!chunk) return
+          if (name !== CLIENT_ENTRY) preload.add(`/${chunk.file}`)
+          for (const css of chunk.css ?? []) styles.add(`/${css}`)
+          for (const imported of chunk.imports ?? []) visit(imported, seen)
+        }
+        const seen = new Set<string>()
+        visit(CLIENT_ENTRY, seen)
+        visit(key, seen)
+        const assets = { entry: `/${entry.file}`, preload: [...preload], styles: [...styles] }
+        assetCache.set(template, assets)
+        return assets
+      },
+    }
   }
 }

@@ -21,10 +21,11 @@ import type { BootData, LayoutData } from '../shared/types'
 import type { ServerRenderer } from './bundle'
 import { ROOT, readBuildConfig } from './config'
 import { escapeHtml, renderDocument } from './document'
+import { CLIENT_ENTRY, SERVER_ENTRY } from './entries'
 import { createPageData, createStaticQueries, manifestPath } from './page-data'
 import { type BuildPage, createRouteTable } from './routes'
 import { KILL_SWITCH_WORKER } from './service-worker'
-import { baseViteConfig, CLIENT_ENTRY, SERVER_ENTRY } from './vite-config'
+import { baseViteConfig } from './vite-config'
 import { ICON_PATH, iconSvg, webManifest } from './web-manifest'
 
 interface SiteState {

@@ -1,13 +1,14 @@
 /** Writes the PDF documents of the content (customer information, studies) and the media kit. */
-import { mkdir, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { type DocumentSpec, documentsOf, MEDIA_KIT_PATH } from '../content/documents'
 import type { SiteContent } from '../content/load'
-import { renderMarkdown } from '../content/markdown'
+import { type MarkdownCache, renderMarkdownCached } from '../content/markdown'
 import { LANGUAGES } from '../shared/languages'
 
 /** The media kit: company facts and, in every language, what the company does. */
-export function mediaKit(content: SiteContent): DocumentSpec {
+export async function mediaKit(content: SiteContent, cache?: MarkdownCache): Promise<DocumentSpec> {
   const { settings } = content
   const facts = [
     `- ${settings.legalEntity}, ${settings.address.street}, ${settings.address.postalCode} ${settings.address.city}`,
@@ -16,30 +17,84 @@ export function mediaKit(content: SiteContent): DocumentSpec {
     ...settings.supervisors.map((supervisor) => `- ${supervisor.name}`),
     `- ${settings.pressEmail}, ${settings.phone}`,
   ].join('\n')
-  const about = LANGUAGES.flatMap((language) => {
+  const about = []
+  for (const language of LANGUAGES) {
     const page = content.entries.find(
       (entry) => entry.language === language && entry.name === 'about',
     )
-    return page ? [{ heading: page.data.title, body: renderMarkdown(String(page.data.intro)) }] : []
-  })
+    if (page) {
+      const body = await renderMarkdownCached(String(page.data.intro), cache)
+      about.push({ heading: page.data.title, body })
+    }
+  }
   return {
     path: MEDIA_KIT_PATH,
     title: `${settings.brandName} – Media kit / Pressemappe`,
     language: 'en',
-    parts: [{ heading: settings.legalEntity, body: renderMarkdown(facts) }, ...about],
+    parts: [
+      { heading: settings.legalEntity, body: await renderMarkdownCached(facts, cache) },
+      ...about,
+    ],
   }
 }
 
-export async function writeDocuments(content: SiteContent, outDir: string): Promise<number> {
-  const specs = [...documentsOf(content.entries), mediaKit(content)]
-  // pdf-lib is only loaded by builds that write documents.
-  const { renderPdf } = await import('./pdf')
+export interface DocumentOptions {
+  markdownCache?: MarkdownCache
+  /** Where PDFs of earlier builds are kept, by a hash of what they are made of. */
+  cacheDir?: string
+  /** The project root: the PDF writer's code is part of each document's hash. */
+  root?: string
+}
+
+const WRITER_FILES = ['src/build/pdf.ts', 'package-lock.json']
+
+/**
+ * Writes every document under `outDir`. A document whose text, issuer and writer are unchanged
+ * since an earlier build is copied from the cache; only the others load pdf-lib and render.
+ */
+export async function writeDocuments(
+  content: SiteContent,
+  outDir: string,
+  options: DocumentOptions = {},
+): Promise<number> {
+  const specs = [...documentsOf(content.entries), await mediaKit(content, options.markdownCache)]
+  const issuer = content.settings.legalEntity
+  const writer = createHash('sha256')
+  for (const file of options.root ? WRITER_FILES : []) {
+    writer.update(await readFile(join(options.root as string, file)).catch(() => Buffer.from('')))
+  }
+  const cacheDir = options.cacheDir ? join(options.cacheDir, 'documents') : undefined
+  if (cacheDir) await mkdir(cacheDir, { recursive: true })
+  const used = new Set<string>()
   await Promise.all(
     specs.map(async (spec) => {
       const file = join(outDir, spec.path)
       await mkdir(dirname(file), { recursive: true })
-      await writeFile(file, await renderPdf(spec, content.settings.legalEntity))
+      const key = createHash('sha256')
+        .update(writer.copy().digest('hex'))
+        .update(JSON.stringify({ spec, issuer }))
+        .digest('hex')
+        .slice(0, 32)
+      const cached = cacheDir && join(cacheDir, `${key}.pdf`)
+      used.add(`${key}.pdf`)
+      if (
+        cached &&
+        (await copyFile(cached, file).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return
+      // pdf-lib is only loaded by builds that write a changed document.
+      const { renderPdf } = await import('./pdf')
+      const pdf = await renderPdf(spec, issuer)
+      await writeFile(file, pdf)
+      if (cached) await writeFile(cached, pdf)
     }),
   )
+  if (cacheDir) {
+    const stale = (await readdir(cacheDir)).filter((name) => !used.has(name))
+    await Promise.all(stale.map((name) => rm(join(cacheDir, name), { force: true })))
+  }
   return specs.length
 }

@@ -1,17 +1,13 @@
 /**
  * Writes `/sw.js`: the Workbox worker with its precache manifest injected, or, with the kill
  * switch (`SERVICE_WORKER=off`), a worker that empties every cache and unregisters itself.
+ * The injection is a few lines of our own: workbox-build took longer to load than the rest of a
+ * content-only build.
  */
-import { writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { createHash } from 'node:crypto'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { join, sep } from 'node:path'
 import type { BuildConfig } from './config'
-
-/** The app shell: hashed bundles, the manifests and the icon. Pages are cached as visited. */
-export const PRECACHE_PATTERNS = [
-  'assets/**/*.{js,css,svg,woff2}',
-  'manifest-*.webmanifest',
-  'icon.svg',
-]
 
 /**
  * Replaces any earlier worker: takes over at once, deletes every cache, unregisters and
@@ -29,27 +25,52 @@ self.addEventListener('activate', (event) => {
 `
 
 /**
- * Only the injector: the package's index also loads its bundler toolchain, five times slower
- * to import, which `generateSW` needs and we do not.
+ * The app shell is precached: the hashed bundles under assets/ (scripts, styles, SVG, fonts),
+ * the web manifests and the icon. Pages are cached as they are visited.
  */
-export function loadWorkbox(): Promise<typeof import('workbox-build/build/inject-manifest.js')> {
-  return import('workbox-build/build/inject-manifest.js')
+const PRECACHED = /^(assets\/.+\.(js|css|svg|woff2)|manifest-[^/]+\.webmanifest|icon\.svg)$/
+/** Hashed file names change with their content: they need no revision. */
+const HASHED = /^assets\//
+const MANIFEST_PLACEHOLDER = 'self.__WB_MANIFEST'
+
+export interface PrecacheEntry {
+  url: string
+  revision: string | null
 }
 
+/** The precache manifest Workbox's `precacheAndRoute` expects, for the files in `outDir`. */
+export async function precacheManifest(outDir: string): Promise<PrecacheEntry[]> {
+  const assets = await readdir(join(outDir, 'assets'), { recursive: true }).catch(() => [])
+  const files = [...(await readdir(outDir)), ...assets.map((file) => `assets/${file}`)]
+    .map((file) => file.split(sep).join('/'))
+    .filter((file) => PRECACHED.test(file))
+    .sort()
+  return Promise.all(
+    files.map(async (url) => ({
+      url,
+      revision: HASHED.test(url)
+        ? null
+        : createHash('md5')
+            .update(await readFile(join(outDir, url)))
+            .digest('hex'),
+    })),
+  )
+}
+
+/** Writes the worker with its precache manifest in place of `self.__WB_MANIFEST`. */
 export async function writeServiceWorker(config: BuildConfig, source: string): Promise<number> {
   const destination = join(config.outDir, 'sw.js')
   if (!config.serviceWorker) {
     await writeFile(destination, KILL_SWITCH_WORKER)
     return 0
   }
-  const { injectManifest } = await loadWorkbox()
-  const { count, warnings } = await injectManifest({
-    swSrc: source,
-    swDest: destination,
-    globDirectory: config.outDir,
-    globPatterns: PRECACHE_PATTERNS,
-    dontCacheBustURLsMatching: /^assets\//,
-  })
-  if (warnings.length > 0) throw new Error(`Service worker: ${warnings.join('; ')}`)
-  return count
+  const code = await readFile(source, 'utf8')
+  const parts = code.split(MANIFEST_PLACEHOLDER)
+  if (parts.length !== 2)
+    throw new Error(
+      `Service worker: expected ${MANIFEST_PLACEHOLDER} once in ${source}, found it ${parts.length - 1} times`,
+    )
+  const manifest = await precacheManifest(config.outDir)
+  await writeFile(destination, parts.join(JSON.stringify(manifest)))
+  return manifest.length
 }

@@ -13,7 +13,7 @@ import type { TemplateName } from '../shared/types'
 import { type CollectionName, KNOWN_FILES, locate } from './collections'
 import { documentsOf, MEDIA_KIT_PATH } from './documents'
 import { type ContentProblem, ContentValidationError } from './errors'
-import { linksIn } from './markdown'
+import { linksIn, type MarkdownCache, memoryCache, renderRichText } from './markdown'
 import {
   blogArchive,
   type LayoutContent,
@@ -78,6 +78,8 @@ export interface LoadOptions {
   collections?: ReadonlySet<CollectionName>
   /** Where `/images/…` files live (the project's `public/`); images are checked when given. */
   publicDir?: string
+  /** Earlier renderings of Markdown texts (default: this process's memory). */
+  markdownCache?: MarkdownCache
 }
 
 export async function loadContent(
@@ -142,6 +144,14 @@ export async function loadContent(
       template: collection.template(name),
       data,
     })
+  }
+
+  for (const entry of entries) {
+    await renderRichText(
+      entry.data,
+      (path, message) => problems.push({ file: entry.file, field: path.join('.'), message }),
+      options.markdownCache ?? memoryCache,
+    )
   }
 
   checkPresence(present, problems)

@@ -1,80 +1,107 @@
 /**
- * Editors' Markdown becomes sanitised HTML at build time only; no Markdown parser ships to the
- * browser. Headings start at h2 (the page title is the only h1), heading ids are derived with
- * the slug helper for deep links, and links to other sites open in a new tab without opener.
+ * Rich text in the content: validation keeps a Markdown field as `PendingMarkdown`, and
+ * `renderRichText` turns every one of them into sanitised HTML afterwards, through a cache of
+ * earlier renderings. The renderer (unified, remark, rehype) is loaded only for texts the cache
+ * does not know, so a build of unchanged texts never loads it.
  */
-import type { Element, Root } from 'hast'
-import rehypeSanitize, { defaultSchema } from 'rehype-sanitize'
-import rehypeStringify from 'rehype-stringify'
-import remarkGfm from 'remark-gfm'
-import remarkParse from 'remark-parse'
-import remarkRehype from 'remark-rehype'
-import { unified } from 'unified'
-import { visit } from 'unist-util-visit'
-import { classifyLink, linkAttributes } from '../shared/links'
-import { slugify } from '../shared/slug'
+import { createHash } from 'node:crypto'
 
 /** Rendered rich text: what templates receive for a Markdown field. */
 export interface RichText {
   html: string
 }
 
-const RENDER_BASE = 'https://site.invalid/'
+export class MarkdownError extends Error {}
 
-/** GitHub's sanitising schema without ids clobbering (we add our own ids after sanitising). */
-const schema = { ...defaultSchema, clobberPrefix: '' }
-
-function text(node: Element): string {
-  let result = ''
-  visit(node, 'text', (child: { value: string }) => {
-    result += child.value
-  })
-  return result
+/** A Markdown text that passed validation and waits to be rendered. */
+export class PendingMarkdown {
+  constructor(readonly source: string) {}
 }
 
-/** Trusted attributes, added after sanitising: heading ids and safe external links. */
-function finish() {
-  return (tree: Root) => {
-    const used = new Map<string, number>()
-    visit(tree, 'element', (node: Element) => {
-      if (/^h[2-4]$/.test(node.tagName)) {
-        const base = slugify(text(node)) || 'section'
-        const count = used.get(base) ?? 0
-        used.set(base, count + 1)
-        node.properties.id = count === 0 ? base : `${base}-${count + 1}`
-      }
-      if (node.tagName === 'a' && typeof node.properties.href === 'string') {
-        Object.assign(
-          node.properties,
-          linkAttributes(classifyLink(node.properties.href, RENDER_BASE)),
-        )
-      }
-    })
+/** A rendering: the HTML, or why the text cannot be rendered. */
+export type Rendering = { html: string } | { error: string }
+
+/** Renderings by a hash of their source. */
+export interface MarkdownCache {
+  get(key: string): Rendering | undefined
+  set(key: string, rendering: Rendering): void
+}
+
+/** The cache of this process, for the dev server and the CMS, which load the content often. */
+export const memoryCache: MarkdownCache = new Map<string, Rendering>()
+
+export const markdownKey = (source: string) =>
+  createHash('sha256').update(source).digest('base64url')
+
+/** Renders one Markdown text through the cache; throws MarkdownError. */
+export async function renderMarkdownCached(
+  source: string,
+  cache: MarkdownCache = memoryCache,
+): Promise<RichText> {
+  const key = markdownKey(source)
+  let rendering = cache.get(key)
+  if (!rendering) {
+    rendering = await renderOne(source)
+    cache.set(key, rendering)
+  }
+  if ('error' in rendering) throw new MarkdownError(rendering.error)
+  return rendering
+}
+
+async function renderOne(source: string): Promise<Rendering> {
+  const { renderMarkdown } = await import('./markdown-render')
+  try {
+    return renderMarkdown(source)
+  } catch (error) {
+    if (error instanceof MarkdownError) return { error: error.message }
+    throw error
   }
 }
 
-const processor = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkRehype)
-  .use(rehypeSanitize, schema)
-  .use(finish)
-  .use(rehypeStringify)
+interface Found {
+  pending: PendingMarkdown
+  path: string[]
+  replace(value: RichText): void
+}
 
-export class MarkdownError extends Error {}
+function collect(value: unknown, path: string[], found: Found[]): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      if (item instanceof PendingMarkdown) {
+        found.push({ pending: item, path: [...path, String(index)], replace: (v) => { value[index] = v } })
+      } else collect(item, [...path, String(index)], found)
+    })
+    return
+  }
+  if (typeof value !== 'object' || value === null) return
+  const record = value as Record<string, unknown>
+  for (const [key, child] of Object.entries(record)) {
+    if (child instanceof PendingMarkdown) {
+      found.push({ pending: child, path: [...path, key], replace: (v) => { record[key] = v } })
+    } else collect(child, [...path, key], found)
+  }
+}
 
-/** Markdown to sanitised HTML; throws MarkdownError for a level-1 heading. */
-export function renderMarkdown(source: string): RichText {
-  const tree = processor.runSync(processor.parse(source)) as Root
-  let h1 = false
-  visit(tree, 'element', (node: Element) => {
-    if (node.tagName === 'h1') h1 = true
-  })
-  if (h1)
-    throw new MarkdownError(
-      'expected headings from "##" down; the page title is the only level-1 heading',
-    )
-  return { html: processor.stringify(tree) }
+/**
+ * Replaces every PendingMarkdown in `value` (in place) by its rendered RichText; a text that
+ * cannot be rendered becomes empty and is reported with its field path.
+ */
+export async function renderRichText(
+  value: unknown,
+  onError: (path: string[], message: string) => void,
+  cache: MarkdownCache = memoryCache,
+): Promise<void> {
+  const found: Found[] = []
+  collect(value, [], found)
+  for (const { pending, path, replace } of found) {
+    try {
+      replace(await renderMarkdownCached(pending.source, cache))
+    } catch (error) {
+      if (!(error instanceof MarkdownError)) throw error
+      onError(path, error.message)
+      replace({ html: '' })
+    }
+  }
 }
 
 /** The `href`s in rendered rich text, for link validation. */

@@ -11,6 +11,7 @@ import { readBuildConfig } from '../build/config'
 import { ContentValidationError, formatProblem } from './errors'
 import { createFileStore, parseMarkdownFile } from './file-store'
 import { loadContent } from './load'
+import { renderRichText } from './markdown'
 import * as schemas from './schema/entries'
 
 async function checkFiles(type: string, files: string[]): Promise<number> {
@@ -31,7 +32,13 @@ async function checkFiles(type: string, files: string[]): Promise<number> {
       continue
     }
     const result = schema.safeParse(data)
-    if (result.success) continue
+    if (result.success) {
+      await renderRichText(result.data, (path, message) => {
+        problems += 1
+        console.error(formatProblem({ file, field: path.join('.'), message }))
+      })
+      continue
+    }
     for (const issue of result.error.issues) {
       problems += 1
       console.error(formatProblem({ file, field: issue.path.join('.'), message: issue.message }))

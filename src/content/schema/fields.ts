@@ -1,7 +1,7 @@
 /** Field types shared by every content type, each with a message saying what is expected. */
 import { z } from 'zod'
 import type { CollectionName } from '../collections'
-import { MarkdownError, type RichText, renderMarkdown } from '../markdown'
+import { PendingMarkdown, type RichText } from '../markdown'
 import { editorMeta, hintOf } from './editor'
 
 /** Plain text, trimmed, between 1 and `max` characters. */
@@ -13,7 +13,10 @@ export const text = (what: string, max: number) =>
     .max(max, { error: `expected ${what} of at most ${max} characters` })
     .register(editorMeta, { hint: `${hintOf(what)}; at most ${max} characters.` })
 
-/** Markdown, rendered to sanitised HTML while validating. */
+/**
+ * Markdown: validated here, rendered to sanitised HTML right after validation (see
+ * `renderRichText`), so that unchanged texts come from the render cache.
+ */
 export const markdown = (what: string) =>
   z
     .string({ error: `expected ${what} as Markdown text` })
@@ -22,18 +25,8 @@ export const markdown = (what: string) =>
         context.addIssue({ code: 'custom', message: `expected ${what}, found an empty text` })
         return { html: '' }
       }
-      try {
-        return renderMarkdown(source)
-      } catch (error) {
-        context.addIssue({
-          code: 'custom',
-          message:
-            error instanceof MarkdownError
-              ? error.message
-              : `cannot render ${what}: ${String(error)}`,
-        })
-        return { html: '' }
-      }
+      // Typed as what templates finally receive; the loader renders it before anyone reads it.
+      return new PendingMarkdown(source) as unknown as RichText
     })
     .register(editorMeta, { widget: 'markdown', hint: `${hintOf(what)}, in Markdown.` })
 

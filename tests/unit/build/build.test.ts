@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parse, stringify } from 'yaml'
 import { generateContent } from '../../../bench/generate-content'
 import { buildSite } from '../../../src/build/build'
 import { ROOT, readBuildConfig } from '../../../src/build/config'
@@ -56,6 +57,40 @@ describe('build', () => {
     expect(await inputHash(config)).toBe(before)
     await rm(config.outDir, { recursive: true })
     expect(await isFresh(config, before)).toBe(false)
+  })
+
+  it('reuses the bundles, renderings and PDFs of unchanged code and texts, and renders changes', async () => {
+    const config = configFor('dist-again')
+    const page = () => readFile(join(config.outDir, 'en/services/cards/index.html'), 'utf8')
+    const pdf = () =>
+      readFile(
+        join(
+          config.outDir,
+          'documents/customer-information/germany-de-iban-german-depositor-information-sheet-en.pdf',
+        ),
+      )
+    const first = await buildSite(config)
+    const [firstPage, firstPdf] = await Promise.all([page(), pdf()])
+    expect(first.bundlesReused).toBe(false)
+
+    const second = await buildSite(config)
+    expect(second.bundlesReused).toBe(true)
+    expect(second.buildHash).toBe(first.buildHash)
+    expect(await page()).toBe(firstPage)
+    expect(Buffer.compare(await pdf(), firstPdf)).toBe(0)
+    const asset = /<script type="module" src="([^"]+)"/.exec(firstPage)?.[1] ?? ''
+    expect((await readFile(join(config.outDir, `${asset}.br`))).length).toBeGreaterThan(0)
+
+    const file = join(config.contentDir, 'en/pages/services/cards.yaml')
+    const original = await readFile(file, 'utf8')
+    await writeFile(file, stringify({ ...parse(original), whatItIs: 'A **changed** text.' }))
+    try {
+      const third = await buildSite(config)
+      expect(third.bundlesReused).toBe(true)
+      expect(await page()).toContain('A <strong>changed</strong> text.')
+    } finally {
+      await writeFile(file, original)
+    }
   })
 
   it('stops on a content error, naming file and field, and writes nothing', async () => {

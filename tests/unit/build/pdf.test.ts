@@ -1,7 +1,7 @@
 import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
 import { blocksOf, renderPdf } from '../../../src/build/pdf'
-import { renderMarkdown } from '../../../src/content/markdown'
+import { renderMarkdown } from '../../../src/content/markdown-render'
 
 describe('PDF documents', () => {
   it('reads headings, paragraphs, list items and table rows from rendered Markdown', () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { linksIn, renderMarkdown } from '../../../src/content/markdown'
+import {
+  linksIn,
+  markdownKey,
+  PendingMarkdown,
+  type Rendering,
+  renderRichText,
+} from '../../../src/content/markdown'
+import { renderMarkdown } from '../../../src/content/markdown-render'
 
 describe('Markdown to HTML at build time', () => {
   it('drops scripts, raw HTML and event handlers', () => {
@@ -34,5 +41,27 @@ describe('Markdown to HTML at build time', () => {
 
   it('refuses a level-1 heading: the page title is the only one', () => {
     expect(() => renderMarkdown('# Title')).toThrow(/expected headings from "##" down/)
+  })
+
+  it('renders every pending text in place, from the cache where it can, and names failures', async () => {
+    const cache = new Map<string, Rendering>([
+      [markdownKey('from the cache'), { html: '<p>cached</p>' }],
+    ])
+    const data = {
+      intro: new PendingMarkdown('from the cache'),
+      sections: [{ body: new PendingMarkdown('**bold**') }, { body: new PendingMarkdown('# h1') }],
+    }
+    const errors: string[] = []
+    await renderRichText(data, (path, message) => errors.push(`${path.join('.')}: ${message}`), cache)
+    expect(data).toEqual({
+      intro: { html: '<p>cached</p>' },
+      sections: [{ body: { html: '<p><strong>bold</strong></p>' } }, { body: { html: '' } }],
+    })
+    expect(errors).toEqual([
+      'sections.1.body: expected headings from "##" down; the page title is the only level-1 heading',
+    ])
+    // New renderings, failures included, are kept for next time.
+    expect(cache.get(markdownKey('**bold**'))).toEqual({ html: '<p><strong>bold</strong></p>' })
+    expect(cache.get(markdownKey('# h1'))).toMatchObject({ error: expect.any(String) })
   })
 })

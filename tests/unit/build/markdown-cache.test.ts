@@ -1,0 +1,35 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readBuildConfig } from '../../../src/build/config'
+import { openMarkdownCache } from '../../../src/build/markdown-cache'
+
+let cacheDir: string
+beforeAll(async () => {
+  cacheDir = await mkdtemp(join(tmpdir(), 'markdown-cache-'))
+})
+afterAll(async () => {
+  await rm(cacheDir, { recursive: true, force: true })
+})
+
+describe('build markdown cache', () => {
+  it('keeps what a build rendered or reused, and drops texts no longer in the content', async () => {
+    const config = { ...readBuildConfig(), cacheDir }
+    const first = await openMarkdownCache(config)
+    expect(first.get('a')).toBeUndefined()
+    first.set('a', { html: '<p>a</p>' })
+    first.set('b', { error: 'expected headings from "##" down' })
+    await first.save()
+    expect(await readdir(cacheDir)).toEqual([
+      expect.stringMatching(/^markdown-[0-9a-f]{16}\.json$/),
+    ])
+
+    const second = await openMarkdownCache(config)
+    expect(second.get('a')).toEqual({ html: '<p>a</p>' })
+    await second.save()
+    const third = await openMarkdownCache(config)
+    expect(third.get('a')).toEqual({ html: '<p>a</p>' })
+    expect(third.get('b')).toBeUndefined()
+  })
+})
