@@ -16,7 +16,7 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   webServer: {
-    command: 'node --import tsx src/server/start.ts',
+    command: 'node scripts/run.mjs start',
     url: `${BASE_URL}/`,
     env: { PORT: String(TEST_PORT), LOG_LEVEL: 'warn' },
     reuseExistingServer: false,

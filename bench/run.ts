@@ -27,7 +27,7 @@ interface BuildRun {
 function buildOnce(contentDir: string, outDir: string, cacheDir: string): Promise<BuildRun> {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now()
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/build/cli.ts'], {
+    const child = spawn(process.execPath, ['scripts/run.mjs', 'build'], {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -83,18 +83,23 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   // Compression runs on libuv's thread pool, from the moment the client bundle is written,
   // beside the other bundles and the rendering on the main thread.
   let compressingAssets: Promise<number> = Promise.resolve(0)
-  // Validating content and bundling code do not depend on each other: they run side by side.
+  // Validating content and bundling code do not depend on each other: they run side by side,
+  // and the documents (PDFs), which need the content only, are written while bundling ends.
+  const contentLoaded = loadContent(createFileStore(config.contentDir), {
+    publicDir: join(config.root, 'public'),
+    markdownCache,
+  })
+  const documentsWritten = contentLoaded.then((content) =>
+    writeDocuments(content, stage, { markdownCache, cacheDir: config.cacheDir, root: config.root }),
+  )
   const [loaded, bundledResult] = await Promise.allSettled([
-    loadContent(createFileStore(config.contentDir), {
-      publicDir: join(config.root, 'public'),
-      markdownCache,
-    }),
+    contentLoaded,
     bundle(staged, (files) => {
       compressingAssets = precompress(files.filter((file) => PRECOMPRESSED.test(file)))
     }),
   ])
   if (loaded.status === 'rejected' || bundledResult.status === 'rejected') {
-    await compressingAssets.catch(() => 0)
+    await Promise.all([compressingAssets.catch(() => 0), documentsWritten.catch(() => 0)])
     await rm(stage, { recursive: true, force: true })
     throw loaded.status === 'rejected'
       ? loaded.reason
@@ -159,11 +164,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     if (language === LANGUAGES[0]) extra.push([join(stage, '404.html'), html])
   }
   await writeAll(extra)
-  await writeDocuments(content, stage, {
-    markdownCache,
-    cacheDir: config.cacheDir,
-    root: config.root,
-  })
+  await documentsWritten
   await markdownCache.save()
   step('data')
 

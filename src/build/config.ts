@@ -1,5 +1,6 @@
 /** Build settings, each from the environment variable named beside it. */
-import { resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 
 export interface BuildConfig {
   /** Project root: where `src/`, `public/` and `package.json` live. */
@@ -16,7 +17,15 @@ export interface BuildConfig {
   serviceWorker: boolean
 }
 
-export const ROOT = resolve(import.meta.dirname, '../..')
+/** The folder of package.json above this module, compiled (`.cache/bin/…`) or not (`src/build`). */
+function findRoot(dir: string): string {
+  for (let current = dir; ; current = dirname(current)) {
+    if (existsSync(join(current, 'package.json'))) return current
+    if (dirname(current) === current) throw new Error(`no package.json above ${dir}`)
+  }
+}
+
+export const ROOT = findRoot(import.meta.dirname)
 
 export function readBuildConfig(env: NodeJS.ProcessEnv = process.env): BuildConfig {
   const siteUrl = (env.SITE_URL ?? 'http://localhost:8080').replace(/\/+$/, '')

@@ -13,7 +13,7 @@ import { type CollectionName, locate } from '../content/collections'
 import * as schemas from '../content/schema/entries'
 import type { ContentDocument } from '../content/source'
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../shared/languages'
-import { type Choice, type CmsField, type FieldOptions, objectFields } from './fields'
+import { type Choice, type FieldOptions, objectFields } from './fields'
 
 /** Where the backend answers; the editor's page lives beside it. */
 export const CMS_PATH = '/admin/'

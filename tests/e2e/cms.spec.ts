@@ -23,8 +23,8 @@ const RELEASE = 'lumora-opens-kyc-platform-to-partners'
 let dir: string
 const servers: ChildProcess[] = []
 
-function serve(script: string, port: number): void {
-  const server = spawn(process.execPath, ['--import', 'tsx', script], {
+function serve(program: 'dev' | 'start', port: number): void {
+  const server = spawn(process.execPath, ['scripts/run.mjs', program], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -76,7 +76,7 @@ test.beforeAll(async () => {
   test.setTimeout(150_000)
   dir = await mkdtemp(join(tmpdir(), 'cms-e2e-'))
   await cp(join(ROOT, 'content'), join(dir, 'content'), { recursive: true })
-  serve('src/build/dev.ts', DEV_PORT)
+  serve('dev', DEV_PORT)
   await waitFor(EDITOR, 140)
 })
 
@@ -177,7 +177,7 @@ test('an entry edited in the CMS appears on the rebuilt site, in both languages'
   )
 
   // `npm start` sees the store changed, rebuilds and serves the new site.
-  serve('src/server/start.ts', SITE_PORT)
+  serve('start', SITE_PORT)
   const site = `http://localhost:${SITE_PORT}`
   await waitFor(`${site}/en/`, 240)
   await page.goto(`${site}/de/press/${RELEASE}/`)

@@ -98,7 +98,7 @@ describe('build', () => {
     await generateContent(content, 120)
     await writeFile(join(content, 'de', 'pages', 'press.yaml'), 'title: 7\ndescription: Presse\n')
     const outDir = join(dir, 'dist-broken')
-    const result = await run(process.execPath, ['--import', 'tsx', 'src/build/cli.ts'], {
+    const result = await run(process.execPath, ['scripts/run.mjs', 'build'], {
       cwd: ROOT,
       env: {
         ...process.env,

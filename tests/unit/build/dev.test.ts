@@ -32,7 +32,7 @@ function fetch(
 }
 
 beforeAll(async () => {
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/build/dev.ts'], {
+  server = spawn(process.execPath, ['scripts/run.mjs', 'dev'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(PORT) },
     stdio: 'ignore',

@@ -1,0 +1,85 @@
+/**
+ * Runs one of the project's TypeScript programs as plain JavaScript:
+ * `node scripts/run.mjs build|start|dev|validate [arguments]`.
+ *
+ * The programs are compiled with Rolldown once per version of the code (a hash of `src/` and
+ * the lockfile) into `.cache/bin/{hash}/`, then imported. A TypeScript loader (tsx) would
+ * transpile on the fly, but its module hooks slow every import, the libraries' included: Vite
+ * loads in 0.8 s through them and in 0.17 s without. Compiling takes a fraction of a second and
+ * happens only after the code changed.
+ */
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { isAbsolute, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const PROGRAMS = {
+  build: 'src/build/cli.ts',
+  start: 'src/server/start.ts',
+  dev: 'src/build/dev.ts',
+  validate: 'src/content/validate-cli.ts',
+}
+/** Compiled versions kept (switching branches back and forth). */
+const KEPT_VERSIONS = 3
+
+const [name, ...args] = process.argv.slice(2)
+if (!name || !(name in PROGRAMS)) {
+  console.error(`usage: node scripts/run.mjs ${Object.keys(PROGRAMS).join('|')} [arguments]`)
+  process.exit(2)
+}
+
+function codeHash() {
+  const hash = createHash('sha256')
+  const files = readdirSync(join(ROOT, 'src'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort()
+  for (const file of [...files, join(ROOT, 'package-lock.json'), fileURLToPath(import.meta.url)]) {
+    hash.update(file.slice(ROOT.length))
+    hash.update(readFileSync(file))
+  }
+  return hash.digest('hex').slice(0, 16)
+}
+
+const binDir = join(ROOT, '.cache', 'bin')
+const version = join(binDir, codeHash())
+
+if (!existsSync(version)) {
+  const { build } = await import('rolldown')
+  // Compiled beside, then renamed into place: programs started together never see half of it.
+  const staging = `${version}.${process.pid}`
+  await build({
+    cwd: ROOT,
+    input: Object.fromEntries(
+      Object.entries(PROGRAMS).map(([key, file]) => [key, join(ROOT, file)]),
+    ),
+    platform: 'node',
+    // Libraries load from node_modules as they are; only our own modules are compiled.
+    external: (id) => !id.startsWith('.') && !isAbsolute(id),
+    transform: { jsx: 'react-jsx' },
+    logLevel: 'warn',
+    output: {
+      dir: staging,
+      format: 'esm',
+      entryFileNames: '[name].mjs',
+      chunkFileNames: 'chunks/[name]-[hash].mjs',
+      sourcemap: true,
+    },
+  })
+  try {
+    renameSync(staging, version)
+  } catch {
+    // another process compiled the same version first
+    rmSync(staging, { recursive: true, force: true })
+  }
+  const versions = readdirSync(binDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && /^[0-9a-f]{16}$/.test(entry.name))
+    .map((entry) => join(binDir, entry.name))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
+  for (const old of versions.slice(KEPT_VERSIONS)) rmSync(old, { recursive: true, force: true })
+}
+
+const program = join(version, `${name}.mjs`)
+process.argv = [process.argv[0] ?? 'node', program, ...args]
+await import(pathToFileURL(program).href)
