@@ -6,6 +6,7 @@ import type { CmsField } from '../../../src/cms/fields'
 import { cmsPathOf } from '../../../src/cms/paths'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { createFileStore } from '../../../src/content/file-store'
+import { SECTION_TYPES } from '../../../src/content/schema/sections'
 
 interface CollectionConfig {
   name: string
@@ -145,18 +146,7 @@ describe('CMS configuration', () => {
     expect(find(service, 'audience')).toMatchObject({ widget: 'list', field: { widget: 'string' } })
     expect(find(service, 'sections')).toMatchObject({ widget: 'list', required: false })
     const sectionTypes = find(service, 'sections').types?.map((type) => type.name)
-    expect(sectionTypes).toEqual([
-      'hero',
-      'richText',
-      'featureGrid',
-      'cards',
-      'faq',
-      'callToAction',
-      'quote',
-      'logoWall',
-      'table',
-      'downloadList',
-    ])
+    expect(sectionTypes).toEqual([...SECTION_TYPES])
     const job = collection('jobPosting').fields
     expect(find(job, 'datePosted')).toMatchObject({ widget: 'datetime', format: 'YYYY-MM-DD' })
     expect(find(job, 'remote').widget).toBe('boolean')
