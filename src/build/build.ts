@@ -17,6 +17,7 @@ import { writeDocuments } from './documents'
 import { openMarkdownCache } from './markdown-cache'
 import { createPageData, createStaticQueries, manifestPath } from './page-data'
 import { createRouteTable } from './routes'
+import { ROBOTS_PATH, robotsTxt, SITEMAP_PATH, sitemapXml } from './seo'
 import { writeServiceWorker } from './service-worker'
 import { inputHash, writeStamp } from './stamp'
 import { ICON_PATH, iconSvg, webManifest } from './web-manifest'
@@ -146,6 +147,8 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const extra: [string, string][] = [
     [join(stage, APP_DATA_URL), JSON.stringify(appData)],
     [join(stage, ICON_PATH), iconSvg()],
+    [join(stage, SITEMAP_PATH), sitemapXml(routes, config.siteUrl)],
+    [join(stage, ROBOTS_PATH), robotsTxt(config.siteUrl)],
     ...LANGUAGES.map((language): [string, string] => [
       join(stage, staticQueryUrl(queries[language].hash)),
       queries[language].json,

@@ -24,6 +24,7 @@ import { escapeHtml, renderDocument } from './document'
 import { CLIENT_ENTRY, SERVER_ENTRY } from './entries'
 import { createPageData, createStaticQueries, manifestPath } from './page-data'
 import { type BuildPage, createRouteTable } from './routes'
+import { ROBOTS_PATH, robotsTxt, SITEMAP_PATH, sitemapXml } from './seo'
 import { KILL_SWITCH_WORKER } from './service-worker'
 import { baseViteConfig } from './vite-config'
 import { ICON_PATH, iconSvg, webManifest } from './web-manifest'
@@ -89,6 +90,9 @@ async function main(): Promise<void> {
     }
     if (pathname === '/sw.js') return { type: 'text/javascript', body: KILL_SWITCH_WORKER }
     if (pathname === ICON_PATH) return { type: 'image/svg+xml', body: iconSvg() }
+    if (pathname === SITEMAP_PATH)
+      return { type: 'application/xml', body: sitemapXml([...site.routes.values()], siteUrl) }
+    if (pathname === ROBOTS_PATH) return { type: 'text/plain', body: robotsTxt(siteUrl) }
     for (const language of LANGUAGES) {
       if (pathname === manifestPath(language))
         return json(webManifest(language, site.content.settings))

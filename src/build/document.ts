@@ -5,6 +5,7 @@ import {
   ROOT_ELEMENT_ID,
   THEME_COLOR,
 } from '../shared/constants'
+import { isLanguage, type Language, LOCALE_DATA } from '../shared/languages'
 import type { BootData, PageHead } from '../shared/types'
 
 /** The files a page needs from the client bundle. */
@@ -50,14 +51,44 @@ export function headTags(head: PageHead): string {
   return tags.join('\n')
 }
 
+/** Templates whose pages are articles when shared; the rest are websites. */
+const ARTICLE_TEMPLATES = new Set(['blog-post', 'press-release'])
+
+/** `en-GB` → `en_GB`, the form Open Graph expects. */
+const ogLocale = (language: Language) => LOCALE_DATA[language].intl.replace('-', '_')
+
+/**
+ * How the page looks when shared: Open Graph and the Twitter card. Crawlers of social
+ * networks read the first load only, so client navigation leaves these as they are.
+ */
+export function sharingTags(head: PageHead, siteName: string, template: string): string {
+  const property = (name: string, value: string) =>
+    `<meta property="${name}" content="${escapeHtml(value)}">`
+  const others = head.alternates
+    .map((link) => link.hreflang)
+    .filter((hreflang): hreflang is Language => isLanguage(hreflang) && hreflang !== head.lang)
+  return [
+    property('og:type', ARTICLE_TEMPLATES.has(template) ? 'article' : 'website'),
+    property('og:site_name', siteName),
+    property('og:title', head.title),
+    property('og:description', head.description),
+    property('og:url', head.canonical),
+    property('og:locale', ogLocale(head.lang)),
+    ...others.map((language) => property('og:locale:alternate', ogLocale(language))),
+    `<meta name="twitter:card" content="summary">`,
+  ].join('\n')
+}
+
 export function renderDocument(boot: BootData, appHtml: string, assets: PageAssets): string {
   const { head } = boot.page.result
+  const siteName = Object.values(boot.staticQueries)[0]?.brandName ?? ''
   return `<!doctype html>
 <html lang="${head.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 ${headTags(head)}
+${sharingTags(head, siteName, boot.page.componentChunkName)}
 <meta name="theme-color" content="${THEME_COLOR}">
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
 <style>:root{--color-brand:${THEME_COLOR}}</style>

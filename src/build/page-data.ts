@@ -40,8 +40,14 @@ export function manifestPath(language: Language): string {
   return `/manifest-${language}.webmanifest`
 }
 
-function alternates(page: BuildPage, siteUrl: string): AlternateLink[] {
-  if (page.languageNeutral) return []
+/**
+ * The page in every language, for `hreflang`: pages under a language prefix have a twin in
+ * each language (`/` counts as the English home); blog posts and language-neutral pages have
+ * none. Pages answering a pattern (the 404s) have none either.
+ */
+export function alternates(page: BuildPage, siteUrl: string): AlternateLink[] {
+  const twinned = page.routed || page.route.path === '/'
+  if (!twinned || page.route.matchPath) return []
   const links = LANGUAGES.map((language) => ({
     hreflang: language,
     href: `${siteUrl}${localizePath(page.originalPath, language)}`,
@@ -62,7 +68,7 @@ function head(page: BuildPage, brandName: string, siteUrl: string): PageHead {
     description: content.description,
     lang: page.language,
     canonical: `${siteUrl}${page.canonicalPath}`,
-    alternates: page.route.matchPath ? [] : alternates(page, siteUrl),
+    alternates: alternates(page, siteUrl),
     manifest: manifestPath(page.language),
   }
 }

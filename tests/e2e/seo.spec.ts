@@ -1,0 +1,48 @@
+/** What search engines read: robots.txt, the sitemap, and each page's canonical and alternates. */
+import { expect, test } from '@playwright/test'
+
+test('robots.txt names the sitemap, and the sitemap lists every page with its alternates', async ({
+  page,
+  request,
+}) => {
+  const robots = await (await request.get('/robots.txt')).text()
+  const sitemapUrl = /^Sitemap: (https?:\/\/[^\s]+\/sitemap\.xml)$/m.exec(robots)?.[1]
+  expect(sitemapUrl).toBeDefined()
+  const origin = new URL(sitemapUrl as string).origin
+
+  const response = await request.get('/sitemap.xml')
+  expect(response.headers()['content-type']).toContain('xml')
+  const xml = await response.text()
+  await page.goto('/en/')
+  // The browser's XML parser: the sitemap must be well-formed, in the sitemap namespace.
+  const urls = await page.evaluate((source) => {
+    const doc = new DOMParser().parseFromString(source, 'application/xml')
+    if (doc.querySelector('parsererror')) throw new Error('sitemap.xml is not well-formed XML')
+    const root = doc.documentElement
+    return {
+      namespace: root.namespaceURI,
+      entries: [...root.children].map((url) => ({
+        loc: url.getElementsByTagName('loc')[0]?.textContent ?? '',
+        alternates: [...url.getElementsByTagNameNS('http://www.w3.org/1999/xhtml', 'link')].map(
+          (link) => `${link.getAttribute('hreflang')} ${link.getAttribute('href')}`,
+        ),
+      })),
+    }
+  }, xml)
+  expect(urls.namespace).toBe('http://www.sitemaps.org/schemas/sitemap/0.9')
+  expect(urls.entries.length).toBeGreaterThan(160)
+
+  const listed = new Map(urls.entries.map((entry) => [entry.loc, entry.alternates.sort()]))
+  for (const { loc, alternates } of urls.entries) {
+    expect(loc.startsWith(`${origin}/`), loc).toBe(true)
+    const path = loc.slice(origin.length)
+    const html = await (await request.get(path)).text()
+    // Each listed page answers, is its own canonical, and names the same alternates.
+    expect(html, path).toContain(`<link rel="canonical" href="${loc}">`)
+    for (const alternate of alternates) {
+      const [hreflang, href] = alternate.split(' ')
+      expect(html, path).toContain(`<link rel="alternate" hreflang="${hreflang}" href="${href}">`)
+      if (hreflang !== 'x-default') expect(listed.get(href as string), href).toEqual(alternates)
+    }
+  }
+})

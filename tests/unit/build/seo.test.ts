@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest'
+import { renderDocument, sharingTags } from '../../../src/build/document'
+import { createPageData, createStaticQueries } from '../../../src/build/page-data'
+import { createRouteTable } from '../../../src/build/routes'
+import { indexedPages, robotsTxt, sitemapXml } from '../../../src/build/seo'
+import { ALL_COLLECTIONS } from '../../../src/content/collections'
+import { loadContent } from '../../../src/content/load'
+import { memorySource, validDocuments } from '../../fixtures/content'
+
+const SITE = 'https://bank.example'
+const documents = validDocuments()
+documents.set('blog/categories/news.yaml', {
+  name: { en: 'News', de: 'Neuigkeiten' },
+  description: { en: 'What is new.', de: 'Was es Neues gibt.' },
+})
+documents.set('blog/posts/hello.md', {
+  title: 'Hello from the bank',
+  description: 'Our first post, short and sweet.',
+  language: 'en',
+  date: '2026-11-02',
+  author: 'Ada Example',
+  category: 'news',
+  cover: { src: '/images/blog/hello.svg', alt: '' },
+  body: 'Hello.',
+})
+const content = await loadContent(memorySource(documents), { collections: ALL_COLLECTIONS })
+const routes = createRouteTable(content)
+const queries = createStaticQueries(content)
+const page = (path: string) => {
+  const found = routes.find((route) => route.route.path === path)
+  if (!found) throw new Error(`no page ${path}`)
+  return createPageData(found, queries, content, SITE)
+}
+
+/** Each `<url>` of the sitemap: its address and its alternates by language. */
+function parseSitemap(xml: string): Map<string, Record<string, string>> {
+  const urls = new Map<string, Record<string, string>>()
+  for (const [, body = ''] of xml.matchAll(/<url>([\s\S]*?)<\/url>/g)) {
+    const loc = /<loc>([^<]+)<\/loc>/.exec(body)?.[1] ?? ''
+    const links: Record<string, string> = {}
+    for (const [, hreflang = '', href = ''] of body.matchAll(
+      /<xhtml:link rel="alternate" hreflang="([^"]+)" href="([^"]+)"\/>/g,
+    ))
+      links[hreflang] = href
+    urls.set(loc, links)
+  }
+  return urls
+}
+
+describe('sitemap and robots.txt', () => {
+  const xml = sitemapXml(routes, SITE)
+  const urls = parseSitemap(xml)
+
+  it('lists every page that is its own canonical once, by absolute address', () => {
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset ')).toBe(true)
+    expect(urls.size).toBe(indexedPages(routes).length)
+    expect(urls.has(`${SITE}/en/services/cards/`)).toBe(true)
+    expect(urls.has(`${SITE}/blog/hello-from-the-bank/`)).toBe(true)
+    // `/` points search engines at /en/; the 404 pages answer patterns.
+    for (const path of ['/', '/en/404/', '/de/404/']) expect(urls.has(`${SITE}${path}`)).toBe(false)
+  })
+
+  it('names every page in both languages and x-default, reciprocally', () => {
+    for (const [loc, links] of urls) {
+      if (!/\/(en|de)\//.test(new URL(loc).pathname.slice(0, 4))) continue
+      expect(Object.keys(links).sort(), loc).toEqual(['de', 'en', 'x-default'])
+      expect(Object.values(links), loc).toContain(loc)
+      for (const href of Object.values(links)) expect(urls.get(href), href).toEqual(links)
+    }
+  })
+
+  it('gives blog posts and language-neutral pages no alternates (they have no twin)', () => {
+    expect(urls.get(`${SITE}/blog/hello-from-the-bank/`)).toEqual({})
+    expect(urls.get(`${SITE}/blog/`)).toEqual({})
+    expect(page('/blog/hello-from-the-bank/').result.head.alternates).toEqual([])
+  })
+
+  it('robots.txt names the sitemap by absolute address', () => {
+    expect(robotsTxt(SITE)).toBe(
+      'User-agent: *\nAllow: /\n\nSitemap: https://bank.example/sitemap.xml\n',
+    )
+  })
+})
+
+describe('sharing tags', () => {
+  it('describe a page with its locale and the other language as alternate', () => {
+    const { head } = page('/de/services/cards/').result
+    const tags = sharingTags(head, 'Test Bank', 'service')
+    expect(tags).toContain('<meta property="og:type" content="website">')
+    expect(tags).toContain('<meta property="og:site_name" content="Test Bank">')
+    expect(tags).toContain(`<meta property="og:url" content="${SITE}/de/services/cards/">`)
+    expect(tags).toContain('<meta property="og:locale" content="de_DE">')
+    expect(tags).toContain('<meta property="og:locale:alternate" content="en_GB">')
+    expect(tags).toContain('<meta name="twitter:card" content="summary">')
+  })
+
+  it('make blog posts articles, without an alternate locale, in the rendered document', () => {
+    const data = page('/blog/hello-from-the-bank/')
+    const html = renderDocument(
+      { buildHash: 'x', serviceWorker: false, page: data, staticQueries: { q: queries.en.data } },
+      '',
+      { entry: '/entry.js', preload: [], styles: [] },
+    )
+    expect(html).toContain('<meta property="og:type" content="article">')
+    expect(html).toContain('<meta property="og:locale" content="en_GB">')
+    expect(html).not.toContain('og:locale:alternate')
+    expect(html).toContain(`<meta property="og:site_name" content="${queries.en.data.brandName}">`)
+  })
+})
