@@ -14,6 +14,7 @@ import { PRECOMPRESSED, precompress } from './compress'
 import type { BuildConfig } from './config'
 import { renderDocument } from './document'
 import { writeDocuments } from './documents'
+import { rssFeeds } from './feeds'
 import { openMarkdownCache } from './markdown-cache'
 import { createPageData, createStaticQueries, manifestPath } from './page-data'
 import { createRouteTable } from './routes'
@@ -149,6 +150,10 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     [join(stage, ICON_PATH), iconSvg()],
     [join(stage, SITEMAP_PATH), sitemapXml(routes, config.siteUrl)],
     [join(stage, ROBOTS_PATH), robotsTxt(config.siteUrl)],
+    ...rssFeeds(content, config.siteUrl).map(([path, xml]): [string, string] => [
+      join(stage, path),
+      xml,
+    ]),
     ...LANGUAGES.map((language): [string, string] => [
       join(stage, staticQueryUrl(queries[language].hash)),
       queries[language].json,

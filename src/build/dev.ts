@@ -22,6 +22,7 @@ import type { ServerRenderer } from './bundle'
 import { ROOT, readBuildConfig } from './config'
 import { escapeHtml, renderDocument } from './document'
 import { CLIENT_ENTRY, SERVER_ENTRY } from './entries'
+import { rssFeeds } from './feeds'
 import { createPageData, createStaticQueries, manifestPath } from './page-data'
 import { type BuildPage, createRouteTable } from './routes'
 import { ROBOTS_PATH, robotsTxt, SITEMAP_PATH, sitemapXml } from './seo'
@@ -93,6 +94,8 @@ async function main(): Promise<void> {
     if (pathname === SITEMAP_PATH)
       return { type: 'application/xml', body: sitemapXml([...site.routes.values()], siteUrl) }
     if (pathname === ROBOTS_PATH) return { type: 'text/plain', body: robotsTxt(siteUrl) }
+    for (const [path, xml] of rssFeeds(site.content, siteUrl))
+      if (pathname === path) return { type: 'application/rss+xml', body: xml }
     for (const language of LANGUAGES) {
       if (pathname === manifestPath(language))
         return json(webManifest(language, site.content.settings))

@@ -46,6 +46,10 @@ export function headTags(head: PageHead): string {
       (link) =>
         `<link rel="alternate" hreflang="${escapeHtml(link.hreflang)}" href="${escapeHtml(link.href)}">`,
     ),
+    ...head.feeds.map(
+      (feed) =>
+        `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(feed.title)}" href="${escapeHtml(feed.href)}">`,
+    ),
     `<link rel="manifest" href="${escapeHtml(head.manifest)}">`,
   ]
   return tags.join('\n')

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto'
 import type { SiteContent } from '../content/load'
 import { LANGUAGES, type Language, localizePath } from '../shared/languages'
 import type { AlternateLink, LayoutData, PageData, PageHead } from '../shared/types'
+import { feedLinks } from './feeds'
 import { type BuildPage, languageContext } from './routes'
 
 /** A short, stable content hash. */
@@ -69,6 +70,7 @@ function head(page: BuildPage, brandName: string, siteUrl: string): PageHead {
     lang: page.language,
     canonical: `${siteUrl}${page.canonicalPath}`,
     alternates: alternates(page, siteUrl),
+    feeds: feedLinks(page.languageNeutral ? LANGUAGES : [page.language], brandName),
     manifest: manifestPath(page.language),
   }
 }

@@ -27,13 +27,20 @@ export function applyHead(head: PageHead): void {
   setMeta('description', head.description)
   setLink('canonical', head.canonical)
   setLink('manifest', head.manifest)
-  for (const link of document.head.querySelectorAll('link[rel="alternate"][hreflang]'))
-    link.remove()
+  for (const link of document.head.querySelectorAll('link[rel="alternate"]')) link.remove()
   for (const alternate of head.alternates) {
     const element = document.createElement('link')
     element.rel = 'alternate'
     element.hreflang = alternate.hreflang
     element.href = alternate.href
+    document.head.append(element)
+  }
+  for (const feed of head.feeds) {
+    const element = document.createElement('link')
+    element.rel = 'alternate'
+    element.type = 'application/rss+xml'
+    element.title = feed.title
+    element.href = feed.href
     document.head.append(element)
   }
 }

@@ -34,6 +34,12 @@ export interface AlternateLink {
   href: string
 }
 
+/** A blog feed the page names for autodiscovery. */
+export interface FeedLink {
+  href: string
+  title: string
+}
+
 /** What the document head shows for a page; written by the build, updated by the runtime. */
 export interface PageHead {
   title: string
@@ -43,6 +49,8 @@ export interface PageHead {
   /** Absolute URL of the canonical page. */
   canonical: string
   alternates: AlternateLink[]
+  /** The blog feeds in the page's language (every language's on language-neutral pages). */
+  feeds: FeedLink[]
   /** The web manifest of the page's language. */
   manifest: string
 }

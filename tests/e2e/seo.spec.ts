@@ -1,5 +1,6 @@
 /** What search engines read: robots.txt, the sitemap, and each page's canonical and alternates. */
 import { expect, test } from '@playwright/test'
+import { openPage, waitForRouteUpdates } from './support/helpers'
 
 test('robots.txt names the sitemap, and the sitemap lists every page with its alternates', async ({
   page,
@@ -45,4 +46,58 @@ test('robots.txt names the sitemap, and the sitemap lists every page with its al
       if (hreflang !== 'x-default') expect(listed.get(href as string), href).toEqual(alternates)
     }
   }
+})
+
+test('each blog feed is valid RSS of its language, and pages name their feed', async ({
+  page,
+  request,
+}) => {
+  await page.goto('/blog/')
+  const feeds = await page
+    .locator('link[rel="alternate"][type="application/rss+xml"]')
+    .evaluateAll((links) => links.map((link) => link.getAttribute('href')))
+  expect(feeds).toEqual(['/blog/rss-en.xml', '/blog/rss-de.xml'])
+  for (const [feed, language] of [
+    ['/blog/rss-en.xml', 'en-GB'],
+    ['/blog/rss-de.xml', 'de-DE'],
+  ] as const) {
+    const xml = await (await request.get(feed)).text()
+    const parsed = await page.evaluate((source) => {
+      const doc = new DOMParser().parseFromString(source, 'application/xml')
+      if (doc.querySelector('parsererror')) throw new Error('the feed is not well-formed XML')
+      const channel = doc.querySelector('rss[version="2.0"] > channel')
+      return {
+        language: channel?.querySelector(':scope > language')?.textContent,
+        items: [...doc.querySelectorAll('item')].map((item) => ({
+          link: item.querySelector('link')?.textContent ?? '',
+          date: item.querySelector('pubDate')?.textContent ?? '',
+        })),
+      }
+    }, xml)
+    expect(parsed.language).toBe(language)
+    expect(parsed.items.length).toBeGreaterThanOrEqual(6)
+    const dates = parsed.items.map((item) => Date.parse(item.date))
+    expect(dates).toEqual([...dates].sort((a, b) => b - a))
+    for (const item of parsed.items) {
+      const post = await request.get(new URL(item.link).pathname)
+      expect(post.status(), item.link).toBe(200)
+      expect(await post.text()).toContain(`<html lang="${language.slice(0, 2)}">`)
+    }
+  }
+})
+
+test('after a client navigation to the other language, the head names that feed', async ({
+  page,
+}) => {
+  await openPage(page, '/en/about/')
+  const feeds = () =>
+    page
+      .locator('link[rel="alternate"][type="application/rss+xml"]')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')))
+  expect(await feeds()).toEqual(['/blog/rss-en.xml'])
+  await page.getByRole('link', { name: 'Deutsch' }).first().click()
+  await waitForRouteUpdates(page, 2)
+  await expect(page).toHaveURL('/de/about/')
+  expect(await feeds()).toEqual(['/blog/rss-de.xml'])
+  expect(await page.locator('link[rel="alternate"][hreflang]').count()).toBe(3)
 })

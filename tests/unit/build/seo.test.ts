@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { renderDocument, sharingTags } from '../../../src/build/document'
+import { feedPath, rssFeed } from '../../../src/build/feeds'
 import { createPageData, createStaticQueries } from '../../../src/build/page-data'
 import { createRouteTable } from '../../../src/build/routes'
 import { indexedPages, robotsTxt, sitemapXml } from '../../../src/build/seo'
@@ -105,5 +106,34 @@ describe('sharing tags', () => {
     expect(html).toContain('<meta property="og:locale" content="en_GB">')
     expect(html).not.toContain('og:locale:alternate')
     expect(html).toContain(`<meta property="og:site_name" content="${queries.en.data.brandName}">`)
+  })
+})
+
+describe('blog feeds', () => {
+  it('hold the posts of their language, newest first, with absolute links and RFC 822 dates', () => {
+    const english = rssFeed(content, 'en', SITE)
+    expect(english).toContain('<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"')
+    expect(english).toContain(
+      `<atom:link href="${SITE}/blog/rss-en.xml" rel="self" type="application/rss+xml"/>`,
+    )
+    expect(english).toContain('<title>Hello from the bank</title>')
+    expect(english).toContain(`<link>${SITE}/blog/hello-from-the-bank/</link>`)
+    expect(english).toContain('<pubDate>Mon, 02 Nov 2026 12:00:00 GMT</pubDate>')
+    expect(english).toContain('<dc:creator>Ada Example</dc:creator>')
+    expect(english).toContain('<category>News</category>')
+    expect(english).toContain('<language>en-GB</language>')
+    const german = rssFeed(content, 'de', SITE)
+    expect(german).not.toContain('<item>')
+    expect(german).toContain('<language>de-DE</language>')
+  })
+
+  it('are named in every head: the page language, or every language on neutral pages', () => {
+    expect(page('/de/services/cards/').result.head.feeds.map((feed) => feed.href)).toEqual([
+      feedPath('de'),
+    ])
+    expect(page('/blog/').result.head.feeds.map((feed) => feed.href)).toEqual([
+      '/blog/rss-en.xml',
+      '/blog/rss-de.xml',
+    ])
   })
 })
