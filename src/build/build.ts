@@ -21,6 +21,7 @@ import { createRouteTable } from './routes'
 import { ROBOTS_PATH, robotsTxt, SITEMAP_PATH, sitemapXml } from './seo'
 import { writeServiceWorker } from './service-worker'
 import { inputHash, writeStamp } from './stamp'
+import { homeLabels, type StructuredDataContext, structuredData } from './structured-data'
 import { ICON_PATH, iconSvg, webManifest } from './web-manifest'
 
 export interface BuildReport {
@@ -116,6 +117,12 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const queryByHash = new Map<string, LayoutData>(
     LANGUAGES.map((language) => [queries[language].hash, queries[language].data]),
   )
+  const structuredContext: StructuredDataContext = {
+    siteUrl: config.siteUrl,
+    settings: content.settings,
+    pages: new Map(routes.map((route) => [route.route.path, route])),
+    homeLabels: homeLabels(content),
+  }
   const htmlByPath = new Map<string, string>()
   function* pageFiles(): Generator<[string, string]> {
     for (const route of routes) {
@@ -135,6 +142,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
         boot,
         bundled.renderer.renderPage(boot),
         bundled.assetsFor(page.componentChunkName),
+        structuredData(route, structuredContext),
       )
       if (route.route.matchPath) htmlByPath.set(page.path, html)
       yield [htmlFile(stage, page.path), html]

@@ -27,6 +27,7 @@ import { createPageData, createStaticQueries, manifestPath } from './page-data'
 import { type BuildPage, createRouteTable } from './routes'
 import { ROBOTS_PATH, robotsTxt, SITEMAP_PATH, sitemapXml } from './seo'
 import { KILL_SWITCH_WORKER } from './service-worker'
+import { homeLabels, structuredData } from './structured-data'
 import { baseViteConfig } from './vite-config'
 import { ICON_PATH, iconSvg, webManifest } from './web-manifest'
 
@@ -119,11 +120,17 @@ async function main(): Promise<void> {
     }
     const renderer = (await vite.ssrLoadModule(`/${SERVER_ENTRY}`)) as ServerRenderer
     await renderer.prepare()
-    const html = renderDocument(boot, renderer.renderPage(boot), {
-      entry: `/${CLIENT_ENTRY}`,
-      preload: [],
-      styles: [],
-    })
+    const html = renderDocument(
+      boot,
+      renderer.renderPage(boot),
+      { entry: `/${CLIENT_ENTRY}`, preload: [], styles: [] },
+      structuredData(page, {
+        siteUrl,
+        settings: site.content.settings,
+        pages: site.routes,
+        homeLabels: homeLabels(site.content),
+      }),
+    )
     return {
       status: found ? 200 : 404,
       type: 'text/html; charset=utf-8',

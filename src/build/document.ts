@@ -83,7 +83,13 @@ export function sharingTags(head: PageHead, siteName: string, template: string):
   ].join('\n')
 }
 
-export function renderDocument(boot: BootData, appHtml: string, assets: PageAssets): string {
+export function renderDocument(
+  boot: BootData,
+  appHtml: string,
+  assets: PageAssets,
+  /** JSON-LD documents for search engines (first load only). */
+  structured: readonly object[] = [],
+): string {
   const { head } = boot.page.result
   const siteName = Object.values(boot.staticQueries)[0]?.brandName ?? ''
   return `<!doctype html>
@@ -92,7 +98,9 @@ export function renderDocument(boot: BootData, appHtml: string, assets: PageAsse
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 ${headTags(head)}
-${sharingTags(head, siteName, boot.page.componentChunkName)}
+${sharingTags(head, siteName, boot.page.componentChunkName)}${structured
+  .map((item) => `\n<script type="application/ld+json">${scriptJson(item)}</script>`)
+  .join('')}
 <meta name="theme-color" content="${THEME_COLOR}">
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
 <style>:root{--color-brand:${THEME_COLOR}}</style>

@@ -1,5 +1,6 @@
 /** What search engines read: robots.txt, the sitemap, and each page's canonical and alternates. */
 import { expect, test } from '@playwright/test'
+import { structuredDataOf, structuredDataProblems } from '../support/structured-data'
 import { openPage, waitForRouteUpdates } from './support/helpers'
 
 test('robots.txt names the sitemap, and the sitemap lists every page with its alternates', async ({
@@ -100,4 +101,27 @@ test('after a client navigation to the other language, the head names that feed'
   await expect(page).toHaveURL('/de/about/')
   expect(await feeds()).toEqual(['/blog/rss-de.xml'])
   expect(await page.locator('link[rel="alternate"][hreflang]').count()).toBe(3)
+})
+
+test('every page of the built site writes valid JSON-LD of its kind', async ({ request }) => {
+  const xml = await (await request.get('/sitemap.xml')).text()
+  const paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map(
+    ([, loc]) => new URL(loc ?? '').pathname,
+  )
+  const seen = new Map<string, number>()
+  for (const path of ['/', ...paths]) {
+    const items = structuredDataOf(await (await request.get(path)).text())
+    for (const item of items) {
+      expect(structuredDataProblems(item), path).toEqual([])
+      const type = String((item as { '@type': string })['@type'])
+      seen.set(type, (seen.get(type) ?? 0) + 1)
+    }
+    const types = items.map((item) => (item as { '@type': string })['@type'])
+    if (/^\/(en|de)\/careers\/.+/.test(path)) expect(types, path).toContain('JobPosting')
+    if (/^\/(en|de)\/press\/.+/.test(path)) expect(types, path).toContain('NewsArticle')
+    if (/^\/(en|de)\/.+/.test(path)) expect(types, path).toContain('BreadcrumbList')
+    if (/^\/((en|de)\/)?$/.test(path)) expect(types, path).toEqual(['Organization'])
+  }
+  expect(seen.get('BlogPosting')).toBe(14)
+  expect(seen.get('JobPosting')).toBe(10)
 })

@@ -1,0 +1,201 @@
+/**
+ * JSON-LD for search engines, written into the first load of each page: the bank as an
+ * Organization on the home pages, a BreadcrumbList on every page below a home, and JobPosting,
+ * BlogPosting or NewsArticle where the page is one.
+ */
+import type { SiteContent } from '../content/load'
+import type { SiteSettings } from '../content/schema/entries'
+import { LANGUAGES, type Language, LOCALE_DATA } from '../shared/languages'
+import type { BuildPage } from './routes'
+import { ICON_PATH } from './web-manifest'
+
+type JsonLd = Record<string, unknown>
+
+export interface StructuredDataContext {
+  siteUrl: string
+  settings: SiteSettings
+  /** Every page by path, for the names of a page's ancestors. */
+  pages: ReadonlyMap<string, BuildPage>
+  /** What the first breadcrumb, the language's home, is called. */
+  homeLabels: Record<Language, string>
+}
+
+const CONTEXT = 'https://schema.org'
+
+/** The interface's word for "home" in each language. */
+export function homeLabels(content: SiteContent): Record<Language, string> {
+  return Object.fromEntries(
+    LANGUAGES.map((language) => [language, content.layouts[language].strings.home]),
+  ) as Record<Language, string>
+}
+
+function organization({ siteUrl, settings }: StructuredDataContext): JsonLd {
+  return {
+    '@type': 'Organization',
+    '@id': `${siteUrl}/#organization`,
+    name: settings.brandName,
+    legalName: settings.legalEntity,
+    url: `${siteUrl}/`,
+    logo: `${siteUrl}${ICON_PATH}`,
+    email: settings.email,
+    telephone: settings.phone.replace(/ /g, ''),
+    vatID: settings.vatId,
+    address: {
+      '@type': 'PostalAddress',
+      streetAddress: settings.address.street,
+      postalCode: settings.address.postalCode,
+      addressLocality: settings.address.city,
+      addressCountry: settings.address.country,
+    },
+    contactPoint: [
+      {
+        '@type': 'ContactPoint',
+        contactType: 'customer support',
+        email: settings.email,
+        telephone: settings.phone.replace(/ /g, ''),
+      },
+      { '@type': 'ContactPoint', contactType: 'press', email: settings.pressEmail },
+    ],
+  }
+}
+
+/** The page's own title and those of the pages above it, from its language's home down. */
+function breadcrumbs(page: BuildPage, context: StructuredDataContext): JsonLd | undefined {
+  if (!page.routed || page.route.matchPath) return undefined
+  const segments = page.route.path.split('/').filter(Boolean)
+  if (segments.length < 2) return undefined
+  const items = segments
+    .map((_, index) => `/${segments.slice(0, index + 1).join('/')}/`)
+    .map((path) => ({ path, found: context.pages.get(path) }))
+    .filter(({ found }) => found?.content[page.language]?.title)
+  return {
+    '@context': CONTEXT,
+    '@type': 'BreadcrumbList',
+    itemListElement: items.map(({ path, found }, index) => ({
+      '@type': 'ListItem',
+      position: index + 1,
+      name: index === 0 ? context.homeLabels[page.language] : found?.content[page.language]?.title,
+      item: `${context.siteUrl}${path}`,
+    })),
+  }
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
+
+function article(page: BuildPage, context: StructuredDataContext): JsonLd | undefined {
+  const fields = page.content[page.language]
+  if (!fields) return undefined
+  const url = `${context.siteUrl}${page.route.path}`
+  const publisher = { '@id': `${context.siteUrl}/#organization` }
+  const base = {
+    '@context': CONTEXT,
+    headline: fields.title,
+    description: fields.description,
+    inLanguage: LOCALE_DATA[page.language].intl,
+    mainEntityOfPage: url,
+    url,
+    publisher: { ...organization(context), ...publisher },
+  }
+  if (page.route.template === 'blog-post') {
+    const cover = fields.cover as { src?: string } | undefined
+    return {
+      ...base,
+      '@type': 'BlogPosting',
+      datePublished: text(fields.date),
+      dateModified: text(fields.date),
+      author: { '@type': 'Person', name: text(fields.author) },
+      ...(cover?.src ? { image: [`${context.siteUrl}${cover.src}`] } : {}),
+      ...(text(fields.categoryName) ? { articleSection: text(fields.categoryName) } : {}),
+    }
+  }
+  if (page.route.template === 'press-release') {
+    return {
+      ...base,
+      '@type': 'NewsArticle',
+      datePublished: text(fields.date),
+      dateModified: text(fields.date),
+      author: {
+        '@type': 'Organization',
+        name: context.settings.brandName,
+        url: `${context.siteUrl}/`,
+      },
+      image: [`${context.siteUrl}${ICON_PATH}`],
+    }
+  }
+  return undefined
+}
+
+interface JobFields {
+  title: string
+  body?: { html: string }
+  intro?: string
+  datePosted?: string
+  validThrough?: string
+  employmentType?: string
+  location?: { city: string; country: string }
+  remote?: boolean
+  salary?: { currency: string; min: number; max: number; unit: string }
+}
+
+function jobPosting(page: BuildPage, context: StructuredDataContext): JsonLd | undefined {
+  if (page.route.template !== 'job-posting') return undefined
+  const job = page.content[page.language] as unknown as JobFields | undefined
+  if (!job) return undefined
+  const { settings, siteUrl } = context
+  return {
+    '@context': CONTEXT,
+    '@type': 'JobPosting',
+    title: job.title,
+    description: job.body?.html ?? job.intro,
+    datePosted: job.datePosted,
+    validThrough: job.validThrough,
+    employmentType: job.employmentType,
+    hiringOrganization: {
+      '@type': 'Organization',
+      name: settings.legalEntity,
+      sameAs: `${siteUrl}/`,
+      logo: `${siteUrl}${ICON_PATH}`,
+    },
+    jobLocation: {
+      '@type': 'Place',
+      address: {
+        '@type': 'PostalAddress',
+        addressLocality: job.location?.city,
+        addressCountry: job.location?.country,
+      },
+    },
+    ...(job.remote
+      ? {
+          jobLocationType: 'TELECOMMUTE',
+          applicantLocationRequirements: { '@type': 'Country', name: job.location?.country },
+        }
+      : {}),
+    ...(job.salary
+      ? {
+          baseSalary: {
+            '@type': 'MonetaryAmount',
+            currency: job.salary.currency,
+            value: {
+              '@type': 'QuantitativeValue',
+              minValue: job.salary.min,
+              maxValue: job.salary.max,
+              unitText: job.salary.unit,
+            },
+          },
+        }
+      : {}),
+    directApply: false,
+    url: `${siteUrl}${page.route.path}`,
+  }
+}
+
+/** The JSON-LD documents of one page. */
+export function structuredData(page: BuildPage, context: StructuredDataContext): JsonLd[] {
+  const isHome = page.originalPath === '/'
+  return [
+    isHome ? { '@context': CONTEXT, ...organization(context) } : undefined,
+    breadcrumbs(page, context),
+    article(page, context),
+    jobPosting(page, context),
+  ].filter((item): item is JsonLd => item !== undefined)
+}

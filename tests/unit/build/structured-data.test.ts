@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest'
+import { createRouteTable } from '../../../src/build/routes'
+import { homeLabels, structuredData } from '../../../src/build/structured-data'
+import { ALL_COLLECTIONS } from '../../../src/content/collections'
+import { loadContent } from '../../../src/content/load'
+import { memorySource, validDocuments } from '../../fixtures/content'
+import { structuredDataProblems } from '../../support/structured-data'
+
+const SITE = 'https://bank.example'
+const documents = validDocuments()
+documents.set('blog/categories/news.yaml', {
+  name: { en: 'News', de: 'Neuigkeiten' },
+  description: { en: 'What is new.', de: 'Was es Neues gibt.' },
+})
+documents.set('blog/posts/hello.md', {
+  title: 'Hello from the bank',
+  description: 'Our first post, short and sweet.',
+  language: 'en',
+  date: '2026-11-02',
+  author: 'Ada Example',
+  category: 'news',
+  cover: { src: '/images/blog/hello.svg', alt: '' },
+  body: 'Hello.',
+})
+for (const language of ['en', 'de']) {
+  documents.set(`${language}/jobs/engineer.yaml`, {
+    title: 'Engineer',
+    description: 'Build the bank.',
+    intro: 'Join us.',
+    team: 'Engineering',
+    datePosted: '2026-11-01',
+    validThrough: '2027-01-31',
+    employmentType: 'FULL_TIME',
+    location: { city: 'Berlin', country: 'DE' },
+    remote: true,
+    salary: { currency: 'EUR', min: 70000, max: 90000, unit: 'YEAR' },
+    body: 'What you will do.',
+    applyEmail: 'jobs@example.com',
+  })
+  documents.set(`${language}/press/news.md`, {
+    title: 'Lumora opens an office',
+    description: 'A new office in Berlin.',
+    date: '2026-10-01',
+    body: 'Text.',
+  })
+}
+const content = await loadContent(memorySource(documents), { collections: ALL_COLLECTIONS })
+const routes = createRouteTable(content)
+const context = {
+  siteUrl: SITE,
+  settings: content.settings,
+  pages: new Map(routes.map((route) => [route.route.path, route])),
+  homeLabels: homeLabels(content),
+}
+const typesOf = (path: string) => {
+  const page = context.pages.get(path)
+  if (!page) throw new Error(`no page ${path}`)
+  const items = structuredData(page, context)
+  for (const item of items) expect(structuredDataProblems(item), path).toEqual([])
+  return items.map((item) => item['@type'])
+}
+
+describe('structured data', () => {
+  it('every page writes only valid JSON-LD', () => {
+    for (const page of routes) {
+      for (const item of structuredData(page, context))
+        expect(structuredDataProblems(item), page.route.path).toEqual([])
+    }
+  })
+
+  it('names the bank on the home pages, and each page its type and place', () => {
+    expect(typesOf('/')).toEqual(['Organization'])
+    expect(typesOf('/de/')).toEqual(['Organization'])
+    expect(typesOf('/de/careers/engineer/')).toEqual(['BreadcrumbList', 'JobPosting'])
+    expect(typesOf('/en/press/news/')).toEqual(['BreadcrumbList', 'NewsArticle'])
+    expect(typesOf('/blog/hello-from-the-bank/')).toEqual(['BlogPosting'])
+    expect(typesOf('/en/404/')).toEqual([])
+  })
+
+  it('builds breadcrumbs from the home down, in the page language', () => {
+    const page = context.pages.get('/de/careers/engineer/')
+    if (!page) throw new Error('no job page')
+    const [breadcrumbs] = structuredData(page, context) as {
+      itemListElement: { name: string; item: string }[]
+    }[]
+    expect(breadcrumbs?.itemListElement.map((item) => item.item)).toEqual([
+      `${SITE}/de/`,
+      `${SITE}/de/careers/`,
+      `${SITE}/de/careers/engineer/`,
+    ])
+    expect(breadcrumbs?.itemListElement[0]?.name).toBe(content.layouts.de.strings.home)
+  })
+
+  it('rejects what Google would: a remote job without applicant location, a long headline', () => {
+    expect(
+      structuredDataProblems({
+        '@context': 'https://schema.org',
+        '@type': 'NewsArticle',
+        headline: 'x'.repeat(111),
+      }).length,
+    ).toBeGreaterThan(0)
+    expect(structuredDataProblems({ '@type': 'Thing' })).toEqual(['unknown @type Thing'])
+  })
+})
