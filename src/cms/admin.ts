@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { scriptJson } from '../build/document'
 import { createFileStore } from '../content/file-store'
 import { type CmsBackendOptions, createCmsBackend } from './backend'
 import { CMS_API_PATH, CMS_PATH, cmsConfig } from './config'
@@ -25,9 +26,6 @@ const json = (status: number, body: unknown): Answer => ({
   type: 'application/json; charset=utf-8',
   body: JSON.stringify(body),
 })
-
-/** JSON inside a script element: nothing in it may close the element. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
 
 function page(config: Record<string, unknown>): string {
   return `<!doctype html>

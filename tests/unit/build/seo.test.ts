@@ -6,24 +6,11 @@ import { createRouteTable } from '../../../src/build/routes'
 import { indexedPages, robotsTxt, sitemapXml } from '../../../src/build/seo'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { loadContent } from '../../../src/content/load'
-import { memorySource, validDocuments } from '../../fixtures/content'
+import { addBlogPost, memorySource, validDocuments } from '../../fixtures/content'
 
 const SITE = 'https://bank.example'
 const documents = validDocuments()
-documents.set('blog/categories/news.yaml', {
-  name: { en: 'News', de: 'Neuigkeiten' },
-  description: { en: 'What is new.', de: 'Was es Neues gibt.' },
-})
-documents.set('blog/posts/hello.md', {
-  title: 'Hello from the bank',
-  description: 'Our first post, short and sweet.',
-  language: 'en',
-  date: '2026-11-02',
-  author: 'Ada Example',
-  category: 'news',
-  cover: { src: '/images/blog/hello.svg', alt: '' },
-  body: 'Hello.',
-})
+addBlogPost(documents)
 const content = await loadContent(memorySource(documents), { collections: ALL_COLLECTIONS })
 const routes = createRouteTable(content)
 const queries = createStaticQueries(content)

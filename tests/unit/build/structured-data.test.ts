@@ -3,25 +3,12 @@ import { createRouteTable } from '../../../src/build/routes'
 import { homeLabels, structuredData } from '../../../src/build/structured-data'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { loadContent } from '../../../src/content/load'
-import { memorySource, validDocuments } from '../../fixtures/content'
+import { addBlogPost, memorySource, validDocuments } from '../../fixtures/content'
 import { structuredDataProblems } from '../../support/structured-data'
 
 const SITE = 'https://bank.example'
 const documents = validDocuments()
-documents.set('blog/categories/news.yaml', {
-  name: { en: 'News', de: 'Neuigkeiten' },
-  description: { en: 'What is new.', de: 'Was es Neues gibt.' },
-})
-documents.set('blog/posts/hello.md', {
-  title: 'Hello from the bank',
-  description: 'Our first post, short and sweet.',
-  language: 'en',
-  date: '2026-11-02',
-  author: 'Ada Example',
-  category: 'news',
-  cover: { src: '/images/blog/hello.svg', alt: '' },
-  body: 'Hello.',
-})
+addBlogPost(documents)
 for (const language of ['en', 'de']) {
   documents.set(`${language}/jobs/engineer.yaml`, {
     title: 'Engineer',
