@@ -16,6 +16,7 @@ import type { BuildConfig } from './config'
 import type { PageAssets } from './document'
 import { CLIENT_ENTRY, SERVER_ENTRY, SERVICE_WORKER_ENTRY, templateSource } from './entries'
 import { contentHash } from './page-data'
+import { filesUnder, hashFiles } from './stamp'
 
 /** What the server bundle exports (src/site/server.tsx). */
 export interface ServerRenderer {
@@ -41,14 +42,6 @@ const COMPLETE = 'complete'
 /** Bundles of this many code versions stay in the cache (switching branches back and forth). */
 const KEPT_VERSIONS = 3
 
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort()
-}
-
 /** A hash of everything the bundles are made of: code, public files, locked dependencies. */
 export async function codeHash(root: string): Promise<string> {
   const hash = createHash('sha256')
@@ -57,10 +50,7 @@ export async function codeHash(root: string): Promise<string> {
     ...(await filesUnder(join(root, 'public'))),
     join(root, 'package-lock.json'),
   ]
-  for (const file of files) {
-    hash.update(relative(root, file))
-    hash.update(await readFile(file).catch(() => Buffer.from('missing')))
-  }
+  await hashFiles(hash, files, (file) => relative(root, file))
   return hash.digest('hex').slice(0, 24)
 }
 
@@ -176,7 +166,6 @@ export async function bundle(
       }
     }
     await writeFile(manifestCache, manifestJson)
-    await mkdir(version, { recursive: true })
     await writeFile(join(version, COMPLETE), new Date().toISOString())
     await pruneCache(versionsDir)
   })

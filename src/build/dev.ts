@@ -74,7 +74,7 @@ async function main(): Promise<void> {
 
   async function answer(
     pathname: string,
-  ): Promise<{ status?: number; type: string; body: string } | undefined> {
+  ): Promise<{ status?: number; type: string; body: string | Buffer } | undefined> {
     const site = await state
     const queryList = LANGUAGES.map((language) => site.queries[language])
     const pageData = (page: BuildPage) => createPageData(page, site.queries, site.content, siteUrl)
@@ -153,14 +153,17 @@ async function main(): Promise<void> {
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', siteUrl)
     const pathname = decodeURIComponent(url.pathname)
+    // The CMS answers its own paths; anything else under /admin… is the site's (its 404).
     const result = pathname.startsWith(CMS_PATH.slice(0, -1))
-      ? cms.handle({
-          method: request.method ?? 'GET',
-          pathname,
-          host: request.headers.host,
-          requestOrigin: request.headers.origin,
-          body: () => readBody(request),
-        })
+      ? cms
+          .handle({
+            method: request.method ?? 'GET',
+            pathname,
+            host: request.headers.host,
+            requestOrigin: request.headers.origin,
+            body: () => readBody(request),
+          })
+          .then((answered) => answered ?? answer(pathname))
       : answer(pathname)
     result
       .then((result) => {

@@ -2,12 +2,13 @@
  * Decides whether `dist/` is stale: a hash over everything a build reads (code, content,
  * public files, lockfile, settings) is stored beside the build and compared before serving.
  */
-import { createHash } from 'node:crypto'
+import { createHash, type Hash } from 'node:crypto'
 import { access, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BuildConfig } from './config'
 
-async function filesUnder(dir: string): Promise<string[]> {
+/** Every file below `dir`, sorted; none when it does not exist. */
+export async function filesUnder(dir: string): Promise<string[]> {
   try {
     const entries = await readdir(dir, { recursive: true, withFileTypes: true })
     return entries
@@ -21,6 +22,25 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 const READ_AHEAD = 128
 
+/**
+ * Adds each file's name (as `nameOf` gives it) and content to `hash`, in order, reading many
+ * files at a time: a big content store has thousands.
+ */
+export async function hashFiles(
+  hash: Hash,
+  files: readonly string[],
+  nameOf: (file: string) => string = (file) => file,
+): Promise<void> {
+  for (let start = 0; start < files.length; start += READ_AHEAD) {
+    const batch = files.slice(start, start + READ_AHEAD)
+    const contents = await Promise.all(batch.map((file) => readFile(file).catch(() => null)))
+    batch.forEach((file, index) => {
+      hash.update(nameOf(file))
+      hash.update(contents[index] ?? 'missing')
+    })
+  }
+}
+
 export async function inputHash(config: BuildConfig): Promise<string> {
   const hash = createHash('sha256')
   const { root } = config
@@ -31,15 +51,7 @@ export async function inputHash(config: BuildConfig): Promise<string> {
     join(root, 'package-lock.json'),
   ]
   hash.update(JSON.stringify({ siteUrl: config.siteUrl, serviceWorker: config.serviceWorker }))
-  // Read many files at a time (a big store has thousands), hash them in their order.
-  for (let start = 0; start < files.length; start += READ_AHEAD) {
-    const batch = files.slice(start, start + READ_AHEAD)
-    const contents = await Promise.all(batch.map((file) => readFile(file).catch(() => null)))
-    batch.forEach((file, index) => {
-      hash.update(file)
-      hash.update(contents[index] ?? 'missing')
-    })
-  }
+  await hashFiles(hash, files)
   return hash.digest('hex')
 }
 

@@ -82,5 +82,10 @@ describe('dev server (npm run dev)', () => {
     const response = await fetch(`${BASE}/de/gibt-es-nicht/`)
     expect(response.status).toBe(404)
     expect(await response.text()).toContain('<html lang="de">')
+    // Beside the CMS's /admin/, other /admin… paths are the site's.
+    const beside = await fetch(`${BASE}/administration/`)
+    expect(beside.status).toBe(404)
+    expect(await beside.text()).toContain('<html lang="en">')
+    expect((await fetch(`${BASE}/admin/`)).status).toBe(200)
   })
 })
