@@ -126,3 +126,18 @@ test.describe('content pages', () => {
     expect(await page.locator('main details').count()).toBeGreaterThanOrEqual(15)
   })
 })
+
+test('long words wrap inside their cards, on a phone and a desktop', async ({ page }) => {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 800 })
+    await page.goto('/blog/')
+    const overflowing = await page
+      .locator('.card')
+      .evaluateAll((cards) =>
+        cards
+          .filter((card) => card.scrollWidth > card.clientWidth + 1)
+          .map((card) => card.textContent?.slice(0, 60)),
+      )
+    expect(overflowing, `width ${width}`).toEqual([])
+  }
+})
