@@ -24,6 +24,7 @@ function page(title: string, language: string) {
 const STRINGS = {
   skipToContent: 'Skip to content',
   primaryNavigation: 'Main navigation',
+  menu: 'Menu',
   languageSwitcherLabel: 'Choose language',
   navigatedTo: 'Navigated to',
   footerNavigation: 'Footer navigation',
@@ -84,6 +85,7 @@ export function sampleLayout(language: string) {
         links: [link('Imprint', '/imprint/'), link('Privacy', '/privacy-policy/')],
       },
     ],
+    cookieSettings: link('Cookie settings', '/privacy-policy/'),
     strings: { ...STRINGS, languageName: language === 'de' ? 'Deutsch' : 'English' },
   }
 }

@@ -21,7 +21,7 @@ import { createRouteTable } from './routes'
 import { ROBOTS_PATH, robotsTxt, SITEMAP_PATH, sitemapXml } from './seo'
 import { writeServiceWorker } from './service-worker'
 import { inputHash, writeStamp } from './stamp'
-import { homeLabels, type StructuredDataContext, structuredData } from './structured-data'
+import { type StructuredDataContext, structuredData } from './structured-data'
 import { ICON_PATH, iconSvg, webManifest } from './web-manifest'
 
 export interface BuildReport {
@@ -120,8 +120,6 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const structuredContext: StructuredDataContext = {
     siteUrl: config.siteUrl,
     settings: content.settings,
-    pages: new Map(routes.map((route) => [route.route.path, route])),
-    homeLabels: homeLabels(content),
   }
   const htmlByPath = new Map<string, string>()
   function* pageFiles(): Generator<[string, string]> {

@@ -7,7 +7,7 @@
  * them without loading Vite at all.
  */
 import { createHash } from 'node:crypto'
-import { access, cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { access, cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { InlineConfig, Manifest } from 'vite'

@@ -27,7 +27,7 @@ import { createPageData, createStaticQueries, manifestPath } from './page-data'
 import { type BuildPage, createRouteTable } from './routes'
 import { ROBOTS_PATH, robotsTxt, SITEMAP_PATH, sitemapXml } from './seo'
 import { KILL_SWITCH_WORKER } from './service-worker'
-import { homeLabels, structuredData } from './structured-data'
+import { structuredData } from './structured-data'
 import { baseViteConfig } from './vite-config'
 import { ICON_PATH, iconSvg, webManifest } from './web-manifest'
 
@@ -127,8 +127,6 @@ async function main(): Promise<void> {
       structuredData(page, {
         siteUrl,
         settings: site.content.settings,
-        pages: site.routes,
-        homeLabels: homeLabels(site.content),
       }),
     )
     return {

@@ -2,6 +2,7 @@
 import {
   ANNOUNCER_ELEMENT_ID,
   BOOT_DATA_ELEMENT_ID,
+  IMAGE_FADE_MS,
   ROOT_ELEMENT_ID,
   THEME_COLOR,
 } from '../shared/constants'
@@ -103,7 +104,7 @@ ${sharingTags(head, siteName, boot.page.componentChunkName)}${structured
   .join('')}
 <meta name="theme-color" content="${THEME_COLOR}">
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
-<style>:root{--color-brand:${THEME_COLOR}}</style>
+<style>:root{--color-brand:${THEME_COLOR};--duration-image-fade:${IMAGE_FADE_MS}ms}</style>
 ${assets.styles.map((href) => `<link rel="stylesheet" href="${href}">`).join('\n')}
 <script type="module" src="${assets.entry}"></script>
 ${assets.preload.map((href) => `<link rel="modulepreload" href="${href}">`).join('\n')}

@@ -29,6 +29,7 @@ export function createStaticQueries(content: SiteContent): Record<Language, Stat
       legalEntity: content.settings.legalEntity,
       navigation: layout.navigation,
       footer: layout.footer,
+      cookieSettings: layout.cookieSettings,
       strings: layout.strings,
     }
     const json = JSON.stringify(data)
@@ -102,6 +103,7 @@ export function createPageData(
       languageNeutral: page.languageNeutral,
       ...(page.listing ? { listing: page.listing } : {}),
       ...(page.pagination ? { pagination: page.pagination } : {}),
+      ...(page.breadcrumbs ? { breadcrumbs: page.breadcrumbs } : {}),
     },
   }
 }

@@ -14,6 +14,7 @@ import type {
   RouteRecord,
   TemplateName,
 } from '../shared/types'
+import { attachBreadcrumbs, type BreadcrumbTrails } from './breadcrumbs'
 import { attachListings } from './listings'
 
 export interface BuildPage {
@@ -29,6 +30,8 @@ export interface BuildPage {
   content: Partial<Record<Language, PageContent & { description: string }>>
   listing?: ListingItem[]
   pagination?: Pagination
+  /** Home, the pages above and the page itself, per language the page shows. */
+  breadcrumbs?: BreadcrumbTrails
 }
 
 export function createRouteTable(content: SiteContent): BuildPage[] {
@@ -93,7 +96,12 @@ export function createRouteTable(content: SiteContent): BuildPage[] {
     }
   }
   pages.push(neutralPage('/blog/', 'blog-archive', content.blogArchive))
-  return attachListings(pages, content).sort((a, b) => a.route.path.localeCompare(b.route.path))
+  const homeLabels = Object.fromEntries(
+    LANGUAGES.map((language) => [language, content.layouts[language].strings.home]),
+  ) as Record<Language, string>
+  return attachBreadcrumbs(attachListings(pages, content), homeLabels).sort((a, b) =>
+    a.route.path.localeCompare(b.route.path),
+  )
 }
 
 /** A page without a language of its own: it carries every language's content. */

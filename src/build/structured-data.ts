@@ -3,9 +3,8 @@
  * Organization on the home pages, a BreadcrumbList on every page below a home, and JobPosting,
  * BlogPosting or NewsArticle where the page is one.
  */
-import type { SiteContent } from '../content/load'
 import type { SiteSettings } from '../content/schema/entries'
-import { LANGUAGES, type Language, LOCALE_DATA } from '../shared/languages'
+import { LOCALE_DATA } from '../shared/languages'
 import type { BuildPage } from './routes'
 import { ICON_PATH } from './web-manifest'
 
@@ -14,20 +13,9 @@ type JsonLd = Record<string, unknown>
 export interface StructuredDataContext {
   siteUrl: string
   settings: SiteSettings
-  /** Every page by path, for the names of a page's ancestors. */
-  pages: ReadonlyMap<string, BuildPage>
-  /** What the first breadcrumb, the language's home, is called. */
-  homeLabels: Record<Language, string>
 }
 
 const CONTEXT = 'https://schema.org'
-
-/** The interface's word for "home" in each language. */
-export function homeLabels(content: SiteContent): Record<Language, string> {
-  return Object.fromEntries(
-    LANGUAGES.map((language) => [language, content.layouts[language].strings.home]),
-  ) as Record<Language, string>
-}
 
 function organization({ siteUrl, settings }: StructuredDataContext): JsonLd {
   return {
@@ -59,23 +47,18 @@ function organization({ siteUrl, settings }: StructuredDataContext): JsonLd {
   }
 }
 
-/** The page's own title and those of the pages above it, from its language's home down. */
+/** The breadcrumb trail the page shows (see breadcrumbs.ts), for search results. */
 function breadcrumbs(page: BuildPage, context: StructuredDataContext): JsonLd | undefined {
-  if (!page.routed || page.route.matchPath) return undefined
-  const segments = page.route.path.split('/').filter(Boolean)
-  if (segments.length < 2) return undefined
-  const items = segments
-    .map((_, index) => `/${segments.slice(0, index + 1).join('/')}/`)
-    .map((path) => ({ path, found: context.pages.get(path) }))
-    .filter(({ found }) => found?.content[page.language]?.title)
+  const trail = page.breadcrumbs?.[page.language]
+  if (!trail || page.languageNeutral) return undefined
   return {
     '@context': CONTEXT,
     '@type': 'BreadcrumbList',
-    itemListElement: items.map(({ path, found }, index) => ({
+    itemListElement: trail.map((item, index) => ({
       '@type': 'ListItem',
       position: index + 1,
-      name: index === 0 ? context.homeLabels[page.language] : found?.content[page.language]?.title,
-      item: `${context.siteUrl}${path}`,
+      name: item.label,
+      item: `${context.siteUrl}${item.href}`,
     })),
   }
 }

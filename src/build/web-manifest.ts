@@ -1,6 +1,6 @@
 /** One web manifest per language (spec section 2). */
 import type { SiteSettings } from '../content/schema/entries'
-import { BACKGROUND_COLOR, THEME_COLOR } from '../shared/constants'
+import { BACKGROUND_COLOR, BRAND_MARK, THEME_COLOR } from '../shared/constants'
 import { DEFAULT_LANGUAGE, type Language } from '../shared/languages'
 
 export const ICON_PATH = '/icon.svg'
@@ -21,5 +21,6 @@ export function webManifest(language: Language, settings: SiteSettings) {
 
 /** The icon, drawn in the brand colour so manifest, icon and design share one constant. */
 export function iconSvg(): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512"><rect width="512" height="512" rx="96" fill="${THEME_COLOR}"/><path d="M176 128h56v200h120v56H176z" fill="#fff"/><circle cx="352" cy="176" r="40" fill="#fff"/></svg>\n`
+  const { size, radius, letter, dot } = BRAND_MARK
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}"><rect width="${size}" height="${size}" rx="${radius}" fill="${THEME_COLOR}"/><path d="${letter}" fill="#fff"/><circle cx="${dot.cx}" cy="${dot.cy}" r="${dot.r}" fill="#fff"/></svg>\n`
 }

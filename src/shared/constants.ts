@@ -5,6 +5,13 @@
 
 /** Brand orange: the web manifest's theme colour and the design's `--color-brand` token. */
 export const THEME_COLOR = '#e4650f'
+/** The brand mark: a rounded square in the brand colour with a white "L" and dot (512 units). */
+export const BRAND_MARK = {
+  size: 512,
+  radius: 96,
+  letter: 'M176 128h56v200h120v56H176z',
+  dot: { cx: 352, cy: 176, r: 40 },
+} as const
 /** Background of the web manifest's splash screen. */
 export const BACKGROUND_COLOR = '#ffffff'
 

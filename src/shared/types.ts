@@ -118,6 +118,8 @@ export interface PageResult {
   /** Entries the page lists, generated from the content store. */
   listing?: ListingItem[]
   pagination?: Pagination
+  /** The breadcrumb trail per language shown: home, the pages above, the page itself. */
+  breadcrumbs?: Partial<Record<Language, NavigationItem[]>>
 }
 
 /** `/page-data/{page}/page-data.json`. */
@@ -155,6 +157,8 @@ export interface LayoutData {
   company: SiteSettings
   navigation: NavigationItem[]
   footer: FooterGroup[]
+  /** The footer's link to the cookie settings (the consent module opens them in place). */
+  cookieSettings: NavigationItem
   legalEntity: string
   strings: UiStrings
 }

@@ -1,5 +1,6 @@
 import type { Language } from '../shared/languages'
 import type { LayoutData, PageData } from '../shared/types'
+import { Breadcrumbs } from './components/breadcrumbs'
 import { Footer } from './components/footer'
 import { Header } from './components/header'
 import type { TemplateComponent } from './templates/types'
@@ -65,6 +66,7 @@ export function App({ state, onLanguageSwitch }: AppProps) {
         label={layout.strings.languageSwitcherLabel}
       />
       <main id="main" tabIndex={-1}>
+        <Breadcrumbs trail={result.breadcrumbs?.[language]} label={layout.strings.breadcrumbs} />
         <Template result={result} content={content} language={language} layout={layout} />
       </main>
       <Footer layout={layout} />

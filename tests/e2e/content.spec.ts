@@ -97,18 +97,18 @@ test.describe('content pages', () => {
     page,
   }) => {
     await openPage(page, '/blog/')
-    await expect(page.locator('main .listing > li')).toHaveCount(6)
+    await expect(page.locator('main article > ul > li')).toHaveCount(6)
     await page.getByRole('link', { name: 'Next page' }).click()
     await waitForRouteUpdates(page, 2)
     await expect(page).toHaveURL('/blog/page/2/')
-    await page.locator('main .listing a').first().click()
+    await page.locator('main article > ul > li h2 a').first().click()
     await waitForRouteUpdates(page, 3)
-    await expect(page.locator('main .page-header .meta')).toContainText(/min read|Min\. Lesezeit/)
-    await expect(page.locator('main img.cover')).toHaveAttribute('alt', /.+/)
-    await page.locator('main .page-header .meta a').first().click()
+    await expect(page.locator('main article > header')).toContainText(/min read|Min\. Lesezeit/)
+    await expect(page.locator('main article > img')).toHaveAttribute('alt', /.+/)
+    await page.locator('main article > header a').first().click()
     await waitForRouteUpdates(page, 4)
     await expect(page).toHaveURL(/\/blog\/category\/[a-z-]+\/$/)
-    expect(await page.locator('main .listing > li').count()).toBeGreaterThanOrEqual(3)
+    expect(await page.locator('main article > ul > li').count()).toBeGreaterThanOrEqual(3)
   })
 
   test('support leads from categories to a partner page with help, complaints and contact', async ({
@@ -132,7 +132,7 @@ test('long words wrap inside their cards, on a phone and a desktop', async ({ pa
     await page.setViewportSize({ width, height: 800 })
     await page.goto('/blog/')
     const overflowing = await page
-      .locator('.card')
+      .locator('main article li')
       .evaluateAll((cards) =>
         cards
           .filter((card) => card.scrollWidth > card.clientWidth + 1)

@@ -54,6 +54,7 @@ export type SiteSettings = z.infer<typeof siteSettings>
 export const uiStrings = z.strictObject({
   skipToContent: text('the skip-link text', 60),
   primaryNavigation: text('the label of the primary navigation', 60),
+  menu: text('the label of the menu button on small screens', 30),
   languageSwitcherLabel: text('the label of the language switcher', 60),
   languageName: text('the language name in itself', 30),
   navigatedTo: text('the prefix of the navigation announcement', 60),
@@ -109,6 +110,11 @@ export const layout = z.strictObject({
       links: z.array(link).min(1, { error: 'expected at least one link' }),
     }),
   ),
+  /**
+   * The footer's "cookie settings" link: it reopens the consent settings; without script it
+   * leads to where the privacy policy explains them.
+   */
+  cookieSettings: link,
   strings: uiStrings,
 })
 export type LayoutContent = z.infer<typeof layout>

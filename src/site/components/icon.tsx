@@ -50,12 +50,12 @@ const PATHS: Record<string, ReactNode> = {
 }
 
 /** A decorative icon: hidden from assistive technology, since the text beside it says the same. */
-export function Icon({ name }: { name: string }) {
+export function Icon({ name, className }: { name: string; className?: string }) {
   const path = PATHS[name]
   if (!path) return null
   return (
     <svg
-      className="icon"
+      className={className}
       viewBox="0 0 24 24"
       width="32"
       height="32"

@@ -1,4 +1,5 @@
 import type { RichText as RichTextValue } from '../../content/markdown'
+import { Section } from './ui'
 
 /** HTML rendered and sanitised from Markdown at build time; never built from visitor input. */
 export function RichText({ value, className }: { value: RichTextValue; className?: string }) {
@@ -12,9 +13,8 @@ export function RichText({ value, className }: { value: RichTextValue; className
 /** A section of a template: a level-2 heading and its rich text. */
 export function TextSection({ heading, value }: { heading: string; value: RichTextValue }) {
   return (
-    <section className="section">
-      <h2>{heading}</h2>
+    <Section heading={heading}>
       <RichText value={value} />
-    </section>
+    </Section>
   )
 }

@@ -6,15 +6,12 @@ import type { TemplateProps } from './types'
 /** A blog category: its posts in every language, newest first. */
 export function BlogCategoryTemplate({ content, result, language, layout }: TemplateProps) {
   return (
-    <article className="page page--blog-category">
+    <article>
       <PageHeader
         title={content.title}
         intro={typeof content.description === 'string' ? content.description : undefined}
-      >
-        <p className="eyebrow">
-          <Link href="/blog/">{layout.strings.allCategories}</Link>
-        </p>
-      </PageHeader>
+        eyebrow={<Link href="/blog/">{layout.strings.allCategories}</Link>}
+      />
       <Listing items={result.listing} language={language} />
     </article>
   )

@@ -3,20 +3,18 @@ import { Link } from '../components/link'
 import { PageHeader } from '../components/page-header'
 import { TextSection } from '../components/rich-text'
 import { Sections } from '../components/sections'
+import { Section } from '../components/ui'
 import type { TemplateProps } from './types'
 
 export function CaseStudyTemplate({ content, layout, language }: TemplateProps) {
   const study = content as unknown as CaseStudyEntry
   const { strings } = layout
   return (
-    <article className="page page--case-study">
-      <PageHeader title={study.title} intro={study.intro}>
-        <p className="eyebrow">{study.partner}</p>
-      </PageHeader>
+    <article>
+      <PageHeader title={study.title} intro={study.intro} eyebrow={study.partner} />
       <TextSection heading={strings.startingPoint} value={study.challenge} />
       <TextSection heading={strings.solution} value={study.solution} />
-      <section className="section">
-        <h2>{strings.servicesUsed}</h2>
+      <Section heading={strings.servicesUsed}>
         <ul>
           {study.services.map((service) => (
             <li key={service}>
@@ -24,7 +22,7 @@ export function CaseStudyTemplate({ content, layout, language }: TemplateProps) 
             </li>
           ))}
         </ul>
-      </section>
+      </Section>
       <Sections sections={study.sections} />
     </article>
   )

@@ -1,6 +1,7 @@
 import type { JobPostingEntry } from '../../content/schema/entries'
 import { PageHeader } from '../components/page-header'
 import { RichText } from '../components/rich-text'
+import { Actions, ButtonLink, Facts, Meta } from '../components/ui'
 import { fill, formatDate } from '../format'
 import type { TemplateProps } from './types'
 
@@ -25,28 +26,24 @@ export function JobPostingTemplate({ content, layout, language }: TemplateProps)
   const job = content as unknown as JobPostingEntry
   const { strings } = layout
   return (
-    <article className="page page--job">
-      <PageHeader title={job.title} intro={job.intro}>
-        <p className="eyebrow">{job.team}</p>
-      </PageHeader>
-      <dl className="facts">
-        <dt>{strings.location}</dt>
-        <dd>{job.location.city}</dd>
-        <dt>{strings.employmentType}</dt>
-        <dd>{EMPLOYMENT[language]?.[job.employmentType] ?? job.employmentType}</dd>
-      </dl>
+    <article>
+      <PageHeader title={job.title} intro={job.intro} eyebrow={job.team} />
+      <Facts
+        items={[
+          { label: strings.location, value: job.location.city },
+          {
+            label: strings.employmentType,
+            value: EMPLOYMENT[language]?.[job.employmentType] ?? job.employmentType,
+          },
+        ]}
+      />
       <RichText value={job.body} />
-      <p>
-        <a
-          className="button button--primary"
-          href={`mailto:${job.applyEmail}?subject=${encodeURIComponent(job.title)}`}
-        >
+      <Actions>
+        <ButtonLink href={`mailto:${job.applyEmail}?subject=${encodeURIComponent(job.title)}`}>
           {strings.applyNow}
-        </a>
-      </p>
-      <p className="meta">
-        {fill(strings.applyBy, { date: formatDate(job.validThrough, language) })}
-      </p>
+        </ButtonLink>
+      </Actions>
+      <Meta>{fill(strings.applyBy, { date: formatDate(job.validThrough, language) })}</Meta>
     </article>
   )
 }

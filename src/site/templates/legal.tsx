@@ -9,12 +9,12 @@ import type { TemplateProps } from './types'
 export function LegalTemplate({ content, result, layout, language }: TemplateProps) {
   const legal = content as unknown as LegalPageEntry
   return (
-    <article className="page page--legal">
-      <PageHeader title={legal.title} intro={legal.intro}>
-        <p className="meta">
-          {fill(layout.strings.updatedOn, { date: formatDate(legal.updated, language) })}
-        </p>
-      </PageHeader>
+    <article>
+      <PageHeader
+        title={legal.title}
+        intro={legal.intro}
+        meta={fill(layout.strings.updatedOn, { date: formatDate(legal.updated, language) })}
+      />
       {result.language.originalPath === '/imprint/' && <Company layout={layout} />}
       <RichText value={legal.body} />
     </article>

@@ -7,7 +7,7 @@ import type { TemplateProps } from './types'
 export function NotFoundTemplate({ content, language, layout }: TemplateProps) {
   const page = content as unknown as PageEntry
   return (
-    <article className="page page--not-found">
+    <article>
       <PageHeader title={page.title} intro={page.intro} />
       {page.sections.length === 0 && (
         <p>

@@ -8,7 +8,7 @@ import type { TemplateProps } from './types'
 export function PageTemplate({ content, result, language }: TemplateProps) {
   const page = content as unknown as PageEntry
   return (
-    <article className="page">
+    <article>
       <PageHeader title={page.title} intro={page.intro} />
       <Listing items={result.listing} language={language} />
       <Sections sections={page.sections} />

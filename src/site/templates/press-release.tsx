@@ -7,12 +7,11 @@ import type { TemplateProps } from './types'
 export function PressReleaseTemplate({ content, layout, language }: TemplateProps) {
   const release = content as unknown as PressReleaseEntry
   return (
-    <article className="page page--press-release">
-      <PageHeader title={release.title}>
-        <p className="meta">
-          {fill(layout.strings.publishedOn, { date: formatDate(release.date, language) })}
-        </p>
-      </PageHeader>
+    <article>
+      <PageHeader
+        title={release.title}
+        meta={fill(layout.strings.publishedOn, { date: formatDate(release.date, language) })}
+      />
       <RichText value={release.body} />
     </article>
   )

@@ -2,34 +2,22 @@ import type { ServiceEntry } from '../../content/schema/entries'
 import { PageHeader } from '../components/page-header'
 import { TextSection } from '../components/rich-text'
 import { Faq, Sections } from '../components/sections'
+import { Checklist, Section, Steps } from '../components/ui'
 import type { TemplateProps } from './types'
 
 export function ServiceTemplate({ content, layout }: TemplateProps) {
   const service = content as unknown as ServiceEntry
   const { strings } = layout
   return (
-    <article className="page page--service">
+    <article>
       <PageHeader title={service.title} intro={service.intro} />
       <TextSection heading={strings.whatItIs} value={service.whatItIs} />
-      <section className="section">
-        <h2>{strings.whoItIsFor}</h2>
-        <ul className="checklist">
-          {service.audience.map((audience) => (
-            <li key={audience}>{audience}</li>
-          ))}
-        </ul>
-      </section>
-      <section className="section">
-        <h2>{strings.howIntegrationWorks}</h2>
-        <ol className="steps">
-          {service.integration.map((step) => (
-            <li key={step.title}>
-              <h3>{step.title}</h3>
-              <p>{step.text}</p>
-            </li>
-          ))}
-        </ol>
-      </section>
+      <Section heading={strings.whoItIsFor}>
+        <Checklist items={service.audience} />
+      </Section>
+      <Section heading={strings.howIntegrationWorks}>
+        <Steps items={service.integration} />
+      </Section>
       <TextSection heading={strings.regulatoryNotes} value={service.regulatory} />
       <Faq heading={strings.frequentlyAskedQuestions} items={service.faq} />
       <Sections sections={service.sections} />

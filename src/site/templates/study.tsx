@@ -1,6 +1,7 @@
 import type { StudyEntry } from '../../content/schema/entries'
 import { PageHeader } from '../components/page-header'
 import { TextSection } from '../components/rich-text'
+import { Actions, ButtonLink, Section, Steps } from '../components/ui'
 import { fill, formatDate } from '../format'
 import type { TemplateProps } from './types'
 
@@ -8,29 +9,19 @@ export function StudyTemplate({ content, layout, language }: TemplateProps) {
   const study = content as unknown as StudyEntry
   const { strings } = layout
   return (
-    <article className="page page--study">
-      <PageHeader title={study.title} intro={study.intro}>
-        <p className="meta">
-          {fill(strings.publishedOn, { date: formatDate(study.published, language) })}
-        </p>
-      </PageHeader>
-      <section className="section">
-        <h2>{strings.findings}</h2>
-        <ol className="findings">
-          {study.findings.map((finding) => (
-            <li key={finding.title}>
-              <h3>{finding.title}</h3>
-              <p>{finding.text}</p>
-            </li>
-          ))}
-        </ol>
-      </section>
+    <article>
+      <PageHeader
+        title={study.title}
+        intro={study.intro}
+        meta={fill(strings.publishedOn, { date: formatDate(study.published, language) })}
+      />
+      <Section heading={strings.findings}>
+        <Steps items={study.findings} />
+      </Section>
       <TextSection heading={strings.methodology} value={study.methodology} />
-      <p>
-        <a className="button button--primary" href={study.download.href}>
-          {study.download.label}
-        </a>
-      </p>
+      <Actions>
+        <ButtonLink href={study.download.href}>{study.download.label}</ButtonLink>
+      </Actions>
     </article>
   )
 }

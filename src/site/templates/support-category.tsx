@@ -6,7 +6,7 @@ import type { TemplateProps } from './types'
 export function SupportCategoryTemplate({ content, result, language }: TemplateProps) {
   const category = content as unknown as SupportCategoryEntry
   return (
-    <article className="page page--support-category">
+    <article>
       <PageHeader title={category.title} intro={category.intro} />
       <Listing items={result.listing} language={language} />
     </article>

@@ -8,11 +8,10 @@ export function SupportClientTemplate({ content, layout }: TemplateProps) {
   const client = content as unknown as SupportClientEntry
   const { strings } = layout
   return (
-    <article className="page page--support-client">
-      <PageHeader title={client.title} intro={client.intro}>
-        <p className="eyebrow">{client.partner}</p>
+    <article>
+      <PageHeader title={client.title} intro={client.intro} eyebrow={client.partner}>
+        <p>{client.products}</p>
       </PageHeader>
-      <p>{client.products}</p>
       <TextSection heading={strings.everydayHelp} value={client.everydayHelp} />
       <TextSection heading={strings.complaints} value={client.complaints} />
       <TextSection heading={strings.contactTheBank} value={client.contactBank} />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createRouteTable } from '../../../src/build/routes'
-import { homeLabels, structuredData } from '../../../src/build/structured-data'
+import { structuredData } from '../../../src/build/structured-data'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { loadContent } from '../../../src/content/load'
 import { addBlogPost, memorySource, validDocuments } from '../../fixtures/content'
@@ -36,11 +36,10 @@ const routes = createRouteTable(content)
 const context = {
   siteUrl: SITE,
   settings: content.settings,
-  pages: new Map(routes.map((route) => [route.route.path, route])),
-  homeLabels: homeLabels(content),
 }
+const pages = new Map(routes.map((route) => [route.route.path, route]))
 const typesOf = (path: string) => {
-  const page = context.pages.get(path)
+  const page = pages.get(path)
   if (!page) throw new Error(`no page ${path}`)
   const items = structuredData(page, context)
   for (const item of items) expect(structuredDataProblems(item), path).toEqual([])
@@ -60,12 +59,12 @@ describe('structured data', () => {
     expect(typesOf('/de/')).toEqual(['Organization'])
     expect(typesOf('/de/careers/engineer/')).toEqual(['BreadcrumbList', 'JobPosting'])
     expect(typesOf('/en/press/news/')).toEqual(['BreadcrumbList', 'NewsArticle'])
-    expect(typesOf('/blog/hello-from-the-bank/')).toEqual(['BlogPosting'])
+    expect(typesOf('/blog/hello-from-the-bank/')).toEqual(['BreadcrumbList', 'BlogPosting'])
     expect(typesOf('/en/404/')).toEqual([])
   })
 
   it('builds breadcrumbs from the home down, in the page language', () => {
-    const page = context.pages.get('/de/careers/engineer/')
+    const page = pages.get('/de/careers/engineer/')
     if (!page) throw new Error('no job page')
     const [breadcrumbs] = structuredData(page, context) as {
       itemListElement: { name: string; item: string }[]

@@ -1,114 +1,113 @@
 /** One component per section type of the content model. */
-import type { Section, SectionOf } from '../../../content/schema/sections'
+import type { SectionOf, Section as SectionValue } from '../../../content/schema/sections'
 import { Icon } from '../icon'
 import { Link } from '../link'
 import { RichText } from '../rich-text'
+import { Actions, ButtonLink, DownloadList, Section } from '../ui'
+import styles from './styles.module.css'
 
-function Hero({ section }: { section: SectionOf<'hero'> }) {
+/** The one or two actions of a hero, the first primary unless the content says otherwise. */
+export function HeroActions({ actions }: { actions: NonNullable<SectionOf<'hero'>['actions']> }) {
   return (
-    <section className="section hero-section">
-      <h2>{section.heading}</h2>
-      {section.text && <p className="lead">{section.text}</p>}
-      {section.actions && <Actions actions={section.actions} />}
-    </section>
+    <Actions>
+      {actions.map((action) => (
+        <ButtonLink key={action.href} href={action.href} variant={action.style}>
+          {action.label}
+        </ButtonLink>
+      ))}
+    </Actions>
   )
 }
 
-export function Actions({ actions }: { actions: NonNullable<SectionOf<'hero'>['actions']> }) {
+function Hero({ section }: { section: SectionOf<'hero'> }) {
   return (
-    <p className="actions">
-      {actions.map((action) => (
-        <Link key={action.href} className={`button button--${action.style}`} href={action.href}>
-          {action.label}
-        </Link>
-      ))}
-    </p>
+    <section className={styles.hero}>
+      <h2 className={styles.heroHeading}>{section.heading}</h2>
+      {section.text && <p className={styles.heroText}>{section.text}</p>}
+      {section.actions && <HeroActions actions={section.actions} />}
+    </section>
   )
 }
 
 function RichTextSection({ section }: { section: SectionOf<'richText'> }) {
   return (
-    <section className="section">
-      {section.heading && <h2>{section.heading}</h2>}
+    <Section heading={section.heading}>
       <RichText value={section.body} />
-    </section>
+    </Section>
   )
 }
 
 function FeatureGrid({ section }: { section: SectionOf<'featureGrid'> }) {
   return (
-    <section className="section">
-      <h2>{section.heading}</h2>
-      {section.intro && <p className="section-intro">{section.intro}</p>}
-      <ul className="grid">
+    <Section heading={section.heading} intro={section.intro}>
+      <ul className={styles.grid}>
         {section.features.map((feature) => (
-          <li key={feature.title} className="feature">
-            {feature.icon && <Icon name={feature.icon} />}
-            <h3>{feature.title}</h3>
-            <p>{feature.text}</p>
+          <li key={feature.title} className={styles.feature}>
+            {feature.icon && <Icon name={feature.icon} className={styles.featureIcon} />}
+            <h3 className={styles.itemTitle}>{feature.title}</h3>
+            <p className={styles.itemText}>{feature.text}</p>
           </li>
         ))}
       </ul>
-    </section>
+    </Section>
   )
 }
 
 function Cards({ section }: { section: SectionOf<'cards'> }) {
   return (
-    <section className="section">
-      <h2>{section.heading}</h2>
-      {section.intro && <p className="section-intro">{section.intro}</p>}
-      <ul className="grid">
+    <Section heading={section.heading} intro={section.intro}>
+      <ul className={styles.grid}>
         {section.cards.map((card) => (
-          <li key={card.title} className="card">
-            <h3>{card.href ? <Link href={card.href}>{card.title}</Link> : card.title}</h3>
-            <p>{card.text}</p>
+          <li key={card.title} className={styles.card}>
+            <h3 className={styles.itemTitle}>
+              {card.href ? <Link href={card.href}>{card.title}</Link> : card.title}
+            </h3>
+            <p className={styles.itemText}>{card.text}</p>
           </li>
         ))}
       </ul>
-    </section>
+    </Section>
   )
 }
 
 /** Questions as native disclosure widgets: keyboard and screen readers work without script. */
 export function Faq({ heading, items }: { heading: string; items: SectionOf<'faq'>['items'] }) {
   return (
-    <section className="section faq">
-      <h2>{heading}</h2>
-      {items.map((item) => (
-        <details key={item.question}>
-          <summary>
-            <h3>{item.question}</h3>
-          </summary>
-          <RichText value={item.answer} />
-        </details>
-      ))}
-    </section>
+    <Section heading={heading}>
+      <div className={styles.faq}>
+        {items.map((item) => (
+          <details key={item.question} className={styles.question}>
+            <summary className={styles.summary}>
+              <h3 className={styles.questionText}>{item.question}</h3>
+            </summary>
+            <RichText className={styles.answer} value={item.answer} />
+          </details>
+        ))}
+      </div>
+    </Section>
   )
 }
 
 function CallToAction({ section }: { section: SectionOf<'callToAction'> }) {
   return (
-    <section className="section call-to-action">
-      <h2>{section.heading}</h2>
-      {section.text && <p>{section.text}</p>}
-      <p>
-        <Link className="button button--primary" href={section.action.href}>
-          {section.action.label}
-        </Link>
-      </p>
+    <section className={styles.callToAction}>
+      <h2 className={styles.callToActionHeading}>{section.heading}</h2>
+      {section.text && <p className={styles.callToActionText}>{section.text}</p>}
+      <Actions>
+        <ButtonLink href={section.action.href}>{section.action.label}</ButtonLink>
+      </Actions>
     </section>
   )
 }
 
 function Quote({ section }: { section: SectionOf<'quote'> }) {
   return (
-    <figure className="section quote">
-      <blockquote>
+    <figure className={styles.quote}>
+      <blockquote className={styles.quoteText}>
         <p>{section.quote}</p>
       </blockquote>
-      <figcaption>
-        {section.author}
+      <figcaption className={styles.quoteAuthor}>
+        <strong>{section.author}</strong>
         {section.role && <span>, {section.role}</span>}
       </figcaption>
     </figure>
@@ -117,25 +116,23 @@ function Quote({ section }: { section: SectionOf<'quote'> }) {
 
 function LogoWall({ section }: { section: SectionOf<'logoWall'> }) {
   return (
-    <section className="section">
-      <h2>{section.heading}</h2>
-      <ul className="logo-wall">
+    <Section heading={section.heading}>
+      <ul className={styles.logoWall}>
         {section.logos.map((logo) => (
-          <li key={logo.name}>
+          <li key={logo.name} className={styles.logo}>
             {logo.href ? <Link href={logo.href}>{logo.name}</Link> : logo.name}
           </li>
         ))}
       </ul>
-    </section>
+    </Section>
   )
 }
 
 function Table({ section }: { section: SectionOf<'table'> }) {
   return (
-    <section className="section">
-      {section.heading && <h2>{section.heading}</h2>}
+    <Section heading={section.heading}>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-      <section className="table-scroll" aria-label={section.caption} tabIndex={0}>
+      <section className={styles.tableScroll} aria-label={section.caption} tabIndex={0}>
         <table>
           <caption>{section.caption}</caption>
           <thead>
@@ -165,27 +162,19 @@ function Table({ section }: { section: SectionOf<'table'> }) {
           </tbody>
         </table>
       </section>
-    </section>
+    </Section>
   )
 }
 
-function DownloadList({ section }: { section: SectionOf<'downloadList'> }) {
+function Downloads({ section }: { section: SectionOf<'downloadList'> }) {
   return (
-    <section className="section">
-      <h2>{section.heading}</h2>
-      <ul className="downloads">
-        {section.items.map((item) => (
-          <li key={item.href}>
-            <a href={item.href}>{item.label}</a>
-            {item.description && <p>{item.description}</p>}
-          </li>
-        ))}
-      </ul>
-    </section>
+    <Section heading={section.heading}>
+      <DownloadList items={section.items} />
+    </Section>
   )
 }
 
-function SectionView({ section }: { section: Section }) {
+function SectionView({ section }: { section: SectionValue }) {
   switch (section.type) {
     case 'hero':
       return <Hero section={section} />
@@ -206,12 +195,12 @@ function SectionView({ section }: { section: Section }) {
     case 'table':
       return <Table section={section} />
     case 'downloadList':
-      return <DownloadList section={section} />
+      return <Downloads section={section} />
   }
 }
 
 /** Stable keys from each section's type and heading, numbered where they repeat. */
-function keyed(sections: readonly Section[]): [string, Section][] {
+function keyed(sections: readonly SectionValue[]): [string, SectionValue][] {
   const seen = new Map<string, number>()
   return sections.map((section) => {
     const base = `${section.type}:${'heading' in section ? (section.heading ?? '') : ''}`
@@ -221,7 +210,7 @@ function keyed(sections: readonly Section[]): [string, Section][] {
   })
 }
 
-export function Sections({ sections }: { sections: readonly Section[] | undefined }) {
+export function Sections({ sections }: { sections: readonly SectionValue[] | undefined }) {
   return (
     <>
       {keyed(sections ?? []).map(([key, section]) => (

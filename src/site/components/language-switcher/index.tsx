@@ -1,5 +1,6 @@
-import { LANGUAGES, type Language, localizePath } from '../../shared/languages'
-import type { LayoutData } from '../../shared/types'
+import { LANGUAGES, type Language, localizePath } from '../../../shared/languages'
+import type { LayoutData } from '../../../shared/types'
+import styles from './styles.module.css'
 
 export interface LanguageSwitcherProps {
   /** Interface language now shown. */
@@ -27,14 +28,14 @@ export function LanguageSwitcher({
   label,
 }: LanguageSwitcherProps) {
   return (
-    <nav className="language-switcher" aria-label={label}>
-      <ul>
+    <nav className={styles.switcher} aria-label={label}>
+      <ul className={styles.list}>
         {LANGUAGES.map((language) => {
           const name = layouts[language]?.strings.languageName ?? NAMES[language]
           if (language === current) {
             return (
               <li key={language}>
-                <span aria-current="true" lang={language}>
+                <span className={styles.option} aria-current="true" lang={language}>
                   {name}
                 </span>
               </li>
@@ -44,6 +45,7 @@ export function LanguageSwitcher({
             <li key={language}>
               {originalPath === undefined ? (
                 <button
+                  className={styles.option}
                   type="button"
                   lang={language}
                   data-language-switch={language}
@@ -53,6 +55,7 @@ export function LanguageSwitcher({
                 </button>
               ) : (
                 <a
+                  className={styles.option}
                   href={localizePath(originalPath, language)}
                   hrefLang={language}
                   lang={language}

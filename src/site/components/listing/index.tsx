@@ -1,7 +1,8 @@
-import type { ListingItem } from '../../shared/types'
-import { formatDate } from '../format'
-import { Icon } from './icon'
-import { Link } from './link'
+import type { ListingItem } from '../../../shared/types'
+import { formatDate } from '../../format'
+import { Icon } from '../icon'
+import { Link } from '../link'
+import styles from './styles.module.css'
 
 /** Entries generated from the content store, as cards; each entry's title is a heading. */
 export function Listing({
@@ -17,25 +18,25 @@ export function Listing({
   const Heading = level === 2 ? 'h2' : 'h3'
   const Child = level === 2 ? 'h3' : 'h4'
   return (
-    <ul className="listing">
+    <ul className={styles.listing}>
       {items.map((item) => (
         <li
           key={item.href}
-          className="card"
+          className={styles.card}
           lang={item.language && item.language !== language ? item.language : undefined}
         >
-          {item.icon && <Icon name={item.icon} />}
-          {item.label && <p className="eyebrow">{item.label}</p>}
-          <Heading>
+          {item.icon && <Icon name={item.icon} className={styles.icon} />}
+          {item.label && <p className={styles.label}>{item.label}</p>}
+          <Heading className={styles.title}>
             <Link href={item.href}>{item.title}</Link>
           </Heading>
-          {item.date && <p className="meta">{formatDate(item.date, language)}</p>}
-          {item.summary && <p>{item.summary}</p>}
+          {item.date && <p className={styles.date}>{formatDate(item.date, language)}</p>}
+          {item.summary && <p className={styles.summary}>{item.summary}</p>}
           {item.children && item.children.length > 0 && (
-            <ul className="children">
+            <ul className={styles.children}>
               {item.children.map((child) => (
                 <li key={child.href}>
-                  <Child>
+                  <Child className={styles.child}>
                     <Link href={child.href}>{child.title}</Link>
                   </Child>
                 </li>

@@ -1,0 +1,52 @@
+/**
+ * Breadcrumb trails: the language's home, then every page above this one that exists, then the
+ * page itself. Shown by the breadcrumb navigation and given to search engines as JSON-LD.
+ */
+import { LANGUAGES, type Language } from '../shared/languages'
+import type { NavigationItem } from '../shared/types'
+import type { BuildPage } from './routes'
+
+export type BreadcrumbTrails = Partial<Record<Language, NavigationItem[]>>
+
+/** The paths above a page and its own, without the language prefix level: `/en/a/`, `/en/a/b/`. */
+function ancestry(page: BuildPage): string[] {
+  const segments = page.route.path.split('/').filter(Boolean)
+  const start = page.routed ? 2 : 1
+  const paths: string[] = []
+  for (let end = start; end <= segments.length; end++) {
+    paths.push(`/${segments.slice(0, end).join('/')}/`)
+  }
+  return paths
+}
+
+/** A trail per language the page shows; none for homes, the 404 pages and `/`. */
+export function breadcrumbTrails(
+  page: BuildPage,
+  pages: ReadonlyMap<string, BuildPage>,
+  homeLabels: Record<Language, string>,
+): BreadcrumbTrails | undefined {
+  if (page.route.matchPath || page.originalPath === '/' || page.route.path === '/') return undefined
+  const trails: BreadcrumbTrails = {}
+  for (const language of page.languageNeutral ? LANGUAGES : [page.language]) {
+    const trail: NavigationItem[] = [{ label: homeLabels[language], href: `/${language}/` }]
+    for (const path of ancestry(page)) {
+      const title = pages.get(path)?.content[language]?.title
+      if (title) trail.push({ label: title, href: path })
+    }
+    if (trail.length > 1) trails[language] = trail
+  }
+  return Object.keys(trails).length > 0 ? trails : undefined
+}
+
+/** Gives every page its trails, once the whole route table is known. */
+export function attachBreadcrumbs(
+  pages: BuildPage[],
+  homeLabels: Record<Language, string>,
+): BuildPage[] {
+  const byPath = new Map(pages.map((page) => [page.route.path, page]))
+  for (const page of pages) {
+    const trails = breadcrumbTrails(page, byPath, homeLabels)
+    if (trails) page.breadcrumbs = trails
+  }
+  return pages
+}

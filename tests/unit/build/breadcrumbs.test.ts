@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import { createPageData, createStaticQueries } from '../../../src/build/page-data'
+import { createRouteTable } from '../../../src/build/routes'
+import { ALL_COLLECTIONS } from '../../../src/content/collections'
+import { loadContent } from '../../../src/content/load'
+import { addBlogPost, memorySource, validDocuments } from '../../fixtures/content'
+
+const documents = validDocuments()
+addBlogPost(documents)
+const content = await loadContent(memorySource(documents), { collections: ALL_COLLECTIONS })
+const routes = createRouteTable(content)
+const page = (path: string) => {
+  const found = routes.find((route) => route.route.path === path)
+  if (!found) throw new Error(`no page ${path}`)
+  return found
+}
+const home = { en: content.layouts.en.strings.home, de: content.layouts.de.strings.home }
+
+describe('breadcrumbs', () => {
+  it('lead from the language home through the pages above to the page itself', () => {
+    const survey = page('/de/services/splitpay/survey/')
+    expect(survey.breadcrumbs?.de).toEqual([
+      { label: home.de, href: '/de/' },
+      { label: page('/de/services/').content.de?.title, href: '/de/services/' },
+      { label: page('/de/services/splitpay/').content.de?.title, href: '/de/services/splitpay/' },
+      { label: survey.content.de?.title, href: '/de/services/splitpay/survey/' },
+    ])
+    expect(survey.breadcrumbs?.en).toBeUndefined()
+  })
+
+  it('lead a blog post, outside the language prefixes, home and through the blog', () => {
+    const post = routes.find((route) => route.route.template === 'blog-post')
+    if (!post) throw new Error('no blog post')
+    const trail = post.breadcrumbs?.[post.language] ?? []
+    expect(trail.map((item) => item.href)).toEqual([
+      `/${post.language}/`,
+      '/blog/',
+      post.route.path,
+    ])
+  })
+
+  it('are given in every language on language-neutral pages', () => {
+    const archive = page('/blog/')
+    expect(archive.breadcrumbs?.en?.map((item) => item.label)).toEqual([
+      home.en,
+      archive.content.en?.title,
+    ])
+    expect(archive.breadcrumbs?.de?.[0]).toEqual({ label: home.de, href: '/de/' })
+  })
+
+  it('are left out on the homes and the 404 pages, and reach the page data', () => {
+    for (const path of ['/', '/en/', '/de/', '/en/404/'])
+      expect(page(path).breadcrumbs).toBeUndefined()
+    const queries = createStaticQueries(content)
+    const data = createPageData(page('/en/imprint/'), queries, content, 'https://bank.example')
+    expect(data.result.breadcrumbs?.en?.map((item) => item.href)).toEqual(['/en/', '/en/imprint/'])
+  })
+})
