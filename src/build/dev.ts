@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     const html = renderDocument(
       boot,
       renderer.renderPage(boot),
-      { entry: `/${CLIENT_ENTRY}`, preload: [], styles: [] },
+      { entry: `/${CLIENT_ENTRY}`, preload: [], styles: [], fonts: [] },
       structuredData(page, {
         siteUrl,
         settings: site.content.settings,

@@ -15,6 +15,8 @@ export interface PageAssets {
   /** JavaScript to preload: the entry's imports and the template's chunk with its imports. */
   preload: string[]
   styles: string[]
+  /** Fonts every page uses at once, fetched before the stylesheet asks for them. */
+  fonts: string[]
 }
 
 const ESCAPES: Record<string, string> = {
@@ -105,6 +107,7 @@ ${sharingTags(head, siteName, boot.page.componentChunkName)}${structured
 <meta name="theme-color" content="${THEME_COLOR}">
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
 <style>:root{--color-brand:${THEME_COLOR};--duration-image-fade:${IMAGE_FADE_MS}ms}</style>
+${assets.fonts.map((href) => `<link rel="preload" href="${href}" as="font" type="font/woff2" crossorigin>`).join('\n')}
 ${assets.styles.map((href) => `<link rel="stylesheet" href="${href}">`).join('\n')}
 <script type="module" src="${assets.entry}"></script>
 ${assets.preload.map((href) => `<link rel="modulepreload" href="${href}">`).join('\n')}

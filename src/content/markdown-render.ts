@@ -19,8 +19,18 @@ import { MarkdownError, type RichText } from './markdown'
 
 const RENDER_BASE = 'https://site.invalid/'
 
-/** GitHub's sanitising schema without ids clobbering (we add our own ids after sanitising). */
-const schema = { ...defaultSchema, clobberPrefix: '' }
+/**
+ * GitHub's sanitising schema without ids clobbering (we add our own ids after sanitising), and
+ * with `tel:` links: support and legal texts give phone numbers visitors should be able to call.
+ */
+const schema = {
+  ...defaultSchema,
+  clobberPrefix: '',
+  protocols: {
+    ...defaultSchema.protocols,
+    href: [...(defaultSchema.protocols?.href ?? []), 'tel'],
+  },
+}
 
 function text(node: Element): string {
   let result = ''

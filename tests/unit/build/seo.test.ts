@@ -87,7 +87,7 @@ describe('sharing tags', () => {
     const html = renderDocument(
       { buildHash: 'x', serviceWorker: false, page: data, staticQueries: { q: queries.en.data } },
       '',
-      { entry: '/entry.js', preload: [], styles: [] },
+      { entry: '/entry.js', preload: [], styles: [], fonts: [] },
     )
     expect(html).toContain('<meta property="og:type" content="article">')
     expect(html).toContain('<meta property="og:locale" content="en_GB">')

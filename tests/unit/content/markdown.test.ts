@@ -33,6 +33,14 @@ describe('Markdown to HTML at build time', () => {
     expect(linksIn({ html })).toEqual(['https://www.bafin.de/', '/en/support/'])
   })
 
+  it('keeps phone and e-mail links, which visitors use to reach support', () => {
+    const { html } = renderMarkdown(
+      'Call [+49 30 1234](tel:+49301234) or write to [us](mailto:help@bank.example).',
+    )
+    expect(html).toContain('<a href="tel:+49301234">+49 30 1234</a>')
+    expect(html).toContain('<a href="mailto:help@bank.example">us</a>')
+  })
+
   it('renders tables and lists', () => {
     const { html } = renderMarkdown('| a | b |\n|---|---|\n| 1 | 2 |\n\n- one\n- two')
     expect(html).toContain('<table>')
