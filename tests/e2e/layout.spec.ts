@@ -17,7 +17,7 @@ async function layoutProblems(page: Page): Promise<string[]> {
     if (document.documentElement.scrollWidth > width)
       problems.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`)
 
-    const describe = (element: Element) =>
+    const label = (element: Element) =>
       `${element.tagName.toLowerCase()} "${(element.textContent ?? '').trim().slice(0, 40)}"`
     // Inside an element that scrolls on purpose (wide tables), content may extend past the window.
     const scrolls = (element: Element) => {
@@ -47,7 +47,7 @@ async function layoutProblems(page: Page): Promise<string[]> {
         if (rect.width < 1 || rect.height < 1) continue
         if (rect.right > width + 1 && !scrolls(parent))
           problems.push(
-            `${describe(parent)} sticks out on the right (${Math.round(rect.right)} px)`,
+            `${label(parent)} sticks out on the right (${Math.round(rect.right)} px)`,
           )
         boxes.push({ element: parent, rect })
       }
@@ -70,7 +70,7 @@ async function layoutProblems(page: Page): Promise<string[]> {
         const overlapX = Math.min(a.rect.right, b.rect.right) - Math.max(a.rect.left, b.rect.left)
         const overlapY = Math.min(a.rect.bottom, b.rect.bottom) - Math.max(a.rect.top, b.rect.top)
         if (overlapX > 2 && overlapY > 2)
-          problems.push(`${describe(a.element)} overlaps ${describe(b.element)}`)
+          problems.push(`${label(a.element)} overlaps ${label(b.element)}`)
       }
     }
     return [...new Set(problems)]
