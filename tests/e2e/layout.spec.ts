@@ -46,9 +46,7 @@ async function layoutProblems(page: Page): Promise<string[]> {
       for (const rect of range.getClientRects()) {
         if (rect.width < 1 || rect.height < 1) continue
         if (rect.right > width + 1 && !scrolls(parent))
-          problems.push(
-            `${label(parent)} sticks out on the right (${Math.round(rect.right)} px)`,
-          )
+          problems.push(`${label(parent)} sticks out on the right (${Math.round(rect.right)} px)`)
         boxes.push({ element: parent, rect })
       }
     }
