@@ -3,7 +3,12 @@
  * English, half German), the real site's build, first-load JavaScript of a content page and
  * the bytes one client navigation fetches. Figures go to stdout and bench/out/results.json.
  *
- * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the runs per size (median reported).
+ * Then Lighthouse (mobile) on four pages of the real site: targets performance ≥ 98, the other
+ * categories 100, layout shift 0.
+ *
+ * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the runs per size (median reported);
+ * BENCH_LIGHTHOUSE=0 leaves Lighthouse out; BENCH_ONLY=lighthouse builds the real site and runs
+ * only Lighthouse.
  */
 import { spawn } from 'node:child_process'
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
@@ -13,6 +18,7 @@ import { chromium } from '@playwright/test'
 import { createApp } from '../src/server/app'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/e2e/support/env'
 import { generateContent } from './generate-content'
+import { belowTarget, formatLighthouse, lighthouseAudit } from './lighthouse'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const OUT = join(ROOT, 'bench', 'out')
@@ -198,8 +204,41 @@ async function navigationBytes(distDir: string, from: string, to: string) {
   }
 }
 
+/** The pages Lighthouse audits: a home, a service, a blog post, customer information. */
+const LIGHTHOUSE_PAGES = [
+  '/en/',
+  '/en/services/cards/',
+  '/blog/designing-idempotent-payment-apis/',
+  '/en/customer-information/germany/de-iban/english/',
+]
+
+/** Lighthouse (mobile settings) on the built real site, served as `npm start` serves it. */
+async function lighthouse(distDir: string) {
+  const app = await createApp({ root: distDir, logLevel: 'silent' })
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    const audits = await lighthouseAudit(address, LIGHTHOUSE_PAGES)
+    console.log(`Lighthouse, mobile:\n${formatLighthouse(audits)}`)
+    const missed = audits.flatMap((audit) =>
+      belowTarget(audit).map((miss) => `${audit.path}: ${miss}`),
+    )
+    console.log(
+      missed.length ? `targets missed:\n  ${missed.join('\n  ')}` : 'all Lighthouse targets met',
+    )
+    return audits
+  } finally {
+    await app.close()
+  }
+}
+
 async function main() {
   await mkdir(OUT, { recursive: true })
+  if (process.env.BENCH_ONLY === 'lighthouse') {
+    const dist = join(OUT, 'dist-site')
+    await buildOnce(join(ROOT, 'content'), dist, join(OUT, 'cache-site'))
+    await lighthouse(dist)
+    return
+  }
   const scale = await scaling()
   const realDist = join(OUT, 'dist-site')
   const realContent = join(OUT, 'content-site')
@@ -221,6 +260,7 @@ async function main() {
     `one client navigation ${navigation.from} → ${navigation.to}: ${navigation.totalKb} KB in ${navigation.requests.length} requests`,
   )
   for (const request of navigation.requests) console.log(`  ${request.url} ${kb(request.bytes)} KB`)
+  const audits = process.env.BENCH_LIGHTHOUSE === '0' ? [] : await lighthouse(realDist)
   const results = {
     date: new Date().toISOString(),
     machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
@@ -233,6 +273,7 @@ async function main() {
     },
     firstLoadJs: js,
     navigation,
+    lighthouse: audits,
   }
   await writeFile(join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
 }

@@ -1,0 +1,140 @@
+import type { Result } from 'lighthouse'
+import { describe, expect, it } from 'vitest'
+import {
+  belowTarget,
+  failedAudits,
+  formatLighthouse,
+  type LighthouseResult,
+} from '../../../bench/lighthouse'
+
+const perfect: LighthouseResult = {
+  path: '/en/',
+  performance: 100,
+  accessibility: 100,
+  bestPractices: 100,
+  seo: 100,
+  cls: 0,
+  lcpMs: 1200,
+  tbtMs: 0,
+  failedAudits: [],
+}
+
+const flawed: LighthouseResult = {
+  path: '/en/services/cards/',
+  performance: 95,
+  accessibility: 92,
+  bestPractices: 100,
+  seo: 91,
+  cls: 0.0002,
+  lcpMs: 2804,
+  tbtMs: 40,
+  failedAudits: [
+    { id: 'color-contrast', title: 'Background and foreground colors do not have enough contrast' },
+    { id: 'canonical', title: 'Document does not have a valid `rel=canonical`' },
+  ],
+}
+
+describe('belowTarget', () => {
+  it('is empty for a page meeting every target', () => {
+    expect(belowTarget(perfect)).toEqual([])
+    expect(belowTarget({ ...perfect, performance: 98 })).toEqual([])
+  })
+
+  it('names each missed target with the measured value', () => {
+    expect(belowTarget(flawed)).toEqual([
+      'performance 95 < 98',
+      'accessibility 92 < 100',
+      'seo 91 < 100',
+      'cls 0.0002 > 0',
+    ])
+    expect(belowTarget({ ...perfect, bestPractices: 96, cls: 0.12345 })).toEqual([
+      'bestPractices 96 < 100',
+      'cls 0.12 > 0',
+    ])
+  })
+
+  it('counts an unmeasured layout shift as a miss', () => {
+    expect(belowTarget({ ...perfect, cls: Number.NaN })).toEqual(['cls NaN > 0'])
+  })
+})
+
+describe('formatLighthouse', () => {
+  it('prints a table row per page, then misses and failed audits of imperfect pages', () => {
+    expect(formatLighthouse([perfect, flawed]).split('\n')).toEqual([
+      '| Page | Performance | Accessibility | Best practices | SEO | CLS | LCP | TBT |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| `/en/` | 100 | 100 | 100 | 100 | 0 | 1200 ms | 0 ms |',
+      '| `/en/services/cards/` | 95 | 92 | 100 | 91 | 0.0002 | 2804 ms | 40 ms |',
+      '',
+      '`/en/services/cards/` misses performance 95 < 98, accessibility 92 < 100, seo 91 < 100, cls 0.0002 > 0',
+      '- `color-contrast`: Background and foreground colors do not have enough contrast',
+      '- `canonical`: Document does not have a valid `rel=canonical`',
+    ])
+  })
+
+  it('lists failed audits of a page that still meets its targets', () => {
+    const text = formatLighthouse([
+      { ...perfect, performance: 99, failedAudits: [{ id: 'unused-javascript', title: 'x' }] },
+    ])
+    expect(text.split('\n').slice(3)).toEqual(['', '`/en/`', '- `unused-javascript`: x'])
+  })
+
+  it('keeps a pipe in a path from breaking the table', () => {
+    expect(formatLighthouse([{ ...perfect, path: '/a|b/' }])).toContain('| `/a\\|b/` |')
+  })
+})
+
+describe('failedAudits', () => {
+  const audit = (id: string, score: number | null, scoreDisplayMode = 'binary') => ({
+    id,
+    title: `title of ${id}`,
+    score,
+    scoreDisplayMode,
+  })
+  // Only the parts of a Lighthouse report that failedAudits reads.
+  const lhr = {
+    categories: {
+      performance: {
+        auditRefs: [
+          { id: 'largest-contentful-paint', weight: 25, group: 'metrics' },
+          { id: 'speed-index', weight: 10, group: 'metrics' },
+          { id: 'unused-javascript', weight: 0, group: 'diagnostics' },
+          { id: 'lcp-breakdown-insight', weight: 0, group: 'hidden' },
+        ],
+      },
+      accessibility: {
+        auditRefs: [
+          { id: 'color-contrast', weight: 7 },
+          { id: 'tabindex', weight: 0 },
+        ],
+      },
+      'best-practices': { auditRefs: [{ id: 'errors-in-console', weight: 1 }] },
+      seo: {
+        auditRefs: [
+          { id: 'canonical', weight: 1 },
+          { id: 'structured-data', weight: 0 },
+        ],
+      },
+    },
+    audits: {
+      'largest-contentful-paint': audit('largest-contentful-paint', 0.85, 'numeric'),
+      'speed-index': audit('speed-index', 0.95, 'numeric'),
+      'unused-javascript': audit('unused-javascript', 0.5, 'metricSavings'),
+      'lcp-breakdown-insight': audit('lcp-breakdown-insight', 0),
+      'color-contrast': audit('color-contrast', 0),
+      tabindex: audit('tabindex', 0),
+      'errors-in-console': { ...audit('errors-in-console', null, 'error'), errorMessage: 'boom' },
+      canonical: audit('canonical', 1),
+      'structured-data': audit('structured-data', null, 'manual'),
+    },
+  } as unknown as Result
+
+  it('keeps weak performance audits and failing weighted audits of the other categories', () => {
+    expect(failedAudits(lhr)).toEqual([
+      { id: 'largest-contentful-paint', title: 'title of largest-contentful-paint' },
+      { id: 'unused-javascript', title: 'title of unused-javascript' },
+      { id: 'color-contrast', title: 'title of color-contrast' },
+      { id: 'errors-in-console', title: 'title of errors-in-console (error: boom)' },
+    ])
+  })
+})
