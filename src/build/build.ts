@@ -5,13 +5,14 @@
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { createFileStore } from '../content/file-store'
-import { loadContent } from '../content/load'
+import { loadContent, type SiteContent } from '../content/load'
 import { LANGUAGES } from '../shared/languages'
 import { APP_DATA_URL, notFoundPath, pageDataUrl, staticQueryUrl } from '../shared/paths'
 import type { AppData, BootData, LayoutData } from '../shared/types'
-import { bundle } from './bundle'
+import { type Bundle, bundle } from './bundle'
 import { PRECOMPRESSED, precompress } from './compress'
 import type { BuildConfig } from './config'
+import { prepareImages } from './content-images'
 import { renderDocument } from './document'
 import { writeDocuments } from './documents'
 import { rssFeeds } from './feeds'
@@ -92,24 +93,32 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     publicDir: join(config.root, 'public'),
     markdownCache,
   })
+  // Images too need only the content: variants and sharing cards are made while bundling.
+  const imagesPrepared = contentLoaded.then((content) =>
+    prepareImages(content, {
+      publicDir: join(config.root, 'public'),
+      outDir: stage,
+      cacheDir: config.cacheDir,
+    }),
+  )
   const documentsWritten = contentLoaded.then((content) =>
     writeDocuments(content, stage, { markdownCache, cacheDir: config.cacheDir, root: config.root }),
   )
-  const [loaded, bundledResult] = await Promise.allSettled([
+  const [loaded, bundledResult, images] = await Promise.allSettled([
     contentLoaded,
     bundle(staged, (files) => {
       compressingAssets = precompress(files.filter((file) => PRECOMPRESSED.test(file)))
     }),
+    imagesPrepared,
   ])
-  if (loaded.status === 'rejected' || bundledResult.status === 'rejected') {
+  const failed = [loaded, bundledResult, images].find((result) => result.status === 'rejected')
+  if (failed) {
     await Promise.all([compressingAssets.catch(() => 0), documentsWritten.catch(() => 0)])
     await rm(stage, { recursive: true, force: true })
-    throw loaded.status === 'rejected'
-      ? loaded.reason
-      : (bundledResult as PromiseRejectedResult).reason
+    throw (failed as PromiseRejectedResult).reason
   }
-  const content = loaded.value
-  const bundled = bundledResult.value
+  const content = (loaded as PromiseFulfilledResult<SiteContent>).value
+  const bundled = (bundledResult as PromiseFulfilledResult<Bundle>).value
   const routes = createRouteTable(content)
   step('content and bundle')
 

@@ -82,7 +82,11 @@ export function sharingTags(head: PageHead, siteName: string, template: string):
     property('og:url', head.canonical),
     property('og:locale', ogLocale(head.lang)),
     ...others.map((language) => property('og:locale:alternate', ogLocale(language))),
-    `<meta name="twitter:card" content="summary">`,
+    property('og:image', head.image.url),
+    property('og:image:width', String(head.image.width)),
+    property('og:image:height', String(head.image.height)),
+    property('og:image:alt', head.image.alt),
+    `<meta name="twitter:card" content="summary_large_image">`,
   ].join('\n')
 }
 

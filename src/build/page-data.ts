@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto'
 import type { SiteContent } from '../content/load'
 import { LANGUAGES, type Language, localizePath } from '../shared/languages'
-import type { AlternateLink, LayoutData, PageData, PageHead } from '../shared/types'
+import type { AlternateLink, LayoutData, PageContent, PageData, PageHead } from '../shared/types'
+import { CARD_SIZE, imageFields, SITE_CARD } from './content-images'
 import { feedLinks } from './feeds'
 import { type BuildPage, languageContext } from './routes'
 
@@ -58,6 +59,20 @@ export function alternates(page: BuildPage, siteUrl: string): AlternateLink[] {
   return fallback ? [...links, { hreflang: 'x-default', href: fallback.href }] : links
 }
 
+/** The page's first image with a raster form, or the site's card. */
+function shareImage(content: PageContent, brandName: string, siteUrl: string): PageHead['image'] {
+  const image = imageFields(content).find((field) => field.card)
+  if (image?.card) {
+    return {
+      url: `${siteUrl}${image.card}`,
+      width: image.responsive?.width ?? CARD_SIZE.width,
+      height: image.responsive?.height ?? CARD_SIZE.height,
+      alt: image.alt,
+    }
+  }
+  return { url: `${siteUrl}${SITE_CARD}`, ...CARD_SIZE, alt: brandName }
+}
+
 function head(page: BuildPage, brandName: string, siteUrl: string): PageHead {
   const content = page.content[page.language]
   if (!content) throw new Error(`${page.route.path} has no ${page.language} content`)
@@ -73,6 +88,7 @@ function head(page: BuildPage, brandName: string, siteUrl: string): PageHead {
     alternates: alternates(page, siteUrl),
     feeds: feedLinks(page.languageNeutral ? LANGUAGES : [page.language], brandName),
     manifest: manifestPath(page.language),
+    image: shareImage(content, brandName, siteUrl),
   }
 }
 

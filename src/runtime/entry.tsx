@@ -12,6 +12,7 @@ import { App, type AppState, layoutsOf } from '../site/app'
 import { loadTemplate } from '../site/templates/registry'
 import type { TemplateComponent } from '../site/templates/types'
 import { applyHead } from './head'
+import { startImageFade } from './image-fade'
 import { interfaceLanguage, rememberLanguageSwitches, storeLanguage } from './language'
 import { createLoader, type LoadedPage } from './loader'
 import { startPrefetching } from './prefetch'
@@ -42,6 +43,7 @@ async function start(): Promise<void> {
   const boot = JSON.parse(element.textContent) as BootData
   registerServiceWorker(boot.serviceWorker)
   rememberLanguageSwitches()
+  startImageFade()
 
   const loader = createLoader<TemplateComponent>({ fetch: window.fetch.bind(window), loadTemplate })
   loader.seed(boot.page, boot.staticQueries)

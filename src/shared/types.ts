@@ -53,6 +53,8 @@ export interface PageHead {
   feeds: FeedLink[]
   /** The web manifest of the page's language. */
   manifest: string
+  /** What a shared link shows (`og:image`): the page's own image or the site's card. */
+  image: { url: string; width: number; height: number; alt: string }
 }
 
 /** The templates a page can name. Each is its own chunk in the browser. */

@@ -1,6 +1,7 @@
 import type { BlogPostEntry } from '../../content/schema/entries'
 import { Link } from '../components/link'
 import { PageHeader } from '../components/page-header'
+import { Picture } from '../components/picture'
 import { RichText } from '../components/rich-text'
 import { fill, formatDate } from '../format'
 import styles from './blog.module.css'
@@ -26,12 +27,11 @@ export function BlogPostTemplate({ content, layout, language }: TemplateProps) {
           </>
         }
       />
-      <img
+      <Picture
         className={styles.cover}
-        src={post.cover.src}
-        alt={post.cover.alt}
-        width="1200"
-        height="630"
+        image={post.cover}
+        sizes="(min-width: 60rem) 56rem, 100vw"
+        priority
       />
       <RichText value={post.body} />
     </article>

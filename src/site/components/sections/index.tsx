@@ -2,6 +2,7 @@
 import type { SectionOf, Section as SectionValue } from '../../../content/schema/sections'
 import { Icon } from '../icon'
 import { Link } from '../link'
+import { Picture } from '../picture'
 import { RichText } from '../rich-text'
 import { Actions, ButtonLink, DownloadList, Section } from '../ui'
 import styles from './styles.module.css'
@@ -21,10 +22,19 @@ export function HeroActions({ actions }: { actions: NonNullable<SectionOf<'hero'
 
 function Hero({ section }: { section: SectionOf<'hero'> }) {
   return (
-    <section className={styles.hero}>
-      <h2 className={styles.heroHeading}>{section.heading}</h2>
-      {section.text && <p className={styles.heroText}>{section.text}</p>}
-      {section.actions && <HeroActions actions={section.actions} />}
+    <section className={section.image ? `${styles.hero} ${styles.withImage}` : styles.hero}>
+      <div>
+        <h2 className={styles.heroHeading}>{section.heading}</h2>
+        {section.text && <p className={styles.heroText}>{section.text}</p>}
+        {section.actions && <HeroActions actions={section.actions} />}
+      </div>
+      {section.image && (
+        <Picture
+          className={styles.heroImage}
+          image={section.image}
+          sizes="(min-width: 56rem) 28rem, 100vw"
+        />
+      )}
     </section>
   )
 }

@@ -1,0 +1,122 @@
+/**
+ * The content's images, prepared for the pages: every image field gets its intrinsic size;
+ * raster images their AVIF, WebP and JPEG/PNG variants with a blurred placeholder; SVG drawings
+ * a PNG card for sharing. Also the site's default sharing card.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname, extname, join } from 'node:path'
+import type { SiteContent } from '../content/load'
+import { BRAND_MARK, THEME_COLOR } from '../shared/constants'
+import type { ImageValue } from '../shared/images'
+import { IMAGE_OUT_DIR, processImages, rasterizeSvgCards, type SvgCard } from './images'
+
+/** Where the sharing cards go, and the one used by pages without an image of their own. */
+export const CARD_DIR = `${IMAGE_OUT_DIR}/cards`
+export const SITE_CARD = `${CARD_DIR}/site.png`
+export const CARD_SIZE = { width: 1200, height: 630 }
+
+/** Every image field (`{ src, alt }` with `src` under /images/) anywhere in `value`. */
+export function imageFields(value: unknown, found: ImageValue[] = []): ImageValue[] {
+  if (Array.isArray(value)) {
+    for (const item of value) imageFields(item, found)
+    return found
+  }
+  if (typeof value !== 'object' || value === null) return found
+  const record = value as Record<string, unknown>
+  if (
+    typeof record.src === 'string' &&
+    record.src.startsWith('/images/') &&
+    typeof record.alt === 'string'
+  ) {
+    found.push(record as unknown as ImageValue)
+    return found
+  }
+  for (const child of Object.values(record)) imageFields(child, found)
+  return found
+}
+
+/** The size an SVG declares (width and height, or its view box), in CSS pixels. */
+export function svgSize(svg: string): { width: number; height: number } | undefined {
+  const root = /<svg\b[^>]*>/i.exec(svg)?.[0]
+  if (!root) return undefined
+  const attribute = (name: string) =>
+    new RegExp(`\\s${name}\\s*=\\s*["']\\s*([\\d.]+)(px)?\\s*["']`, 'i').exec(root)?.[1]
+  const width = Number(attribute('width'))
+  const height = Number(attribute('height'))
+  if (width > 0 && height > 0) return { width, height }
+  const box = /\sviewBox\s*=\s*["']([^"']+)["']/i
+    .exec(root)?.[1]
+    ?.trim()
+    .split(/[\s,]+/)
+  const [boxWidth, boxHeight] = [Number(box?.[2]), Number(box?.[3])]
+  return boxWidth > 0 && boxHeight > 0 ? { width: boxWidth, height: boxHeight } : undefined
+}
+
+/** The default sharing card: the brand mark on the brand colour, without text to typeset. */
+export function siteCardSvg(): string {
+  const { size, radius, letter, dot } = BRAND_MARK
+  const scale = 320 / size
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_SIZE.width}" height="${CARD_SIZE.height}" viewBox="0 0 ${CARD_SIZE.width} ${CARD_SIZE.height}"><rect width="100%" height="100%" fill="#1f1a17"/><circle cx="1080" cy="560" r="260" fill="${THEME_COLOR}" opacity="0.35"/><circle cx="120" cy="40" r="140" fill="${THEME_COLOR}" opacity="0.2"/><g transform="translate(440 155) scale(${scale})"><rect width="${size}" height="${size}" rx="${radius}" fill="${THEME_COLOR}"/><path d="${letter}" fill="#fff"/><circle cx="${dot.cx}" cy="${dot.cy}" r="${dot.r}" fill="#fff"/></g></svg>\n`
+}
+
+/** `/images/blog/a.svg` → `/images/_/cards/blog-a.png`: one card per drawing, named by its path. */
+function cardOf(src: string): string {
+  return `${CARD_DIR}/${src.slice('/images/'.length, -'.svg'.length).replaceAll('/', '-')}.png`
+}
+
+export interface PrepareOptions {
+  /** The project's `public/`, where `/images/…` files live. */
+  publicDir: string
+  outDir: string
+  cacheDir?: string
+}
+
+/**
+ * Prepares every image field of the content in place and writes the variants and cards under
+ * `outDir`. Returns the number of raster images and cards written.
+ */
+export async function prepareImages(
+  content: SiteContent,
+  options: PrepareOptions,
+): Promise<{ raster: number; cards: number }> {
+  const fields = content.entries.flatMap((entry) => imageFields(entry.data))
+  const isSvg = (field: ImageValue) => extname(field.src).toLowerCase() === '.svg'
+  const raster = fields.filter((field) => !isSvg(field))
+  const variants = await processImages(raster, {
+    sourceDir: options.publicDir,
+    outDir: options.outDir,
+    cacheDir: options.cacheDir,
+  })
+  for (const field of raster) {
+    const responsive = variants.get(field.src)
+    if (!responsive) continue
+    field.responsive = responsive
+    field.width = responsive.width
+    field.height = responsive.height
+    field.card = responsive.src
+  }
+
+  const siteCard = join(options.cacheDir ?? options.outDir, 'site-card.svg')
+  await mkdir(dirname(siteCard), { recursive: true })
+  await writeFile(siteCard, siteCardSvg())
+  const cards: SvgCard[] = [{ svgFile: siteCard, outFile: join(options.outDir, SITE_CARD) }]
+  const svgs = new Map<string, string>()
+  for (const field of fields.filter(isSvg)) {
+    const file = join(options.publicDir, field.src)
+    if (!svgs.has(field.src)) {
+      svgs.set(field.src, await readFile(file, 'utf8'))
+      cards.push({
+        svgFile: file,
+        outFile: join(options.outDir, cardOf(field.src)),
+      })
+    }
+    const size = svgSize(svgs.get(field.src) ?? '')
+    if (size) Object.assign(field, size)
+    field.card = cardOf(field.src)
+  }
+  await rasterizeSvgCards(
+    cards.map((card) => ({ ...card, size: CARD_SIZE })),
+    { cacheDir: options.cacheDir },
+  )
+  return { raster: variants.size, cards: cards.length }
+}

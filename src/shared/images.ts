@@ -1,0 +1,38 @@
+/**
+ * What the build hands to components for one raster image. Imported by browser code: no Node.
+ */
+
+// One value for the fade, kept with the other spec numbers (spec section 9).
+export { IMAGE_FADE_MS } from './constants'
+
+/** The modern formats a `<picture>` offers before its fallback, in order of preference. */
+export type ResponsiveImageType = 'image/avif' | 'image/webp'
+
+export interface ResponsiveImage {
+  /** Fallback URL (JPEG, or PNG when the source was a PNG) at the largest width. */
+  src: string
+  /** Intrinsic size of the largest variant, so the layout reserves its space. */
+  width: number
+  height: number
+  /** One `<source>` per modern format, AVIF first. */
+  sources: { type: ResponsiveImageType; srcset: string }[]
+  /** The fallback format at every width: `url 320w, url 640w, …`. */
+  srcset: string
+  /** `data:image/webp;base64,…`: a tiny blurred preview shown until the image has loaded. */
+  placeholder: string
+}
+
+/**
+ * An image field of the content (`{ src, alt }`) as the build hands it to components: with its
+ * intrinsic size (no layout shift), its responsive variants when it is a raster image, and the
+ * raster card social networks show when the page is shared.
+ */
+export interface ImageValue {
+  src: string
+  alt: string
+  width?: number
+  height?: number
+  responsive?: ResponsiveImage
+  /** A PNG or JPEG for `og:image` (SVG drawings are rendered to a 1200 × 630 card). */
+  card?: string
+}
