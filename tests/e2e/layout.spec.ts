@@ -1,13 +1,13 @@
 /**
- * Layout on a phone and a desktop: every template in both languages, photographed at 375 px and
- * 1280 px (the screenshots go to the test report), with no sideways scrolling, nothing sticking
- * out of the page and no text or image lying on top of another.
+ * Layout from the smallest phone to a desktop: every template in both languages, photographed
+ * at 320, 375 and 1280 px (the screenshots go to the test report), with no sideways scrolling,
+ * nothing sticking out of the page and no text or image lying on top of another.
  */
 import { expect, type Page, test } from '@playwright/test'
 import { openPage } from './support/helpers'
 import { templateSamples } from './support/site'
 
-const WIDTHS = [375, 1280]
+const WIDTHS = [320, 375, 1280]
 
 /** Elements wider than the window, and pairs of texts or images that overlap. */
 async function layoutProblems(page: Page): Promise<string[]> {

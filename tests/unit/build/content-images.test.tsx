@@ -41,7 +41,10 @@ beforeAll(async () => {
   const documents = validDocuments()
   addBlogPost(documents)
   const about = documents.get(pageFile('en', '/about/')) as { sections: unknown[] }
-  about.sections = [{ type: 'hero', heading: 'Who we are', image: photo }, ...(about.sections ?? [])]
+  about.sections = [
+    { type: 'hero', heading: 'Who we are', image: photo },
+    ...(about.sections ?? []),
+  ]
   content = await loadContent(memorySource(documents), { collections: ALL_COLLECTIONS })
   for (const field of imageFields(content.entries.map((entry) => entry.data))) {
     if (field.src.endsWith('.svg'))

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { get as httpGet } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../../src/build/config'
+import type { LayoutData, PageData } from '../../../src/shared/types'
 
 const PORT = 5290
 const BASE = `http://localhost:${PORT}`
@@ -10,7 +11,7 @@ let server: ChildProcess
 /** One request on a fresh connection: no keep-alive socket the server may close meanwhile. */
 function fetch(
   url: string,
-): Promise<{ status: number; ok: boolean; text(): Promise<string>; json(): Promise<any> }> {
+): Promise<{ status: number; ok: boolean; text(): Promise<string>; json(): Promise<unknown> }> {
   return new Promise((resolve, reject) => {
     httpGet(url, { agent: false }, (response) => {
       let body = ''
@@ -72,10 +73,12 @@ describe('dev server (npm run dev)', () => {
   })
 
   it('serves page data and shared data on the protocol paths', async () => {
-    const page = await (await fetch(`${BASE}/page-data/en/about/page-data.json`)).json()
+    const page = (await (
+      await fetch(`${BASE}/page-data/en/about/page-data.json`)
+    ).json()) as PageData
     expect(page).toMatchObject({ path: '/en/about/', componentChunkName: 'page' })
     const shared = await fetch(`${BASE}/page-data/sq/d/${page.staticQueryHashes[0]}.json`)
-    expect((await shared.json()).language).toBe('en')
+    expect(((await shared.json()) as LayoutData).language).toBe('en')
   })
 
   it('answers unknown paths with the 404 page of their language', async () => {

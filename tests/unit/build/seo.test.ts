@@ -79,7 +79,11 @@ describe('sharing tags', () => {
     expect(tags).toContain(`<meta property="og:url" content="${SITE}/de/services/cards/">`)
     expect(tags).toContain('<meta property="og:locale" content="de_DE">')
     expect(tags).toContain('<meta property="og:locale:alternate" content="en_GB">')
-    expect(tags).toContain('<meta name="twitter:card" content="summary">')
+    expect(tags).toContain('<meta name="twitter:card" content="summary_large_image">')
+    expect(tags).toContain(
+      '<meta property="og:image" content="https://bank.example/images/_/cards/site.png">',
+    )
+    expect(tags).toContain('<meta property="og:image:alt" content="Test Bank">')
   })
 
   it('make blog posts articles, without an alternate locale, in the rendered document', () => {
