@@ -90,6 +90,13 @@ export function sharingTags(head: PageHead, siteName: string, template: string):
   ].join('\n')
 }
 
+/**
+ * Without script the phone menu cannot open: its links then show unfolded and the button that
+ * would do nothing is left out (below the header's breakpoint, 64 rem, where the menu folds).
+ */
+const NO_SCRIPT_CSS =
+  '@media (max-width:63.99rem){[data-site-menu]{display:block!important}[data-menu-button]{display:none!important}}'
+
 export function renderDocument(
   boot: BootData,
   appHtml: string,
@@ -111,6 +118,7 @@ ${sharingTags(head, siteName, boot.page.componentChunkName)}${structured
 <meta name="theme-color" content="${THEME_COLOR}">
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
 <style>:root{--color-brand:${THEME_COLOR};--duration-image-fade:${IMAGE_FADE_MS}ms}</style>
+<noscript><style>${NO_SCRIPT_CSS}</style></noscript>
 ${assets.fonts.map((href) => `<link rel="preload" href="${href}" as="font" type="font/woff2" crossorigin>`).join('\n')}
 ${assets.styles.map((href) => `<link rel="stylesheet" href="${href}">`).join('\n')}
 <script type="module" src="${assets.entry}"></script>

@@ -203,3 +203,18 @@ test('motion stops under reduced-motion settings', async ({ page }) => {
   )
   expect(Math.max(...durations)).toBeLessThan(1)
 })
+
+test.describe('without script', () => {
+  test.use({ javaScriptEnabled: false })
+  test('the phone shows the navigation unfolded instead of a menu button that cannot work', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 800 })
+    await page.goto('/en/')
+    await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden()
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible()
+    await expect(page.getByRole('navigation', { name: 'Choose language' })).toBeInViewport()
+  })
+})

@@ -35,6 +35,7 @@ const PATHS: Record<string, ReactNode> = {
     </>
   ),
   document: <path d="M7 3h7l5 5v13H7zM14 3v5h5M10 13h6M10 17h6" />,
+  download: <path d="M7 3h7l5 5v13H7zM14 3v5h5M12 11v6M9.5 14.5 12 17l2.5-2.5" />,
   support: (
     <>
       <circle cx="12" cy="12" r="9" />

@@ -52,6 +52,7 @@ export function Header({ layout, language, currentPath, ...switcher }: HeaderPro
           ref={button}
           type="button"
           className={styles.menuButton}
+          data-menu-button=""
           aria-expanded={open}
           aria-controls="site-menu"
           onClick={() => setOpen((value) => !value)}
@@ -59,7 +60,7 @@ export function Header({ layout, language, currentPath, ...switcher }: HeaderPro
           <span className={styles.menuIcon} aria-hidden="true" data-open={open} />
           {layout.strings.menu}
         </button>
-        <div id="site-menu" className={styles.menu} data-open={open}>
+        <div id="site-menu" className={styles.menu} data-open={open} data-site-menu="">
           <nav aria-label={layout.strings.primaryNavigation}>
             <ul className={styles.navList}>
               {layout.navigation.map((item) => (

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { Eyebrow, Meta } from '../ui'
 import styles from './styles.module.css'
 
 /**
@@ -20,11 +21,11 @@ export function PageHeader({
 }) {
   return (
     <header className={styles.header}>
-      {eyebrow && <p className={styles.eyebrow}>{eyebrow}</p>}
+      {eyebrow && <Eyebrow>{eyebrow}</Eyebrow>}
       <h1 className={styles.title} tabIndex={-1}>
         {title}
       </h1>
-      {meta && <p className={styles.meta}>{meta}</p>}
+      {meta && <Meta>{meta}</Meta>}
       {intro && <p className={styles.lead}>{intro}</p>}
       {children}
     </header>

@@ -1,5 +1,6 @@
 /** Small building blocks the templates and sections share: sections, buttons, lists, facts. */
 import type { ReactNode } from 'react'
+import { Icon } from '../icon'
 import { Link } from '../link'
 import styles from './styles.module.css'
 
@@ -95,19 +96,7 @@ export function DownloadList({
     <ul className={styles.downloads}>
       {items.map((item) => (
         <li key={item.href} className={styles.download}>
-          <svg
-            className={styles.fileIcon}
-            viewBox="0 0 24 24"
-            aria-hidden="true"
-            focusable="false"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.6"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          >
-            <path d="M7 3h7l5 5v13H7zM14 3v5h5M12 11v6M9.5 14.5 12 17l2.5-2.5" />
-          </svg>
+          <Icon name="download" className={styles.fileIcon} />
           <div>
             <a className={styles.downloadLink} href={item.href}>
               {item.label}
