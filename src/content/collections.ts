@@ -45,7 +45,15 @@ const COLLECTIONS: Record<CollectionName, Collection> = {
     schema: schemas.page,
     twin: true,
     path: pagePath,
-    template: (name) => (name === 'index' ? 'home' : name === '404' ? 'not-found' : 'page'),
+    template: (name) =>
+      name === 'index'
+        ? 'home'
+        : name === '404'
+          ? 'not-found'
+          : // The pages a form leads to once sent: newsletter-success, survey-success, …
+            name.endsWith('-success')
+            ? 'confirmation'
+            : 'page',
   },
   service: {
     name: 'service',

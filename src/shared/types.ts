@@ -61,6 +61,7 @@ export interface PageHead {
 export type TemplateName =
   | 'home'
   | 'page'
+  | 'confirmation'
   | 'not-found'
   | 'service'
   | 'case-study'

@@ -8,6 +8,7 @@ import type { TemplateComponent } from './types'
 export const templates: Record<TemplateName, () => Promise<TemplateComponent>> = {
   home: () => import('./home').then((module) => module.HomeTemplate),
   page: () => import('./page').then((module) => module.PageTemplate),
+  confirmation: () => import('./confirmation').then((module) => module.ConfirmationTemplate),
   'not-found': () => import('./not-found').then((module) => module.NotFoundTemplate),
   service: () => import('./service').then((module) => module.ServiceTemplate),
   'case-study': () => import('./case-study').then((module) => module.CaseStudyTemplate),
