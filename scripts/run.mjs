@@ -80,6 +80,10 @@ if (!existsSync(version)) {
   for (const old of versions.slice(KEPT_VERSIONS)) rmSync(old, { recursive: true, force: true })
 }
 
+// The built site is rendered by React's production build: its development build checks every
+// element and property and made rendering pages twice as slow. The dev server keeps it.
+if (name !== 'dev') process.env.NODE_ENV ??= 'production'
+
 const program = join(version, `${name}.mjs`)
 process.argv = [process.argv[0] ?? 'node', program, ...args]
 await import(pathToFileURL(program).href)
