@@ -11,6 +11,11 @@ export function baseViteConfig(config: BuildConfig): InlineConfig {
     logLevel: 'warn',
     clearScreen: false,
     plugins: [react()],
-    css: { modules: { localsConvention: 'camelCaseOnly' } },
+    // Lightning CSS (native, already Vite's dependency) scopes the CSS Modules: the PostCSS
+    // pipeline was the build's slowest plugin, and the class names come out shorter.
+    css: {
+      transformer: 'lightningcss',
+      lightningcss: { cssModules: { pattern: '[local]_[hash]' } },
+    },
   }
 }
