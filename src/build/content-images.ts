@@ -3,15 +3,17 @@
  * raster images their AVIF, WebP and JPEG/PNG variants with a blurred placeholder; SVG drawings
  * a PNG card for sharing. Also the site's default sharing card.
  */
+import { createHash } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { dirname, extname, join } from 'node:path'
+import { basename, dirname, extname, join } from 'node:path'
 import type { SiteContent } from '../content/load'
 import { BRAND_MARK, THEME_COLOR } from '../shared/constants'
-import type { ImageValue } from '../shared/images'
-import { IMAGE_OUT_DIR, processImages, rasterizeSvgCards, type SvgCard } from './images'
+import { HASHED_IMAGES_DIR, type ImageValue } from '../shared/images'
+import { slugify } from '../shared/slug'
+import { processImages, rasterizeSvgCards, type SvgCard } from './images'
 
 /** Where the sharing cards go, and the one used by pages without an image of their own. */
-export const CARD_DIR = `${IMAGE_OUT_DIR}/cards`
+export const CARD_DIR = '/images/cards'
 export const SITE_CARD = `${CARD_DIR}/site.png`
 export const CARD_SIZE = { width: 1200, height: 630 }
 
@@ -59,7 +61,7 @@ export function siteCardSvg(): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_SIZE.width}" height="${CARD_SIZE.height}" viewBox="0 0 ${CARD_SIZE.width} ${CARD_SIZE.height}"><rect width="100%" height="100%" fill="#1f1a17"/><circle cx="1080" cy="560" r="260" fill="${THEME_COLOR}" opacity="0.35"/><circle cx="120" cy="40" r="140" fill="${THEME_COLOR}" opacity="0.2"/><g transform="translate(440 155) scale(${scale})"><rect width="${size}" height="${size}" rx="${radius}" fill="${THEME_COLOR}"/><path d="${letter}" fill="#fff"/><circle cx="${dot.cx}" cy="${dot.cy}" r="${dot.r}" fill="#fff"/></g></svg>\n`
 }
 
-/** `/images/blog/a.svg` → `/images/_/cards/blog-a.png`: one card per drawing, named by its path. */
+/** `/images/blog/a.svg` → `/images/cards/blog-a.png`: one card per drawing, named by its path. */
 function cardOf(src: string): string {
   return `${CARD_DIR}/${src.slice('/images/'.length, -'.svg'.length).replaceAll('/', '-')}.png`
 }
@@ -100,19 +102,30 @@ export async function prepareImages(
   await mkdir(dirname(siteCard), { recursive: true })
   await writeFile(siteCard, siteCardSvg())
   const cards: SvgCard[] = [{ svgFile: siteCard, outFile: join(options.outDir, SITE_CARD) }]
-  const svgs = new Map<string, string>()
+  // Drawings are copied under a name that hashes their content, so they can be cached for a
+  // year like the raster variants; the page shows the copy.
+  const svgs = new Map<string, { text: string; url: string }>()
   for (const field of fields.filter(isSvg)) {
-    const file = join(options.publicDir, field.src)
-    if (!svgs.has(field.src)) {
-      svgs.set(field.src, await readFile(file, 'utf8'))
-      cards.push({
-        svgFile: file,
-        outFile: join(options.outDir, cardOf(field.src)),
+    const src = field.src
+    let svg = svgs.get(src)
+    if (!svg) {
+      const file = join(options.publicDir, src)
+      const text = await readFile(file, 'utf8').catch((error: unknown) => {
+        throw new Error(`Image ${src} not found: ${file}`, { cause: error })
       })
+      const hash = createHash('sha256').update(text).digest('hex').slice(0, 8)
+      svg = {
+        text,
+        url: `${HASHED_IMAGES_DIR}/${slugify(basename(src, '.svg')) || 'image'}-${hash}.svg`,
+      }
+      svgs.set(src, svg)
+      await writeFile(join(options.outDir, svg.url), text)
+      cards.push({ svgFile: file, outFile: join(options.outDir, cardOf(src)) })
     }
-    const size = svgSize(svgs.get(field.src) ?? '')
+    const size = svgSize(svg.text)
     if (size) Object.assign(field, size)
-    field.card = cardOf(field.src)
+    field.card = cardOf(src)
+    field.src = svg.url
   }
   await rasterizeSvgCards(
     cards.map((card) => ({ ...card, size: CARD_SIZE })),

@@ -7,7 +7,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:
 import { availableParallelism } from 'node:os'
 import { basename, dirname, extname, join, relative, resolve } from 'node:path'
 import type { Sharp as SharpImage } from 'sharp'
-import type { ResponsiveImage } from '../shared/images'
+import { HASHED_IMAGES_DIR, type ResponsiveImage } from '../shared/images'
 import { slugify } from '../shared/slug'
 
 export interface ImageRequest {
@@ -26,7 +26,7 @@ export interface ImageOptions {
 
 export const DEFAULT_WIDTHS = [320, 640, 960, 1280, 1920]
 /** Variants are named by content, so this folder can be served as immutable. */
-export const IMAGE_OUT_DIR = '/images/_'
+export const IMAGE_OUT_DIR = HASHED_IMAGES_DIR
 
 /** Raise when the output changes in a way the settings do not show: renames every variant. */
 const PIPELINE_VERSION = 1

@@ -10,6 +10,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { extname, join, normalize, sep } from 'node:path'
 import type { Readable } from 'node:stream'
 import { constants, createBrotliCompress, createGzip } from 'node:zlib'
+import { HASHED_IMAGES_DIR } from '../shared/images'
 import { notFoundPathFor } from '../shared/paths'
 
 const TYPES: Record<string, string> = {
@@ -47,7 +48,8 @@ const MIN_COMPRESS_BYTES = 1024
 
 /** Cache policy by path: hashed bundles never change; everything else is revalidated. */
 export function cacheControl(path: string): string {
-  if (path.startsWith('/assets/')) return 'public, max-age=31536000, immutable'
+  if (path.startsWith('/assets/') || path.startsWith(`${HASHED_IMAGES_DIR}/`))
+    return 'public, max-age=31536000, immutable'
   if (/\.(html|json|webmanifest|xml|txt)$/.test(path) || path.endsWith('/') || path === '/sw.js') {
     return 'no-cache'
   }

@@ -5,6 +5,12 @@
 // One value for the fade, kept with the other spec numbers (spec section 9).
 export { IMAGE_FADE_MS } from './constants'
 
+/**
+ * Where the build writes images under names that hash their content (variants of raster
+ * images, copies of drawings): a file there never changes, so it may be cached for a year.
+ */
+export const HASHED_IMAGES_DIR = '/images/_'
+
 /** The modern formats a `<picture>` offers before its fallback, in order of preference. */
 export type ResponsiveImageType = 'image/avif' | 'image/webp'
 

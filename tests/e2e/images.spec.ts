@@ -9,7 +9,7 @@ const SLOW_IMAGE = '/images/_/slow-test-image.png'
 
 /** Serves a test image only after `delay` ms, and adds it to the page as a content image. */
 async function addSlowImage(page: Page, delay: number) {
-  const body = await readFile(join(DIST, 'images/_/cards/site.png'))
+  const body = await readFile(join(DIST, 'images/cards/site.png'))
   await page.route(`**${SLOW_IMAGE}`, async (route) => {
     await new Promise((resolve) => setTimeout(resolve, delay))
     await route.fulfill({ body, contentType: 'image/png' })
@@ -71,7 +71,7 @@ test('every page names a sharing image that is a 1200 × 630 PNG on this site', 
   for (const path of ['/en/', '/de/imprint/', '/blog/designing-idempotent-payment-apis/']) {
     await page.goto(path)
     const url = await page.locator('meta[property="og:image"]').getAttribute('content')
-    expect(url).toMatch(/^https?:\/\/[^/]+\/images\/_\/cards\/[\w-]+\.png$/)
+    expect(url).toMatch(/^https?:\/\/[^/]+\/images\/cards\/[\w-]+\.png$/)
     const own = new URL(url ?? '').pathname
     checked.add(own)
     const response = await request.get(own)

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { renderToStaticMarkup } from 'react-dom/server'
@@ -93,7 +93,10 @@ describe('images of the content', () => {
     const post = content.entries.find((entry) => entry.collection === 'blogPost')
     const cover = post?.data.cover as ImageValue
     expect(cover).toMatchObject({ width: 800, height: 420 })
-    expect(cover.card).toMatch(/^\/images\/_\/cards\/.+\.png$/)
+    // The page shows a copy under a name that hashes its content, so it can be cached for good.
+    expect(cover.src).toMatch(/^\/images\/_\/[\w-]+-[0-9a-f]{8}\.svg$/)
+    expect(await readFile(join(outDir, cover.src), 'utf8')).toContain('<svg')
+    expect(cover.card).toMatch(/^\/images\/cards\/.+\.png$/)
     for (const card of [cover.card as string, SITE_CARD]) {
       const metadata = await sharp(join(outDir, card)).metadata()
       expect([metadata.format, metadata.width, metadata.height]).toEqual([
@@ -123,7 +126,7 @@ describe('images of the content', () => {
       alt: content.settings.brandName,
     })
     const post = routes.find((route) => route.route.template === 'blog-post')
-    expect(head(post?.route.path ?? '').image.url).toMatch(/\/images\/_\/cards\/.+\.png$/)
+    expect(head(post?.route.path ?? '').image.url).toMatch(/\/images\/cards\/.+\.png$/)
   })
 })
 

@@ -81,7 +81,7 @@ describe('sharing tags', () => {
     expect(tags).toContain('<meta property="og:locale:alternate" content="en_GB">')
     expect(tags).toContain('<meta name="twitter:card" content="summary_large_image">')
     expect(tags).toContain(
-      '<meta property="og:image" content="https://bank.example/images/_/cards/site.png">',
+      '<meta property="og:image" content="https://bank.example/images/cards/site.png">',
     )
     expect(tags).toContain('<meta property="og:image:alt" content="Test Bank">')
   })

@@ -99,6 +99,11 @@ describe('static server', () => {
       expect((await app.inject(path)).headers['cache-control'], path).toBe('no-cache')
     }
     expect(cacheControl('/icon.svg')).toBe('public, max-age=3600')
+    // Images under content-hashed names never change; those named by editors may.
+    expect(cacheControl('/images/_/office-1a2b3c4d-640.avif')).toBe(
+      'public, max-age=31536000, immutable',
+    )
+    expect(cacheControl('/images/blog/cover.svg')).toBe('public, max-age=3600')
   })
 
   it('answers 304 to a matching ETag', async () => {
