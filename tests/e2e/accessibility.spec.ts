@@ -40,7 +40,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 
 const SHARDS = 6
 
-test.describe('axe-core finds nothing', () => {
+test.describe('axe-core finds nothing, and every page has one h1', () => {
   for (let index = 0; index < SHARDS; index++) {
     test(`on every built page (part ${index + 1} of ${SHARDS})`, async ({ page }) => {
       test.setTimeout(180_000)
@@ -48,6 +48,9 @@ test.describe('axe-core finds nothing', () => {
       for (const { path } of shard(await builtPages(), index, SHARDS)) {
         await openPage(page, path)
         for (const violation of await axeViolations(page)) problems.push(`${path}: ${violation}`)
+        // One h1 per page: the page's own title, where focus goes after client navigation.
+        const headings = await page.locator('h1').count()
+        if (headings !== 1) problems.push(`${path}: ${headings} h1 elements`)
       }
       expect(problems).toEqual([])
     })
