@@ -8,6 +8,9 @@ import type { BuildPage } from './routes'
 
 export type BreadcrumbTrails = Partial<Record<Language, NavigationItem[]>>
 
+/** The words a trail needs in each language: the home link, and "Page {page} of {pages}". */
+export type BreadcrumbLabels = Record<Language, { home: string; pageOf: string }>
+
 /** The paths above a page and its own, without the language prefix level: `/en/a/`, `/en/a/b/`. */
 function ancestry(page: BuildPage): string[] {
   const segments = page.route.path.split('/').filter(Boolean)
@@ -23,15 +26,23 @@ function ancestry(page: BuildPage): string[] {
 export function breadcrumbTrails(
   page: BuildPage,
   pages: ReadonlyMap<string, BuildPage>,
-  homeLabels: Record<Language, string>,
+  labels: BreadcrumbLabels,
 ): BreadcrumbTrails | undefined {
   if (page.route.matchPath || page.originalPath === '/' || page.route.path === '/') return undefined
   const trails: BreadcrumbTrails = {}
   for (const language of page.languageNeutral ? LANGUAGES : [page.language]) {
-    const trail: NavigationItem[] = [{ label: homeLabels[language], href: `/${language}/` }]
+    const trail: NavigationItem[] = [{ label: labels[language].home, href: `/${language}/` }]
     for (const path of ancestry(page)) {
       const title = pages.get(path)?.content[language]?.title
       if (title) trail.push({ label: title, href: path })
+    }
+    // Later pages of a list share its title: the last crumb says which page this is.
+    const { pagination } = page
+    const last = trail.at(-1)
+    if (pagination && pagination.page > 1 && last?.href === page.route.path) {
+      last.label = labels[language].pageOf
+        .replace('{page}', String(pagination.page))
+        .replace('{pages}', String(pagination.pages))
     }
     if (trail.length > 1) trails[language] = trail
   }
@@ -39,13 +50,10 @@ export function breadcrumbTrails(
 }
 
 /** Gives every page its trails, once the whole route table is known. */
-export function attachBreadcrumbs(
-  pages: BuildPage[],
-  homeLabels: Record<Language, string>,
-): BuildPage[] {
+export function attachBreadcrumbs(pages: BuildPage[], labels: BreadcrumbLabels): BuildPage[] {
   const byPath = new Map(pages.map((page) => [page.route.path, page]))
   for (const page of pages) {
-    const trails = breadcrumbTrails(page, byPath, homeLabels)
+    const trails = breadcrumbTrails(page, byPath, labels)
     if (trails) page.breadcrumbs = trails
   }
   return pages

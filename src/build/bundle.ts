@@ -41,12 +41,12 @@ const MANIFEST_FILE = '.vite/manifest.json'
 const COMPLETE = 'complete'
 /** Bundles of this many code versions stay in the cache (switching branches back and forth). */
 const KEPT_VERSIONS = 3
+/** The manifest's key of the one stylesheet of the site (`cssCodeSplit: false`). */
+const SITE_STYLESHEET = 'style.css'
 /**
  * The font files preloaded by every page: Inter's Latin subset (src/site/styles/fonts.css), which
  * all English and German text needs. Other subsets load only where a page uses their letters.
  */
-/** The manifest's key of the one stylesheet of the site (`cssCodeSplit: false`). */
-const SITE_STYLESHEET = 'style.css'
 const PRELOADED_FONT = /\/inter-latin-wght-normal-[\w-]+\.woff2$/
 
 /** A hash of everything the bundles are made of: code, public files, locked dependencies. */
@@ -102,6 +102,7 @@ export async function bundle(
   }
 
   await rm(version, { recursive: true, force: true })
+  let bundleFiles: string[] = []
   const { build } = await import('vite')
   const { baseViteConfig } = await import('./vite-config')
   const base = baseViteConfig(config)
@@ -112,7 +113,8 @@ export async function bundle(
       {
         name: 'site:client-written',
         writeBundle(_options, output) {
-          onClientWritten(Object.keys(output).map((file) => join(config.outDir, file)))
+          bundleFiles = Object.keys(output).map((file) => join(config.outDir, file))
+          onClientWritten(bundleFiles)
         },
       },
     ],
@@ -165,8 +167,13 @@ export async function bundle(
   const manifestPath = join(config.outDir, MANIFEST_FILE)
   const manifestJson = await readFile(manifestPath, 'utf8')
   await rm(join(config.outDir, '.vite'), { recursive: true, force: true })
-  // Before pages are written, the output holds exactly the client bundle and the public files.
-  const clientFiles = await filesUnder(config.outDir)
+  // What the next build of this code copies instead of bundling: the client bundle and the
+  // public files, not the images and documents other steps write beside them meanwhile.
+  const publicDir = join(config.root, 'public')
+  const publicFiles = (await filesUnder(publicDir)).map((file) =>
+    join(config.outDir, relative(publicDir, file)),
+  )
+  const clientFiles = [...bundleFiles, ...publicFiles]
   return finish(manifestJson, false, async () => {
     for (const file of clientFiles) {
       for (const twin of [file, `${file}.br`, `${file}.gz`]) {

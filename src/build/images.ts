@@ -2,7 +2,7 @@
  * The build-time image pipeline: responsive AVIF, WebP and JPEG/PNG variants of the content's
  * raster images, and PNG cards of SVG covers for `og:image` (social networks do not take SVG).
  */
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { basename, dirname, extname, join, relative, resolve } from 'node:path'
@@ -169,8 +169,10 @@ export async function rasterizeSvgCard(
   if (!cacheDir) return undefined
   await mkdir(cacheDir, { recursive: true })
   // Renamed into place: an interrupted build leaves no half-written card to be copied later.
-  await writeFile(join(cacheDir, `${name}.tmp`), png)
-  await rename(join(cacheDir, `${name}.tmp`), join(cacheDir, name))
+  // A temporary name of its own: two drawings with the same bytes render side by side.
+  const temporary = join(cacheDir, `${name}.${process.pid}-${randomUUID()}.tmp`)
+  await writeFile(temporary, png)
+  await rename(temporary, join(cacheDir, name))
   return name
 }
 

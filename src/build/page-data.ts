@@ -67,7 +67,8 @@ function shareImage(content: PageContent, brandName: string, siteUrl: string): P
       url: `${siteUrl}${image.card}`,
       width: image.responsive?.width ?? CARD_SIZE.width,
       height: image.responsive?.height ?? CARD_SIZE.height,
-      alt: image.alt,
+      // A decorative image has no text of its own; the card then stands for the page.
+      alt: image.alt || content.title,
     }
   }
   return { url: `${siteUrl}${SITE_CARD}`, ...CARD_SIZE, alt: brandName }

@@ -14,7 +14,7 @@ import type {
   RouteRecord,
   TemplateName,
 } from '../shared/types'
-import { attachBreadcrumbs, type BreadcrumbTrails } from './breadcrumbs'
+import { attachBreadcrumbs, type BreadcrumbLabels, type BreadcrumbTrails } from './breadcrumbs'
 import { attachListings } from './listings'
 
 export interface BuildPage {
@@ -96,10 +96,13 @@ export function createRouteTable(content: SiteContent): BuildPage[] {
     }
   }
   pages.push(neutralPage('/blog/', 'blog-archive', content.blogArchive))
-  const homeLabels = Object.fromEntries(
-    LANGUAGES.map((language) => [language, content.layouts[language].strings.home]),
-  ) as Record<Language, string>
-  return attachBreadcrumbs(attachListings(pages, content), homeLabels).sort((a, b) =>
+  const labels = Object.fromEntries(
+    LANGUAGES.map((language) => {
+      const { home, pageOf } = content.layouts[language].strings
+      return [language, { home, pageOf }]
+    }),
+  ) as BreadcrumbLabels
+  return attachBreadcrumbs(attachListings(pages, content), labels).sort((a, b) =>
     a.route.path.localeCompare(b.route.path),
   )
 }

@@ -47,6 +47,8 @@ const COMPRESSIBLE = new Set([
 const MIN_COMPRESS_BYTES = 1024
 
 /** Cache policy by path: hashed bundles never change; everything else is revalidated. */
+export const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+
 export function cacheControl(path: string): string {
   if (path.startsWith('/assets/') || path.startsWith(`${HASHED_IMAGES_DIR}/`))
     return 'public, max-age=31536000, immutable'
@@ -109,6 +111,9 @@ export function createStaticHandler(root: string) {
       'cache-control': cacheControl(found.path),
       'x-content-type-options': 'nosniff',
     }
+    // Drawings come from editors: opened on their own, an SVG is a document of this origin, so
+    // it may neither run script nor load anything (inside <img> it never could).
+    if (extension === '.svg') responseHeaders['content-security-policy'] = SVG_POLICY
     const compressible = COMPRESSIBLE.has(extension)
     if (compressible) responseHeaders.vary = 'Accept-Encoding'
     const etag = `W/"${found.size.toString(16)}-${Math.floor(found.mtimeMs).toString(16)}"`

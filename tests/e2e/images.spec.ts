@@ -55,10 +55,20 @@ test('under reduced motion the image appears without a fade', async ({ page }) =
 test.describe('without script', () => {
   test.use({ javaScriptEnabled: false })
   test('images show as soon as they load, with no fade waiting for a runtime', async ({ page }) => {
-    await page.goto('/blog/designing-idempotent-payment-apis/')
-    const cover = page.locator('main article img').first()
-    await expect(cover).toBeVisible()
-    expect(await cover.evaluate((element) => getComputedStyle(element).opacity)).toBe('1')
+    // The served page gets a content image as the Picture component writes it.
+    await page.route('**/en/about/', async (route) => {
+      const response = await route.fetch()
+      const html = (await response.text()).replace(
+        '<main id="main" tabindex="-1">',
+        '<main id="main" tabindex="-1"><img id="plain" src="/images/cards/site.png" alt="A test image" width="1200" height="630" data-fade="">',
+      )
+      await route.fulfill({ response, body: html })
+    })
+    await page.goto('/en/about/')
+    const image = page.locator('#plain')
+    await expect(image).toBeVisible()
+    expect(await image.evaluate((element) => (element as HTMLImageElement).complete)).toBe(true)
+    expect(await image.evaluate((element) => getComputedStyle(element).opacity)).toBe('1')
     expect(await page.locator('html').getAttribute('data-image-fade')).toBeNull()
   })
 })

@@ -115,7 +115,11 @@ test('the overlap check finds text lying on text', async ({ page }) => {
 test('legal texts and customer information print without the site around them', async ({
   page,
 }) => {
-  for (const path of ['/en/privacy-policy/', '/de/customer-information/germany/de-iban/german/']) {
+  for (const path of [
+    '/en/privacy-policy/',
+    '/de/customer-information/germany/de-iban/german/',
+    '/en/support/faq/',
+  ]) {
     await openPage(page, path)
     await page.emulateMedia({ media: 'print' })
     await expect(page.locator('header[data-site-header]')).toBeHidden()
@@ -123,6 +127,9 @@ test('legal texts and customer information print without the site around them', 
     for (const navigation of await page.getByRole('navigation').all())
       await expect(navigation).toBeHidden()
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    // Folded answers print too.
+    for (const answer of await page.locator('details > .prose').all())
+      await expect(answer).toBeVisible()
     const pdf = await page.pdf({ format: 'A4' })
     expect(pdf.byteLength).toBeGreaterThan(10_000)
     await page.emulateMedia({ media: 'screen' })

@@ -15,7 +15,7 @@ export function CustomerInformationTemplate({ content, result, layout }: Templat
           <RichText value={section.body} />
         </Section>
       ))}
-      <Section heading={layout.strings.documents} lang={layout.language}>
+      <Section heading={<span lang={layout.language}>{layout.strings.documents}</span>}>
         <DownloadList
           items={(result.listing ?? []).map((document) => ({
             href: document.href,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { breadcrumbTrails } from '../../../src/build/breadcrumbs'
 import { createPageData, createStaticQueries } from '../../../src/build/page-data'
 import { createRouteTable } from '../../../src/build/routes'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
@@ -46,6 +47,28 @@ describe('breadcrumbs', () => {
       archive.content.en?.title,
     ])
     expect(archive.breadcrumbs?.de?.[0]).toEqual({ label: home.de, href: '/de/' })
+  })
+
+  it('say which page of a list a later page is', () => {
+    const archive = page('/blog/')
+    const second = {
+      ...archive,
+      route: { ...archive.route, path: '/blog/page/2/' },
+      pagination: { page: 2, pages: 3, previous: '/blog/' },
+    }
+    const pages = new Map(routes.map((route) => [route.route.path, route]))
+    pages.set(second.route.path, second)
+    const labels = {
+      en: { home: home.en, pageOf: 'Page {page} of {pages}' },
+      de: { home: home.de, pageOf: 'Seite {page} von {pages}' },
+    }
+    const trails = breadcrumbTrails(second, pages, labels)
+    expect(trails?.en?.map((item) => item.label)).toEqual([
+      home.en,
+      archive.content.en?.title,
+      'Page 2 of 3',
+    ])
+    expect(trails?.de?.at(-1)).toEqual({ label: 'Seite 2 von 3', href: '/blog/page/2/' })
   })
 
   it('are left out on the homes and the 404 pages, and reach the page data', () => {

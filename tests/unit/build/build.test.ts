@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -72,6 +72,13 @@ describe('build', () => {
     const first = await buildSite(config)
     const [firstPage, firstPdf] = await Promise.all([page(), pdf()])
     expect(first.bundlesReused).toBe(false)
+
+    // The bundle cache holds the bundle and the public files, not what other steps write.
+    const cached = await readdir(join(config.cacheDir, 'bundles'), { recursive: true })
+    expect(cached.some((name) => name.includes('assets'))).toBe(true)
+    expect(
+      cached.filter((name) => /(^|\/)(documents|images\/_|images\/cards)\//.test(name)),
+    ).toEqual([])
 
     const second = await buildSite(config)
     expect(second.bundlesReused).toBe(true)

@@ -106,6 +106,19 @@ describe('static server', () => {
     expect(cacheControl('/images/blog/cover.svg')).toBe('public, max-age=3600')
   })
 
+  it('serves drawings with a policy that lets them neither run script nor load anything', async () => {
+    await put(
+      'images/drawing.svg',
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    )
+    const response = await app.inject('/images/drawing.svg')
+    expect(response.headers['content-type']).toMatch(/^image\/svg\+xml/)
+    expect(response.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    )
+    expect((await app.inject('/en/about/')).headers['content-security-policy']).toBeUndefined()
+  })
+
   it('answers 304 to a matching ETag', async () => {
     const first = await app.inject('/en/about/')
     const etag = first.headers.etag

@@ -15,7 +15,7 @@ export function Footer({ layout }: { layout: LayoutData }) {
         <nav aria-label={layout.strings.footerNavigation}>
           <div className={styles.groups}>
             {layout.footer.map((group) => (
-              <section key={group.title} className={styles.group}>
+              <section key={group.title}>
                 <h2 className={styles.title}>{group.title}</h2>
                 <ul className={styles.links}>
                   {group.links.map((link) => (

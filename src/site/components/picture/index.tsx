@@ -35,6 +35,8 @@ export function Picture({ image, sizes, priority = false, className }: PicturePr
   const preview = responsive.src.endsWith('.png') ? undefined : responsive.placeholder
   return (
     <picture
+      // A new image is a new element: the next page's picture must not inherit `data-loaded`.
+      key={responsive.src}
       className={className ? `${styles.frame} ${className}` : styles.frame}
       style={preview ? { backgroundImage: `url("${preview}")` } : undefined}
     >
