@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { parse } from 'yaml'
-import { ROOT } from '../../src/build/config'
+import { ROOT, readBuildConfig } from '../../src/build/config'
 import { CMS_COLLECTIONS } from '../../src/cms/config'
 import { cmsPathOf, storeFileOf } from '../../src/cms/paths'
 import { listContentFiles, parseContentFile } from '../../src/content/file-store'
@@ -82,7 +82,13 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   for (const server of servers) server.kill()
-  await rm(dir, { recursive: true, force: true })
+  // The build cache of this run's site lives in the project's .cache/ (its server bundle must
+  // resolve the project's packages); it goes with the run.
+  const { cacheDir } = readBuildConfig({ OUT_DIR: join(dir, 'dist') })
+  await Promise.all([
+    rm(dir, { recursive: true, force: true }),
+    rm(cacheDir, { recursive: true, force: true }),
+  ])
 })
 
 test('every collection opens its entries with their stored text, in both languages', async ({
