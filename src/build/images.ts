@@ -29,7 +29,7 @@ export const DEFAULT_WIDTHS = [320, 640, 960, 1280, 1920]
 export const IMAGE_OUT_DIR = HASHED_IMAGES_DIR
 
 /** Raise when the output changes in a way the settings do not show: renames every variant. */
-const PIPELINE_VERSION = 1
+const PIPELINE_VERSION = 2
 const SETTINGS = {
   avif: { quality: 50, effort: 3 },
   webp: { quality: 75, effort: 4 },
@@ -248,8 +248,9 @@ async function encode(
   return describeFailure(file, async () => {
     // Photos carry their rotation in EXIF; the variants are turned upright instead.
     const image = sharp(bytes, { autoOrient: true })
-    const { format, autoOrient } = await image.metadata()
-    const fallback: Fallback = format === 'png' ? 'png' : 'jpg'
+    const { format, autoOrient, hasAlpha } = await image.metadata()
+    // Transparency needs a fallback that keeps it (and no preview showing through).
+    const fallback: Fallback = format === 'png' || hasAlpha ? 'png' : 'jpg'
     const sizes = widthsFor(autoOrient.width, widths)
     const { size, sigma, quality } = SETTINGS.placeholder
     const placeholder = await image
@@ -293,7 +294,7 @@ function encodeAs(image: SharpImage, ext: string, fallback: Fallback) {
     case 'png':
       return image.png(SETTINGS.png).toBuffer({ resolveWithObject: true })
     default:
-      // JPEG has no alpha: transparent parts of WebP or AVIF sources become white.
+      // Only sources without transparency come here (photos).
       return image
         .flatten({ background: '#ffffff' })
         .jpeg(SETTINGS.jpeg)

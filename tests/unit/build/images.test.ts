@@ -157,6 +157,32 @@ describe('image pipeline', () => {
     }
   })
 
+  it('gives a transparent WebP a PNG fallback, so no format loses the transparency', async () => {
+    await writeFile(
+      join(sourceDir, 'images/badge.webp'),
+      await sharp({
+        create: {
+          width: 400,
+          height: 400,
+          channels: 4,
+          background: { r: 228, g: 101, b: 15, alpha: 0.4 },
+        },
+      })
+        .webp()
+        .toBuffer(),
+    )
+    const outDir = join(root, 'out-badge')
+    const images = await processImages([{ src: '/images/badge.webp' }], {
+      sourceDir,
+      outDir,
+      widths: [320],
+    })
+    const image = images.get('/images/badge.webp') as ResponsiveImage
+    expect(image.src).toMatch(/-320\.png$/)
+    for (const { url } of variantsOf(image))
+      expect((await sharp(join(outDir, url)).metadata()).hasAlpha, url).toBe(true)
+  })
+
   it('makes one variant at the source width of an image narrower than every listed width', async () => {
     await writeFile(join(sourceDir, 'images/small.jpg'), await gradient(200, 100, '#3366cc'))
     const images = await processImages([{ src: '/images/small.jpg' }], {
