@@ -20,16 +20,7 @@ beforeAll(async () => {
   await writeFile(join(sourceDir, 'images/photo.jpg'), await gradient(1600, 900, '#e4650f'))
   await writeFile(
     join(sourceDir, 'images/logo.png'),
-    await sharp({
-      create: {
-        width: 500,
-        height: 300,
-        channels: 4,
-        background: { r: 0, g: 90, b: 200, alpha: 0.5 },
-      },
-    })
-      .png()
-      .toBuffer(),
+    await translucent(500, 300, { r: 0, g: 90, b: 200 }, 'png'),
   )
   await writeFile(join(sourceDir, 'images/blog/cover.svg'), coverSvg(800, 400))
 })
@@ -38,6 +29,19 @@ afterAll(async () => {
 })
 
 /** A photo-like JPEG: a diagonal gradient, drawn by librsvg. */
+/** A half-transparent image of one colour: a graphic with an alpha channel. */
+function translucent(
+  width: number,
+  height: number,
+  colour: { r: number; g: number; b: number },
+  format: 'png' | 'webp',
+): Promise<Buffer> {
+  const background = { ...colour, alpha: 0.5 }
+  return sharp({ create: { width, height, channels: 4, background } })
+    .toFormat(format)
+    .toBuffer()
+}
+
 async function gradient(width: number, height: number, colour: string): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     <defs><linearGradient id="g" x2="1" y2="1">
@@ -160,16 +164,7 @@ describe('image pipeline', () => {
   it('gives a transparent WebP a PNG fallback, so no format loses the transparency', async () => {
     await writeFile(
       join(sourceDir, 'images/badge.webp'),
-      await sharp({
-        create: {
-          width: 400,
-          height: 400,
-          channels: 4,
-          background: { r: 228, g: 101, b: 15, alpha: 0.4 },
-        },
-      })
-        .webp()
-        .toBuffer(),
+      await translucent(400, 400, { r: 228, g: 101, b: 15 }, 'webp'),
     )
     const outDir = join(root, 'out-badge')
     const images = await processImages([{ src: '/images/badge.webp' }], {
