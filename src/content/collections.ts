@@ -39,6 +39,12 @@ const pagePath = (name: string) => {
   return parts.length === 0 ? '/' : `/${parts.join('/')}/`
 }
 
+/**
+ * The pages a form or an e-mail link leads to: newsletter-success, newsletter-confirmed,
+ * unsubscribed, link-expired, …
+ */
+const OUTCOME_PAGE = /^([a-z0-9-]+-(success|confirmed)|unsubscribed|link-expired)$/
+
 const COLLECTIONS: Record<CollectionName, Collection> = {
   page: {
     name: 'page',
@@ -50,8 +56,7 @@ const COLLECTIONS: Record<CollectionName, Collection> = {
         ? 'home'
         : name === '404'
           ? 'not-found'
-          : // The pages a form leads to once sent: newsletter-success, survey-success, …
-            name.endsWith('-success')
+          : OUTCOME_PAGE.test(name)
             ? 'confirmation'
             : 'page',
   },
@@ -197,4 +202,4 @@ export function locate(
 }
 
 export const KNOWN_FILES =
-  'site.yaml, blog/archive.yaml, {en,de}/layout.yaml, {en,de}/pages/**.yaml, {en,de}/support-categories/*.yaml, {en,de}/jobs/*.yaml, {en,de}/press/*.md, blog/posts/*.md or blog/categories/*.yaml'
+  'site.yaml, blog/archive.yaml, {en,de}/layout.yaml, {en,de}/pages/**.yaml, {en,de}/support-categories/*.yaml, {en,de}/jobs/*.yaml, {en,de}/press/*.md, blog/posts/*.md, blog/categories/*.yaml, forms/lists/*.yaml or forms/surveys/*.yaml'

@@ -12,7 +12,15 @@ import { SPEC_PAGES } from '../shared/spec-routes'
 import type { TemplateName } from '../shared/types'
 import { type CollectionName, KNOWN_FILES, locate } from './collections'
 import { documentsOf, MEDIA_KIT_PATH } from './documents'
-import { type ContentProblem, ContentValidationError } from './errors'
+import {
+  type FormsContent,
+  formExists,
+  isFormFile,
+  localizeForm,
+  readForms,
+  SETTINGS_FILE,
+} from './forms'
+import { type ContentProblem, ContentValidationError, validateDocument } from './errors'
 import { linksIn, type MarkdownCache, memoryCache, renderRichText } from './markdown'
 import {
   blogArchive,
@@ -45,33 +53,16 @@ export interface SiteContent {
   settings: SiteSettings
   layouts: Record<Language, LayoutContent>
   blogArchive: ArchiveFields
+  /** Mailing lists and surveys (`forms/`), language-neutral. */
+  forms: FormsContent
   entries: ContentEntry[]
 }
 
-const SETTINGS_FILE = 'site.yaml'
 const BLOG_ARCHIVE_FILE = 'blog/archive.yaml'
 const layoutFile = (language: Language) => `${language}/layout.yaml`
 const NOT_FOUND_PAGE = '/404/'
 /** Pages that exist beyond the specification's routes and are required all the same. */
 const REQUIRED_EXTRA_PAGES = [NOT_FOUND_PAGE]
-
-function validate<T>(
-  schema: z.ZodType<T>,
-  document: ContentDocument,
-  problems: ContentProblem[],
-): T | undefined {
-  const parsed = schema.safeParse(document.data)
-  if (parsed.success) return parsed.data
-  for (const issue of parsed.error.issues) {
-    const field = issue.path.map(String).join('.')
-    const message =
-      issue.code === 'unrecognized_keys'
-        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}: expected only the fields of this content type`
-        : issue.message
-    problems.push({ file: document.file, field, message })
-  }
-  return undefined
-}
 
 export interface LoadOptions {
   /** Content types to read page files as (tests use every type). */
@@ -95,23 +86,24 @@ export async function loadContent(
   }
 
   const settingsDocument = required(SETTINGS_FILE)
-  const settings = settingsDocument && validate(siteSettings, settingsDocument, problems)
+  const settings = settingsDocument && validateDocument(siteSettings, settingsDocument, problems)
   const layouts: Partial<Record<Language, LayoutContent>> = {}
   for (const language of LANGUAGES) {
     const document = required(layoutFile(language))
-    const parsed = document && validate(layout, document, problems)
+    const parsed = document && validateDocument(layout, document, problems)
     if (parsed) layouts[language] = parsed
   }
   const archiveDocument = required(BLOG_ARCHIVE_FILE)
-  const archive = archiveDocument && validate(blogArchive, archiveDocument, problems)
+  const archive = archiveDocument && validateDocument(blogArchive, archiveDocument, problems)
 
+  const forms = readForms(documents, problems)
   const known = new Set([SETTINGS_FILE, BLOG_ARCHIVE_FILE, ...LANGUAGES.map(layoutFile)])
   const entries: ContentEntry[] = []
   const publishedPaths = new Set<string>(['/', '/blog/'])
   /** Every located file, valid or not: an invalid entry is still present for twin checks. */
   const present: Located[] = []
   for (const document of documents) {
-    if (known.has(document.file)) continue
+    if (known.has(document.file) || isFormFile(document.file)) continue
     const located = locate(document.file, options.collections)
     if (!located) {
       problems.push({
@@ -131,7 +123,7 @@ export async function loadContent(
     // Pages in a language folder keep their address even while invalid, so links to them
     // are not reported as broken on top of the real problem.
     if (located.language) publishedPaths.add(`/${located.language}${collection.path(name, {})}`)
-    const data = validate(collection.schema, document, problems) as ContentEntry['data'] | undefined
+    const data = validateDocument(collection.schema, document, problems) as ContentEntry['data'] | undefined
     if (!data) continue
     const language = located.language ?? (data.language as Language | undefined)
     entries.push({
@@ -154,10 +146,12 @@ export async function loadContent(
     )
   }
 
+  attachForms(entries, forms, problems)
   checkPresence(present, problems)
   checkUniquePaths(entries, problems)
   checkReferences(entries, present, problems)
   checkLinks(layouts, entries, publishedPaths, problems)
+  checkFormPages(forms, publishedPaths, problems)
   if (options.publicDir) checkImages(entries, options.publicDir, problems)
 
   if (problems.length > 0 || !settings || !archive)
@@ -166,7 +160,55 @@ export async function loadContent(
     settings,
     layouts: layouts as Record<Language, LayoutContent>,
     blogArchive: archive,
+    forms,
     entries,
+  }
+}
+
+/**
+ * Every `form` section names a form of `forms/`; it receives that form in the page's language
+ * (`definition`), so the page renders and checks it without another request.
+ */
+function attachForms(entries: ContentEntry[], forms: FormsContent, problems: ContentProblem[]) {
+  for (const entry of entries) {
+    const sections = entry.data.sections
+    if (!Array.isArray(sections)) continue
+    sections.forEach((section: { type?: string; form?: string; definition?: unknown }, index) => {
+      if (section.type !== 'form' || !section.form) return
+      const definition =
+        entry.language && formExists(forms, section.form)
+          ? localizeForm(forms, section.form, entry.language)
+          : undefined
+      if (definition) section.definition = definition
+      else
+        problems.push({
+          file: entry.file,
+          field: `sections.${index}.form`,
+          message: `expected the name of a form in forms/lists/ or forms/surveys/; there is no "${section.form}"`,
+        })
+    })
+  }
+}
+
+/** The pages a form leads to exist in every language. */
+function checkFormPages(forms: FormsContent, paths: ReadonlySet<string>, problems: ContentProblem[]) {
+  const check = (file: string, field: string, page: string) => {
+    for (const language of LANGUAGES) {
+      if (!paths.has(`/${language}/${page}/`)) {
+        problems.push({
+          file,
+          field,
+          message: `expected an existing page; there is no /${language}/${page}/`,
+        })
+      }
+    }
+  }
+  for (const [id, list] of Object.entries(forms.lists)) {
+    check(`forms/lists/${id}.yaml`, 'successPage', list.successPage)
+    check(`forms/lists/${id}.yaml`, 'confirmedPage', list.confirmedPage)
+  }
+  for (const [id, survey] of Object.entries(forms.surveys)) {
+    check(`forms/surveys/${id}.yaml`, 'successPage', survey.successPage)
   }
 }
 

@@ -1,8 +1,9 @@
 /**
- * The HTTP server of `npm start`: the static site today; the forms service joins it under
- * `/api/` later. One app factory, so tests and the CLI build the same server.
+ * The HTTP server of `npm start`: the static site, and the forms service under `/api/`. One
+ * app factory, so tests and the CLI build the same server.
  */
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
+import { type FormsServiceOptions, formsRoutes } from './forms/routes'
 import { createStaticHandler } from './static-files'
 
 export interface AppOptions {
@@ -10,6 +11,10 @@ export interface AppOptions {
   root: string
   /** pino log level; `silent` in tests. */
   logLevel?: string
+  /** The forms service; without it `/api/` answers 404 (a static host). */
+  forms?: FormsServiceOptions
+  /** Trust `X-Forwarded-For` from a proxy in front (`TRUST_PROXY`), for rate limits per address. */
+  trustProxy?: boolean | string
 }
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
@@ -20,7 +25,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       disableRequestLogging: (request) => request.method === 'GET' || request.method === 'HEAD',
     }),
     return503OnClosing: true,
+    trustProxy: options.trustProxy ?? false,
   })
+  if (options.forms) await app.register(formsRoutes, options.forms)
   const handle = createStaticHandler(options.root)
   app.route({
     method: ['GET', 'HEAD'],

@@ -3,7 +3,7 @@
  * one component per type.
  */
 import { z } from 'zod'
-import { href, image, link, markdown, text } from './fields'
+import { href, image, link, markdown, slug, text } from './fields'
 
 /** Icons drawn as inline SVG by the design system; content names them. */
 export const ICONS = [
@@ -140,6 +140,17 @@ const downloadList = z.strictObject({
     .min(1, { error: 'expected at least one document' }),
 })
 
+/**
+ * A form of the content store (`forms/lists/{form}.yaml` or `forms/surveys/{form}.yaml`): a
+ * mailing list's sign-up or a survey. The page receives the form in its language.
+ */
+const form = z.strictObject({
+  type: z.literal('form'),
+  heading: text('the section heading', 120).optional(),
+  intro: text('the section introduction', 600).optional(),
+  form: slug('the name of the form (its file name in forms/lists/ or forms/surveys/)'),
+})
+
 export const SECTION_TYPES = [
   'hero',
   'richText',
@@ -151,11 +162,24 @@ export const SECTION_TYPES = [
   'logoWall',
   'table',
   'downloadList',
+  'form',
 ] as const
 
 export const section = z.discriminatedUnion(
   'type',
-  [hero, richText, featureGrid, cards, faq, callToAction, quote, logoWall, table, downloadList],
+  [
+    hero,
+    richText,
+    featureGrid,
+    cards,
+    faq,
+    callToAction,
+    quote,
+    logoWall,
+    table,
+    downloadList,
+    form,
+  ],
   {
     error: `expected a section with type ${SECTION_TYPES.join(', ')}`,
   },

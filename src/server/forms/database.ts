@@ -1,0 +1,141 @@
+/**
+ * The forms service's database: PostgreSQL when `DATABASE_URL` is set, otherwise PGlite
+ * (PostgreSQL compiled to WebAssembly) in a data folder, so `npm start` needs nothing
+ * installed. Both speak the same SQL; the service sees one small interface.
+ */
+import { mkdir } from 'node:fs/promises'
+import type { PoolClient } from 'pg'
+import { MIGRATIONS } from './migrations'
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgresql'
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>
+  /** Waits for the queries in flight, then closes; everything committed is on disk. */
+  close(): Promise<void>
+}
+
+export interface DatabaseOptions {
+  /** A PostgreSQL connection string; PGlite when absent. */
+  url?: string
+  /** PGlite's folder; in memory when absent (tests). */
+  dataDir?: string
+  /** PostgreSQL schema to work in (tests isolate themselves in one). */
+  schema?: string
+  /** Connections to PostgreSQL (default 10). */
+  poolSize?: number
+  /** Apply the migrations (default true; false for administrative connections). */
+  migrate?: boolean
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const database = options.url
+    ? await openPostgres(options.url, options)
+    : await openPglite(options.dataDir)
+  if (options.migrate === false) return database
+  try {
+    await migrate(database)
+  } catch (error) {
+    await database.close()
+    throw error
+  }
+  return database
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite')
+  if (dataDir) await mkdir(dataDir, { recursive: true })
+  const db = await PGlite.create(dataDir ? { dataDir } : {})
+  const queryable = (target: Pick<typeof db, 'query'>): Queryable => ({
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      return (await target.query<Row>(sql, params as unknown[])).rows
+    },
+  })
+  return {
+    kind: 'pglite',
+    ...queryable(db),
+    transaction: (work) => db.transaction((tx) => work(queryable(tx))),
+    async close() {
+      if (!db.closed) await db.close()
+    },
+  }
+}
+
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const { default: pg } = await import('pg')
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  })
+  // An idle connection the server drops must not crash the process.
+  pool.on('error', () => {})
+  if (options.schema) {
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(options.schema)}`)
+  }
+  const queryable = (target: Pick<PoolClient, 'query'>): Queryable => ({
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      return (await target.query(sql, params as unknown[])).rows as Row[]
+    },
+  })
+  let closed = false
+  return {
+    kind: 'postgresql',
+    ...queryable(pool),
+    async transaction(work) {
+      const client = await pool.connect()
+      try {
+        await client.query('BEGIN')
+        const result = await work(queryable(client))
+        await client.query('COMMIT')
+        return result
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {})
+        throw error
+      } finally {
+        client.release()
+      }
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      await pool.end()
+    },
+  }
+}
+
+export const quoteIdentifier = (name: string) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain SQL name: ${name}`)
+  return `"${name}"`
+}
+
+/**
+ * Applies the migrations the database has not seen, in order, each in its own transaction.
+ * An advisory lock keeps two instances starting at once from applying the same one twice.
+ */
+export async function migrate(database: Database): Promise<string[]> {
+  const applied: string[] = []
+  await database.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(727274)')
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+        id text PRIMARY KEY,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    )
+    const done = new Set(
+      (await tx.query<{ id: string }>('SELECT id FROM schema_migrations')).map((row) => row.id),
+    )
+    for (const migration of MIGRATIONS) {
+      if (done.has(migration.id)) continue
+      for (const statement of migration.statements) await tx.query(statement)
+      await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [migration.id])
+      applied.push(migration.id)
+    }
+  })
+  return applied
+}

@@ -1,0 +1,128 @@
+/**
+ * What the forms say to visitors, in every language: field errors (by code), the error
+ * summary and the states of sending. The browser and the forms service (for visitors
+ * without script) use the same words.
+ */
+import type { Language } from '../languages'
+
+export const ERROR_CODES = [
+  'required',
+  'email',
+  'tooLong',
+  'choice',
+  'chooseOne',
+  'consent',
+  'number',
+  'outdated',
+  'unknown',
+  'invalid',
+] as const
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+/** One problem with one field; `field` is the input's name. */
+export interface FieldError {
+  field: string
+  code: ErrorCode
+}
+
+interface Messages {
+  errors: Record<ErrorCode, string>
+  /** Above the list of errors; `{count}` is their number. */
+  summaryOne: string
+  summaryMany: string
+  email: string
+  emailHint: string
+  required: string
+  optional: string
+  sending: string
+  /** Reasons a form could not be sent at all. */
+  failed: {
+    network: string
+    rateLimited: string
+    mail: string
+    server: string
+  }
+  privacy: string
+  privacyLink: string
+  /** The page shown to visitors without script when the form needs correcting. */
+  errorPage: { title: string; back: string; backHint: string }
+}
+
+export const FORM_MESSAGES: Record<Language, Messages> = {
+  en: {
+    errors: {
+      required: 'Please fill in this field.',
+      email: 'Please enter a valid e-mail address, such as name@example.com.',
+      tooLong: 'Please shorten this answer.',
+      choice: 'Please choose one of the answers offered.',
+      chooseOne: 'Please choose at least one.',
+      consent: 'Please confirm that you agree, so that we may send you e-mails.',
+      number: 'Please choose a value on the scale.',
+      outdated: 'This form has changed since the page was loaded. Please reload the page.',
+      unknown: 'This field is not part of the form.',
+      invalid: 'Please check this field.',
+    },
+    summaryOne: 'Please correct 1 entry:',
+    summaryMany: 'Please correct {count} entries:',
+    email: 'E-mail address',
+    emailHint: 'We only use it for these e-mails.',
+    required: 'required',
+    optional: 'optional',
+    sending: 'Sending …',
+    failed: {
+      network: 'The form could not be sent. Please check your connection and try again.',
+      rateLimited: 'Too many attempts from your connection. Please wait a few minutes.',
+      mail: 'We could not send the confirmation e-mail right now. Please try again in a few minutes.',
+      server: 'Something went wrong on our side. Please try again later.',
+    },
+    privacy: 'How we process your data is explained in our',
+    privacyLink: 'privacy policy',
+    errorPage: {
+      title: 'Please check your entries',
+      back: 'Back to the form',
+      backHint: "Your browser's Back button returns to the form with your entries kept.",
+    },
+  },
+  de: {
+    errors: {
+      required: 'Bitte füllen Sie dieses Feld aus.',
+      email: 'Bitte geben Sie eine gültige E-Mail-Adresse ein, zum Beispiel name@beispiel.de.',
+      tooLong: 'Bitte kürzen Sie diese Antwort.',
+      choice: 'Bitte wählen Sie eine der angebotenen Antworten.',
+      chooseOne: 'Bitte wählen Sie mindestens eine Option.',
+      consent: 'Bitte bestätigen Sie Ihre Einwilligung, damit wir Ihnen E-Mails senden dürfen.',
+      number: 'Bitte wählen Sie einen Wert auf der Skala.',
+      outdated:
+        'Das Formular wurde geändert, seit die Seite geladen wurde. Bitte laden Sie die Seite neu.',
+      unknown: 'Dieses Feld gehört nicht zum Formular.',
+      invalid: 'Bitte prüfen Sie dieses Feld.',
+    },
+    summaryOne: 'Bitte korrigieren Sie 1 Angabe:',
+    summaryMany: 'Bitte korrigieren Sie {count} Angaben:',
+    email: 'E-Mail-Adresse',
+    emailHint: 'Wir verwenden sie nur für diese E-Mails.',
+    required: 'Pflichtfeld',
+    optional: 'optional',
+    sending: 'Wird gesendet …',
+    failed: {
+      network:
+        'Das Formular konnte nicht gesendet werden. Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+      rateLimited: 'Zu viele Versuche von Ihrer Verbindung. Bitte warten Sie einige Minuten.',
+      mail: 'Wir konnten die Bestätigungs-E-Mail gerade nicht senden. Bitte versuchen Sie es in einigen Minuten erneut.',
+      server: 'Bei uns ist etwas schiefgegangen. Bitte versuchen Sie es später erneut.',
+    },
+    privacy: 'Wie wir Ihre Daten verarbeiten, erklärt unsere',
+    privacyLink: 'Datenschutzerklärung',
+    errorPage: {
+      title: 'Bitte prüfen Sie Ihre Angaben',
+      back: 'Zurück zum Formular',
+      backHint:
+        'Mit der Zurück-Taste Ihres Browsers kehren Sie mit Ihren Angaben zum Formular zurück.',
+    },
+  },
+}
+
+export const summaryText = (language: Language, count: number) =>
+  count === 1
+    ? FORM_MESSAGES[language].summaryOne
+    : FORM_MESSAGES[language].summaryMany.replace('{count}', String(count))

@@ -1,0 +1,245 @@
+/**
+ * The request and response schemas of the forms (zod mini: small enough for the browser).
+ * The page validates with them before sending, the forms service again on arrival, so a
+ * visitor sees the same errors with and without script, and nothing unchecked is stored.
+ *
+ * Every field's failure carries an error code (`required`, `email`, …); `messages.ts` says it
+ * in the visitor's language.
+ */
+import * as z from 'zod/mini'
+import { LANGUAGES, type Language } from '../languages'
+import {
+  answerField,
+  type FormDefinition,
+  HONEYPOT_FIELD,
+  type ListForm,
+  MAX_EMAIL_LENGTH,
+  type Question,
+  type SurveyForm,
+} from './definition'
+import { ERROR_CODES, type ErrorCode, type FieldError } from './messages'
+
+const fail = (code: ErrorCode) => ({ error: code, abort: true })
+
+/** `a@b.example`: one @, no spaces, a dot in the domain; 64 characters before the @ at most. */
+const EMAIL = /^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/
+
+const trimmed = (value: string) => value.trim()
+
+/** A list of values: a form sends one value as a string, several as an array. */
+const values = (value: unknown): string[] | undefined =>
+  typeof value === 'string'
+    ? [value]
+    : Array.isArray(value) && value.every((item) => typeof item === 'string')
+      ? value
+      : undefined
+
+/** At least one value, each one of `allowed`. */
+const someOf = (allowed: ReadonlySet<string>) =>
+  z.unknown().check(
+    z.refine((value) => value !== undefined, fail('chooseOne')),
+    z.refine((value) => values(value) !== undefined, fail('invalid')),
+    z.refine((value) => (values(value) ?? []).some((v) => v !== ''), fail('chooseOne')),
+    z.refine(
+      (value) => (values(value) ?? []).every((v) => v === '' || allowed.has(v)),
+      fail('choice'),
+    ),
+  )
+
+const common = (form: FormDefinition) => ({
+  language: z.enum(LANGUAGES, fail('invalid')),
+  version: z.string(fail('outdated')).check(z.refine((v) => v === form.version, fail('outdated'))),
+  [HONEYPOT_FIELD]: z.optional(z.string(fail('invalid'))),
+})
+
+function listSchema(form: ListForm) {
+  const topics = form.topics
+    ? { topics: someOf(new Set(form.topics.options.map((option) => option.id))) }
+    : {}
+  return z.strictObject({
+    email: z.string(fail('required')).check(
+      z.refine((value) => trimmed(value) !== '', fail('required')),
+      z.refine((value) => trimmed(value).length <= MAX_EMAIL_LENGTH, fail('tooLong')),
+      z.refine((value) => EMAIL.test(trimmed(value)), fail('email')),
+    ),
+    consent: z.literal(['yes', 'on', true], fail('consent')),
+    ...topics,
+    ...common(form),
+  })
+}
+
+function answerSchema(question: Question) {
+  const present = (value: unknown) =>
+    value !== undefined && value !== '' && !(Array.isArray(value) && value.every((v) => v === ''))
+  let check: z.ZodMiniType
+  switch (question.type) {
+    case 'single':
+    case 'multiple': {
+      const allowed = new Set(question.options.map((option) => option.id))
+      check = z.unknown().check(
+        z.refine((value) => values(value) !== undefined, fail('invalid')),
+        z.refine(
+          (value) => question.type === 'multiple' || (values(value) ?? []).length <= 1,
+          fail('choice'),
+        ),
+        z.refine(
+          (value) => (values(value) ?? []).every((v) => v === '' || allowed.has(v)),
+          fail('choice'),
+        ),
+      )
+      break
+    }
+    case 'scale':
+      check = z.unknown().check(
+        z.refine((value) => {
+          const number = typeof value === 'number' ? value : Number(value)
+          return (
+            (typeof value === 'number' || (typeof value === 'string' && /^\d{1,2}$/.test(value))) &&
+            Number.isInteger(number) &&
+            number >= question.min &&
+            number <= question.max
+          )
+        }, fail('number')),
+      )
+      break
+    case 'text':
+      check = z
+        .string(fail('invalid'))
+        .check(z.refine((value) => trimmed(value).length <= question.maxLength, fail('tooLong')))
+      break
+  }
+  return z.unknown().check(
+    z.refine((value) => !question.required || present(value), fail('required')),
+    z.refine((value) => !present(value) || check.safeParse(value).success, {
+      error: (issue) => codeOf(check.safeParse(issue.input).error?.issues[0]?.message),
+      abort: true,
+    }),
+  )
+}
+
+function surveySchema(form: SurveyForm) {
+  const answers: Record<string, z.ZodMiniType> = {}
+  for (const question of form.questions) {
+    answers[answerField(question.id)] = question.required
+      ? answerSchema(question)
+      : z.optional(answerSchema(question))
+  }
+  return z.strictObject({ ...answers, ...common(form) })
+}
+
+/** The schema of one form's request body. */
+export const requestSchema = (form: FormDefinition) =>
+  form.kind === 'list' ? listSchema(form) : surveySchema(form)
+
+const codeOf = (message: string | undefined): ErrorCode =>
+  (ERROR_CODES as readonly string[]).includes(message ?? '') ? (message as ErrorCode) : 'invalid'
+
+export interface ListSubmission {
+  kind: 'list'
+  email: string
+  topics: string[]
+  language: Language
+  version: string
+  /** True when the hidden field was filled in: a bot, answered as if all went well. */
+  bot: boolean
+}
+
+export type Answer = string | string[] | number
+
+export interface SurveySubmission {
+  kind: 'survey'
+  answers: Record<string, Answer>
+  language: Language
+  version: string
+  bot: boolean
+}
+
+export type Submission = ListSubmission | SurveySubmission
+
+export type Validation = { ok: true; value: Submission } | { ok: false; errors: FieldError[] }
+
+/**
+ * Checks a request body against its form: every field known, every value allowed. Errors come
+ * one per field, in the order of the form.
+ */
+export function validateSubmission(form: FormDefinition, body: unknown): Validation {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, errors: [{ field: '', code: 'invalid' }] }
+  }
+  const parsed = requestSchema(form).safeParse(body)
+  if (!parsed.success) {
+    const errors: FieldError[] = []
+    const seen = new Set<string>()
+    const add = (field: string, code: ErrorCode) => {
+      if (seen.has(field)) return
+      seen.add(field)
+      errors.push({ field, code })
+    }
+    for (const issue of parsed.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) add(key, 'unknown')
+      } else add(String(issue.path[0] ?? ''), codeOf(issue.message))
+    }
+    const order = fieldOrder(form)
+    errors.sort((a, b) => order(a.field) - order(b.field))
+    return { ok: false, errors }
+  }
+  const data = parsed.data as Record<string, unknown>
+  const bot = typeof data[HONEYPOT_FIELD] === 'string' && data[HONEYPOT_FIELD] !== ''
+  const language = data.language as Language
+  if (form.kind === 'list') {
+    return {
+      ok: true,
+      value: {
+        kind: 'list',
+        email: trimmed(String(data.email)).toLowerCase(),
+        topics: (values(data.topics) ?? []).filter((v) => v !== ''),
+        language,
+        version: form.version,
+        bot,
+      },
+    }
+  }
+  const answers: Record<string, Answer> = {}
+  for (const question of form.questions) {
+    const value = data[answerField(question.id)]
+    if (value === undefined) continue
+    if (question.type === 'scale') {
+      if (value !== '') answers[question.id] = Number(value)
+    } else if (question.type === 'text') {
+      const text = trimmed(String(value))
+      if (text !== '') answers[question.id] = text
+    } else {
+      const chosen = (values(value) ?? []).filter((v) => v !== '')
+      if (chosen.length > 0)
+        answers[question.id] = question.type === 'single' ? (chosen[0] as string) : chosen
+    }
+  }
+  return { ok: true, value: { kind: 'survey', answers, language, version: form.version, bot } }
+}
+
+/** The position of an input in its form, for errors in reading order. */
+function fieldOrder(form: FormDefinition): (field: string) => number {
+  const fields =
+    form.kind === 'list'
+      ? ['email', 'topics', 'consent']
+      : form.questions.map((question) => answerField(question.id))
+  return (field) => {
+    const index = fields.indexOf(field)
+    return index === -1 ? fields.length : index
+  }
+}
+
+/** What the forms service answers a script. */
+export const responseSchema = z.union([
+  z.object({ ok: z.literal(true), redirect: z.string() }),
+  z.object({
+    ok: z.literal(false),
+    errors: z.array(z.object({ field: z.string(), code: z.enum(ERROR_CODES) })),
+  }),
+  z.object({
+    ok: z.literal(false),
+    reason: z.enum(['rateLimited', 'mail', 'server', 'tooLarge', 'unsupported']),
+  }),
+])
+export type FormResponse = z.infer<typeof responseSchema>

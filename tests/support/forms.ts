@@ -1,0 +1,151 @@
+/**
+ * What the forms service's tests run against: a real SMTP server (smtp-server) that keeps
+ * every mail it receives, and the databases the service supports: PGlite always, PostgreSQL
+ * when `TEST_DATABASE_URL` names a server (CI starts one; `CI=true` without it is an error).
+ */
+import { randomBytes } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import PostalMime, { type Email } from 'postal-mime'
+import { SMTPServer } from 'smtp-server'
+import { createApp } from '../../src/server/app'
+import { openDatabase, quoteIdentifier } from '../../src/server/forms/database'
+import { openFormsService } from '../../src/server/forms/service'
+import type { StoreOptions } from '../../src/server/forms/store'
+
+export const FIXTURE_CONTENT = resolve(import.meta.dirname, '../fixtures/forms-content')
+export const SITE_URL = 'https://www.lumora-bank.example'
+
+export interface Inbox {
+  url: string
+  mails: Email[]
+  /** Resolves once `count` mails have arrived (fails after `timeoutMs`). */
+  waitFor(count: number, timeoutMs?: number): Promise<Email[]>
+  close(): Promise<void>
+}
+
+export async function startSmtp(): Promise<Inbox> {
+  const mails: Email[] = []
+  const waiting = new Set<() => void>()
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('end', () => {
+        PostalMime.parse(Buffer.concat(chunks)).then(
+          (mail) => {
+            mails.push(mail)
+            for (const wake of waiting) wake()
+            callback()
+          },
+          (error: Error) => callback(error),
+        )
+      })
+    },
+  })
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  const address = server.server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    waitFor(count, timeoutMs = 5000) {
+      return new Promise((done, fail) => {
+        const check = () => {
+          if (mails.length < count) return
+          waiting.delete(check)
+          clearTimeout(timer)
+          done(mails)
+        }
+        const timer = setTimeout(() => {
+          waiting.delete(check)
+          fail(new Error(`expected ${count} mails, received ${mails.length}`))
+        }, timeoutMs)
+        waiting.add(check)
+        check()
+      })
+    },
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  }
+}
+
+/** The databases to run every service test against. */
+export function databases(): { name: 'pglite' | 'postgresql'; url?: string }[] {
+  const url = process.env.TEST_DATABASE_URL
+  if (!url && process.env.CI) {
+    throw new Error('CI must test against PostgreSQL: set TEST_DATABASE_URL (see .ci/run)')
+  }
+  return url ? [{ name: 'pglite' }, { name: 'postgresql', url }] : [{ name: 'pglite' }]
+}
+
+export interface TestService {
+  app: Awaited<ReturnType<typeof createApp>>
+  inbox: Inbox
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>
+  close(): Promise<void>
+}
+
+/**
+ * A forms service on a fresh database (PGlite in memory, or a new PostgreSQL schema) sending
+ * to a fresh SMTP server.
+ */
+export async function startService(
+  database: { url?: string },
+  options: StoreOptions & { rateLimit?: number; smtpUrl?: string } = {},
+): Promise<TestService> {
+  const inbox = await startSmtp()
+  const dataDir = join(tmpdir(), `forms-test-${randomBytes(6).toString('hex')}`)
+  const schema = database.url ? `test_${randomBytes(6).toString('hex')}` : undefined
+  const service = await openFormsService(
+    {
+      contentDir: FIXTURE_CONTENT,
+      siteUrl: SITE_URL,
+      databaseUrl: database.url,
+      // PGlite in memory: no dataDir for the database itself.
+      dataDir,
+      smtpUrl: options.smtpUrl ?? inbox.url,
+      mailFrom: 'Test <test@lumora-bank.example>',
+      rateLimit: options.rateLimit ?? 0,
+    },
+    { ...options, schema, memory: !database.url },
+  )
+  const app = await createApp({ root: dataDir, logLevel: 'silent', forms: service.options })
+  return {
+    app,
+    inbox,
+    query: (sql, params) => service.database.query(sql, params),
+    async close() {
+      await app.close()
+      await service.close()
+      await inbox.close()
+      if (schema && database.url) {
+        const admin = await openDatabase({ url: database.url, poolSize: 1, migrate: false })
+        await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
+        await admin.close()
+      }
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The first link in a mail's text that starts with `prefix`. */
+export function linkIn(mail: Email | undefined, prefix: string): string {
+  if (!mail) throw new Error(`expected a mail with a ${prefix} link; there is none`)
+  const found = (mail.text ?? '').match(/https?:\/\/\S+/g)?.find((link) => link.includes(prefix))
+  if (!found) throw new Error(`no ${prefix} link in the mail:\n${mail.text}`)
+  return found
+}
+
+/** A form body as the page's script sends it. */
+export const signUp = (email: string, extra: Record<string, unknown> = {}) => ({
+  email,
+  topics: ['services'],
+  consent: 'yes',
+  version: 'v1',
+  language: 'en',
+  ...extra,
+})

@@ -1,0 +1,368 @@
+/**
+ * The forms service end to end over HTTP (Fastify's inject), against PGlite and, when
+ * configured, a real PostgreSQL server, with a real SMTP server receiving the mails.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  databases,
+  linkIn,
+  SITE_URL,
+  signUp,
+  startService,
+  type TestService,
+} from '../../support/forms'
+
+const HOUR = 3_600_000
+
+/** Every row the service could have stored, table by table. */
+async function counts(service: TestService) {
+  const tables = [
+    'subscribers',
+    'subscriber_tokens',
+    'subscription_events',
+    'survey_responses',
+    'consent_records',
+  ]
+  const result: Record<string, number> = {}
+  for (const table of tables) {
+    const [row] = await service.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)
+    result[table] = row?.n ?? -1
+  }
+  return result
+}
+
+const pathOf = (link: string) => link.replace(SITE_URL, '')
+
+describe.each(databases())('forms service on $name', (database) => {
+  let service: TestService
+  let clock: number
+  beforeEach(async () => {
+    clock = Date.parse('2026-11-21T10:00:00Z')
+    service = await startService(database, { now: () => new Date(clock) })
+  })
+  afterEach(async () => {
+    await service.close()
+  })
+
+  const post = (payload: unknown, form = 'newsletter') =>
+    service.app.inject({ method: 'POST', url: `/api/forms/${form}`, payload: payload as object })
+
+  it('signs up with double opt-in: pending, a mail with one-time link, confirmed with proof', async () => {
+    const response = await post(signUp('Ada@Example.com', { topics: ['services', 'regulation'] }))
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toEqual({ ok: true, redirect: '/en/newsletter-success/' })
+    const [mail] = await service.inbox.waitFor(1)
+    expect(mail?.to?.[0]?.address).toBe('ada@example.com')
+    expect(mail?.subject).toBe('Please confirm')
+    expect(mail?.html).toContain('lang="en"')
+    const unsubscribeHeader = mail?.headers.find((h) => h.key === 'list-unsubscribe')?.value
+    expect(unsubscribeHeader).toMatch(
+      /^<https:\/\/www\.lumora-bank\.example\/api\/subscriptions\/unsubscribe\?token=/,
+    )
+    expect(mail?.headers.find((h) => h.key === 'list-unsubscribe-post')?.value).toBe(
+      'List-Unsubscribe=One-Click',
+    )
+    expect(mail?.text).toContain('Lumora Bank AG, Friedrichstraße 200, 10117 Berlin')
+
+    const [pending] = await service.query<{ status: string; topics: string[] }>(
+      'SELECT status, topics FROM subscribers',
+    )
+    expect(pending).toMatchObject({ status: 'pending', topics: ['services', 'regulation'] })
+    // Tokens are stored hashed: the link's token is nowhere in the database.
+    const token = new URL(linkIn(mail, '/confirm')).searchParams.get('token') ?? ''
+    const stored = await service.query<{ hash: string }>('SELECT hash FROM subscriber_tokens')
+    expect(stored.map((row) => row.hash)).not.toContain(token)
+
+    clock += HOUR
+    const confirmed = await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
+    expect(confirmed.statusCode).toBe(303)
+    expect(confirmed.headers.location).toBe('/en/newsletter-confirmed/')
+    const [subscriber] = await service.query<{ status: string; confirmed_at: Date }>(
+      'SELECT status, confirmed_at FROM subscribers',
+    )
+    expect(subscriber?.status).toBe('confirmed')
+    expect(subscriber?.confirmed_at.toISOString()).toBe('2026-11-21T11:00:00.000Z')
+    const events = await service.query<{
+      event: string
+      consent_text: string
+      consent_version: string
+    }>('SELECT event, consent_text, consent_version FROM subscription_events ORDER BY id')
+    expect(events).toEqual([
+      {
+        event: 'requested',
+        consent_text: 'I would like the test newsletter.',
+        consent_version: 'v1',
+      },
+      {
+        event: 'confirmed',
+        consent_text: 'I would like the test newsletter.',
+        consent_version: 'v1',
+      },
+    ])
+  })
+
+  it('writes the mail in the language of the form', async () => {
+    await post(signUp('bea@example.com', { language: 'de' }))
+    const [mail] = await service.inbox.waitFor(1)
+    expect(mail?.subject).toBe('Bitte bestätigen')
+    expect(mail?.text).toContain('bitte bestätigen Sie den Test-Newsletter.')
+    expect(mail?.text).toContain('Abmelden: https://')
+    const confirmed = await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
+    expect(confirmed.headers.location).toBe('/de/newsletter-confirmed/')
+  })
+
+  it('does not confirm twice with a reused link, and shows the same result', async () => {
+    await post(signUp('ada@example.com'))
+    const [mail] = await service.inbox.waitFor(1)
+    const link = pathOf(linkIn(mail, '/confirm'))
+    await service.app.inject({ url: link })
+    clock += HOUR
+    const again = await service.app.inject({ url: link })
+    expect(again.headers.location).toBe('/en/newsletter-confirmed/')
+    const events = await service.query('SELECT event FROM subscription_events')
+    expect(events).toHaveLength(2)
+    const [subscriber] = await service.query<{ confirmed_at: Date }>(
+      'SELECT confirmed_at FROM subscribers',
+    )
+    expect(subscriber?.confirmed_at.toISOString()).toBe('2026-11-21T10:00:00.000Z')
+  })
+
+  it('refuses an expired link and keeps the sign-up pending', async () => {
+    await post(signUp('ada@example.com'))
+    const [mail] = await service.inbox.waitFor(1)
+    clock += 49 * HOUR
+    const response = await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
+    expect(response.headers.location).toBe('/en/link-expired/')
+    const [subscriber] = await service.query<{ status: string }>('SELECT status FROM subscribers')
+    expect(subscriber?.status).toBe('pending')
+  })
+
+  it('answers unknown and malformed tokens with the expired-link page in the given language', async () => {
+    for (const query of ['token=abcdefghijklmnopqrstuvwxyz0123', 'token=%27%3B--', 'token=', '']) {
+      const response = await service.app.inject({
+        url: `/api/subscriptions/confirm?${query}&lang=de`,
+      })
+      expect(response.statusCode).toBe(303)
+      expect(response.headers.location).toBe('/de/link-expired/')
+    }
+  })
+
+  it('unsubscribes in one click from the link and by one-click POST, again without harm', async () => {
+    await post(signUp('ada@example.com'))
+    const [mail] = await service.inbox.waitFor(1)
+    await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
+    const link = pathOf(linkIn(mail, '/unsubscribe'))
+    const response = await service.app.inject({ url: link })
+    expect(response.statusCode).toBe(303)
+    expect(response.headers.location).toBe('/en/unsubscribed/')
+    const oneClick = await service.app.inject({
+      method: 'POST',
+      url: link,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    })
+    expect(oneClick.statusCode).toBe(200)
+    const [subscriber] = await service.query<{ status: string }>('SELECT status FROM subscribers')
+    expect(subscriber?.status).toBe('unsubscribed')
+    const events = await service.query<{ event: string }>(
+      'SELECT event FROM subscription_events ORDER BY id',
+    )
+    expect(events.map((e) => e.event)).toEqual(['requested', 'confirmed', 'unsubscribed'])
+  })
+
+  it('sends no second mail within the cooling period and never duplicates a record', async () => {
+    await post(signUp('ada@example.com'))
+    await post(signUp('ADA@example.com '))
+    await service.inbox.waitFor(1)
+    await new Promise((done) => setTimeout(done, 200))
+    expect(service.inbox.mails).toHaveLength(1)
+    clock += 11 * 60_000
+    await post(signUp('ada@example.com', { topics: ['regulation'] }))
+    const [first, second] = await service.inbox.waitFor(2)
+    const rows = await service.query<{ topics: string[] }>('SELECT topics FROM subscribers')
+    expect(rows).toEqual([{ topics: ['regulation'] }])
+    // Only the newest confirmation link works.
+    const old = await service.app.inject({ url: pathOf(linkIn(first, '/confirm')) })
+    expect(old.headers.location).toBe('/en/link-expired/')
+    const current = await service.app.inject({ url: pathOf(linkIn(second, '/confirm')) })
+    expect(current.headers.location).toBe('/en/newsletter-confirmed/')
+  })
+
+  it('leaves a confirmed subscriber alone when the address signs up again', async () => {
+    await post(signUp('ada@example.com'))
+    const [mail] = await service.inbox.waitFor(1)
+    await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
+    clock += 24 * HOUR
+    const again = await post(signUp('ada@example.com', { topics: ['regulation'] }))
+    expect(again.json()).toEqual({ ok: true, redirect: '/en/newsletter-success/' })
+    await new Promise((done) => setTimeout(done, 200))
+    expect(service.inbox.mails).toHaveLength(1)
+    const [row] = await service.query<{ status: string; topics: string[] }>(
+      'SELECT status, topics FROM subscribers',
+    )
+    expect(row).toEqual({ status: 'confirmed', topics: ['services'] })
+  })
+
+  it('keeps the lists apart: product updates have their own record and pages', async () => {
+    await post(signUp('ada@example.com'))
+    const response = await post(
+      { email: 'ada@example.com', consent: 'yes', version: 'v1', language: 'en' },
+      'productupdates',
+    )
+    expect(response.json()).toEqual({ ok: true, redirect: '/en/productupdates-success/' })
+    const [, mail] = await service.inbox.waitFor(2)
+    const confirmed = await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
+    expect(confirmed.headers.location).toBe('/en/productupdates-confirmed/')
+    const rows = await service.query<{ list: string; status: string }>(
+      'SELECT list, status FROM subscribers ORDER BY list',
+    )
+    expect(rows).toEqual([
+      { list: 'newsletter', status: 'pending' },
+      { list: 'productupdates', status: 'confirmed' },
+    ])
+  })
+
+  it('answers a form sent without script with a redirect, or a page of errors in its language', async () => {
+    const sent = await service.app.inject({
+      method: 'POST',
+      url: '/api/forms/newsletter',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload:
+        'email=ada%40example.com&topics=services&topics=regulation&consent=yes&version=v1&language=de&website=',
+    })
+    expect(sent.statusCode).toBe(303)
+    expect(sent.headers.location).toBe('/de/newsletter-success/')
+    const [row] = await service.query<{ topics: string[]; language: string }>(
+      'SELECT topics, language FROM subscribers',
+    )
+    expect(row).toEqual({ topics: ['services', 'regulation'], language: 'de' })
+
+    const wrong = await service.app.inject({
+      method: 'POST',
+      url: '/api/forms/newsletter',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        host: 'www.lumora-bank.example',
+        referer: 'https://www.lumora-bank.example/de/newsletter/',
+      },
+      payload: 'email=kein-at&version=v1&language=de',
+    })
+    expect(wrong.statusCode).toBe(422)
+    expect(wrong.headers['content-type']).toContain('text/html')
+    expect(wrong.body).toContain('<html lang="de">')
+    expect(wrong.body).toContain('Bitte korrigieren Sie 3 Angaben:')
+    expect(wrong.body).toContain('<strong>E-Mail-Adresse:</strong> Bitte geben Sie eine gültige')
+    expect(wrong.body).toContain(
+      '<strong>Themen:</strong> Bitte wählen Sie mindestens eine Option.',
+    )
+    expect(wrong.body).toContain('Bitte bestätigen Sie Ihre Einwilligung')
+    expect(wrong.body).toContain('<a href="/de/newsletter/">Zurück zum Formular</a>')
+  })
+
+  it('stores survey answers with the version of the questions', async () => {
+    const response = await post(
+      {
+        'answers.role': 'partner',
+        'answers.services': ['cards', 'accounts'],
+        'answers.satisfaction': '4',
+        'answers.comment': '  Faster payouts ',
+        version: '3',
+        language: 'de',
+      },
+      'survey',
+    )
+    expect(response.json()).toEqual({ ok: true, redirect: '/de/survey-success/' })
+    const rows = await service.query(
+      'SELECT survey, version, language, answers FROM survey_responses',
+    )
+    expect(rows).toEqual([
+      {
+        survey: 'survey',
+        version: '3',
+        language: 'de',
+        answers: {
+          role: 'partner',
+          services: ['cards', 'accounts'],
+          satisfaction: 4,
+          comment: 'Faster payouts',
+        },
+      },
+    ])
+  })
+
+  it('answers a bot that fills the hidden field as if all went well, and stores nothing', async () => {
+    const response = await post(signUp('bot@example.com', { website: 'https://spam.example' }))
+    expect(response.json()).toEqual({ ok: true, redirect: '/en/newsletter-success/' })
+    await new Promise((done) => setTimeout(done, 200))
+    expect(service.inbox.mails).toHaveLength(0)
+    expect((await counts(service)).subscribers).toBe(0)
+  })
+
+  it('stores the cookie banner choices without an address', async () => {
+    const record = {
+      id: '5b0c1f7e-8d1a-4a4b-9f5e-2f1d3c4b5a69',
+      categories: { analytics: true, conversion: false },
+      trackers: { googleanalytics: true, adwords: false, twitter: false, linkedin: true },
+      revision: '3',
+      language: 'de',
+    }
+    const response = await service.app.inject({
+      method: 'POST',
+      url: '/api/consent',
+      payload: record,
+    })
+    expect(response.statusCode).toBe(204)
+    const rows = await service.query('SELECT * FROM consent_records')
+    expect(rows).toHaveLength(1)
+    expect(Object.keys(rows[0] ?? {}).sort()).toEqual(
+      ['categories', 'consent_id', 'id', 'language', 'recorded_at', 'revision', 'trackers'].sort(),
+    )
+    const bad = await service.app.inject({
+      method: 'POST',
+      url: '/api/consent',
+      payload: { ...record, ip: '1.2.3.4' },
+    })
+    expect(bad.statusCode).toBe(422)
+  })
+})
+
+describe('forms service failures', () => {
+  it('tells the visitor when the confirmation mail cannot be sent, and leaves the sign-up open to a retry', async () => {
+    const service = await startService({}, { smtpUrl: 'smtp://127.0.0.1:9' })
+    try {
+      const response = await service.app.inject({
+        method: 'POST',
+        url: '/api/forms/newsletter',
+        payload: signUp('ada@example.com'),
+      })
+      expect(response.statusCode).toBe(503)
+      expect(response.json()).toEqual({ ok: false, reason: 'mail' })
+      const [row] = await service.query<{ status: string; mailed_at: Date | null }>(
+        'SELECT status, mailed_at FROM subscribers',
+      )
+      expect(row).toEqual({ status: 'pending', mailed_at: null })
+    } finally {
+      await service.close()
+    }
+  })
+
+  it('limits sends per address and says so', async () => {
+    const service = await startService({}, { rateLimit: 3 })
+    try {
+      const statuses: number[] = []
+      for (let i = 0; i < 4; i++) {
+        const response = await service.app.inject({
+          method: 'POST',
+          url: '/api/forms/newsletter',
+          payload: signUp(`person${i}@example.com`),
+        })
+        statuses.push(response.statusCode)
+        if (response.statusCode === 429)
+          expect(response.json()).toMatchObject({ ok: false, reason: 'rateLimited' })
+      }
+      expect(statuses).toEqual([200, 200, 200, 429])
+    } finally {
+      await service.close()
+    }
+  })
+})
