@@ -11,6 +11,7 @@
 import type { z } from 'zod'
 import { type CollectionName, locate } from '../content/collections'
 import * as schemas from '../content/schema/entries'
+import * as formSchemas from '../content/schema/forms'
 import type { ContentDocument } from '../content/source'
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../shared/languages'
 import { type Choice, type FieldOptions, objectFields } from './fields'
@@ -30,8 +31,11 @@ export interface CmsCollection {
   description: string
   /** The store folder below each language folder (twins), or from the store's top. */
   root: string
-  /** The content types listed; `layout` is the one layout file of each language. */
-  types: readonly CollectionName[] | 'layout'
+  /**
+   * The content types listed; `layout` is the one layout file of each language,
+   * `mailingList` and `survey` the forms (`forms/lists/`, `forms/surveys/`).
+   */
+  types: readonly CollectionName[] | SpecialType
   markdown: boolean
   /** An entry per language, edited side by side. */
   twin: boolean
@@ -43,6 +47,9 @@ export interface CmsCollection {
   sortable?: string[]
   filters?: { label: string; field: string; pattern: string }[]
 }
+
+/** Files that are no page: the layouts and the forms. */
+export type SpecialType = 'layout' | 'mailingList' | 'survey'
 
 const pages = (name: string, types: CollectionName[], rest: Partial<CmsCollection>) =>
   ({
@@ -178,6 +185,34 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
     summary: '{{name.en}} / {{name.de}}',
     identifier: 'name.en',
   },
+  {
+    name: 'mailingList',
+    label: 'Forms: mailing lists',
+    labelSingular: 'Mailing list',
+    description:
+      'The sign-up forms of the newsletter and the product updates: consent text, topics and the confirmation e-mail. Change the consent version whenever the consent text changes.',
+    root: 'forms/lists',
+    types: 'mailingList',
+    markdown: false,
+    twin: false,
+    fixed: true,
+    summary: '{{name.en}} (consent version {{consentVersion}})',
+    identifier: 'name.en',
+  },
+  {
+    name: 'survey',
+    label: 'Forms: surveys',
+    labelSingular: 'Survey',
+    description:
+      'Surveys and their questions; a page shows one with a "form" section naming its file. Change the version whenever a question or answer changes.',
+    root: 'forms/surveys',
+    types: 'survey',
+    markdown: false,
+    twin: false,
+    fixed: false,
+    summary: '{{name.en}} (version {{version}})',
+    identifier: 'name.en',
+  },
   pages('legal', ['legalPage'], {
     label: 'Legal texts',
     labelSingular: 'Legal text',
@@ -240,6 +275,8 @@ function choicesOf(documents: readonly ContentDocument[]): FieldOptions['referen
 
 const schemaOf = (collection: CmsCollection): z.ZodType => {
   if (collection.types === 'layout') return schemas.layout
+  if (collection.types === 'mailingList') return formSchemas.mailingList
+  if (collection.types === 'survey') return formSchemas.survey
   const [type] = collection.types
   if (!type) throw new Error(`the CMS collection "${collection.name}" lists no content type`)
   return SCHEMAS[type]

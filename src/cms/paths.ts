@@ -68,6 +68,10 @@ export function cmsPathOf(storeFile: string): string | undefined {
     if (collection.types === 'layout') {
       if (below !== `layout${extension}`) continue
       name = 'layout'
+    } else if (typeof collection.types === 'string') {
+      if (!below.startsWith(`${collection.root}/`)) continue
+      name = below.slice(collection.root.length + 1, -extension.length)
+      if (!NAME.test(name)) continue
     } else {
       const types = collection.types
       if (!below.startsWith(`${collection.root}/`)) continue

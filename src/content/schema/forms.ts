@@ -15,13 +15,10 @@ const localized = (what: string, max: number) =>
 
 /** A version name: what a stored answer or consent is proven against. */
 const version = z
-  .union([z.string(), z.number(), z.date()], { error: 'expected the version as text' })
-  .transform((value) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value)))
-  .pipe(
-    z.string().regex(/^[\w.-]{1,40}$/, {
-      error: 'expected the version in letters, digits, dots and hyphens (at most 40)',
-    }),
-  )
+  .string({ error: 'expected the version as text (in quotes: "1", "2026-11-21")' })
+  .regex(/^[\w.-]{1,40}$/, {
+    error: 'expected the version in letters, digits, dots and hyphens (at most 40)',
+  })
 
 const optionList = (what: string) =>
   z
@@ -88,8 +85,14 @@ const questionBase = {
   required: z.boolean({ error: 'expected required as true or false' }).default(false),
 }
 
-const choiceQuestion = z.strictObject({
-  type: z.enum(['single', 'multiple'], { error: 'expected type single or multiple' }),
+const singleQuestion = z.strictObject({
+  type: z.literal('single'),
+  ...questionBase,
+  options: optionList('answer'),
+})
+
+const multipleQuestion = z.strictObject({
+  type: z.literal('multiple'),
   ...questionBase,
   options: optionList('answer'),
 })
@@ -120,7 +123,7 @@ const textQuestion = z.strictObject({
 
 export const QUESTION_TYPES = ['single', 'multiple', 'scale', 'text'] as const
 
-const question = z.union([choiceQuestion, scaleQuestion, textQuestion], {
+const question = z.discriminatedUnion('type', [singleQuestion, multipleQuestion, scaleQuestion, textQuestion], {
   error: `expected a question with type ${QUESTION_TYPES.join(', ')}`,
 })
 

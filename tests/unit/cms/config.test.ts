@@ -92,11 +92,15 @@ describe('CMS configuration', () => {
     }
   })
 
-  it('offers every content type of the store', () => {
+  it('offers every content type of the store, the layouts and both kinds of form', () => {
     const types = new Set(
-      CMS_COLLECTIONS.flatMap((entry) => (entry.types === 'layout' ? [] : entry.types)),
+      CMS_COLLECTIONS.flatMap((entry) =>
+        typeof entry.types === 'string' ? [entry.types] : entry.types,
+      ),
     )
-    expect([...types].sort()).toEqual([...ALL_COLLECTIONS].sort())
+    expect([...types].sort()).toEqual(
+      [...ALL_COLLECTIONS, 'layout', 'mailingList', 'survey'].sort(),
+    )
   })
 
   it('has a field for everything the stored entries hold, so saving loses nothing', () => {

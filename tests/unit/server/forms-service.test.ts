@@ -259,6 +259,95 @@ describe.each(databases())('forms service on $name', (database) => {
     expect(wrong.body).toContain('<a href="/de/newsletter/">Zurück zum Formular</a>')
   })
 
+  it('answers each of 36 malformed requests with 4xx and changes nothing stored', async () => {
+    await post(signUp('kept@example.com'))
+    const [mail] = await service.inbox.waitFor(1)
+    await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
+    const before = await service.query('SELECT * FROM subscribers')
+    const stored = await counts(service)
+    const json = (payload: unknown, url = '/api/forms/newsletter') => ({
+      method: 'POST' as const,
+      url,
+      headers: { 'content-type': 'application/json' },
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    })
+    const survey = {
+      'answers.role': 'partner',
+      'answers.satisfaction': '3',
+      version: '3',
+      language: 'en',
+    }
+    const cases: [string, Parameters<typeof service.app.inject>[0]][] = [
+      ['no body', { method: 'POST', url: '/api/forms/newsletter' }],
+      ['empty object', json({})],
+      ['an array', json([signUp('a@example.com')])],
+      ['a string', json('"a@example.com"')],
+      ['broken JSON', json('{"email": ')],
+      ['null', json('null')],
+      ['missing e-mail', json({ ...signUp('x'), email: undefined })],
+      ['empty e-mail', json(signUp(''))],
+      ['e-mail without @', json(signUp('kept.example.com'))],
+      ['e-mail with spaces', json(signUp('kept @example.com'))],
+      ['e-mail without domain dot', json(signUp('kept@example'))],
+      ['e-mail too long', json(signUp(`${'a'.repeat(250)}@example.com`))],
+      ['e-mail as a number', json(signUp('x', { email: 42 }))],
+      ['e-mail as an array', json(signUp('x', { email: ['kept@example.com'] }))],
+      ['no consent', json(signUp('kept@example.com', { consent: undefined }))],
+      ['consent refused', json(signUp('kept@example.com', { consent: 'no' }))],
+      ['no topic', json(signUp('kept@example.com', { topics: [] }))],
+      ['unknown topic', json(signUp('kept@example.com', { topics: ['gossip'] }))],
+      ['topic as an object', json(signUp('kept@example.com', { topics: { a: 1 } }))],
+      ['outdated consent version', json(signUp('kept@example.com', { version: 'v0' }))],
+      ['unknown language', json(signUp('kept@example.com', { language: 'fr' }))],
+      ['unknown field', json(signUp('kept@example.com', { admin: true }))],
+      ['prototype pollution', json('{"__proto__": {"admin": true}, "email": "kept@example.com"}')],
+      ['honeypot as an object', json(signUp('kept@example.com', { website: { a: 1 } }))],
+      ['unknown form', json(signUp('kept@example.com'), '/api/forms/nope')],
+      ['path traversal in the form', json(signUp('kept@example.com'), '/api/forms/..%2Fsurvey')],
+      [
+        'wrong content type',
+        { ...json(signUp('kept@example.com')), headers: { 'content-type': 'text/plain' } },
+      ],
+      ['body too large', json(signUp('kept@example.com', { website: 'x'.repeat(20_000) }))],
+      [
+        'survey: missing required answer',
+        json({ ...survey, 'answers.role': undefined }, '/api/forms/survey'),
+      ],
+      ['survey: unknown option', json({ ...survey, 'answers.role': 'ceo' }, '/api/forms/survey')],
+      [
+        'survey: two answers to a single choice',
+        json({ ...survey, 'answers.role': ['partner', 'other'] }, '/api/forms/survey'),
+      ],
+      [
+        'survey: scale out of range',
+        json({ ...survey, 'answers.satisfaction': '9' }, '/api/forms/survey'),
+      ],
+      [
+        'survey: scale not a number',
+        json({ ...survey, 'answers.satisfaction': 'high' }, '/api/forms/survey'),
+      ],
+      [
+        'survey: answer too long',
+        json({ ...survey, 'answers.comment': 'x'.repeat(21) }, '/api/forms/survey'),
+      ],
+      [
+        'survey: unknown question',
+        json({ ...survey, 'answers.salary': '100' }, '/api/forms/survey'),
+      ],
+      ['survey: outdated version', json({ ...survey, version: '2' }, '/api/forms/survey')],
+    ]
+    expect(cases.length).toBeGreaterThanOrEqual(30)
+    for (const [name, request] of cases) {
+      const response = await service.app.inject(request)
+      expect(response.statusCode, name).toBeGreaterThanOrEqual(400)
+      expect(response.statusCode, name).toBeLessThan(500)
+      expect(response.json().ok, name).toBe(false)
+    }
+    expect(await counts(service)).toEqual(stored)
+    expect(await service.query('SELECT * FROM subscribers')).toEqual(before)
+    expect(service.inbox.mails).toHaveLength(1)
+  })
+
   it('stores survey answers with the version of the questions', async () => {
     const response = await post(
       {
