@@ -2,6 +2,7 @@
  * The forms service end to end over HTTP (Fastify's inject), against PGlite and, when
  * configured, a real PostgreSQL server, with a real SMTP server receiving the mails.
  */
+import type { InjectOptions } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   databases,
@@ -277,7 +278,7 @@ describe.each(databases())('forms service on $name', (database) => {
       version: '3',
       language: 'en',
     }
-    const cases: [string, Parameters<typeof service.app.inject>[0]][] = [
+    const cases: [string, InjectOptions][] = [
       ['no body', { method: 'POST', url: '/api/forms/newsletter' }],
       ['empty object', json({})],
       ['an array', json([signUp('a@example.com')])],
