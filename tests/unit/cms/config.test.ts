@@ -93,8 +93,8 @@ describe('CMS configuration', () => {
   })
 
   it('offers every content type of the store, the layouts and both kinds of form', () => {
-    const types = new Set(
-      CMS_COLLECTIONS.flatMap((entry) =>
+    const types = new Set<string>(
+      CMS_COLLECTIONS.flatMap((entry): readonly string[] =>
         typeof entry.types === 'string' ? [entry.types] : entry.types,
       ),
     )
