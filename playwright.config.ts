@@ -1,5 +1,11 @@
 import { defineConfig } from '@playwright/test'
-import { BASE_URL, CHROMIUM_ARGS, CHROMIUM_PATH, TEST_PORT } from './tests/e2e/support/env'
+import {
+  BASE_URL,
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  E2E_DATA_DIR,
+  TEST_PORT,
+} from './tests/e2e/support/env'
 
 /** Browser tests run against the built site served by `npm start`, never a dev server. */
 export default defineConfig({
@@ -18,7 +24,8 @@ export default defineConfig({
   webServer: {
     command: 'node scripts/run.mjs start',
     url: `${BASE_URL}/`,
-    env: { PORT: String(TEST_PORT), LOG_LEVEL: 'warn' },
+    // The forms service keeps its database and outbox out of the project's data/ folder.
+    env: { PORT: String(TEST_PORT), LOG_LEVEL: 'warn', DATA_DIR: E2E_DATA_DIR },
     reuseExistingServer: false,
     timeout: 300_000,
     stdout: 'pipe',

@@ -29,7 +29,8 @@ export interface Collection {
   twin: boolean
   /** The page's path without language prefix, from the entry's name and data. */
   path(name: string, data: Record<string, unknown>): string
-  template(name: string): TemplateName
+  /** The template of an entry, from its name and (for pages with a form) its data. */
+  template(name: string, data: Record<string, unknown>): TemplateName
 }
 
 const folderPath = (prefix: string) => (name: string) => `${prefix}${name}/`
@@ -45,20 +46,27 @@ const pagePath = (name: string) => {
  */
 const OUTCOME_PAGE = /^([a-z0-9-]+-(success|confirmed)|unsubscribed|link-expired)$/
 
+/** True for a page with a `form` section: its template carries the forms' code. */
+export const hasForm = (data: Record<string, unknown>) =>
+  Array.isArray(data.sections) &&
+  data.sections.some((section: { type?: unknown }) => section?.type === 'form')
+
 const COLLECTIONS: Record<CollectionName, Collection> = {
   page: {
     name: 'page',
     schema: schemas.page,
     twin: true,
     path: pagePath,
-    template: (name) =>
+    template: (name, data) =>
       name === 'index'
         ? 'home'
         : name === '404'
           ? 'not-found'
           : OUTCOME_PAGE.test(name)
             ? 'confirmation'
-            : 'page',
+            : hasForm(data)
+              ? 'form'
+              : 'page',
   },
   service: {
     name: 'service',

@@ -133,7 +133,7 @@ export async function loadContent(
       language,
       originalPath: collection.path(name, data),
       routed: located.language !== undefined,
-      template: collection.template(name),
+      template: collection.template(name, data),
       data,
     })
   }
@@ -175,6 +175,15 @@ function attachForms(entries: ContentEntry[], forms: FormsContent, problems: Con
     if (!Array.isArray(sections)) continue
     sections.forEach((section: { type?: string; form?: string; definition?: unknown }, index) => {
       if (section.type !== 'form' || !section.form) return
+      if (entry.collection !== 'page' || entry.template === 'confirmation') {
+        problems.push({
+          file: entry.file,
+          field: `sections.${index}`,
+          message:
+            'expected forms on pages of the Pages collection only (such as newsletter or survey), not on this content type',
+        })
+        return
+      }
       const definition =
         entry.language && formExists(forms, section.form)
           ? localizeForm(forms, section.form, entry.language)

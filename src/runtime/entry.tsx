@@ -7,6 +7,7 @@ import { flushSync } from 'react-dom'
 import { hydrateRoot } from 'react-dom/client'
 import { BOOT_DATA_ELEMENT_ID, ROOT_ELEMENT_ID } from '../shared/constants'
 import type { Language } from '../shared/languages'
+import { setNavigator } from '../shared/navigation'
 import type { BootData } from '../shared/types'
 import { App, type AppState, layoutsOf } from '../site/app'
 import { loadTemplate } from '../site/templates/registry'
@@ -97,6 +98,7 @@ async function start(): Promise<void> {
     forceFullLoad: () => serviceWorkerUpdated() && loader.hasFailedResources(),
   })
   router.start()
+  setNavigator((href) => router.navigate(href))
 
   // A language-neutral page shows the visitor's language once hydrated, without a redirect.
   if (boot.page.result.languageNeutral) {

@@ -62,6 +62,7 @@ export type TemplateName =
   | 'home'
   | 'page'
   | 'confirmation'
+  | 'form'
   | 'not-found'
   | 'service'
   | 'case-study'

@@ -2,41 +2,10 @@
  * Accessibility (WCAG 2.1 AA is law for this site): axe-core on every built page, in both
  * languages, and what a keyboard user does: skip link, menu, accordion, language switcher.
  */
-import { createRequire } from 'node:module'
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { axeViolations } from './support/axe'
 import { openPage, waitForRouteUpdates } from './support/helpers'
 import { builtPages, shard } from './support/site'
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']
-
-interface AxeViolation {
-  id: string
-  help: string
-  nodes: { target: string[] }[]
-}
-
-declare global {
-  interface Window {
-    axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> }
-  }
-}
-
-/** axe's findings on the page as it is now, one line per rule with the elements it hit. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE })
-  const { violations } = await page.evaluate(
-    (tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags } }),
-    AXE_TAGS,
-  )
-  return violations.map(
-    (violation) =>
-      `${violation.id} (${violation.help}): ${violation.nodes
-        .slice(0, 3)
-        .map((node) => node.target.join(' '))
-        .join(', ')}`,
-  )
-}
 
 const SHARDS = 6
 

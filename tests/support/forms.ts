@@ -15,6 +15,8 @@ import { openFormsService } from '../../src/server/forms/service'
 import type { StoreOptions } from '../../src/server/forms/store'
 
 export const FIXTURE_CONTENT = resolve(import.meta.dirname, '../fixtures/forms-content')
+/** The real content store: what the built site's forms come from. */
+export const SITE_CONTENT = resolve(import.meta.dirname, '../../content')
 export const SITE_URL = 'https://www.lumora-bank.example'
 
 export interface Inbox {
@@ -95,14 +97,21 @@ export interface TestService {
  */
 export async function startService(
   database: { url?: string },
-  options: StoreOptions & { rateLimit?: number; smtpUrl?: string } = {},
+  options: StoreOptions & {
+    rateLimit?: number
+    smtpUrl?: string
+    /** The built site to serve beside the service (browser tests); none by default. */
+    root?: string
+    /** The content store whose forms it serves (the fixture's by default). */
+    contentDir?: string
+  } = {},
 ): Promise<TestService> {
   const inbox = await startSmtp()
   const dataDir = join(tmpdir(), `forms-test-${randomBytes(6).toString('hex')}`)
   const schema = database.url ? `test_${randomBytes(6).toString('hex')}` : undefined
   const service = await openFormsService(
     {
-      contentDir: FIXTURE_CONTENT,
+      contentDir: options.contentDir ?? FIXTURE_CONTENT,
       siteUrl: SITE_URL,
       databaseUrl: database.url,
       // PGlite in memory: no dataDir for the database itself.
@@ -113,7 +122,11 @@ export async function startService(
     },
     { ...options, schema, memory: !database.url },
   )
-  const app = await createApp({ root: dataDir, logLevel: 'silent', forms: service.options })
+  const app = await createApp({
+    root: options.root ?? dataDir,
+    logLevel: 'silent',
+    forms: service.options,
+  })
   return {
     app,
     inbox,

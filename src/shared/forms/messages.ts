@@ -27,6 +27,8 @@ export interface FieldError {
 
 interface Messages {
   errors: Record<ErrorCode, string>
+  /** Read before each field's error by screen readers. */
+  errorPrefix: string
   /** Above the list of errors; `{count}` is their number. */
   summaryOne: string
   summaryMany: string
@@ -62,6 +64,7 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
       unknown: 'This field is not part of the form.',
       invalid: 'Please check this field.',
     },
+    errorPrefix: 'Error:',
     summaryOne: 'Please correct 1 entry:',
     summaryMany: 'Please correct {count} entries:',
     email: 'E-mail address',
@@ -97,6 +100,7 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
       unknown: 'Dieses Feld gehört nicht zum Formular.',
       invalid: 'Bitte prüfen Sie dieses Feld.',
     },
+    errorPrefix: 'Fehler:',
     summaryOne: 'Bitte korrigieren Sie 1 Angabe:',
     summaryMany: 'Bitte korrigieren Sie {count} Angaben:',
     email: 'E-Mail-Adresse',

@@ -9,6 +9,7 @@ export const templates: Record<TemplateName, () => Promise<TemplateComponent>> =
   home: () => import('./home').then((module) => module.HomeTemplate),
   page: () => import('./page').then((module) => module.PageTemplate),
   confirmation: () => import('./confirmation').then((module) => module.ConfirmationTemplate),
+  form: () => import('./form').then((module) => module.FormTemplate),
   'not-found': () => import('./not-found').then((module) => module.NotFoundTemplate),
   service: () => import('./service').then((module) => module.ServiceTemplate),
   'case-study': () => import('./case-study').then((module) => module.CaseStudyTemplate),

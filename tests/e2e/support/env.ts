@@ -11,3 +11,5 @@ export const CHROMIUM_ARGS = [
 ]
 export const TEST_PORT = Number(process.env.TEST_PORT ?? 4173)
 export const BASE_URL = `http://localhost:${TEST_PORT}`
+/** The forms service's data folder while the browser tests run (removed with the run's cache). */
+export const E2E_DATA_DIR = '.cache/e2e-data'

@@ -5,6 +5,7 @@ import { Link } from '../link'
 import { Picture } from '../picture'
 import { RichText } from '../rich-text'
 import { Actions, ButtonLink, DownloadList, Section } from '../ui'
+import { FormSlot } from './form-slot'
 import styles from './styles.module.css'
 
 /** The one or two actions of a hero, the first primary unless the content says otherwise. */
@@ -206,6 +207,8 @@ function SectionView({ section }: { section: SectionValue }) {
       return <Table section={section} />
     case 'downloadList':
       return <Downloads section={section} />
+    case 'form':
+      return <FormSlot section={section} />
   }
 }
 

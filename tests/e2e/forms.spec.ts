@@ -1,0 +1,159 @@
+/**
+ * The forms in the browser, against the built site served with a forms service of the test's
+ * own (PGlite, and PostgreSQL when TEST_DATABASE_URL is set) that mails to a real SMTP server.
+ */
+import { expect, type Page, test } from '@playwright/test'
+import { databases, linkIn, SITE_CONTENT, startService, type TestService } from '../support/forms'
+import { axeViolations } from './support/axe'
+import { DIST } from './support/site'
+
+for (const database of databases()) {
+  test.describe(`forms on ${database.name}`, () => {
+    test.describe.configure({ mode: 'serial' })
+    let service: TestService
+    let origin: string
+    test.beforeAll(async () => {
+      service = await startService(database, { root: DIST, contentDir: SITE_CONTENT })
+      origin = await service.app.listen({ port: 0, host: '127.0.0.1' })
+    })
+    test.afterAll(async () => {
+      await service.close()
+    })
+
+    /** Marks the document, so a client navigation (which keeps it) can be told from a load. */
+    const markDocument = (page: Page) =>
+      page.evaluate(() => {
+        ;(window as unknown as { marked: boolean }).marked = true
+      })
+    const stillMarked = (page: Page) =>
+      page.evaluate(() => (window as unknown as { marked?: boolean }).marked === true)
+
+    test('newsletter: sign up, confirm from the e-mail, land on the confirmation page', async ({
+      page,
+    }) => {
+      const before = service.inbox.mails.length
+      await page.goto(`${origin}/en/newsletter/`)
+      await markDocument(page)
+      await page.getByLabel('E-mail address').fill('ada.browser@example.com')
+      await page.getByLabel('Regulatory developments').check()
+      await page.getByLabel(/Yes, I would like to receive/).check()
+      await page.getByRole('button', { name: 'Subscribe to the newsletter' }).click()
+      await expect(page).toHaveURL(`${origin}/en/newsletter-success/`)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+        'Please confirm your subscription',
+      )
+      expect(await stillMarked(page)).toBe(true)
+
+      const mails = await service.inbox.waitFor(before + 1)
+      const mail = mails[before]
+      expect(mail?.subject).toBe('Please confirm your newsletter subscription')
+      const confirm = new URL(linkIn(mail, '/confirm'))
+      await page.goto(`${origin}${confirm.pathname}${confirm.search}`)
+      await expect(page).toHaveURL(`${origin}/en/newsletter-confirmed/`)
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+      const [row] = await service.query<{ status: string; topics: string[] }>(
+        "SELECT status, topics FROM subscribers WHERE email = 'ada.browser@example.com'",
+      )
+      expect(row).toEqual({ status: 'confirmed', topics: ['regulation'] })
+    })
+
+    test('shows errors beside their fields in the page language and focuses the first', async ({
+      page,
+    }) => {
+      let sent = 0
+      page.on('request', (request) => {
+        if (request.url().includes('/api/')) sent += 1
+      })
+      await page.goto(`${origin}/de/newsletter/`)
+      await page.getByLabel('E-Mail-Adresse').fill('kein-at-zeichen')
+      await page.getByRole('button', { name: 'Newsletter abonnieren' }).click()
+      const email = page.getByLabel('E-Mail-Adresse')
+      await expect(email).toBeFocused()
+      await expect(email).toHaveAttribute('aria-invalid', 'true')
+      await expect(email).toHaveAccessibleDescription(
+        /Fehler: Bitte geben Sie eine gültige E-Mail-Adresse ein/,
+      )
+      await expect(page.getByText('Bitte korrigieren Sie 3 Angaben:')).toBeVisible()
+      await expect(page.getByRole('group', { name: /Themen/ })).toHaveAccessibleDescription(
+        /Bitte wählen Sie mindestens eine Option/,
+      )
+      expect(sent).toBe(0)
+      // Corrections clear their errors as the visitor makes them.
+      await email.fill('ada@example.com')
+      await expect(page.getByText('Bitte korrigieren Sie 2 Angaben:')).toBeVisible()
+      await expect(email).not.toHaveAttribute('aria-invalid', 'true')
+      expect(await axeViolations(page)).toEqual([])
+    })
+
+    test('works without script: a classic post, then the success page; errors on a page of their own', async ({
+      browser,
+    }) => {
+      const context = await browser.newContext({ javaScriptEnabled: false })
+      const page = await context.newPage()
+      await page.goto(`${origin}/de/newsletter/`)
+      await page.getByLabel('E-Mail-Adresse').fill('ohne.skript@example.com')
+      await page.getByLabel('Studien und Beiträge').check()
+      await page.getByLabel(/Ja, ich möchte den Newsletter/).check()
+      await page.getByRole('button', { name: 'Newsletter abonnieren' }).click()
+      await expect(page).toHaveURL(`${origin}/de/newsletter-success/`)
+      const [row] = await service.query<{ language: string; topics: string[] }>(
+        "SELECT language, topics FROM subscribers WHERE email = 'ohne.skript@example.com'",
+      )
+      expect(row).toEqual({ language: 'de', topics: ['studies'] })
+
+      // The browser's own checks are bypassed here, as an old browser or a bot would.
+      await page.goto(`${origin}/de/newsletter/`)
+      await page.evaluate(() => document.querySelector('form')?.setAttribute('novalidate', ''))
+      await page.getByRole('button', { name: 'Newsletter abonnieren' }).click()
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+        'Bitte prüfen Sie Ihre Angaben',
+      )
+      await expect(
+        page.getByText('E-Mail-Adresse: Bitte füllen Sie dieses Feld aus.'),
+      ).toBeVisible()
+      await page.getByRole('link', { name: 'Zurück zum Formular' }).click()
+      await expect(page).toHaveURL(`${origin}/de/newsletter/`)
+      await context.close()
+    })
+
+    test('the split-payment survey works by keyboard alone and stores the answers', async ({
+      page,
+    }) => {
+      await page.goto(`${origin}/de/services/splitpay/survey/`)
+      const form = page.locator('form[data-form="splitpay-survey"]')
+      await form.locator('input[type=radio]').first().focus()
+      // Arrow keys move within a radio group; Space checks a checkbox; Tab moves on.
+      await page.keyboard.press('Space')
+      const scale = form.getByRole('group', { name: /Gesamtkosten/ })
+      await scale.locator('input').first().focus()
+      await page.keyboard.press('ArrowRight')
+      await page.keyboard.press('ArrowRight')
+      await form.getByRole('button').focus()
+      await page.keyboard.press('Enter')
+      await expect(page).toHaveURL(`${origin}/de/survey-success/`)
+      const rows = await service.query<{
+        survey: string
+        language: string
+        answers: Record<string, unknown>
+      }>("SELECT survey, language, answers FROM survey_responses WHERE survey = 'splitpay-survey'")
+      expect(rows).toHaveLength(1)
+      expect(rows[0]?.language).toBe('de')
+      expect(Object.values(rows[0]?.answers ?? {})).toContain(3)
+    })
+
+    test('says so when the form cannot be sent, and keeps what was entered', async ({ page }) => {
+      await page.route('**/api/forms/**', (route) => route.abort('internetdisconnected'))
+      await page.goto(`${origin}/en/services/`)
+      const form = page.locator('form[data-form="productupdates"]')
+      await form.getByLabel('E-mail address').fill('offline@example.com')
+      await form.locator('input[type=checkbox][name=topics]').first().check()
+      await form.locator('input[name=consent]').check()
+      await form.getByRole('button').click()
+      await expect(form.getByRole('alert')).toHaveText(
+        /could not be sent. Please check your connection/,
+      )
+      await expect(form.getByLabel('E-mail address')).toHaveValue('offline@example.com')
+      await expect(page).toHaveURL(`${origin}/en/services/`)
+    })
+  })
+}

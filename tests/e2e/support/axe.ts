@@ -1,0 +1,34 @@
+/** axe-core in the page under test: WCAG 2.0 and 2.1 A/AA plus best practice. */
+import { createRequire } from 'node:module'
+import type { Page } from '@playwright/test'
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']
+
+interface AxeViolation {
+  id: string
+  help: string
+  nodes: { target: string[] }[]
+}
+
+declare global {
+  interface Window {
+    axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> }
+  }
+}
+
+/** axe's findings on the page as it is now, one line per rule with the elements it hit. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE })
+  const { violations } = await page.evaluate(
+    (tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags } }),
+    AXE_TAGS,
+  )
+  return violations.map(
+    (violation) =>
+      `${violation.id} (${violation.help}): ${violation.nodes
+        .slice(0, 3)
+        .map((node) => node.target.join(' '))
+        .join(', ')}`,
+  )
+}
