@@ -88,6 +88,8 @@ export interface TestService {
   app: Awaited<ReturnType<typeof createApp>>
   inbox: Inbox
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>
+  /** Empties every table and the inbox: a fresh start without a new database. */
+  reset(): Promise<void>
   close(): Promise<void>
 }
 
@@ -131,6 +133,12 @@ export async function startService(
     app,
     inbox,
     query: (sql, params) => service.database.query(sql, params),
+    async reset() {
+      await service.database.query(
+        'TRUNCATE subscribers, subscriber_tokens, subscription_events, survey_responses, consent_records',
+      )
+      inbox.mails.length = 0
+    },
     async close() {
       await app.close()
       await service.close()

@@ -3,7 +3,7 @@
  * configured, a real PostgreSQL server, with a real SMTP server receiving the mails.
  */
 import type { InjectOptions } from 'fastify'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   databases,
   linkIn,
@@ -37,12 +37,16 @@ const pathOf = (link: string) => link.replace(SITE_URL, '')
 describe.each(databases())('forms service on $name', (database) => {
   let service: TestService
   let clock: number
+  // One service per database (PGlite takes a second or two to start); emptied before each test.
+  beforeAll(async () => {
+    service = await startService(database, { now: () => new Date(clock) })
+  }, 30_000)
+  afterAll(async () => {
+    await service.close()
+  })
   beforeEach(async () => {
     clock = Date.parse('2026-11-21T10:00:00Z')
-    service = await startService(database, { now: () => new Date(clock) })
-  })
-  afterEach(async () => {
-    await service.close()
+    await service.reset()
   })
 
   const post = (payload: unknown, form = 'newsletter') =>
@@ -187,6 +191,21 @@ describe.each(databases())('forms service on $name', (database) => {
     expect(old.headers.location).toBe('/en/link-expired/')
     const current = await service.app.inject({ url: pathOf(linkIn(second, '/confirm')) })
     expect(current.headers.location).toBe('/en/newsletter-confirmed/')
+  })
+
+  it('turns 100 concurrent sign-ups of one address into one record and one mail', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, () => post(signUp('rush@example.com'))),
+    )
+    expect(new Set(responses.map((response) => response.statusCode))).toEqual(new Set([200]))
+    await service.inbox.waitFor(1)
+    await new Promise((done) => setTimeout(done, 300))
+    expect(service.inbox.mails).toHaveLength(1)
+    expect(await service.query('SELECT id FROM subscribers')).toHaveLength(1)
+    const tokens = await service.query<{ purpose: string }>(
+      'SELECT purpose FROM subscriber_tokens ORDER BY purpose',
+    )
+    expect(tokens.map((token) => token.purpose)).toEqual(['confirm', 'unsubscribe'])
   })
 
   it('leaves a confirmed subscriber alone when the address signs up again', async () => {

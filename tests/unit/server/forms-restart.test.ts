@@ -1,0 +1,158 @@
+/**
+ * A restart in the middle of a load loses no confirmed record: the service is stopped with
+ * SIGTERM while confirmations pour in, started again on the same data, and every confirmation
+ * it had acknowledged is still there (PGlite in a data folder, and PostgreSQL when configured).
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
+import { databases, type Inbox, linkIn, signUp, startSmtp } from '../../support/forms'
+
+const ROOT = resolve(import.meta.dirname, '../../..')
+const SUBSCRIBERS = 60
+
+interface Running {
+  child: ChildProcess
+  origin: string
+}
+
+function startServer(env: NodeJS.ProcessEnv): Promise<Running> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'tests/support/forms-server.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        FORMS_RATE_LIMIT: '0',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
+  return new Promise((done, fail) => {
+    let output = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      const port = /LISTENING (\d+)/.exec(output)?.[1]
+      if (port) done({ child, origin: `http://127.0.0.1:${port}` })
+    })
+    child.once('exit', (code) => fail(new Error(`the service exited (${code}) before listening`)))
+  })
+}
+
+const stop = (running: Running) =>
+  new Promise<number | null>((done) => {
+    running.child.once('exit', (code) => done(code))
+    running.child.kill('SIGTERM')
+  })
+
+async function confirmAt(origin: string, link: string): Promise<string> {
+  const url = new URL(link)
+  try {
+    const response = await fetch(`${origin}${url.pathname}${url.search}`, { redirect: 'manual' })
+    return response.status === 303
+      ? (response.headers.get('location') ?? '')
+      : `HTTP ${response.status}`
+  } catch {
+    return 'refused'
+  }
+}
+
+describe.each(databases())('a restart under load on $name', (database) => {
+  let inbox: Inbox
+  const dataDir = join(tmpdir(), `forms-restart-${randomBytes(6).toString('hex')}`)
+  const schema = `restart_${randomBytes(6).toString('hex')}`
+  const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, DATABASE_URL: '' }
+
+  beforeAll(async () => {
+    inbox = await startSmtp()
+    env.SMTP_URL = inbox.url
+    if (database.url) {
+      const admin = await openDatabase({ url: database.url, poolSize: 1, migrate: false })
+      await admin.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
+      await admin.close()
+      const url = new URL(database.url)
+      url.searchParams.set('options', `-c search_path=${schema}`)
+      env.DATABASE_URL = url.toString()
+    }
+  })
+  afterAll(async () => {
+    await inbox.close()
+    if (database.url) {
+      const admin = await openDatabase({ url: database.url, poolSize: 1, migrate: false })
+      await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
+      await admin.close()
+    }
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  it('keeps every confirmation it acknowledged', async () => {
+    const first = await startServer(env)
+    for (let index = 0; index < SUBSCRIBERS; index++) {
+      const response = await fetch(`${first.origin}/api/forms/newsletter`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(signUp(`person${index}@example.com`)),
+      })
+      expect(response.status).toBe(200)
+    }
+    const links = (await inbox.waitFor(SUBSCRIBERS, 20_000)).map((mail) => linkIn(mail, '/confirm'))
+
+    // Confirmations from 6 clients at once; the service is stopped a third of the way in.
+    const answers: string[] = new Array(links.length).fill('not sent')
+    let next = 0
+    let stopped: Promise<number | null> | undefined
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        while (next < links.length) {
+          const index = next++
+          if (index === Math.floor(links.length / 3)) stopped = stop(first)
+          answers[index] = await confirmAt(first.origin, links[index] as string)
+        }
+      }),
+    )
+    expect(await stopped).toBe(0)
+    const acknowledged = answers.flatMap((answer, index) =>
+      answer === '/en/newsletter-confirmed/' ? [index] : [],
+    )
+    expect(acknowledged.length).toBeGreaterThan(0)
+    expect(acknowledged.length).toBeLessThan(links.length)
+
+    const second = await startServer(env)
+    try {
+      // An acknowledged link answers "confirmed" again; the others confirm now.
+      for (const [index, link] of links.entries()) {
+        expect(await confirmAt(second.origin, link), `link ${index}`).toBe(
+          '/en/newsletter-confirmed/',
+        )
+      }
+    } finally {
+      expect(await stop(second)).toBe(0)
+    }
+    const db = await openDatabase({
+      url: env.DATABASE_URL || undefined,
+      dataDir: database.url ? undefined : join(dataDir, 'db'),
+      migrate: false,
+    })
+    try {
+      const rows = await db.query<{ status: string; confirmed: number }>(
+        `SELECT s.status, count(e.id)::int AS confirmed
+         FROM subscribers s LEFT JOIN subscription_events e
+           ON e.subscriber_id = s.id AND e.event = 'confirmed'
+         GROUP BY s.id, s.status`,
+      )
+      expect(rows).toHaveLength(SUBSCRIBERS)
+      expect(rows.every((row) => row.status === 'confirmed' && row.confirmed === 1)).toBe(true)
+    } finally {
+      await db.close()
+    }
+  }, 120_000)
+})
