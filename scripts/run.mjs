@@ -1,6 +1,6 @@
 /**
  * Runs one of the project's TypeScript programs as plain JavaScript:
- * `node scripts/run.mjs build|start|dev|validate [arguments]`.
+ * `node scripts/run.mjs build|start|dev|validate|forms [arguments]`.
  *
  * The programs are compiled with Rolldown once per version of the code (a hash of `src/` and
  * the lockfile) into `.cache/bin/{hash}/`, then imported. A TypeScript loader (tsx) would
@@ -19,6 +19,7 @@ const PROGRAMS = {
   start: 'src/server/start.ts',
   dev: 'src/build/dev.ts',
   validate: 'src/content/validate-cli.ts',
+  forms: 'src/server/forms/cli.ts',
 }
 /** Compiled versions kept (switching branches back and forth). */
 const KEPT_VERSIONS = 3

@@ -5,7 +5,10 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { createApp } from './app'
+import { purgeUnconfirmed } from './forms/operations'
 import { openFormsService, readFormsSettings } from './forms/service'
+
+const PURGE_EVERY_MS = 6 * 3_600_000
 
 export interface ServeOptions {
   /** The project root (`DATA_DIR` is relative to it). */
@@ -40,6 +43,16 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => forms.close())
   app.log.info({ database: forms.database.kind, mail: forms.mailer.target }, 'forms service ready')
   await app.listen({ port: Number(env.PORT ?? 8080), host: env.HOST ?? 'localhost' })
+  // Sign-ups never confirmed are deleted after 30 days, as the privacy policy promises.
+  const purge = () =>
+    purgeUnconfirmed(forms.database, new Date()).then(
+      (removed) => removed > 0 && app.log.info({ removed }, 'unconfirmed sign-ups deleted'),
+      (error: unknown) => app.log.error({ err: error }, 'deleting unconfirmed sign-ups failed'),
+    )
+  await purge()
+  const timer = setInterval(purge, PURGE_EVERY_MS)
+  timer.unref()
+  app.addHook('onClose', async () => clearInterval(timer))
   const shutdown = (signal: string) => {
     app.log.info({ signal }, 'shutting down')
     app.close().then(

@@ -3,7 +3,7 @@
  * (PostgreSQL compiled to WebAssembly) in a data folder, so `npm start` needs nothing
  * installed. Both speak the same SQL; the service sees one small interface.
  */
-import { mkdir } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import type { PoolClient } from 'pg'
 import { MIGRATIONS } from './migrations'
 
@@ -46,10 +46,47 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database
 }
 
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * PGlite's folder belongs to one process at a time (two would corrupt it): a lock file beside
+ * it names the owner; a lock left by a process that is gone is taken over.
+ */
+async function lockDataDir(dataDir: string): Promise<string> {
+  const lock = `${dataDir}.lock`
+  try {
+    await writeFile(lock, String(process.pid), { flag: 'wx' })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    const owner = Number(await readFile(lock, 'utf8').catch(() => '0'))
+    if (owner && owner !== process.pid && isAlive(owner)) {
+      throw new Error(
+        `The database in ${dataDir} is in use by process ${owner} (npm start?). PGlite serves one process at a time: stop that process first, or use PostgreSQL (DATABASE_URL).`,
+      )
+    }
+    await writeFile(lock, String(process.pid))
+  }
+  return lock
+}
+
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite')
-  if (dataDir) await mkdir(dataDir, { recursive: true })
-  const db = await PGlite.create(dataDir ? { dataDir } : {})
+  let lock: string | undefined
+  if (dataDir) {
+    await mkdir(dataDir, { recursive: true })
+    lock = await lockDataDir(dataDir)
+  }
+  const db = await PGlite.create(dataDir ? { dataDir } : {}).catch(async (error: unknown) => {
+    if (lock) await rm(lock, { force: true })
+    throw error
+  })
   const queryable = (target: Pick<typeof db, 'query'>): Queryable => ({
     async query<Row>(sql: string, params: readonly unknown[] = []) {
       return (await target.query<Row>(sql, params as unknown[])).rows
@@ -61,6 +98,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     transaction: (work) => db.transaction((tx) => work(queryable(tx))),
     async close() {
       if (!db.closed) await db.close()
+      if (lock) await rm(lock, { force: true })
     },
   }
 }

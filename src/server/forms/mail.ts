@@ -1,7 +1,7 @@
 /**
  * Sending e-mail: over SMTP (Nodemailer) when `SMTP_URL` is set; otherwise into a local
  * outbox folder, one `.eml` file per message, so a fresh machine can sign up and follow the
- * confirmation link without a mail server (`npm run forms -- outbox` lists them).
+ * confirmation link without a mail server (`npm run forms -- outbox` shows them).
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -51,8 +51,18 @@ export async function createMailer(options: MailerOptions): Promise<Mailer> {
     async send(mail) {
       const info = await transport.sendMail({ from: options.from, ...mail })
       sequence += 1
-      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}-${sequence}.eml`
-      await writeFile(join(options.outboxDir, name), info.message as Buffer)
+      const date = new Date()
+      const name = `${date.toISOString().replace(/[:.]/g, '-')}-${process.pid}-${sequence}`
+      await writeFile(join(options.outboxDir, `${name}.eml`), info.message as Buffer)
+      // Beside the message as sent, its readable parts: what `npm run forms -- outbox` shows.
+      const summary: OutboxMail = {
+        file: `${name}.eml`,
+        date: date.toISOString(),
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+      }
+      await writeFile(join(options.outboxDir, `${name}.json`), JSON.stringify(summary, null, 2))
     },
     async close() {
       transport.close()
@@ -60,15 +70,26 @@ export async function createMailer(options: MailerOptions): Promise<Mailer> {
   }
 }
 
-/** The outbox's mails, newest last: file name and raw message. */
-export async function readOutbox(outboxDir: string): Promise<{ file: string; raw: string }[]> {
+/** A mail in the outbox: the `.eml` file as sent, and its readable parts. */
+export interface OutboxMail {
+  file: string
+  date: string
+  to: string
+  subject: string
+  text: string
+}
+
+/** The outbox's mails, oldest first. */
+export async function readOutbox(outboxDir: string): Promise<OutboxMail[]> {
   let files: string[]
   try {
-    files = (await readdir(outboxDir)).filter((file) => file.endsWith('.eml')).sort()
+    files = (await readdir(outboxDir)).filter((file) => file.endsWith('.json')).sort()
   } catch {
     return []
   }
   return Promise.all(
-    files.map(async (file) => ({ file, raw: await readFile(join(outboxDir, file), 'utf8') })),
+    files.map(
+      async (file) => JSON.parse(await readFile(join(outboxDir, file), 'utf8')) as OutboxMail,
+    ),
   )
 }

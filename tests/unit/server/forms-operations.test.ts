@@ -1,0 +1,176 @@
+/**
+ * The operators' tools (CSV export, erasure, purge of unconfirmed sign-ups), the outbox that
+ * stands in for SMTP, and the lock that keeps two processes off one PGlite folder.
+ */
+import { randomBytes } from 'node:crypto'
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Database, openDatabase } from '../../../src/server/forms/database'
+import { createMailer, readOutbox } from '../../../src/server/forms/mail'
+import {
+  csvCell,
+  eraseEmail,
+  exportSubscribers,
+  exportSurveys,
+  purgeUnconfirmed,
+} from '../../../src/server/forms/operations'
+import { FormsStore } from '../../../src/server/forms/store'
+
+const DAY = 24 * 3_600_000
+const scratch = () => join(tmpdir(), `forms-ops-${randomBytes(6).toString('hex')}`)
+
+describe('operators’ tools', () => {
+  let db: Database
+  let store: FormsStore
+  let now = Date.parse('2026-10-01T08:00:00Z')
+  beforeAll(async () => {
+    db = await openDatabase({})
+    store = new FormsStore(db, { now: () => new Date(now), coolingMs: 0 })
+    const signUp = (list: string, email: string, topics: string[]) =>
+      store.signUp({
+        list,
+        email,
+        language: 'de',
+        topics,
+        consentVersion: '7',
+        consentText: 'Ja, "bitte", per E-Mail',
+      })
+    const ada = await signUp('newsletter', 'ada@example.com', ['services', 'studies'])
+    await signUp('productupdates', 'ada@example.com', [])
+    const bob = await signUp('newsletter', '=bob@example.com', [])
+    await store.confirm(ada?.confirmToken ?? '')
+    await store.confirm(bob?.confirmToken ?? '')
+    now += 40 * DAY
+    await signUp('newsletter', 'carl@example.com', [])
+    await store.saveSurvey({
+      survey: 'survey',
+      version: '2',
+      language: 'en',
+      answers: { role: 'x', uses: ['a', 'b'] },
+    })
+    await store.saveSurvey({
+      survey: 'survey',
+      version: '2',
+      language: 'de',
+      answers: { score: 4, note: 'Mehr, "bitte"' },
+    })
+  })
+  afterAll(async () => {
+    await db.close()
+  })
+
+  it('exports confirmed subscribers only, with the proof of consent, as safe CSV', async () => {
+    const csv = await exportSubscribers(db)
+    const lines = csv.trimEnd().split('\r\n')
+    expect(lines[0]).toBe(
+      'list,email,language,topics,requested_at,confirmed_at,consent_version,consent_text',
+    )
+    expect(lines).toHaveLength(3)
+    expect(lines[2]).toBe(
+      'newsletter,ada@example.com,de,services|studies,2026-10-01T08:00:00.000Z,2026-10-01T08:00:00.000Z,7,"Ja, ""bitte"", per E-Mail"',
+    )
+    // A cell starting with = would run as a formula in a spreadsheet.
+    expect(lines[1]?.split(',')[1]).toBe("'=bob@example.com")
+    expect(await exportSubscribers(db, 'productupdates')).toBe(`${lines[0]}\r\n`)
+  })
+
+  it('exports survey answers with a column per question', async () => {
+    const lines = (await exportSurveys(db)).trimEnd().split('\r\n')
+    expect(lines[0]).toBe('survey,version,language,submitted_at,role,uses,note,score')
+    expect(lines[1]).toBe('survey,2,en,2026-11-10T08:00:00.000Z,x,a|b,,')
+    expect(lines[2]).toBe('survey,2,de,2026-11-10T08:00:00.000Z,,,"Mehr, ""bitte""",4')
+  })
+
+  it('deletes sign-ups left unconfirmed for 30 days, and nothing else', async () => {
+    expect(await purgeUnconfirmed(db, new Date(now))).toBe(1)
+    const left = await db.query<{ email: string; list: string }>(
+      'SELECT email, list FROM subscribers ORDER BY email, list',
+    )
+    expect(left).toEqual([
+      { email: '=bob@example.com', list: 'newsletter' },
+      { email: 'ada@example.com', list: 'newsletter' },
+      { email: 'carl@example.com', list: 'newsletter' },
+    ])
+  })
+
+  it('erases an address on every list with its links and history', async () => {
+    expect(await eraseEmail(db, ' ADA@example.com ')).toEqual({ subscriptions: 1 })
+    expect(await eraseEmail(db, 'ada@example.com')).toEqual({ subscriptions: 0 })
+    const events = await db.query(
+      'SELECT * FROM subscription_events e JOIN subscribers s ON s.id = e.subscriber_id WHERE s.email = $1',
+      ['ada@example.com'],
+    )
+    expect(events).toEqual([])
+    const orphans = await db.query(
+      'SELECT 1 FROM subscriber_tokens t LEFT JOIN subscribers s ON s.id = t.subscriber_id WHERE s.id IS NULL',
+    )
+    expect(orphans).toEqual([])
+  })
+
+  it.each([
+    ['plain', 'plain'],
+    ['a,b', '"a,b"'],
+    ['+49 30', "'+49 30"],
+    ['@here', "'@here"],
+    [null, ''],
+    [['a', 'b'], 'a|b'],
+  ])('writes %j as %s', (value, cell) => {
+    expect(csvCell(value)).toBe(cell)
+  })
+})
+
+describe('the outbox', () => {
+  it('keeps each mail as sent and readable, oldest first', async () => {
+    const dir = scratch()
+    const mailer = await createMailer({ outboxDir: dir, from: 'Bank <bank@example.com>' })
+    try {
+      await mailer.send({
+        to: 'a@example.com',
+        subject: 'Erste',
+        text: 'Link: https://x.example/1',
+        html: '<p>1</p>',
+      })
+      await mailer.send({
+        to: 'b@example.com',
+        subject: 'Zweite',
+        text: 'Link: https://x.example/2',
+        html: '<p>2</p>',
+      })
+      const mails = await readOutbox(dir)
+      expect(mails.map((mail) => [mail.to, mail.subject])).toEqual([
+        ['a@example.com', 'Erste'],
+        ['b@example.com', 'Zweite'],
+      ])
+      const raw = await readFile(join(dir, mails[0]?.file ?? ''), 'utf8')
+      expect(raw).toMatch(/^From: Bank <bank@example.com>/m)
+      expect(raw).toMatch(/^To: a@example.com/m)
+      expect((await readdir(dir)).filter((file) => file.endsWith('.eml'))).toHaveLength(2)
+    } finally {
+      await mailer.close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('PGlite in a folder', () => {
+  it('refuses a folder another running process holds, and takes over a stale lock', async () => {
+    const dir = scratch()
+    try {
+      // The parent process (the test runner's) is alive and is not us.
+      await writeFile(`${dir}.lock`, String(process.ppid))
+      await expect(openDatabase({ dataDir: dir })).rejects.toThrow(
+        `is in use by process ${process.ppid}`,
+      )
+      await writeFile(`${dir}.lock`, '999999999')
+      const db = await openDatabase({ dataDir: dir })
+      expect(await readFile(`${dir}.lock`, 'utf8')).toBe(String(process.pid))
+      await db.close()
+      await expect(readFile(`${dir}.lock`, 'utf8')).rejects.toThrow()
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+      await rm(`${dir}.lock`, { force: true })
+    }
+  })
+})
