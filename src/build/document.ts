@@ -54,6 +54,7 @@ export function headTags(head: PageHead): string {
         `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(feed.title)}" href="${escapeHtml(feed.href)}">`,
     ),
     `<link rel="manifest" href="${escapeHtml(head.manifest)}">`,
+    ...(head.noindex ? ['<meta name="robots" content="noindex">'] : []),
   ]
   return tags.join('\n')
 }

@@ -90,6 +90,7 @@ function head(page: BuildPage, brandName: string, siteUrl: string): PageHead {
     feeds: feedLinks(page.languageNeutral ? LANGUAGES : [page.language], brandName),
     manifest: manifestPath(page.language),
     image: shareImage(content, brandName, siteUrl),
+    ...(page.route.template === 'confirmation' ? { noindex: true as const } : {}),
   }
 }
 

@@ -9,9 +9,17 @@ import type { BuildPage } from './routes'
 export const SITEMAP_PATH = '/sitemap.xml'
 export const ROBOTS_PATH = '/robots.txt'
 
-/** Pages a search engine should index: their own canonical, not a pattern's answer (404). */
+/**
+ * Pages a search engine should index: their own canonical, not a pattern's answer (404), not
+ * where a form or an e-mail link leads (`newsletter-success`, `unsubscribed`, …).
+ */
 export function indexedPages(pages: readonly BuildPage[]): BuildPage[] {
-  return pages.filter((page) => !page.route.matchPath && page.canonicalPath === page.route.path)
+  return pages.filter(
+    (page) =>
+      !page.route.matchPath &&
+      page.canonicalPath === page.route.path &&
+      page.route.template !== 'confirmation',
+  )
 }
 
 export function sitemapXml(pages: readonly BuildPage[], siteUrl: string): string {

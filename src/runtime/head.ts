@@ -27,6 +27,8 @@ export function applyHead(head: PageHead): void {
   setMeta('description', head.description)
   setLink('canonical', head.canonical)
   setLink('manifest', head.manifest)
+  if (head.noindex) setMeta('robots', 'noindex')
+  else document.head.querySelector('meta[name="robots"]')?.remove()
   for (const link of document.head.querySelectorAll('link[rel="alternate"]')) link.remove()
   for (const alternate of head.alternates) {
     const element = document.createElement('link')

@@ -39,20 +39,20 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
     forms: forms.options,
     trustProxy: trustProxyOf(env.TRUST_PROXY),
   })
-  // Runs once the requests in flight are answered: then the database is closed cleanly.
-  app.addHook('onClose', () => forms.close())
-  app.log.info({ database: forms.database.kind, mail: forms.mailer.target }, 'forms service ready')
-  await app.listen({ port: Number(env.PORT ?? 8080), host: env.HOST ?? 'localhost' })
   // Sign-ups never confirmed are deleted after 30 days, as the privacy policy promises.
   const purge = () =>
     purgeUnconfirmed(forms.database, new Date()).then(
       (removed) => removed > 0 && app.log.info({ removed }, 'unconfirmed sign-ups deleted'),
       (error: unknown) => app.log.error({ err: error }, 'deleting unconfirmed sign-ups failed'),
     )
-  await purge()
   const timer = setInterval(purge, PURGE_EVERY_MS)
   timer.unref()
+  // Run once the requests in flight are answered, in this order: then the database closes.
   app.addHook('onClose', async () => clearInterval(timer))
+  app.addHook('onClose', () => forms.close())
+  app.log.info({ database: forms.database.kind, mail: forms.mailer.target }, 'forms service ready')
+  await app.listen({ port: Number(env.PORT ?? 8080), host: env.HOST ?? 'localhost' })
+  await purge()
   const shutdown = (signal: string) => {
     app.log.info({ signal }, 'shutting down')
     app.close().then(

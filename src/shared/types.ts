@@ -55,6 +55,8 @@ export interface PageHead {
   manifest: string
   /** What a shared link shows (`og:image`): the page's own image or the site's card. */
   image: { url: string; width: number; height: number; alt: string }
+  /** Pages a form or an e-mail link leads to: not for search engines (`robots` noindex). */
+  noindex?: true
 }
 
 /** The templates a page can name. Each is its own chunk in the browser. */

@@ -43,6 +43,8 @@ for (const database of databases()) {
         'Please confirm your subscription',
       )
       expect(await stillMarked(page)).toBe(true)
+      // Where a form leads is not for search engines, after a client navigation too.
+      await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
 
       const mails = await service.inbox.waitFor(before + 1)
       const mail = mails[before]
@@ -51,6 +53,9 @@ for (const database of databases()) {
       await page.goto(`${origin}${confirm.pathname}${confirm.search}`)
       await expect(page).toHaveURL(`${origin}/en/newsletter-confirmed/`)
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+      await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
+      await page.getByRole('link', { name: 'Home', exact: true }).first().click()
+      await expect(page.locator('meta[name="robots"]')).toHaveCount(0)
       const [row] = await service.query<{ status: string; topics: string[] }>(
         "SELECT status, topics FROM subscribers WHERE email = 'ada.browser@example.com'",
       )

@@ -48,6 +48,14 @@ describe('sitemap and robots.txt', () => {
     for (const path of ['/', '/en/404/', '/de/404/']) expect(urls.has(`${SITE}${path}`)).toBe(false)
   })
 
+  it('leaves out the pages a form or an e-mail link leads to, and tells robots not to index them', () => {
+    expect(urls.has(`${SITE}/en/newsletter-success/`)).toBe(false)
+    expect(urls.has(`${SITE}/de/survey-success/`)).toBe(false)
+    expect(urls.has(`${SITE}/en/newsletter/`)).toBe(true)
+    expect(page('/en/newsletter-success/').result.head.noindex).toBe(true)
+    expect(page('/en/newsletter/').result.head.noindex).toBeUndefined()
+  })
+
   it('names every page in both languages and x-default, reciprocally', () => {
     for (const [loc, links] of urls) {
       if (!/\/(en|de)\//.test(new URL(loc).pathname.slice(0, 4))) continue
