@@ -49,6 +49,10 @@ const TEXT_PAIRS: [string, string, string][] = [
   ['footer group titles', 'inverse-muted', 'inverse'],
   ['footer links, hovered', 'inverse-accent', 'inverse'],
   ['current language', 'inverse-text', 'inverse'],
+  ['form errors', 'error', 'surface'],
+  ['form errors in the form panel', 'error', 'subtle'],
+  ['hints and markers in the form panel', 'muted', 'subtle'],
+  ['a failure message', 'text', 'error-soft'],
 ]
 const GRAPHIC_PAIRS: [string, string, string][] = [
   ['focus ring', 'focus', 'surface'],
@@ -56,6 +60,9 @@ const GRAPHIC_PAIRS: [string, string, string][] = [
   ['focus ring on dark panels', 'inverse-accent', 'inverse'],
   ['brand shapes beside text', 'brand', 'surface'],
   ['menu button and switcher borders', 'line-strong', 'surface'],
+  ['form field borders', 'line-strong', 'surface'],
+  ['form field borders against the form panel', 'line-strong', 'subtle'],
+  ['an invalid field’s border in the form panel', 'error', 'subtle'],
 ]
 
 describe('colour contrast of the design tokens (WCAG 2.1 AA)', () => {
