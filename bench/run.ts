@@ -6,9 +6,12 @@
  * Then Lighthouse (mobile) on four pages of the real site: targets performance ≥ 98, the other
  * categories 100, layout shift 0.
  *
+ * Then the forms service under load (`bench/forms.ts`): sign-ups per second and latency at 50
+ * connections, on PGlite and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) PostgreSQL.
+ *
  * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the runs per size (median reported);
- * BENCH_LIGHTHOUSE=0 leaves Lighthouse out; BENCH_ONLY=lighthouse builds the real site and runs
- * only Lighthouse.
+ * BENCH_LIGHTHOUSE=0 leaves Lighthouse out, BENCH_FORMS=0 the forms load; BENCH_ONLY=lighthouse
+ * builds the real site and runs only Lighthouse; BENCH_ONLY=forms runs only the forms load.
  */
 import { spawn } from 'node:child_process'
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
@@ -17,6 +20,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
 import { createApp } from '../src/server/app'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/e2e/support/env'
+import { formatFormsLoad, formsLoad } from './forms'
 import { generateContent } from './generate-content'
 import { belowTarget, formatLighthouse, lighthouseAudit } from './lighthouse'
 
@@ -233,6 +237,10 @@ async function lighthouse(distDir: string) {
 
 async function main() {
   await mkdir(OUT, { recursive: true })
+  if (process.env.BENCH_ONLY === 'forms') {
+    for (const result of await formsLoad()) console.log(formatFormsLoad(result))
+    return
+  }
   if (process.env.BENCH_ONLY === 'lighthouse') {
     const dist = join(OUT, 'dist-site')
     await buildOnce(join(ROOT, 'content'), dist, join(OUT, 'cache-site'))
@@ -261,6 +269,8 @@ async function main() {
   )
   for (const request of navigation.requests) console.log(`  ${request.url} ${kb(request.bytes)} KB`)
   const audits = process.env.BENCH_LIGHTHOUSE === '0' ? [] : await lighthouse(realDist)
+  const forms = process.env.BENCH_FORMS === '0' ? [] : await formsLoad()
+  for (const result of forms) console.log(formatFormsLoad(result))
   const results = {
     date: new Date().toISOString(),
     machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
@@ -274,6 +284,7 @@ async function main() {
     firstLoadJs: js,
     navigation,
     lighthouse: audits,
+    formsLoad: forms,
   }
   await writeFile(join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
 }

@@ -32,7 +32,9 @@ export async function createMailer(options: MailerOptions): Promise<Mailer> {
   const { default: nodemailer } = await import('nodemailer')
   if (options.smtpUrl) {
     const url = new URL(options.smtpUrl)
-    const transport: Transporter = nodemailer.createTransport(options.smtpUrl)
+    // A few connections kept open and reused, unless the URL says otherwise (`?pool=false`).
+    if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true')
+    const transport: Transporter = nodemailer.createTransport(url.toString())
     return {
       target: `${url.protocol}//${url.host}`,
       async send(mail) {
