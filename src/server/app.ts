@@ -11,6 +11,8 @@ export interface AppOptions {
   root: string
   /** pino log level; `silent` in tests. */
   logLevel?: string
+  /** Where log lines go (stdout by default; tests read them). */
+  logStream?: { write(line: string): void }
   /** The forms service; without it `/api/` answers 404 (a static host). */
   forms?: FormsServiceOptions
   /** Trust `X-Forwarded-For` from a proxy in front (`TRUST_PROXY`), for rate limits per address. */
@@ -19,7 +21,18 @@ export interface AppOptions {
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: options.logLevel ?? 'info' },
+    logger: {
+      level: options.logLevel ?? 'info',
+      ...(options.logStream ? { stream: options.logStream } : {}),
+      // Requests are logged by method and path only: no query (links carry tokens), no
+      // address of the visitor.
+      serializers: {
+        req: (request: { method: string; url: string }) => ({
+          method: request.method,
+          path: request.url.split('?')[0],
+        }),
+      },
+    },
     // Page and asset reads are not worth a log line each; the forms service's calls are.
     logController: new LogController({
       disableRequestLogging: (request) => request.method === 'GET' || request.method === 'HEAD',

@@ -108,6 +108,8 @@ export async function startService(
     root?: string
     /** The content store whose forms it serves (the fixture's by default). */
     contentDir?: string
+    /** Collects the service's log lines (silent otherwise). */
+    logs?: string[]
   } = {},
 ): Promise<TestService> {
   const inbox = await startSmtp()
@@ -128,7 +130,8 @@ export async function startService(
   )
   const app = await createApp({
     root: options.root ?? dataDir,
-    logLevel: 'silent',
+    logLevel: options.logs ? 'info' : 'silent',
+    ...(options.logs ? { logStream: { write: (line: string) => options.logs?.push(line) } } : {}),
     forms: service.options,
   })
   return {

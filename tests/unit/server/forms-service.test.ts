@@ -455,6 +455,34 @@ describe('forms service failures', () => {
     }
   })
 
+  it('logs forms and outcomes, never an address, a token or the visitor’s IP', async () => {
+    const logs: string[] = []
+    const service = await startService({}, { logs })
+    try {
+      await service.app.inject({
+        method: 'POST',
+        url: '/api/forms/newsletter',
+        payload: signUp('secret.person@example.com'),
+      })
+      const [mail] = await service.inbox.waitFor(1)
+      const unsubscribe = new URL(linkIn(mail, '/unsubscribe'))
+      await service.app.inject({
+        method: 'POST',
+        url: `${unsubscribe.pathname}${unsubscribe.search}`,
+        remoteAddress: '203.0.113.7',
+      })
+      const token = unsubscribe.searchParams.get('token') ?? ''
+      const text = logs.join('')
+      expect(text).toContain('sign-up recorded')
+      expect(text).toContain('one-click unsubscribe')
+      expect(text).not.toContain('secret.person')
+      expect(text).not.toContain(token)
+      expect(text).not.toContain('203.0.113.7')
+    } finally {
+      await service.close()
+    }
+  })
+
   it('limits sends per address and says so', async () => {
     const service = await startService({}, { rateLimit: 3 })
     try {
