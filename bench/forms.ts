@@ -4,16 +4,13 @@
  * sink) over 50 connections to the service running as its own process, as `npm start` runs
  * it. Reported per database: sign-ups per second and latency percentiles.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { openDatabase, quoteIdentifier } from '../src/server/forms/database'
-import { startSmtp } from '../tests/support/forms'
-
-const ROOT = resolve(import.meta.dirname, '..')
+import { spawnFormsServer, startSmtp, stopFormsServer } from '../tests/support/forms'
 
 export interface FormsLoadResult {
   database: 'pglite' | 'postgresql'
@@ -26,41 +23,6 @@ export interface FormsLoadResult {
   mails: number
 }
 
-function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; origin: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'tests/support/forms-server.ts')],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        FORMS_RATE_LIMIT: '0',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  )
-  return new Promise((done, fail) => {
-    let output = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-      const port = /LISTENING (\d+)/.exec(output)?.[1]
-      if (port) done({ child, origin: `http://127.0.0.1:${port}` })
-    })
-    child.once('exit', (code) => fail(new Error(`the forms service exited (${code})`)))
-  })
-}
-
-const stop = (child: ChildProcess) =>
-  new Promise<void>((done) => {
-    child.once('exit', () => done())
-    child.kill('SIGTERM')
-  })
-
 async function loadRun(
   database: FormsLoadResult['database'],
   env: NodeJS.ProcessEnv,
@@ -68,7 +30,13 @@ async function loadRun(
 ): Promise<FormsLoadResult> {
   const inbox = await startSmtp()
   const dataDir = join(tmpdir(), `forms-bench-${randomBytes(6).toString('hex')}`)
-  const { child, origin } = await startServer({ ...env, DATA_DIR: dataDir, SMTP_URL: inbox.url })
+  const server = await spawnFormsServer({
+    ...env,
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    SMTP_URL: inbox.url,
+  })
+  const { origin } = server
   let counter = 0
   const body = () =>
     JSON.stringify({
@@ -107,7 +75,7 @@ async function loadRun(
       mails: inbox.mails.length,
     }
   } finally {
-    await stop(child)
+    await stopFormsServer(server)
     await inbox.close()
     await rm(dataDir, { recursive: true, force: true })
   }

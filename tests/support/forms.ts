@@ -3,6 +3,7 @@
  * every mail it receives, and the databases the service supports: PGlite always, PostgreSQL
  * when `TEST_DATABASE_URL` names a server (CI starts one; `CI=true` without it is an error).
  */
+import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -175,3 +176,51 @@ export const signUp = (email: string, extra: Record<string, unknown> = {}) => ({
   language: 'en',
   ...extra,
 })
+
+const ROOT = resolve(import.meta.dirname, '../..')
+
+export interface ServerProcess {
+  child: ChildProcess
+  origin: string
+}
+
+/**
+ * The forms service as its own process (`tests/support/forms-server.ts`, what `npm start`
+ * serves) on the fixture's forms, configured by `env`, without rate limit.
+ */
+export function spawnFormsServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'tests/support/forms-server.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        FORMS_RATE_LIMIT: '0',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
+  return new Promise((done, fail) => {
+    let output = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      const port = /LISTENING (\d+)/.exec(output)?.[1]
+      if (port) done({ child, origin: `http://127.0.0.1:${port}` })
+    })
+    child.once('exit', (code) =>
+      fail(new Error(`the forms service exited (${code}) before listening`)),
+    )
+  })
+}
+
+/** Stops a spawned service with SIGTERM; resolves with its exit code. */
+export const stopFormsServer = (server: ServerProcess) =>
+  new Promise<number | null>((done) => {
+    server.child.once('exit', (code) => done(code))
+    server.child.kill('SIGTERM')
+  })

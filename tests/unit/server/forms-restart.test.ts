@@ -3,56 +3,23 @@
  * SIGTERM while confirmations pour in, started again on the same data, and every confirmation
  * it had acknowledged is still there (PGlite in a data folder, and PostgreSQL when configured).
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
-import { databases, type Inbox, linkIn, signUp, startSmtp } from '../../support/forms'
+import {
+  databases,
+  type Inbox,
+  linkIn,
+  signUp,
+  spawnFormsServer,
+  startSmtp,
+  stopFormsServer,
+} from '../../support/forms'
 
-const ROOT = resolve(import.meta.dirname, '../../..')
 const SUBSCRIBERS = 60
-
-interface Running {
-  child: ChildProcess
-  origin: string
-}
-
-function startServer(env: NodeJS.ProcessEnv): Promise<Running> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'tests/support/forms-server.ts')],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        FORMS_RATE_LIMIT: '0',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  )
-  return new Promise((done, fail) => {
-    let output = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-      const port = /LISTENING (\d+)/.exec(output)?.[1]
-      if (port) done({ child, origin: `http://127.0.0.1:${port}` })
-    })
-    child.once('exit', (code) => fail(new Error(`the service exited (${code}) before listening`)))
-  })
-}
-
-const stop = (running: Running) =>
-  new Promise<number | null>((done) => {
-    running.child.once('exit', (code) => done(code))
-    running.child.kill('SIGTERM')
-  })
 
 async function confirmAt(origin: string, link: string): Promise<string> {
   const url = new URL(link)
@@ -95,7 +62,7 @@ describe.each(databases())('a restart under load on $name', (database) => {
   })
 
   it('keeps every confirmation it acknowledged', async () => {
-    const first = await startServer(env)
+    const first = await spawnFormsServer(env)
     for (let index = 0; index < SUBSCRIBERS; index++) {
       const response = await fetch(`${first.origin}/api/forms/newsletter`, {
         method: 'POST',
@@ -114,7 +81,7 @@ describe.each(databases())('a restart under load on $name', (database) => {
       Array.from({ length: 6 }, async () => {
         while (next < links.length) {
           const index = next++
-          if (index === Math.floor(links.length / 3)) stopped = stop(first)
+          if (index === Math.floor(links.length / 3)) stopped = stopFormsServer(first)
           answers[index] = await confirmAt(first.origin, links[index] as string)
         }
       }),
@@ -126,7 +93,7 @@ describe.each(databases())('a restart under load on $name', (database) => {
     expect(acknowledged.length).toBeGreaterThan(0)
     expect(acknowledged.length).toBeLessThan(links.length)
 
-    const second = await startServer(env)
+    const second = await spawnFormsServer(env)
     try {
       // An acknowledged link answers "confirmed" again; the others confirm now.
       for (const [index, link] of links.entries()) {
@@ -135,7 +102,7 @@ describe.each(databases())('a restart under load on $name', (database) => {
         )
       }
     } finally {
-      expect(await stop(second)).toBe(0)
+      expect(await stopFormsServer(second)).toBe(0)
     }
     const db = await openDatabase({
       url: env.DATABASE_URL || undefined,

@@ -131,6 +131,8 @@ export function Form({ form }: { form: FormDefinition }) {
       action={form.action}
       onSubmit={onSubmit}
       onChange={onChange}
+      // The rules load while the visitor fills the form in, so sending never waits for them.
+      onFocus={() => void loadClient().catch(() => {})}
       data-form={form.id}
     >
       {errors.length > 0 && (
