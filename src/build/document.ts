@@ -6,6 +6,7 @@ import {
   ROOT_ELEMENT_ID,
   THEME_COLOR,
 } from '../shared/constants'
+import { escapeHtml } from '../shared/html'
 import { isLanguage, type Language, LOCALE_DATA } from '../shared/languages'
 import type { BootData, PageHead } from '../shared/types'
 
@@ -19,17 +20,7 @@ export interface PageAssets {
   fonts: string[]
 }
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-}
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)
-}
+export { escapeHtml }
 
 /** JSON safe inside a `<script>` element: no `</script>`, no HTML comment, no line separators. */
 export function scriptJson(value: unknown): string {

@@ -27,7 +27,8 @@ export function readForms(
   documents: readonly ContentDocument[],
   problems: ContentProblem[],
 ): FormsContent {
-  const forms: FormsContent = { lists: {}, surveys: {} }
+  // Without a prototype: a form called "constructor" or "__proto__" finds nothing inherited.
+  const forms: FormsContent = { lists: Object.create(null), surveys: Object.create(null) }
   const ids = new Map<string, string>()
   for (const document of documents) {
     if (!isFormFile(document.file)) continue
@@ -86,7 +87,7 @@ export async function loadFormsContent(
 export const SETTINGS_FILE = 'site.yaml'
 
 export const formExists = (forms: FormsContent, id: string) =>
-  id in forms.lists || id in forms.surveys
+  Object.hasOwn(forms.lists, id) || Object.hasOwn(forms.surveys, id)
 
 const pagePath = (language: Language, page: string) => `/${language}/${page}/`
 
@@ -96,7 +97,7 @@ export function localizeForm(
   id: string,
   language: Language,
 ): FormDefinition | undefined {
-  const list = forms.lists[id]
+  const list = Object.hasOwn(forms.lists, id) ? forms.lists[id] : undefined
   if (list) {
     return {
       kind: 'list',
@@ -118,7 +119,7 @@ export function localizeForm(
       successPath: pagePath(language, list.successPage),
     }
   }
-  const found = forms.surveys[id]
+  const found = Object.hasOwn(forms.surveys, id) ? forms.surveys[id] : undefined
   if (!found) return undefined
   return {
     kind: 'survey',

@@ -7,6 +7,7 @@ import { join } from 'node:path'
  * to entries that do not exist.
  */
 import type { z } from 'zod'
+import { LINK_EXPIRED_PAGE, UNSUBSCRIBED_PAGE } from '../shared/forms/definition'
 import { LANGUAGES, type Language } from '../shared/languages'
 import { SPEC_PAGES } from '../shared/spec-routes'
 import type { TemplateName } from '../shared/types'
@@ -218,6 +219,20 @@ function checkFormPages(forms: FormsContent, paths: ReadonlySet<string>, problem
   }
   for (const [id, survey] of Object.entries(forms.surveys)) {
     check(`forms/surveys/${id}.yaml`, 'successPage', survey.successPage)
+  }
+  // Where the links of every list's e-mails lead when they no longer work or unsubscribed.
+  if (Object.keys(forms.lists).length > 0) {
+    for (const page of [LINK_EXPIRED_PAGE, UNSUBSCRIBED_PAGE]) {
+      for (const language of LANGUAGES) {
+        if (!paths.has(`/${language}/${page}/`)) {
+          problems.push({
+            file: `${language}/pages/${page}.yaml`,
+            field: '',
+            message: `expected this page: the links of the mailing lists' e-mails lead to /${language}/${page}/`,
+          })
+        }
+      }
+    }
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { createApp } from './app'
-import { purgeUnconfirmed } from './forms/operations'
+import { purge } from './forms/operations'
 import { openFormsService, readFormsSettings } from './forms/service'
 
 const PURGE_EVERY_MS = 6 * 3_600_000
@@ -39,20 +39,21 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
     forms: forms.options,
     trustProxy: trustProxyOf(env.TRUST_PROXY),
   })
-  // Sign-ups never confirmed are deleted after 30 days, as the privacy policy promises.
-  const purge = () =>
-    purgeUnconfirmed(forms.database, new Date()).then(
-      (removed) => removed > 0 && app.log.info({ removed }, 'unconfirmed sign-ups deleted'),
-      (error: unknown) => app.log.error({ err: error }, 'deleting unconfirmed sign-ups failed'),
+  // What is no longer needed is deleted, as the privacy policy promises (see purge()).
+  const purgeNow = () =>
+    purge(forms.database, new Date()).then(
+      (removed) =>
+        removed.unconfirmed + removed.former > 0 && app.log.info(removed, 'old sign-ups deleted'),
+      (error: unknown) => app.log.error({ err: error }, 'deleting old sign-ups failed'),
     )
-  const timer = setInterval(purge, PURGE_EVERY_MS)
+  const timer = setInterval(purgeNow, PURGE_EVERY_MS)
   timer.unref()
   // Run once the requests in flight are answered, in this order: then the database closes.
   app.addHook('onClose', async () => clearInterval(timer))
   app.addHook('onClose', () => forms.close())
   app.log.info({ database: forms.database.kind, mail: forms.mailer.target }, 'forms service ready')
   await app.listen({ port: Number(env.PORT ?? 8080), host: env.HOST ?? 'localhost' })
-  await purge()
+  await purgeNow()
   const shutdown = (signal: string) => {
     app.log.info({ signal }, 'shutting down')
     app.close().then(

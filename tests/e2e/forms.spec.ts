@@ -50,7 +50,11 @@ for (const database of databases()) {
       const mail = mails[before]
       expect(mail?.subject).toBe('Please confirm your newsletter subscription')
       const confirm = new URL(linkIn(mail, '/confirm'))
+      // The link opens a page with one button (mail scanners open links; they press nothing).
       await page.goto(`${origin}${confirm.pathname}${confirm.search}`)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirm your subscription')
+      expect(await axeViolations(page)).toEqual([])
+      await page.getByRole('button', { name: 'Confirm subscription' }).click()
       await expect(page).toHaveURL(`${origin}/en/newsletter-confirmed/`)
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
       await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
@@ -83,6 +87,9 @@ for (const database of databases()) {
         /Bitte wählen Sie mindestens eine Option/,
       )
       expect(sent).toBe(0)
+      // A link of the summary takes focus to its field (a group: its first choice).
+      await page.getByRole('link', { name: /Themen.*: Bitte wählen/ }).click()
+      await expect(page.getByLabel('Neue Leistungen und Funktionen')).toBeFocused()
       // Corrections clear their errors as the visitor makes them.
       await email.fill('ada@example.com')
       await expect(page.getByText('Bitte korrigieren Sie 2 Angaben:')).toBeVisible()
@@ -126,14 +133,27 @@ for (const database of databases()) {
     }) => {
       await page.goto(`${origin}/de/services/splitpay/survey/`)
       const form = page.locator('form[data-form="splitpay-survey"]')
-      await form.locator('input[type=radio]').first().focus()
-      // Arrow keys move within a radio group; Space checks a checkbox; Tab moves on.
+      /** Presses Tab until `target` has focus (from wherever focus is), 60 stops at most. */
+      const tabTo = async (target: ReturnType<typeof page.locator>) => {
+        for (let stops = 0; stops < 60; stops++) {
+          if (await target.evaluate((element) => element === document.activeElement)) return
+          await page.keyboard.press('Tab')
+        }
+      }
+      // From the top of the page, Tab reaches the first question's first answer.
+      const first = form.locator('input[type=radio]').first()
+      await tabTo(first)
+      await expect(first).toBeFocused()
       await page.keyboard.press('Space')
+      // Tab moves on to the next group; arrow keys choose within a radio group.
       const scale = form.getByRole('group', { name: /Gesamtkosten/ })
-      await scale.locator('input').first().focus()
+      await tabTo(scale.locator('input').first())
+      await expect(scale.locator('input').first()).toBeFocused()
       await page.keyboard.press('ArrowRight')
       await page.keyboard.press('ArrowRight')
-      await form.getByRole('button').focus()
+      const submit = form.getByRole('button', { name: 'Antworten senden' })
+      await tabTo(submit)
+      await expect(submit).toBeFocused()
       await page.keyboard.press('Enter')
       await expect(page).toHaveURL(`${origin}/de/survey-success/`)
       const rows = await service.query<{

@@ -28,13 +28,21 @@ export interface Inbox {
   close(): Promise<void>
 }
 
-export async function startSmtp(): Promise<Inbox> {
+export async function startSmtp(options: { rejectRecipients?: boolean } = {}): Promise<Inbox> {
   const mails: Email[] = []
   const waiting = new Set<() => void>()
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!options.rejectRecipients) return callback()
+      const error = new Error(`550 5.1.1 <${address.address}>: no such user`) as Error & {
+        responseCode: number
+      }
+      error.responseCode = 550
+      callback(error)
+    },
     onData(stream, _session, callback) {
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -111,9 +119,11 @@ export async function startService(
     contentDir?: string
     /** Collects the service's log lines (silent otherwise). */
     logs?: string[]
+    /** The SMTP server refuses every recipient. */
+    rejectRecipients?: boolean
   } = {},
 ): Promise<TestService> {
-  const inbox = await startSmtp()
+  const inbox = await startSmtp({ rejectRecipients: options.rejectRecipients })
   const dataDir = join(tmpdir(), `forms-test-${randomBytes(6).toString('hex')}`)
   const schema = database.url ? `test_${randomBytes(6).toString('hex')}` : undefined
   const service = await openFormsService(

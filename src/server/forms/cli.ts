@@ -6,22 +6,24 @@
  *   export subscribers [--list newsletter] [--out file.csv]   confirmed subscribers as CSV
  *   export surveys [--survey survey] [--out file.csv]         survey answers as CSV
  *   erase <e-mail address>                                    a person's data on every list
- *   purge [--days 30]                                         sign-ups never confirmed
+ *   purge [--days 30] [--years 3]                             what is no longer needed
  *   outbox [--last 5]                                         mails written without SMTP_URL
  */
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { readBuildConfig } from '../../build/config'
+import { normalizeEmail } from '../../shared/forms/validate'
 import { openDatabase } from './database'
-import { readOutbox } from './mail'
-import { eraseEmail, exportSubscribers, exportSurveys, purgeUnconfirmed } from './operations'
+import { eraseFromOutbox, readOutbox } from './mail'
+import { eraseEmail, exportSubscribers, exportSurveys, purge } from './operations'
 import { outboxOf, readFormsSettings } from './service'
+import { subscriptionLink } from './store'
 
 const USAGE = `usage: npm run forms -- <command>
   export subscribers [--list <list>] [--out <file.csv>]
   export surveys [--survey <survey>] [--out <file.csv>]
   erase <e-mail address>
-  purge [--days <days>]
+  purge [--days <days>] [--years <years>]
   outbox [--last <count>]`
 
 async function main(argv: string[]): Promise<number> {
@@ -33,6 +35,7 @@ async function main(argv: string[]): Promise<number> {
       survey: { type: 'string' },
       out: { type: 'string' },
       days: { type: 'string', default: '30' },
+      years: { type: 'string', default: '3' },
       last: { type: 'string', default: '5' },
     },
   })
@@ -69,27 +72,42 @@ async function main(argv: string[]): Promise<number> {
   }
 
   if (command === 'export' && subject === 'subscribers') {
-    await run(async (db) => write(await exportSubscribers(db, values.list)))
+    await run(async (db) =>
+      write(
+        await exportSubscribers(db, {
+          list: values.list,
+          now: new Date(),
+          unsubscribeLink: (token, language) =>
+            subscriptionLink(config.siteUrl, 'unsubscribe', token, language),
+        }),
+      ),
+    )
   } else if (command === 'export' && subject === 'surveys') {
     await run(async (db) => write(await exportSurveys(db, values.survey)))
   } else if (command === 'erase' && subject?.includes('@')) {
     await run(async (db) => {
-      const { subscriptions } = await eraseEmail(db, subject)
+      const address = normalizeEmail(subject) ?? subject.trim().toLowerCase()
+      const { subscriptions } = await eraseEmail(db, address)
+      const mails = await eraseFromOutbox(outboxOf(settings.dataDir), address)
       console.log(
         subscriptions === 0
-          ? `Nothing stored for ${subject}. (Survey answers are anonymous and name no address.)`
-          : `Erased ${subject}: ${subscriptions} subscription(s) with their links and consent history.`,
+          ? `Nothing stored for ${address}. (Survey answers are anonymous and name no address.)`
+          : `Erased ${address}: ${subscriptions} subscription(s) with their links and consent history.`,
       )
+      if (mails > 0) console.log(`Removed ${mails} mail(s) to ${address} from the outbox.`)
     })
   } else if (command === 'purge') {
     const days = Number(values.days)
-    if (!Number.isInteger(days) || days < 1) {
-      console.error('--days must be a whole number of days, at least 1')
+    const years = Number(values.years)
+    if (![days, years].every((value) => Number.isInteger(value) && value >= 1)) {
+      console.error('--days and --years must be whole numbers, at least 1')
       return 2
     }
     await run(async (db) => {
-      const removed = await purgeUnconfirmed(db, new Date(), days)
-      console.log(`Deleted ${removed} sign-up(s) unconfirmed for more than ${days} days.`)
+      const removed = await purge(db, new Date(), { unconfirmedDays: days, formerYears: years })
+      console.log(
+        `Deleted ${removed.unconfirmed} sign-up(s) unconfirmed for more than ${days} days and ${removed.former} former subscriber(s) inactive for more than ${years} years.`,
+      )
     })
   } else {
     console.error(USAGE)

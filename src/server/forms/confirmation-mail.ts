@@ -5,18 +5,12 @@
  */
 import type { SiteSettings } from '../../content/schema/entries'
 import type { MailingList } from '../../content/schema/forms'
+import { escapeHtml } from '../../shared/html'
 import type { Language } from '../../shared/languages'
 import type { Mail } from './mail'
 
 /** The unsubscribe link's label; everything else the list's content says. */
 const UNSUBSCRIBE: Record<Language, string> = { en: 'Unsubscribe', de: 'Abmelden' }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (char) =>
-      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
-  )
 
 export interface ConfirmationLinks {
   confirm: string

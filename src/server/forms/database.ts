@@ -125,17 +125,22 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     kind: 'postgresql',
     ...queryable(pool),
     async transaction(work) {
-      const client = await pool.connect()
-      try {
-        await client.query('BEGIN')
-        const result = await work(queryable(client))
-        await client.query('COMMIT')
-        return result
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {})
-        throw error
-      } finally {
-        client.release()
+      // A deadlock or serialization failure rolls back one side; it is run again, twice at most.
+      for (let attempt = 1; ; attempt++) {
+        const client = await pool.connect()
+        try {
+          await client.query('BEGIN')
+          const result = await work(queryable(client))
+          await client.query('COMMIT')
+          return result
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {})
+          const code = (error as { code?: string }).code
+          if (attempt < 3 && (code === '40P01' || code === '40001')) continue
+          throw error
+        } finally {
+          client.release()
+        }
       }
     },
     async close() {

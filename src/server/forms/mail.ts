@@ -3,7 +3,7 @@
  * outbox folder, one `.eml` file per message, so a fresh machine can sign up and follow the
  * confirmation link without a mail server (`npm run forms -- outbox` shows them).
  */
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Transporter } from 'nodemailer'
 
@@ -38,7 +38,12 @@ export async function createMailer(options: MailerOptions): Promise<Mailer> {
     return {
       target: `${url.protocol}//${url.host}`,
       async send(mail) {
-        await transport.sendMail({ from: options.from, ...mail })
+        // The address as one plain recipient: never parsed as a list, a group or a name.
+        await transport.sendMail({
+          from: options.from,
+          ...mail,
+          to: { name: '', address: mail.to },
+        })
       },
       async close() {
         transport.close()
@@ -51,7 +56,11 @@ export async function createMailer(options: MailerOptions): Promise<Mailer> {
   return {
     target: options.outboxDir,
     async send(mail) {
-      const info = await transport.sendMail({ from: options.from, ...mail })
+      const info = await transport.sendMail({
+        from: options.from,
+        ...mail,
+        to: { name: '', address: mail.to },
+      })
       sequence += 1
       const date = new Date()
       const name = `${date.toISOString().replace(/[:.]/g, '-')}-${process.pid}-${sequence}`
@@ -94,4 +103,14 @@ export async function readOutbox(outboxDir: string): Promise<OutboxMail[]> {
       async (file) => JSON.parse(await readFile(join(outboxDir, file), 'utf8')) as OutboxMail,
     ),
   )
+}
+
+/** Removes the outbox's mails to `address` (an erasure request covers them too). */
+export async function eraseFromOutbox(outboxDir: string, address: string): Promise<number> {
+  const mails = (await readOutbox(outboxDir)).filter((mail) => mail.to === address)
+  for (const mail of mails) {
+    await rm(join(outboxDir, mail.file), { force: true })
+    await rm(join(outboxDir, mail.file.replace(/\.eml$/, '.json')), { force: true })
+  }
+  return mails.length
 }

@@ -1,9 +1,10 @@
 /**
  * What operators do with the stored data: export confirmed subscribers and survey answers as
- * CSV, erase a person's data by e-mail address (GDPR Art. 17), and delete sign-ups that were
- * never confirmed (as the privacy policy promises).
+ * CSV, erase a person's data by e-mail address (GDPR Art. 17), and delete what is no longer
+ * needed (as the privacy policy promises).
  */
-import type { Queryable } from './database'
+import type { Database, Queryable } from './database'
+import { DEFAULTS, insertToken } from './store'
 
 /** One CSV cell: quoted when needed; a leading = + - @ is defused for spreadsheets. */
 export function csvCell(value: unknown): string {
@@ -21,47 +22,70 @@ export function csvCell(value: unknown): string {
 
 export const csvRow = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\r\n`
 
-/** Confirmed subscribers with the proof of their consent, one row per address and list. */
-export async function exportSubscribers(db: Queryable, list?: string): Promise<string> {
-  const rows = await db.query<{
-    list: string
-    email: string
-    language: string
-    topics: string[]
-    confirmed_at: Date
-    consent_version: string
-    consent_text: string
-    requested_at: Date
-  }>(
-    `SELECT list, email, language, topics, requested_at, confirmed_at, consent_version, consent_text
-     FROM subscribers
-     WHERE status = 'confirmed' AND ($1::text IS NULL OR list = $1)
-     ORDER BY list, confirmed_at, email`,
-    [list ?? null],
-  )
-  let csv = csvRow([
-    'list',
-    'email',
-    'language',
-    'topics',
-    'requested_at',
-    'confirmed_at',
-    'consent_version',
-    'consent_text',
-  ])
-  for (const row of rows) {
-    csv += csvRow([
-      row.list,
-      row.email,
-      row.language,
-      row.topics,
-      row.requested_at,
-      row.confirmed_at,
-      row.consent_version,
-      row.consent_text,
+export interface SubscriberExport {
+  list?: string
+  now: Date
+  /** The unsubscribe link for a token and the subscriber's language. */
+  unsubscribeLink(token: string, language: string): string
+}
+
+/**
+ * Confirmed subscribers with the proof of their consent, one row per address and list, each
+ * with a fresh unsubscribe link for the mails sent to this export (only its hash is stored).
+ */
+export async function exportSubscribers(db: Database, options: SubscriberExport): Promise<string> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.query<{
+      id: string
+      list: string
+      email: string
+      language: string
+      topics: string[]
+      confirmed_at: Date
+      consent_version: string
+      consent_text: string
+      requested_at: Date
+    }>(
+      `SELECT id, list, email, language, topics, requested_at, confirmed_at, consent_version,
+         consent_text
+       FROM subscribers
+       WHERE status = 'confirmed' AND ($1::text IS NULL OR list = $1)
+       ORDER BY list, confirmed_at, email`,
+      [options.list ?? null],
+    )
+    let csv = csvRow([
+      'list',
+      'email',
+      'language',
+      'topics',
+      'requested_at',
+      'confirmed_at',
+      'consent_version',
+      'consent_text',
+      'unsubscribe_link',
     ])
-  }
-  return csv
+    for (const row of rows) {
+      const token = await insertToken(
+        tx,
+        row.id,
+        'unsubscribe',
+        options.now,
+        DEFAULTS.unsubscribeTtlMs,
+      )
+      csv += csvRow([
+        row.list,
+        row.email,
+        row.language,
+        row.topics,
+        row.requested_at,
+        row.confirmed_at,
+        row.consent_version,
+        row.consent_text,
+        options.unsubscribeLink(token, row.language),
+      ])
+    }
+    return csv
+  })
 }
 
 /** Survey answers, one row per response and one column per question met in the answers. */
@@ -108,12 +132,37 @@ export async function eraseEmail(db: Queryable, email: string): Promise<{ subscr
   return { subscriptions: rows.length }
 }
 
-/** Deletes sign-ups still unconfirmed after `days` days (default 30). */
-export async function purgeUnconfirmed(db: Queryable, now: Date, days = 30): Promise<number> {
-  const before = new Date(now.getTime() - days * 24 * 3_600_000)
-  const rows = await db.query<{ id: string }>(
-    `DELETE FROM subscribers WHERE status = 'pending' AND requested_at < $1 RETURNING id`,
-    [before],
+export interface PurgeResult {
+  /** Sign-ups never confirmed, after `unconfirmedDays`. */
+  unconfirmed: number
+  /** Former subscribers (unsubscribed, or asked again and never confirmed) after `formerYears`. */
+  former: number
+}
+
+/**
+ * Deletes what is no longer needed: sign-ups never confirmed after 30 days; former
+ * subscribers once their last step is 3 years old (the proof of consent is kept that long,
+ * for legal claims, then erased). Confirmed subscribers are never touched.
+ */
+export async function purge(
+  db: Queryable,
+  now: Date,
+  { unconfirmedDays = 30, formerYears = 3 } = {},
+): Promise<PurgeResult> {
+  const confirmedOnce = `EXISTS (SELECT 1 FROM subscription_events e
+    WHERE e.subscriber_id = subscribers.id AND e.event = 'confirmed')`
+  const unconfirmed = await db.query<{ id: string }>(
+    `DELETE FROM subscribers
+     WHERE status = 'pending' AND requested_at < $1 AND NOT ${confirmedOnce}
+     RETURNING id`,
+    [new Date(now.getTime() - unconfirmedDays * 24 * 3_600_000)],
   )
-  return rows.length
+  const former = await db.query<{ id: string }>(
+    `DELETE FROM subscribers
+     WHERE status <> 'confirmed' AND ${confirmedOnce}
+       AND (SELECT max(at) FROM subscription_events e WHERE e.subscriber_id = subscribers.id) < $1
+     RETURNING id`,
+    [new Date(now.getTime() - formerYears * 365 * 24 * 3_600_000)],
+  )
+  return { unconfirmed: unconfirmed.length, former: former.length }
 }

@@ -4,28 +4,40 @@
  * - `POST /api/forms/{form}`: a mailing list's sign-up or a survey's answers, as JSON (the
  *   page's script; answered with JSON) or as a classic form post (no script; answered with a
  *   redirect to the success page, or a page listing what to correct).
- * - `GET /api/subscriptions/confirm?token=…`: the confirmation link of the double opt-in.
- * - `GET|POST /api/subscriptions/unsubscribe?token=…`: the unsubscribe link, and the one-click
- *   POST of `List-Unsubscribe-Post` (RFC 8058).
+ * - `GET /api/subscriptions/confirm?token=…`: the confirmation link of the double opt-in. It
+ *   shows one button, whose POST confirms: mail scanners that open every link confirm nothing.
+ * - `GET|POST /api/subscriptions/unsubscribe?token=…`: the unsubscribe link (one click), and the
+ *   one-click POST of `List-Unsubscribe-Post` (RFC 8058), with any body a mail client sends.
  * - `POST /api/consent`: a choice made in the cookie banner.
  *
  * Bodies are small and checked field by field before anything is stored; a rejected request
- * changes nothing. Logs name forms and outcomes, never addresses.
+ * changes nothing. Browsers get pages and redirects, scripts JSON. Logs name forms and
+ * outcomes, never addresses.
  */
 import formBody from '@fastify/formbody'
 import rateLimit from '@fastify/rate-limit'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { type FormsContent, localizeForm } from '../../content/forms'
 import type { SiteSettings } from '../../content/schema/entries'
-import type { FormDefinition } from '../../shared/forms/definition'
-import { answerField } from '../../shared/forms/definition'
-import { type FieldError, FORM_MESSAGES, summaryText } from '../../shared/forms/messages'
+import {
+  type FormDefinition,
+  LINK_EXPIRED_PAGE,
+  UNSUBSCRIBED_PAGE,
+} from '../../shared/forms/definition'
+import {
+  errorLine,
+  type FieldError,
+  FORM_MESSAGES,
+  fieldLabel,
+  summaryText,
+} from '../../shared/forms/messages'
 import { type FormResponse, validateSubmission } from '../../shared/forms/validate'
+import { escapeHtml } from '../../shared/html'
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../shared/languages'
 import { confirmationMail } from './confirmation-mail'
 import type { Mailer } from './mail'
-import type { FormsStore, LinkOutcome } from './store'
+import { type FormsStore, type LinkOutcome, subscriptionLink } from './store'
 
 export interface FormsServiceOptions {
   store: FormsStore
@@ -34,18 +46,25 @@ export interface FormsServiceOptions {
   settings: SiteSettings
   /** The public origin the links in e-mails point to (`SITE_URL`). */
   siteUrl: string
-  /** Sends per address and minute to the POST routes; `false` turns the limit off (benchmarks). */
+  /**
+   * Form sends per address and minute; confirmations and consent records may come ten times
+   * as often, unsubscriptions without limit. `false` turns it off (benchmarks).
+   */
   rateLimit?: { max: number; timeWindowMs: number } | false
 }
 
-/** Form bodies are a few hundred bytes; 16 KB leaves room for long free-text answers. */
-export const BODY_LIMIT = 16 * 1024
+/**
+ * The largest body accepted: a survey's longest answers sent without script, percent-encoded
+ * (up to 9 bytes a character), fit; anything larger is no form of ours.
+ */
+export const BODY_LIMIT = 64 * 1024
 
 const isLanguage = (value: unknown): value is Language =>
   typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value)
 
-/** A classic form post (no script): answered with pages and redirects instead of JSON. */
-const isFormPost = (request: FastifyRequest) =>
+/** A browser without our script (a form post, a link followed): answered with pages. */
+const wantsPage = (request: FastifyRequest) =>
+  request.method === 'GET' ||
   (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
 
 const consentRecord = z.strictObject({
@@ -61,16 +80,31 @@ const consentRecord = z.strictObject({
   language: z.enum(LANGUAGES),
 })
 
+const html = (reply: FastifyReply, status: number, body: string) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body)
+
+/** Only what identifies a failure, never its message: SMTP errors quote the recipient. */
+const failureOf = (error: unknown) => {
+  const { code, responseCode, command } = (error ?? {}) as Record<string, unknown>
+  return { code, responseCode, command }
+}
+
 export async function formsRoutes(app: FastifyInstance, options: FormsServiceOptions) {
   const { store, mailer, forms, settings } = options
   const siteUrl = options.siteUrl.replace(/\/$/, '')
 
   await app.register(formBody, { bodyLimit: BODY_LIMIT })
+  // RFC 8058 asks mail clients for a multipart body; the token is in the address, so the body
+  // of an unsubscribe (and of any multipart post) is read and set aside.
+  app.addContentTypeParser('multipart/form-data', (_request, payload, done) => {
+    payload.resume()
+    payload.on('end', () => done(null, {}))
+    payload.on('error', (error) => done(error))
+  })
   const limit = options.rateLimit ?? { max: 10, timeWindowMs: 60_000 }
   if (limit) {
     await app.register(rateLimit, {
       global: false,
-      max: limit.max,
       timeWindow: limit.timeWindowMs,
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
@@ -80,20 +114,17 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
       }),
     })
   }
-  // Without the plugin (limit off) the routes' setting is ignored.
-  const limited = {
-    rateLimit: limit
-      ? { max: limit.max, timeWindow: limit.timeWindowMs }
-      : { max: 0, timeWindow: 0 },
-  }
+  /** A route's limit: `times` the base per address and minute; nothing when the limit is off. */
+  const limited = (times: number): { rateLimit?: { max: number; timeWindow: number } } =>
+    limit ? { rateLimit: { max: limit.max * times, timeWindow: limit.timeWindowMs } } : {}
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store')
   })
 
-  app.setErrorHandler(async (error: { statusCode?: number; code?: string }, request, reply) => {
+  app.setErrorHandler(async (error: { statusCode?: number }, request, reply) => {
     const status = error.statusCode ?? 500
-    if (status >= 500) request.log.error({ err: error }, 'forms service failed')
+    if (status >= 500) request.log.error(failureOf(error), 'forms service failed')
     const reason =
       status === 429
         ? 'rateLimited'
@@ -104,11 +135,8 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
             : status >= 500
               ? 'server'
               : undefined
-    const body: FormResponse = reason
-      ? { ok: false, reason }
-      : { ok: false, errors: [{ field: '', code: 'invalid' }] }
-    if (isFormPost(request)) {
-      const language = languageOf(request.body)
+    if (wantsPage(request)) {
+      const language = languageOf(request)
       const failed = FORM_MESSAGES[language].failed
       const line =
         reason === 'rateLimited'
@@ -116,31 +144,36 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
           : reason === 'server'
             ? failed.server
             : FORM_MESSAGES[language].errors.invalid
-      return reply
-        .code(status)
-        .type('text/html; charset=utf-8')
-        .send(problemPage(language, [line]))
+      return html(reply, status, problemPage(language, [line]))
     }
+    const body: FormResponse = reason
+      ? { ok: false, reason }
+      : { ok: false, errors: [{ field: '', code: 'invalid' }] }
     return reply.code(status).send(body)
   })
 
   app.post<{ Params: { form: string } }>(
     '/api/forms/:form',
-    { bodyLimit: BODY_LIMIT, config: limited },
+    { bodyLimit: BODY_LIMIT, config: limited(1) },
     async (request, reply) => {
       const id = request.params.form
-      const language = languageOf(request.body)
+      const language = languageOf(request)
       const form = localizeForm(forms, id, language)
-      if (!form)
+      if (!form) {
+        if (wantsPage(request)) {
+          return html(reply, 404, problemPage(language, [FORM_MESSAGES[language].errors.unknown]))
+        }
         return reply.code(404).send({ ok: false, errors: [{ field: '', code: 'unknown' }] })
+      }
       const checked = validateSubmission(form, request.body)
       if (!checked.ok) {
         request.log.info({ form: id, fields: checked.errors.map((e) => e.field) }, 'form rejected')
-        if (isFormPost(request)) {
-          return reply
-            .code(422)
-            .type('text/html; charset=utf-8')
-            .send(errorPage(form, checked.errors, sameSiteReferer(request)))
+        if (wantsPage(request)) {
+          return html(
+            reply,
+            422,
+            errorPage(form, checked.errors, sameSiteReferer(request, siteUrl)),
+          )
         }
         return reply.code(422).send({ ok: false, errors: checked.errors } satisfies FormResponse)
       }
@@ -168,8 +201,8 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
           consentText: list.consent[submission.language],
         })
         if (due) {
-          const link = (path: string, token: string) =>
-            `${siteUrl}/api/subscriptions/${path}?token=${token}&lang=${submission.language}`
+          const link = (action: 'confirm' | 'unsubscribe', token: string) =>
+            subscriptionLink(siteUrl, action, token, submission.language)
           try {
             await mailer.send(
               confirmationMail(
@@ -185,35 +218,32 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
             )
           } catch (error) {
             await store.mailFailed(due.subscriberId)
-            request.log.error({ err: error, form: id }, 'confirmation e-mail not sent')
-            const body: FormResponse = { ok: false, reason: 'mail' }
-            if (isFormPost(request)) {
-              return reply
-                .code(503)
-                .type('text/html; charset=utf-8')
-                .send(
-                  problemPage(submission.language, [
-                    FORM_MESSAGES[submission.language].failed.mail,
-                  ]),
-                )
+            request.log.error({ ...failureOf(error), form: id }, 'confirmation e-mail not sent')
+            if (wantsPage(request)) {
+              const message = FORM_MESSAGES[submission.language].failed.mail
+              return html(reply, 503, problemPage(submission.language, [message]))
             }
-            return reply.code(503).send(body)
+            return reply.code(503).send({ ok: false, reason: 'mail' } satisfies FormResponse)
           }
           request.log.info({ form: id }, 'sign-up recorded, confirmation e-mail sent')
         } else {
           request.log.info({ form: id }, 'sign-up repeated; no e-mail due')
         }
       }
-      if (isFormPost(request)) return reply.redirect(success.successPath, 303)
+      if (wantsPage(request)) return reply.redirect(success.successPath, 303)
       return reply.send({ ok: true, redirect: success.successPath } satisfies FormResponse)
     },
   )
 
-  const linkTarget = (outcome: LinkOutcome, fallback: Language, done: (list: string) => string) => {
-    if (outcome.outcome === 'invalid') return `/${fallback}/link-expired/`
-    if (outcome.outcome === 'expired') return `/${outcome.language}/link-expired/`
-    return `/${outcome.language}/${done(outcome.list)}/`
-  }
+  const pageOf = (language: Language, page: string) => `/${language}/${page}/`
+  const confirmedPage = (outcome: { list: string; language: Language }) =>
+    pageOf(outcome.language, forms.lists[outcome.list]?.confirmedPage ?? LINK_EXPIRED_PAGE)
+  const linkTarget = (outcome: LinkOutcome, fallback: Language, done: string) =>
+    outcome.outcome === 'invalid'
+      ? pageOf(fallback, LINK_EXPIRED_PAGE)
+      : outcome.outcome === 'expired'
+        ? pageOf(outcome.language, LINK_EXPIRED_PAGE)
+        : done
   const tokenOf = (request: FastifyRequest) => {
     const query = request.query as Record<string, unknown>
     return {
@@ -222,35 +252,67 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
     }
   }
 
-  app.get('/api/subscriptions/confirm', { config: limited }, async (request, reply) => {
+  app.get('/api/subscriptions/confirm', { config: limited(10) }, async (request, reply) => {
     const { token, language } = tokenOf(request)
-    const outcome = await store.confirm(token)
-    request.log.info({ outcome: outcome.outcome }, 'confirmation link followed')
-    const confirmedPage = (list: string) => forms.lists[list]?.confirmedPage ?? 'link-expired'
-    return reply.redirect(linkTarget(outcome, language, confirmedPage), 303)
-  })
-
-  app.get('/api/subscriptions/unsubscribe', { config: limited }, async (request, reply) => {
-    const { token, language } = tokenOf(request)
-    const outcome = await store.unsubscribe(token)
-    request.log.info({ outcome: outcome.outcome }, 'unsubscribe link followed')
-    return reply.redirect(
-      linkTarget(outcome, language, () => 'unsubscribed'),
-      303,
+    const found = await store.inspectConfirmation(token)
+    request.log.info({ state: found.state }, 'confirmation link opened')
+    if (found.state === 'invalid') return reply.redirect(pageOf(language, LINK_EXPIRED_PAGE), 303)
+    if (found.state === 'expired') {
+      return reply.redirect(pageOf(found.language, LINK_EXPIRED_PAGE), 303)
+    }
+    if (found.state === 'done') return reply.redirect(confirmedPage(found), 303)
+    const list = forms.lists[found.list]
+    const name = list?.name[found.language] ?? found.list
+    const button =
+      list?.mail.button[found.language] ?? FORM_MESSAGES[found.language].confirmPage.title
+    return html(
+      reply,
+      200,
+      confirmPage(
+        found.language,
+        name,
+        button,
+        subscriptionLink('', 'confirm', token, found.language),
+      ),
     )
   })
 
+  app.post(
+    '/api/subscriptions/confirm',
+    { bodyLimit: 4096, config: limited(10) },
+    async (request, reply) => {
+      const { token, language } = tokenOf(request)
+      const outcome = await store.confirm(token)
+      request.log.info({ outcome: outcome.outcome }, 'subscription confirmed')
+      const target = linkTarget(
+        outcome,
+        language,
+        outcome.outcome === 'done' ? confirmedPage(outcome) : '',
+      )
+      return reply.redirect(target, 303)
+    },
+  )
+
+  app.get('/api/subscriptions/unsubscribe', async (request, reply) => {
+    const { token, language } = tokenOf(request)
+    const outcome = await store.unsubscribe(token)
+    request.log.info({ outcome: outcome.outcome }, 'unsubscribe link followed')
+    const done = outcome.outcome === 'done' ? pageOf(outcome.language, UNSUBSCRIBED_PAGE) : ''
+    return reply.redirect(linkTarget(outcome, language, done), 303)
+  })
+
   // RFC 8058: a mail client unsubscribes with a POST of `List-Unsubscribe=One-Click`.
-  app.post('/api/subscriptions/unsubscribe', { config: limited }, async (request, reply) => {
+  app.post('/api/subscriptions/unsubscribe', { bodyLimit: 4096 }, async (request, reply) => {
     const { token } = tokenOf(request)
     const outcome = await store.unsubscribe(token)
     request.log.info({ outcome: outcome.outcome }, 'one-click unsubscribe')
-    if (outcome.outcome !== 'done')
-      return reply.code(410).send({ ok: false, reason: outcome.outcome })
-    return reply.send({ ok: true })
+    if (outcome.outcome !== 'done') {
+      return reply.code(410).type('text/plain; charset=utf-8').send('This link no longer works.')
+    }
+    return reply.type('text/plain; charset=utf-8').send('Unsubscribed.')
   })
 
-  app.post('/api/consent', { bodyLimit: 2048, config: limited }, async (request, reply) => {
+  app.post('/api/consent', { bodyLimit: 2048, config: limited(10) }, async (request, reply) => {
     const parsed = consentRecord.safeParse(request.body)
     if (!parsed.success) {
       const errors: FieldError[] = parsed.error.issues.map((issue) => ({
@@ -269,36 +331,21 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
   )
 }
 
-function languageOf(body: unknown): Language {
-  const language = (body as { language?: unknown } | undefined)?.language
-  return isLanguage(language) ? language : DEFAULT_LANGUAGE
-}
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (char) =>
-      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
-  )
-
-/** What a field is called on its form, for the page that lists errors without script. */
-function fieldLabel(form: FormDefinition, field: string): string | undefined {
-  const messages = FORM_MESSAGES[form.language]
-  if (form.kind === 'list') {
-    if (field === 'email') return messages.email
-    if (field === 'topics') return form.topics?.legend
-    return undefined
-  }
-  return form.questions.find((question) => answerField(question.id) === field)?.label
+/** The visitor's language: the form's `language` field, else the link's `lang`, else English. */
+function languageOf(request: FastifyRequest): Language {
+  const fromBody = (request.body as { language?: unknown } | undefined)?.language
+  const fromQuery = (request.query as { lang?: unknown } | undefined)?.lang
+  return isLanguage(fromBody) ? fromBody : isLanguage(fromQuery) ? fromQuery : DEFAULT_LANGUAGE
 }
 
 /** The page the form was sent from, when the browser says so and it is one of ours. */
-function sameSiteReferer(request: FastifyRequest): string | undefined {
+function sameSiteReferer(request: FastifyRequest, siteUrl: string): string | undefined {
   const referer = request.headers.referer
   if (!referer) return undefined
   try {
     const url = new URL(referer)
-    return url.host === request.headers.host ? url.pathname : undefined
+    const ours = url.origin === new URL(siteUrl).origin || url.host === request.headers.host
+    return ours && /^\/(?!\/)/.test(url.pathname) ? url.pathname : undefined
   } catch {
     return undefined
   }
@@ -308,33 +355,45 @@ function errorPage(form: FormDefinition, errors: FieldError[], back: string | un
   const messages = FORM_MESSAGES[form.language]
   const items = errors.map((error) => {
     const label = fieldLabel(form, error.field)
-    const message = messages.errors[error.code]
     return label
-      ? `<strong>${escapeHtml(label)}:</strong> ${escapeHtml(message)}`
-      : escapeHtml(message)
+      ? `<strong>${escapeHtml(label)}:</strong> ${escapeHtml(messages.errors[error.code])}`
+      : escapeHtml(errorLine(form, error))
   })
-  return page(
-    form.language,
-    messages.errorPage.title,
-    summaryText(form.language, errors.length),
+  return page(form.language, messages.errorPage.title, {
+    lead: summaryText(form.language, errors.length),
     items,
-    back ? { href: back, label: messages.errorPage.back } : undefined,
-  )
+    hint: messages.errorPage.backHint,
+    ...(back ? { back: { href: back, label: messages.errorPage.back } } : {}),
+  })
 }
 
 function problemPage(language: Language, lines: string[]): string {
-  const messages = FORM_MESSAGES[language]
-  return page(language, messages.errorPage.title, '', lines.map(escapeHtml), undefined)
+  return page(language, FORM_MESSAGES[language].errorPage.title, {
+    items: lines.map(escapeHtml),
+    hint: FORM_MESSAGES[language].errorPage.backHint,
+  })
 }
 
+function confirmPage(language: Language, list: string, button: string, action: string): string {
+  const messages = FORM_MESSAGES[language].confirmPage
+  return page(language, messages.title, {
+    lead: messages.lead.replace('{list}', list),
+    form: { action, button },
+  })
+}
+
+/** A small page of the service's own, for browsers: a heading, a few lines, maybe a button. */
 function page(
   language: Language,
   title: string,
-  lead: string,
-  items: string[],
-  back: { href: string; label: string } | undefined,
+  parts: {
+    lead?: string
+    items?: string[]
+    hint?: string
+    back?: { href: string; label: string }
+    form?: { action: string; button: string }
+  },
 ): string {
-  const messages = FORM_MESSAGES[language]
   return `<!doctype html>
 <html lang="${language}">
 <head>
@@ -348,16 +407,19 @@ main{max-width:40rem;margin:0 auto;padding:2rem 1rem}
 h1{font-size:1.75rem;line-height:1.2}
 li{margin-block:.5rem}
 a{color:#b34700}
-a:focus-visible{outline:3px solid #1c1b1a;outline-offset:2px}
+button{font:inherit;font-weight:600;min-height:2.75rem;padding:.5rem 1.5rem;border:2px solid #b34700;border-radius:999px;background:#b34700;color:#fff;cursor:pointer}
+button:hover{background:#9a3c07;border-color:#9a3c07}
+a:focus-visible,button:focus-visible{outline:3px solid #1a56db;outline-offset:2px}
 </style>
 </head>
 <body>
 <main>
 <h1>${escapeHtml(title)}</h1>
-${lead ? `<p>${escapeHtml(lead)}</p>` : ''}
-<ul>${items.map((item) => `<li>${item}</li>`).join('')}</ul>
-<p>${escapeHtml(messages.errorPage.backHint)}</p>
-${back ? `<p><a href="${escapeHtml(back.href)}">${escapeHtml(back.label)}</a></p>` : ''}
+${parts.lead ? `<p>${escapeHtml(parts.lead)}</p>` : ''}
+${parts.items?.length ? `<ul>${parts.items.map((item) => `<li>${item}</li>`).join('')}</ul>` : ''}
+${parts.form ? `<form method="post" action="${escapeHtml(parts.form.action)}"><button type="submit">${escapeHtml(parts.form.button)}</button></form>` : ''}
+${parts.hint ? `<p>${escapeHtml(parts.hint)}</p>` : ''}
+${parts.back ? `<p><a href="${escapeHtml(parts.back.href)}">${escapeHtml(parts.back.label)}</a></p>` : ''}
 </main>
 </body>
 </html>

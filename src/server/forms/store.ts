@@ -14,7 +14,7 @@ export interface StoreOptions {
   now?: () => Date
   /** How long a confirmation link works (default 48 hours). */
   confirmTtlMs?: number
-  /** How long an unsubscribe link works (default three years). */
+  /** How long an unsubscribe link works (default: as long as the subscription can exist). */
   unsubscribeTtlMs?: number
   /** No second confirmation e-mail to an address within this time (default 10 minutes). */
   coolingMs?: number
@@ -42,14 +42,43 @@ export type LinkOutcome =
   | { outcome: 'invalid' }
 
 const HOUR = 3_600_000
+const DAY = 24 * HOUR
+/** Confirmation e-mails to one address and list within a day, at most. */
+const MAILS_PER_DAY = 3
 export const DEFAULTS = {
   confirmTtlMs: 48 * HOUR,
-  unsubscribeTtlMs: 3 * 365 * 24 * HOUR,
+  // An unsubscribe link must keep working for every e-mail ever sent: a century.
+  unsubscribeTtlMs: 100 * 365 * DAY,
   coolingMs: 10 * 60_000,
 }
 
+/** The address of a link in the e-mails: `confirm` or `unsubscribe`, with its token. */
+export const subscriptionLink = (
+  siteUrl: string,
+  action: 'confirm' | 'unsubscribe',
+  token: string,
+  language: string,
+) => `${siteUrl.replace(/\/$/, '')}/api/subscriptions/${action}?token=${token}&lang=${language}`
+
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 const newToken = () => randomBytes(32).toString('base64url')
+
+/** A new link of `purpose` for a subscriber: the token to mail; only its hash is stored. */
+export async function insertToken(
+  tx: Queryable,
+  subscriberId: string,
+  purpose: 'confirm' | 'unsubscribe',
+  now: Date,
+  ttlMs: number,
+): Promise<string> {
+  const token = newToken()
+  await tx.query(
+    `INSERT INTO subscriber_tokens (hash, subscriber_id, purpose, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5)`,
+    [hashToken(token), subscriberId, purpose, now, new Date(now.getTime() + ttlMs)],
+  )
+  return token
+}
 
 export class FormsStore {
   readonly #db: Database
@@ -78,64 +107,95 @@ export class FormsStore {
   async signUp(request: SignUp): Promise<ConfirmationDue | undefined> {
     const now = this.#now()
     const cooledBefore = new Date(now.getTime() - this.#ttl.cooling)
+    const dayBefore = new Date(now.getTime() - DAY)
+    const values = [
+      request.list,
+      request.email,
+      request.language,
+      request.topics,
+      request.consentVersion,
+      request.consentText,
+      now,
+    ]
     return this.#db.transaction(async (tx) => {
-      const inserted = await tx.query<{ id: string }>(
-        `INSERT INTO subscribers (list, email, language, topics, status, consent_version,
-           consent_text, created_at, requested_at, mailed_at)
-         VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $7, $7)
-         ON CONFLICT (list, email) DO NOTHING
-         RETURNING id`,
-        [
-          request.list,
-          request.email,
-          request.language,
-          request.topics,
-          request.consentVersion,
-          request.consentText,
-          now,
-        ],
-      )
-      let id = inserted[0]?.id
-      if (!id) {
-        const asked = await tx.query<{ id: string }>(
-          `UPDATE subscribers
-           SET language = $3, topics = $4, consent_version = $5, consent_text = $6,
-               status = 'pending', requested_at = $7, mailed_at = $7
-           WHERE list = $1 AND email = $2 AND status <> 'confirmed'
-             AND (mailed_at IS NULL OR mailed_at <= $8)
+      // Twice at most: a row erased between the insert and the update is inserted again.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const inserted = await tx.query<{ id: string }>(
+          `INSERT INTO subscribers (list, email, language, topics, status, consent_version,
+             consent_text, created_at, requested_at, mailed_at)
+           VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $7, $7)
+           ON CONFLICT (list, email) DO NOTHING
            RETURNING id`,
-          [
-            request.list,
-            request.email,
-            request.language,
-            request.topics,
-            request.consentVersion,
-            request.consentText,
-            now,
-            cooledBefore,
-          ],
+          values,
         )
-        id = asked[0]?.id
-        if (!id) return undefined
-        // Only the newest confirmation link works.
-        await tx.query(
-          `DELETE FROM subscriber_tokens
-           WHERE subscriber_id = $1 AND purpose = 'confirm' AND used_at IS NULL`,
-          [id],
-        )
+        let id = inserted[0]?.id
+        if (!id) {
+          // Asks again unless mailed within the cooling period, or three times in a day.
+          const asked = await tx.query<{ id: string }>(
+            `UPDATE subscribers
+             SET language = $3, topics = $4, consent_version = $5, consent_text = $6,
+                 status = 'pending', requested_at = $7, mailed_at = $7
+             WHERE list = $1 AND email = $2 AND status <> 'confirmed'
+               AND (mailed_at IS NULL OR mailed_at <= $8)
+               AND (SELECT count(*) FROM subscription_events e
+                    WHERE e.subscriber_id = subscribers.id AND e.event = 'requested'
+                      AND e.at > $9) < ${MAILS_PER_DAY}
+             RETURNING id`,
+            [...values, cooledBefore, dayBefore],
+          )
+          id = asked[0]?.id
+          if (!id) {
+            const exists = await tx.query(
+              'SELECT 1 FROM subscribers WHERE list = $1 AND email = $2',
+              [request.list, request.email],
+            )
+            if (exists.length > 0) return undefined
+            continue
+          }
+          // Only the newest confirmation link works.
+          await tx.query(
+            `DELETE FROM subscriber_tokens
+             WHERE subscriber_id = $1 AND purpose = 'confirm' AND used_at IS NULL`,
+            [id],
+          )
+        }
+        await this.#event(tx, id, 'requested', now)
+        return {
+          subscriberId: id,
+          confirmToken: await insertToken(tx, id, 'confirm', now, this.#ttl.confirm),
+          unsubscribeToken: await insertToken(tx, id, 'unsubscribe', now, this.#ttl.unsubscribe),
+        }
       }
-      await this.#event(tx, id, 'requested', now)
-      return {
-        subscriberId: id,
-        confirmToken: await this.#token(tx, id, 'confirm', now, this.#ttl.confirm),
-        unsubscribeToken: await this.#token(tx, id, 'unsubscribe', now, this.#ttl.unsubscribe),
-      }
+      return undefined
     })
   }
 
   /** The confirmation e-mail could not be sent: the next sign-up may try again at once. */
   async mailFailed(subscriberId: string): Promise<void> {
     await this.#db.query('UPDATE subscribers SET mailed_at = NULL WHERE id = $1', [subscriberId])
+  }
+
+  /**
+   * What a confirmation link would do, changing nothing: the page of the link shows a button
+   * for `pending` (mail scanners that open links confirm nothing).
+   */
+  async inspectConfirmation(
+    token: string,
+  ): Promise<
+    | { state: 'pending' | 'done' | 'expired'; list: string; language: Language }
+    | { state: 'invalid' }
+  > {
+    const now = this.#now()
+    return this.#db.transaction(async (tx) => {
+      const found = await this.#findToken(tx, token, 'confirm')
+      if (!found) return { state: 'invalid' }
+      const { list, language } = found
+      if (found.status === 'confirmed' && found.used_at) return { state: 'done', list, language }
+      if (found.used_at || found.expires_at <= now || found.status !== 'pending') {
+        return { state: 'expired', list, language }
+      }
+      return { state: 'pending', list, language }
+    })
   }
 
   /**
@@ -233,39 +293,30 @@ export class FormsStore {
     )
   }
 
+  /**
+   * A token with its subscriber, both locked for the transaction. Every transaction locks the
+   * subscriber before its tokens, so concurrent confirmations, unsubscriptions and sign-ups
+   * wait for each other instead of deadlocking.
+   */
   async #findToken(tx: Queryable, token: string, purpose: 'confirm' | 'unsubscribe') {
     if (!/^[\w-]{20,100}$/.test(token)) return undefined
-    const rows = await tx.query<{
-      subscriber_id: string
-      expires_at: Date
-      used_at: Date | null
-      status: string
-      list: string
-      language: Language
-    }>(
-      `SELECT t.subscriber_id, t.expires_at, t.used_at, s.status, s.list, s.language
-       FROM subscriber_tokens t JOIN subscribers s ON s.id = t.subscriber_id
-       WHERE t.hash = $1 AND t.purpose = $2
-       FOR UPDATE OF t, s`,
-      [hashToken(token), purpose],
+    const hash = hashToken(token)
+    const [owner] = await tx.query<{ subscriber_id: string }>(
+      'SELECT subscriber_id FROM subscriber_tokens WHERE hash = $1 AND purpose = $2',
+      [hash, purpose],
     )
-    return rows[0]
-  }
-
-  async #token(
-    tx: Queryable,
-    subscriberId: string,
-    purpose: 'confirm' | 'unsubscribe',
-    now: Date,
-    ttl: number,
-  ): Promise<string> {
-    const token = newToken()
-    await tx.query(
-      `INSERT INTO subscriber_tokens (hash, subscriber_id, purpose, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5)`,
-      [hashToken(token), subscriberId, purpose, now, new Date(now.getTime() + ttl)],
+    if (!owner) return undefined
+    const [subscriber] = await tx.query<{ status: string; list: string; language: Language }>(
+      'SELECT status, list, language FROM subscribers WHERE id = $1 FOR UPDATE',
+      [owner.subscriber_id],
     )
-    return token
+    const [found] = await tx.query<{ expires_at: Date; used_at: Date | null }>(
+      `SELECT expires_at, used_at FROM subscriber_tokens
+       WHERE hash = $1 AND purpose = $2 FOR UPDATE`,
+      [hash, purpose],
+    )
+    if (!subscriber || !found) return undefined
+    return { subscriber_id: owner.subscriber_id, ...subscriber, ...found }
   }
 
   /** Writes the proof: the subscriber's choices and consent text as they are now. */

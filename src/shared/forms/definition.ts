@@ -66,3 +66,7 @@ export const HONEYPOT_FIELD = 'website'
 
 /** The longest e-mail address accepted (RFC 5321's path limit). */
 export const MAX_EMAIL_LENGTH = 254
+
+/** The pages the links of e-mails lead to: a link that no longer works, an unsubscription. */
+export const LINK_EXPIRED_PAGE = 'link-expired'
+export const UNSUBSCRIBED_PAGE = 'unsubscribed'

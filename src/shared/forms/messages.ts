@@ -4,6 +4,7 @@
  * without script) use the same words.
  */
 import type { Language } from '../languages'
+import { answerField, type FormDefinition } from './definition'
 
 export const ERROR_CODES = [
   'required',
@@ -48,6 +49,8 @@ interface Messages {
   privacyLink: string
   /** The page shown to visitors without script when the form needs correcting. */
   errorPage: { title: string; back: string; backHint: string }
+  /** The page of an e-mail's confirmation link: one button that confirms. */
+  confirmPage: { title: string; lead: string }
 }
 
 export const FORM_MESSAGES: Record<Language, Messages> = {
@@ -84,6 +87,10 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
       title: 'Please check your entries',
       back: 'Back to the form',
       backHint: "Your browser's Back button returns to the form with your entries kept.",
+    },
+    confirmPage: {
+      title: 'Confirm your subscription',
+      lead: 'One more click and you will receive the {list}. You can unsubscribe at any time with the link in every e-mail.',
     },
   },
   de: {
@@ -123,6 +130,10 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
       backHint:
         'Mit der Zurück-Taste Ihres Browsers kehren Sie mit Ihren Angaben zum Formular zurück.',
     },
+    confirmPage: {
+      title: 'Anmeldung bestätigen',
+      lead: 'Noch ein Klick, und Sie erhalten: {list}. Abmelden können Sie sich jederzeit über den Link in jeder E-Mail.',
+    },
   },
 }
 
@@ -130,3 +141,20 @@ export const summaryText = (language: Language, count: number) =>
   count === 1
     ? FORM_MESSAGES[language].summaryOne
     : FORM_MESSAGES[language].summaryMany.replace('{count}', String(count))
+
+/** What a field is called on its form (for error lists); undefined for hidden fields. */
+export function fieldLabel(form: FormDefinition, field: string): string | undefined {
+  if (form.kind === 'list') {
+    if (field === 'email') return FORM_MESSAGES[form.language].email
+    if (field === 'topics') return form.topics?.legend
+    return undefined
+  }
+  return form.questions.find((question) => answerField(question.id) === field)?.label
+}
+
+/** One error as a line of the summary: "Label: message", or the message alone. */
+export function errorLine(form: FormDefinition, error: FieldError): string {
+  const label = fieldLabel(form, error.field)
+  const message = FORM_MESSAGES[form.language].errors[error.code]
+  return label ? `${label}: ${message}` : message
+}

@@ -21,8 +21,49 @@ import { ERROR_CODES, type ErrorCode, type FieldError } from './messages'
 
 const fail = (code: ErrorCode) => ({ error: code, abort: true })
 
-/** `a@b.example`: one @, no spaces, a dot in the domain; 64 characters before the @ at most. */
-const EMAIL = /^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/
+/** True when `text` holds a control character other than tab and line breaks. */
+function hasControl(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if ((code < 32 && code !== 9 && code !== 10 && code !== 13) || code === 127) return true
+  }
+  return false
+}
+
+/** The part before the @: RFC 5321's plain characters, dots not first, last or doubled. */
+const LOCAL_PART = /^(?!\.)(?!.*\.\.)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$/
+/** A host name of two labels or more, in ASCII (international names as punycode). */
+const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/
+
+/**
+ * The address as stored and mailed: lowercase, its domain in ASCII (`bücher.de` becomes
+ * `xn--bcher-kva.de`); undefined for anything that is not one plain address (a display name,
+ * a group, a comment, control characters).
+ */
+export function normalizeEmail(value: string): string | undefined {
+  const text = value.trim()
+  const at = text.lastIndexOf('@')
+  if (at < 1 || text.length > MAX_EMAIL_LENGTH) return undefined
+  const local = text.slice(0, at)
+  const domain = text.slice(at + 1)
+  if (
+    !LOCAL_PART.test(local) ||
+    local.endsWith('.') ||
+    hasControl(domain) ||
+    !/^[^\s@/\\:?#[\]%]+$/.test(domain)
+  ) {
+    return undefined
+  }
+  let ascii: string
+  try {
+    ascii = new URL(`http://${domain}`).hostname
+  } catch {
+    return undefined
+  }
+  if (!DOMAIN.test(ascii)) return undefined
+  const address = `${local.toLowerCase()}@${ascii}`
+  return address.length <= MAX_EMAIL_LENGTH ? address : undefined
+}
 
 const trimmed = (value: string) => value.trim()
 
@@ -60,7 +101,7 @@ function listSchema(form: ListForm) {
     email: z.string(fail('required')).check(
       z.refine((value) => trimmed(value) !== '', fail('required')),
       z.refine((value) => trimmed(value).length <= MAX_EMAIL_LENGTH, fail('tooLong')),
-      z.refine((value) => EMAIL.test(trimmed(value)), fail('email')),
+      z.refine((value) => normalizeEmail(value) !== undefined, fail('email')),
     ),
     consent: z.literal(['yes', 'on', true], fail('consent')),
     ...topics,
@@ -103,9 +144,10 @@ function answerSchema(question: Question) {
       )
       break
     case 'text':
-      check = z
-        .string(fail('invalid'))
-        .check(z.refine((value) => trimmed(value).length <= question.maxLength, fail('tooLong')))
+      check = z.string(fail('invalid')).check(
+        z.refine((value) => !hasControl(value), fail('invalid')),
+        z.refine((value) => trimmed(value).length <= question.maxLength, fail('tooLong')),
+      )
       break
   }
   return z.unknown().check(
@@ -192,7 +234,7 @@ export function validateSubmission(form: FormDefinition, body: unknown): Validat
       ok: true,
       value: {
         kind: 'list',
-        email: trimmed(String(data.email)).toLowerCase(),
+        email: normalizeEmail(String(data.email)) ?? '',
         topics: (values(data.topics) ?? []).filter((v) => v !== ''),
         language,
         version: form.version,

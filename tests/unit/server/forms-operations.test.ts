@@ -14,9 +14,9 @@ import {
   eraseEmail,
   exportSubscribers,
   exportSurveys,
-  purgeUnconfirmed,
+  purge,
 } from '../../../src/server/forms/operations'
-import { FormsStore } from '../../../src/server/forms/store'
+import { FormsStore, hashToken } from '../../../src/server/forms/store'
 
 const DAY = 24 * 3_600_000
 const scratch = () => join(tmpdir(), `forms-ops-${randomBytes(6).toString('hex')}`)
@@ -61,19 +61,38 @@ describe('operators’ tools', () => {
     await db.close()
   })
 
-  it('exports confirmed subscribers only, with the proof of consent, as safe CSV', async () => {
-    const csv = await exportSubscribers(db)
+  it('exports confirmed subscribers only, with the proof of consent and an unsubscribe link, as safe CSV', async () => {
+    const csv = await exportSubscribers(db, {
+      now: new Date(now),
+      unsubscribeLink: (token, language) =>
+        `https://bank.example/u?token=${token}&lang=${language}`,
+    })
     const lines = csv.trimEnd().split('\r\n')
     expect(lines[0]).toBe(
-      'list,email,language,topics,requested_at,confirmed_at,consent_version,consent_text',
+      'list,email,language,topics,requested_at,confirmed_at,consent_version,consent_text,unsubscribe_link',
     )
     expect(lines).toHaveLength(3)
-    expect(lines[2]).toBe(
-      'newsletter,ada@example.com,de,services|studies,2026-10-01T08:00:00.000Z,2026-10-01T08:00:00.000Z,7,"Ja, ""bitte"", per E-Mail"',
+    expect(lines[2]).toMatch(
+      /^newsletter,ada@example\.com,de,services\|studies,2026-10-01T08:00:00\.000Z,2026-10-01T08:00:00\.000Z,7,"Ja, ""bitte"", per E-Mail",https:\/\/bank\.example\/u\?token=[\w-]+&lang=de$/,
     )
     // A cell starting with = would run as a formula in a spreadsheet.
     expect(lines[1]?.split(',')[1]).toBe("'=bob@example.com")
-    expect(await exportSubscribers(db, 'productupdates')).toBe(`${lines[0]}\r\n`)
+    // The link's token works for as long as the subscription can last; only its hash is kept.
+    const token = new URL(lines[2]?.split(',').at(-1) ?? '').searchParams.get('token') ?? ''
+    const [stored] = await db.query<{ purpose: string; expires_at: Date }>(
+      'SELECT purpose, expires_at FROM subscriber_tokens WHERE hash = $1',
+      [hashToken(token)],
+    )
+    expect(stored?.purpose).toBe('unsubscribe')
+    expect(stored?.expires_at.getTime()).toBeGreaterThan(now + 90 * 365 * DAY)
+    const header = `${lines[0]}\r\n`
+    expect(
+      await exportSubscribers(db, {
+        list: 'productupdates',
+        now: new Date(now),
+        unsubscribeLink: String,
+      }),
+    ).toBe(header)
   })
 
   it('exports survey answers with a column per question', async () => {
@@ -83,16 +102,36 @@ describe('operators’ tools', () => {
     expect(lines[2]).toBe('survey,2,de,2026-11-10T08:00:00.000Z,,,"Mehr, ""bitte""",4')
   })
 
-  it('deletes sign-ups left unconfirmed for 30 days, and nothing else', async () => {
-    expect(await purgeUnconfirmed(db, new Date(now))).toBe(1)
-    const left = await db.query<{ email: string; list: string }>(
-      'SELECT email, list FROM subscribers ORDER BY email, list',
-    )
-    expect(left).toEqual([
-      { email: '=bob@example.com', list: 'newsletter' },
-      { email: 'ada@example.com', list: 'newsletter' },
-      { email: 'carl@example.com', list: 'newsletter' },
+  it('deletes sign-ups never confirmed after 30 days, former subscribers after 3 years', async () => {
+    const dora = await store.signUp({
+      list: 'newsletter',
+      email: 'dora@example.com',
+      language: 'en',
+      topics: [],
+      consentVersion: '7',
+      consentText: 'Yes',
+    })
+    await store.confirm(dora?.confirmToken ?? '')
+    await store.unsubscribe(dora?.unsubscribeToken ?? '')
+    // Ada's product updates were never confirmed (40 days); Carl signed up today.
+    expect(await purge(db, new Date(now))).toEqual({ unconfirmed: 1, former: 0 })
+    const emails = async () =>
+      (await db.query<{ email: string }>('SELECT email FROM subscribers ORDER BY email')).map(
+        (row) => row.email,
+      )
+    expect(await emails()).toEqual([
+      '=bob@example.com',
+      'ada@example.com',
+      'carl@example.com',
+      'dora@example.com',
     ])
+    // Dora's proof of consent is kept for three years after she left, then erased.
+    expect(await purge(db, new Date(now + 2 * 365 * DAY))).toEqual({ unconfirmed: 1, former: 0 })
+    expect(await purge(db, new Date(now + 3 * 365 * DAY + DAY))).toEqual({
+      unconfirmed: 0,
+      former: 1,
+    })
+    expect(await emails()).toEqual(['=bob@example.com', 'ada@example.com'])
   })
 
   it('erases an address on every list with its links and history', async () => {

@@ -24,7 +24,13 @@ const SUBSCRIBERS = 60
 async function confirmAt(origin: string, link: string): Promise<string> {
   const url = new URL(link)
   try {
-    const response = await fetch(`${origin}${url.pathname}${url.search}`, { redirect: 'manual' })
+    // The button of the link's page: a POST to the same address.
+    const response = await fetch(`${origin}${url.pathname}${url.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+      redirect: 'manual',
+    })
     return response.status === 303
       ? (response.headers.get('location') ?? '')
       : `HTTP ${response.status}`

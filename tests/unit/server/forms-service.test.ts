@@ -49,6 +49,19 @@ describe.each(databases())('forms service on $name', (database) => {
     await service.reset()
   })
 
+  /** Follows a confirmation link as a visitor does: opens it, then presses its button. */
+  const confirmLink = async (link: string) => {
+    const path = pathOf(link)
+    const opened = await service.app.inject({ url: path })
+    if (opened.statusCode !== 200) return opened
+    return service.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    })
+  }
+
   const post = (payload: unknown, form = 'newsletter') =>
     service.app.inject({ method: 'POST', url: `/api/forms/${form}`, payload: payload as object })
 
@@ -79,7 +92,7 @@ describe.each(databases())('forms service on $name', (database) => {
     expect(stored.map((row) => row.hash)).not.toContain(token)
 
     clock += HOUR
-    const confirmed = await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
+    const confirmed = await confirmLink(linkIn(mail, '/confirm'))
     expect(confirmed.statusCode).toBe(303)
     expect(confirmed.headers.location).toBe('/en/newsletter-confirmed/')
     const [subscriber] = await service.query<{ status: string; confirmed_at: Date }>(
@@ -106,23 +119,38 @@ describe.each(databases())('forms service on $name', (database) => {
     ])
   })
 
+  it('confirms nothing when the link is only opened (mail scanners open every link)', async () => {
+    await post(signUp('ada@example.com', { language: 'de' }))
+    const [mail] = await service.inbox.waitFor(1)
+    const opened = await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
+    expect(opened.statusCode).toBe(200)
+    expect(opened.headers['content-type']).toContain('text/html')
+    expect(opened.body).toContain('<html lang="de">')
+    expect(opened.body).toContain('<h1>Anmeldung bestätigen</h1>')
+    expect(opened.body).toMatch(
+      /<form method="post" action="\/api\/subscriptions\/confirm\?token=[\w-]+&amp;lang=de"><button type="submit">Bestätigen<\/button>/,
+    )
+    const [row] = await service.query<{ status: string }>('SELECT status FROM subscribers')
+    expect(row?.status).toBe('pending')
+  })
+
   it('writes the mail in the language of the form', async () => {
     await post(signUp('bea@example.com', { language: 'de' }))
     const [mail] = await service.inbox.waitFor(1)
     expect(mail?.subject).toBe('Bitte bestätigen')
     expect(mail?.text).toContain('bitte bestätigen Sie den Test-Newsletter.')
     expect(mail?.text).toContain('Abmelden: https://')
-    const confirmed = await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
+    const confirmed = await confirmLink(linkIn(mail, '/confirm'))
     expect(confirmed.headers.location).toBe('/de/newsletter-confirmed/')
   })
 
   it('does not confirm twice with a reused link, and shows the same result', async () => {
     await post(signUp('ada@example.com'))
     const [mail] = await service.inbox.waitFor(1)
-    const link = pathOf(linkIn(mail, '/confirm'))
-    await service.app.inject({ url: link })
+    const link = linkIn(mail, '/confirm')
+    await confirmLink(link)
     clock += HOUR
-    const again = await service.app.inject({ url: link })
+    const again = await confirmLink(link)
     expect(again.headers.location).toBe('/en/newsletter-confirmed/')
     const events = await service.query('SELECT event FROM subscription_events')
     expect(events).toHaveLength(2)
@@ -136,7 +164,7 @@ describe.each(databases())('forms service on $name', (database) => {
     await post(signUp('ada@example.com'))
     const [mail] = await service.inbox.waitFor(1)
     clock += 49 * HOUR
-    const response = await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
+    const response = await confirmLink(linkIn(mail, '/confirm'))
     expect(response.headers.location).toBe('/en/link-expired/')
     const [subscriber] = await service.query<{ status: string }>('SELECT status FROM subscribers')
     expect(subscriber?.status).toBe('pending')
@@ -152,27 +180,103 @@ describe.each(databases())('forms service on $name', (database) => {
     }
   })
 
-  it('unsubscribes in one click from the link and by one-click POST, again without harm', async () => {
+  it('unsubscribes by the one-click POST of a mail client (multipart, RFC 8058)', async () => {
     await post(signUp('ada@example.com'))
     const [mail] = await service.inbox.waitFor(1)
-    await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
-    const link = pathOf(linkIn(mail, '/unsubscribe'))
-    const response = await service.app.inject({ url: link })
-    expect(response.statusCode).toBe(303)
-    expect(response.headers.location).toBe('/en/unsubscribed/')
+    await confirmLink(linkIn(mail, '/confirm'))
+    const boundary = 'x-boundary'
     const oneClick = await service.app.inject({
       method: 'POST',
-      url: link,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'List-Unsubscribe=One-Click',
+      url: pathOf(linkIn(mail, '/unsubscribe')),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`,
     })
     expect(oneClick.statusCode).toBe(200)
     const [subscriber] = await service.query<{ status: string }>('SELECT status FROM subscribers')
     expect(subscriber?.status).toBe('unsubscribed')
+  })
+
+  it('unsubscribes in one click from the link, and again without harm', async () => {
+    await post(signUp('ada@example.com'))
+    const [mail] = await service.inbox.waitFor(1)
+    await confirmLink(linkIn(mail, '/confirm'))
+    const link = pathOf(linkIn(mail, '/unsubscribe'))
+    for (let time = 0; time < 2; time++) {
+      const response = await service.app.inject({ url: link })
+      expect(response.statusCode).toBe(303)
+      expect(response.headers.location).toBe('/en/unsubscribed/')
+    }
     const events = await service.query<{ event: string }>(
       'SELECT event FROM subscription_events ORDER BY id',
     )
     expect(events.map((e) => e.event)).toEqual(['requested', 'confirmed', 'unsubscribed'])
+  })
+
+  it('signs up again after unsubscribing, with a new confirmation; a pending sign-up can be withdrawn too', async () => {
+    await post(signUp('ada@example.com'))
+    const [first] = await service.inbox.waitFor(1)
+    await confirmLink(linkIn(first, '/confirm'))
+    await service.app.inject({ url: pathOf(linkIn(first, '/unsubscribe')) })
+    clock += HOUR
+    await post(signUp('ada@example.com'))
+    const [, second] = await service.inbox.waitFor(2)
+    const [pending] = await service.query<{ status: string }>('SELECT status FROM subscribers')
+    expect(pending?.status).toBe('pending')
+    // The old confirmation link does not bring the subscription back.
+    expect((await confirmLink(linkIn(first, '/confirm'))).headers.location).toBe(
+      '/en/link-expired/',
+    )
+    expect((await confirmLink(linkIn(second, '/confirm'))).headers.location).toBe(
+      '/en/newsletter-confirmed/',
+    )
+    await post(signUp('bob@example.com'))
+    const [, , third] = await service.inbox.waitFor(3)
+    await service.app.inject({ url: pathOf(linkIn(third, '/unsubscribe')) })
+    expect((await confirmLink(linkIn(third, '/confirm'))).headers.location).toBe(
+      '/en/link-expired/',
+    )
+    const rows = await service.query<{ email: string; status: string }>(
+      'SELECT email, status FROM subscribers ORDER BY email',
+    )
+    expect(rows).toEqual([
+      { email: 'ada@example.com', status: 'confirmed' },
+      { email: 'bob@example.com', status: 'unsubscribed' },
+    ])
+  })
+
+  it('mails one address at most three times a day, however often it signs up', async () => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await post(signUp('ada@example.com'))
+      clock += 11 * 60_000
+    }
+    await service.inbox.waitFor(3)
+    await new Promise((done) => setTimeout(done, 200))
+    expect(service.inbox.mails).toHaveLength(3)
+    clock += 24 * HOUR
+    await post(signUp('ada@example.com'))
+    await service.inbox.waitFor(4)
+  })
+
+  it('lets confirmations and unsubscriptions of one subscriber race without failing', async () => {
+    await post(signUp('ada@example.com'))
+    const [mail] = await service.inbox.waitFor(1)
+    const confirm = pathOf(linkIn(mail, '/confirm'))
+    const unsubscribe = pathOf(linkIn(mail, '/unsubscribe'))
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        index % 2 === 0
+          ? service.app.inject({
+              method: 'POST',
+              url: confirm,
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              payload: '',
+            })
+          : service.app.inject({ url: unsubscribe }),
+      ),
+    )
+    expect(responses.map((response) => response.statusCode)).toEqual(responses.map(() => 303))
+    const [row] = await service.query<{ status: string }>('SELECT status FROM subscribers')
+    expect(['confirmed', 'unsubscribed']).toContain(row?.status)
   })
 
   it('sends no second mail within the cooling period and never duplicates a record', async () => {
@@ -187,9 +291,9 @@ describe.each(databases())('forms service on $name', (database) => {
     const rows = await service.query<{ topics: string[] }>('SELECT topics FROM subscribers')
     expect(rows).toEqual([{ topics: ['regulation'] }])
     // Only the newest confirmation link works.
-    const old = await service.app.inject({ url: pathOf(linkIn(first, '/confirm')) })
+    const old = await confirmLink(linkIn(first, '/confirm'))
     expect(old.headers.location).toBe('/en/link-expired/')
-    const current = await service.app.inject({ url: pathOf(linkIn(second, '/confirm')) })
+    const current = await confirmLink(linkIn(second, '/confirm'))
     expect(current.headers.location).toBe('/en/newsletter-confirmed/')
   })
 
@@ -211,7 +315,7 @@ describe.each(databases())('forms service on $name', (database) => {
   it('leaves a confirmed subscriber alone when the address signs up again', async () => {
     await post(signUp('ada@example.com'))
     const [mail] = await service.inbox.waitFor(1)
-    await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
+    await confirmLink(linkIn(mail, '/confirm'))
     clock += 24 * HOUR
     const again = await post(signUp('ada@example.com', { topics: ['regulation'] }))
     expect(again.json()).toEqual({ ok: true, redirect: '/en/newsletter-success/' })
@@ -231,7 +335,7 @@ describe.each(databases())('forms service on $name', (database) => {
     )
     expect(response.json()).toEqual({ ok: true, redirect: '/en/productupdates-success/' })
     const [, mail] = await service.inbox.waitFor(2)
-    const confirmed = await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
+    const confirmed = await confirmLink(linkIn(mail, '/confirm'))
     expect(confirmed.headers.location).toBe('/en/productupdates-confirmed/')
     const rows = await service.query<{ list: string; status: string }>(
       'SELECT list, status FROM subscribers ORDER BY list',
@@ -279,10 +383,10 @@ describe.each(databases())('forms service on $name', (database) => {
     expect(wrong.body).toContain('<a href="/de/newsletter/">Zurück zum Formular</a>')
   })
 
-  it('answers each of 36 malformed requests with 4xx and changes nothing stored', async () => {
+  it('answers each of 44 malformed requests with 4xx and changes nothing stored', async () => {
     await post(signUp('kept@example.com'))
     const [mail] = await service.inbox.waitFor(1)
-    await service.app.inject({ url: pathOf(linkIn(mail, '/confirm')) })
+    await confirmLink(linkIn(mail, '/confirm'))
     const before = await service.query('SELECT * FROM subscribers')
     const stored = await counts(service)
     const json = (payload: unknown, url = '/api/forms/newsletter') => ({
@@ -328,7 +432,24 @@ describe.each(databases())('forms service on $name', (database) => {
         'wrong content type',
         { ...json(signUp('kept@example.com')), headers: { 'content-type': 'text/plain' } },
       ],
-      ['body too large', json(signUp('kept@example.com', { website: 'x'.repeat(20_000) }))],
+      ['body too large', json(signUp('kept@example.com', { website: 'x'.repeat(70_000) }))],
+      ['a display name around the address', json(signUp('x<kept@example.com>'))],
+      ['a group of addresses', json(signUp('group:kept@example.com;'))],
+      ['a NUL in the address', json(signUp('kept\u0000x@example.com'))],
+      [
+        'a form named like a property of every object',
+        json(signUp('kept@example.com'), '/api/forms/constructor'),
+      ],
+      ['a form named __proto__', json(signUp('kept@example.com'), '/api/forms/__proto__')],
+      ['a form named toString', json(signUp('kept@example.com'), '/api/forms/toString')],
+      [
+        'survey: a NUL in a text answer',
+        json({ ...survey, 'answers.comment': 'a\u0000b' }, '/api/forms/survey'),
+      ],
+      [
+        'survey: an escape sequence in a text answer',
+        json({ ...survey, 'answers.comment': 'a\u001b[2J' }, '/api/forms/survey'),
+      ],
       [
         'survey: missing required answer',
         json({ ...survey, 'answers.role': undefined }, '/api/forms/survey'),
@@ -478,6 +599,56 @@ describe('forms service failures', () => {
       expect(text).not.toContain('secret.person')
       expect(text).not.toContain(token)
       expect(text).not.toContain('203.0.113.7')
+    } finally {
+      await service.close()
+    }
+  })
+
+  it('logs a refused recipient without the address', async () => {
+    const logs: string[] = []
+    const service = await startService({}, { logs, rejectRecipients: true })
+    try {
+      const response = await service.app.inject({
+        method: 'POST',
+        url: '/api/forms/newsletter',
+        payload: signUp('refused.person@example.com'),
+      })
+      expect(response.statusCode).toBe(503)
+      const text = logs.join('')
+      expect(text).toContain('confirmation e-mail not sent')
+      expect(text).toContain('"responseCode":550')
+      expect(text).not.toContain('refused.person')
+    } finally {
+      await service.close()
+    }
+  })
+
+  it('never limits unsubscribing; an over-used link answers with a page, not JSON', async () => {
+    const service = await startService({}, { rateLimit: 1 })
+    try {
+      await service.app.inject({
+        method: 'POST',
+        url: '/api/forms/newsletter',
+        payload: signUp('ada@example.com'),
+      })
+      const [mail] = await service.inbox.waitFor(1)
+      for (let time = 0; time < 15; time++) {
+        const response = await service.app.inject({ url: pathOf(linkIn(mail, '/unsubscribe')) })
+        expect(response.statusCode).toBe(303)
+      }
+      const statuses: number[] = []
+      let last = ''
+      for (let time = 0; time < 11; time++) {
+        const response = await service.app.inject({
+          url: `/api/subscriptions/confirm?token=${'x'.repeat(43)}&lang=de`,
+        })
+        statuses.push(response.statusCode)
+        last = response.body
+      }
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(303))
+      expect(statuses[10]).toBe(429)
+      expect(last).toContain('<html lang="de">')
+      expect(last).toContain('Zu viele Versuche')
     } finally {
       await service.close()
     }

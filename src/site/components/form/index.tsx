@@ -17,7 +17,12 @@ import {
   MAX_EMAIL_LENGTH,
   type Question,
 } from '../../../shared/forms/definition'
-import { type FieldError, FORM_MESSAGES, summaryText } from '../../../shared/forms/messages'
+import {
+  errorLine,
+  type FieldError,
+  FORM_MESSAGES,
+  summaryText,
+} from '../../../shared/forms/messages'
 import { navigateTo } from '../../../shared/navigation'
 import { Link } from '../link'
 import { Section } from '../ui'
@@ -46,12 +51,10 @@ export function Form({ form }: { form: FormDefinition }) {
     if (ref.current) ref.current.noValidate = true
   }, [])
 
-  useEffect(() => {
-    const field = focusField.current
-    if (field === undefined || !ref.current) return
-    focusField.current = undefined
+  /** Moves focus to a field: a group's first choice; the summary for what has no field. */
+  function focusOn(field: string) {
+    if (!ref.current) return
     const box = ref.current.querySelector<HTMLElement>(`#${CSS.escape(idOf(form, field))}`)
-    // A group's first choice, else the field; the summary for what has no field of its own.
     const target = box?.tagName === 'FIELDSET' ? box.querySelector<HTMLElement>('input') : box
     const focused = target ?? ref.current.querySelector<HTMLElement>('[data-error-summary]')
     if (!focused) return
@@ -59,6 +62,13 @@ export function Form({ form }: { form: FormDefinition }) {
     const container = focused.closest<HTMLElement>('[data-field]') ?? focused
     container.scrollIntoView({ block: 'start' })
     focused.focus({ preventScroll: true })
+  }
+
+  useEffect(() => {
+    const field = focusField.current
+    if (field === undefined) return
+    focusField.current = undefined
+    focusOn(field)
   })
 
   const errorOf = (field: string) => errors.find((error) => error.field === field)
@@ -141,7 +151,15 @@ export function Form({ form }: { form: FormDefinition }) {
           <ul>
             {errors.map((error) => (
               <li key={error.field}>
-                <a href={`#${idOf(form, error.field)}`}>{summaryLine(form, error, messages)}</a>
+                <a
+                  href={`#${idOf(form, error.field)}`}
+                  onClick={(event) => {
+                    event.preventDefault()
+                    focusOn(error.field)
+                  }}
+                >
+                  {errorLine(form, error)}
+                </a>
               </li>
             ))}
           </ul>
@@ -248,18 +266,6 @@ export function Form({ form }: { form: FormDefinition }) {
 }
 
 type Messages = (typeof FORM_MESSAGES)['en']
-
-function summaryLine(form: FormDefinition, error: FieldError, messages: Messages): string {
-  const label =
-    form.kind === 'list'
-      ? error.field === 'email'
-        ? messages.email
-        : error.field === 'topics'
-          ? form.topics?.legend
-          : undefined
-      : form.questions.find((question) => answerField(question.id) === error.field)?.label
-  return label ? `${label}: ${messages.errors[error.code]}` : messages.errors[error.code]
-}
 
 function Marker({ required, messages }: { required: boolean; messages: Messages }) {
   return <span className={styles.marker}>({required ? messages.required : messages.optional})</span>
