@@ -1,0 +1,275 @@
+/**
+ * Consent in the browser: applies the rules of `src/shared/consent.ts` to the page. Nothing
+ * of another host loads, and nothing non-essential is stored, before the visitor allows it.
+ *
+ * - Google Consent Mode v2: `default` with every signal denied is queued first, before any
+ *   Google tag; every choice queues an `update`.
+ * - A tracker's script loads once its category is allowed and it is neither opted out nor
+ *   without an ID; a page view follows every `route-update` (two animation frames later, or
+ *   32 ms where frames do not run), none on untracked paths.
+ * - Withdrawing stops page views at once and removes the trackers' cookies it can reach;
+ *   allowing starts them at once, with a page view of the current page.
+ * - `gclid`/`gclsrc` are kept in memory until conversion tracking is allowed, then stored for
+ *   90 days.
+ */
+import {
+  CATEGORIES,
+  type Category,
+  type Choice,
+  type Cookies,
+  type CookieWrite,
+  categoryEnabled,
+  choiceWrites,
+  clickIdsOf,
+  clickIdWrites,
+  consentSignals,
+  DENIED_SIGNALS,
+  isTrackedPath,
+  needsDecision,
+  OPT_OUT_ALERTS,
+  optOutWrites,
+  parseCookies,
+  serializeCookie,
+  TRACKER_COOKIES,
+  type Tracker,
+  type TrackingIds,
+  trackerAllowed,
+} from '../shared/consent'
+
+/** Where the trackers' scripts come from (their own hosts). */
+export const SCRIPT_URLS = {
+  gtag: (id: string) => `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(id)}`,
+  gtm: (id: string) => `https://www.googletagmanager.com/gtm.js?id=${encodeURIComponent(id)}`,
+  linkedin: 'https://snap.licdn.com/li.lms-analytics/insight.min.js',
+  twitter: 'https://static.ads-twitter.com/uwt.js',
+}
+
+/** What the controller needs of the browser; tests give it a fake. */
+export interface ConsentEnvironment {
+  readCookies(): string
+  writeCookie(text: string): void
+  /** The page's host name, for removing cookies set on a parent domain. */
+  hostname: string
+  secure: boolean
+  search: string
+  loadScript(src: string): void
+  /** The page's global object, where tags find `dataLayer`, `gtag`, `twq`, LinkedIn's ids. */
+  global: Record<string, unknown>
+  /** Runs `work` after two animation frames, or 32 ms where frames do not run. */
+  afterFrames(work: () => void): void
+  alert(message: string): void
+  now(): Date
+}
+
+export interface ConsentController {
+  /** True while the banner must ask (no choice yet, or another revision). */
+  needsDecision(): boolean
+  /** The choice stored now. */
+  current(): Cookies
+  /** Applies a choice from the banner: stores it, then starts or stops trackers at once. */
+  decide(choice: Choice): void
+  /** Opts out of one tracker (the privacy policy's links); an alert unless `silent`. */
+  optOut(tracker: Tracker, options?: { silent?: boolean }): void
+  /** Sends a page view of `path` to every allowed tracker, after the frames' delay. */
+  pageView(location: { pathname: string; href: string }, title: string): void
+  /** Calls `listener` after each change of the stored choice. */
+  subscribe(listener: () => void): () => void
+}
+
+type Gtag = (...args: unknown[]) => void
+
+/** The trackers that receive page views (LinkedIn's tag counts its own). */
+const PAGE_VIEW_TRACKERS: readonly Tracker[] = ['googleanalytics', 'adwords', 'twitter']
+
+export function createConsent(
+  ids: TrackingIds,
+  revision: string,
+  env: ConsentEnvironment,
+): ConsentController {
+  const listeners = new Set<() => void>()
+  const loaded = new Set<string>()
+  /** Click identifiers of the landing address: memory only until conversion is allowed. */
+  const pendingClickIds = clickIdsOf(env.search)
+  const cookies = () => parseCookies(env.readCookies())
+
+  const dataLayer = (env.global.dataLayer ??= []) as unknown[]
+  const gtag: Gtag =
+    (env.global.gtag as Gtag | undefined) ??
+    // gtag.js reads the arguments object itself, not an array: push it as it is.
+    function gtag() {
+      // biome-ignore lint/complexity/noArguments: the tag expects the arguments object.
+      dataLayer.push(arguments)
+    }
+  env.global.gtag = gtag
+  gtag('consent', 'default', { ...DENIED_SIGNALS, wait_for_update: 500 })
+
+  const write = (writes: CookieWrite[]) => {
+    for (const entry of writes) env.writeCookie(serializeCookie(entry, env.secure))
+  }
+
+  /** Removes a category's tracker cookies on this host and every parent domain. */
+  const removeTrackerCookies = (category: Category) => {
+    const parts = env.hostname.split('.')
+    const domains = [
+      undefined,
+      ...parts.slice(0, -1).map((_, index) => parts.slice(index).join('.')),
+    ]
+    for (const name of Object.keys(cookies())) {
+      if (!TRACKER_COOKIES[category].test(name)) continue
+      for (const domain of domains) {
+        env.writeCookie(
+          `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT${domain ? `; Domain=${domain}` : ''}`,
+        )
+      }
+    }
+  }
+
+  const load = (key: string, src: string, before?: () => void) => {
+    if (loaded.has(key)) return
+    loaded.add(key)
+    before?.()
+    env.loadScript(src)
+  }
+
+  /** Starts what the stored choice allows; stops what it no longer allows. */
+  const apply = (previous: Cookies | undefined) => {
+    const now = cookies()
+    const allowed = (tracker: Tracker) => trackerAllowed(now, ids, tracker)
+    gtag('consent', 'update', consentSignals(now))
+    const ga = allowed('googleanalytics')
+    const ads = allowed('adwords')
+    if (ga || ads) {
+      const first = (ga ? ids.gaMeasurementId : ids.adsIds[0]) ?? ''
+      load('gtag', SCRIPT_URLS.gtag(first), () => gtag('js', env.now()))
+      if (ga && !loaded.has(`config:${ids.gaMeasurementId}`)) {
+        loaded.add(`config:${ids.gaMeasurementId}`)
+        gtag('config', ids.gaMeasurementId, { anonymize_ip: true, send_page_view: false })
+      }
+      if (ads) {
+        for (const id of ids.adsIds) {
+          if (loaded.has(`config:${id}`)) continue
+          loaded.add(`config:${id}`)
+          gtag('config', id, { send_page_view: false })
+        }
+      }
+      if (ids.gtmId) {
+        load('gtm', SCRIPT_URLS.gtm(ids.gtmId), () =>
+          dataLayer.push({ 'gtm.start': env.now().getTime(), event: 'gtm.js' }),
+        )
+      }
+    }
+    if (allowed('linkedin') && ids.linkedinPartnerId) {
+      load('linkedin', SCRIPT_URLS.linkedin, () => {
+        env.global._linkedin_partner_id = ids.linkedinPartnerId
+        env.global._linkedin_data_partner_ids = [ids.linkedinPartnerId]
+      })
+    }
+    if (allowed('twitter') && ids.twitterPixelId) {
+      load('twitter', SCRIPT_URLS.twitter, () => {
+        const queue: unknown[] = []
+        const twq = (...args: unknown[]) => queue.push(args)
+        Object.assign(twq, { version: '1.1', queue })
+        env.global.twq ??= twq
+        ;(env.global.twq as (...args: unknown[]) => void)('config', ids.twitterPixelId)
+      })
+    }
+    if (categoryEnabled(now, 'conversion') && Object.keys(pendingClickIds).length > 0) {
+      write(clickIdWrites(pendingClickIds, env.now()))
+    }
+    if (previous) {
+      for (const category of CATEGORIES) {
+        if (categoryEnabled(previous, category) && !categoryEnabled(now, category)) {
+          removeTrackerCookies(category)
+        }
+      }
+    }
+  }
+
+  const changed = () => {
+    for (const listener of listeners) listener()
+  }
+
+  const sendPageView = (location: { pathname: string; href: string }, title: string) => {
+    if (!isTrackedPath(location.pathname)) return
+    const now = cookies()
+    if (trackerAllowed(now, ids, 'googleanalytics')) {
+      gtag('event', 'page_view', {
+        send_to: ids.gaMeasurementId,
+        page_location: location.href,
+        page_path: location.pathname,
+        page_title: title,
+      })
+    }
+    if (trackerAllowed(now, ids, 'adwords')) {
+      gtag('event', 'page_view', { send_to: ids.adsIds })
+    }
+    if (trackerAllowed(now, ids, 'twitter')) {
+      ;(env.global.twq as ((...args: unknown[]) => void) | undefined)?.('track', 'PageView')
+    }
+  }
+
+  let lastPage: { location: { pathname: string; href: string }; title: string } | undefined
+
+  apply(undefined)
+
+  return {
+    needsDecision: () => needsDecision(cookies(), revision),
+    current: cookies,
+    decide(choice) {
+      const before = cookies()
+      write(choiceWrites(choice, revision, ids, env.now()))
+      apply(before)
+      // Allowing starts at once: the page being read counts as viewed.
+      const page = lastPage
+      const newlyAllowed = PAGE_VIEW_TRACKERS.some(
+        (tracker) =>
+          !trackerAllowed(before, ids, tracker) && trackerAllowed(cookies(), ids, tracker),
+      )
+      if (page && newlyAllowed) env.afterFrames(() => sendPageView(page.location, page.title))
+      changed()
+    },
+    optOut(tracker, options = {}) {
+      const before = cookies()
+      write(optOutWrites(tracker, ids))
+      apply(before)
+      const message = OPT_OUT_ALERTS[tracker]
+      if (message && !options.silent) env.alert(message)
+      changed()
+    },
+    pageView(location, title) {
+      lastPage = { location, title }
+      env.afterFrames(() => sendPageView(location, title))
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}
+
+/** The controller on the real page. */
+export function browserConsent(ids: TrackingIds, revision: string): ConsentController {
+  return createConsent(ids, revision, {
+    readCookies: () => document.cookie,
+    writeCookie: (text) => {
+      document.cookie = text
+    },
+    hostname: location.hostname,
+    secure: location.protocol === 'https:',
+    search: location.search,
+    loadScript(src) {
+      const script = document.createElement('script')
+      script.async = true
+      script.src = src
+      document.head.append(script)
+    },
+    global: window as unknown as Record<string, unknown>,
+    afterFrames(work) {
+      if (typeof requestAnimationFrame === 'function') {
+        requestAnimationFrame(() => requestAnimationFrame(work))
+      } else setTimeout(work, 32)
+    },
+    alert: (message) => window.alert(message),
+    now: () => new Date(),
+  })
+}
