@@ -92,7 +92,8 @@ export function createConsent(
   const pendingClickIds = clickIdsOf(env.search)
   const cookies = () => parseCookies(env.readCookies())
 
-  const dataLayer = (env.global.dataLayer ??= []) as unknown[]
+  env.global.dataLayer ??= []
+  const dataLayer = env.global.dataLayer as unknown[]
   const gtag: Gtag =
     (env.global.gtag as Gtag | undefined) ??
     // gtag.js reads the arguments object itself, not an array: push it as it is.
