@@ -81,7 +81,9 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const stage = `${config.outDir}.next`
   const staged: BuildConfig = { ...config, outDir: stage }
   await rm(stage, { recursive: true, force: true })
-  await mkdir(stage, { recursive: true })
+  // The folders the parallel steps share exist first: copying the bundle's public files and
+  // writing images at once must not race to create `images/` (EEXIST).
+  await mkdir(join(stage, 'images'), { recursive: true })
   await mkdir(config.cacheDir, { recursive: true })
   const markdownCache = await openMarkdownCache(config)
   // Compression runs on libuv's thread pool, from the moment the client bundle is written,
@@ -142,6 +144,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
       const boot: BootData = {
         buildHash: bundled.buildHash,
         serviceWorker: config.serviceWorker,
+        tracking: config.tracking,
         page,
         staticQueries,
       }
