@@ -4,6 +4,7 @@ import {
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
   E2E_DATA_DIR,
+  E2E_TRACKING,
   TEST_PORT,
 } from './tests/e2e/support/env'
 
@@ -25,7 +26,7 @@ export default defineConfig({
     command: 'node scripts/run.mjs start',
     url: `${BASE_URL}/`,
     // The forms service keeps its database and outbox out of the project's data/ folder.
-    env: { PORT: String(TEST_PORT), LOG_LEVEL: 'warn', DATA_DIR: E2E_DATA_DIR },
+    env: { PORT: String(TEST_PORT), LOG_LEVEL: 'warn', DATA_DIR: E2E_DATA_DIR, ...E2E_TRACKING },
     reuseExistingServer: false,
     timeout: 300_000,
     stdout: 'pipe',

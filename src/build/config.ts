@@ -1,6 +1,7 @@
 /** Build settings, each from the environment variable named beside it. */
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import type { TrackingIds } from '../shared/consent'
 
 export interface BuildConfig {
   /** Project root: where `src/`, `public/` and `package.json` live. */
@@ -15,6 +16,11 @@ export interface BuildConfig {
   siteUrl: string
   /** `SERVICE_WORKER=off`: the kill switch; ships a worker that removes itself. */
   serviceWorker: boolean
+  /**
+   * The trackers' identifiers (`GTM_ID`, `GA_MEASUREMENT_ID`, `ADS_IDS`, `LINKEDIN_PARTNER_ID`,
+   * `TWITTER_PIXEL_ID`); a tracker without one stays off. They load only with consent.
+   */
+  tracking: TrackingIds
 }
 
 /** The folder of package.json above this module, compiled (`.cache/bin/…`) or not (`src/build`). */
@@ -44,6 +50,44 @@ export function readBuildConfig(env: NodeJS.ProcessEnv = process.env): BuildConf
     cacheDir: resolve(ROOT, env.BUILD_CACHE_DIR ?? '.cache', slugOf(outDir)),
     siteUrl,
     serviceWorker: (env.SERVICE_WORKER ?? 'on') !== 'off',
+    tracking: readTrackingIds(env),
+  }
+}
+
+/** Each identifier's shape, for a clear error when a variable holds something else. */
+const ID_FORMATS = {
+  GTM_ID: [/^GTM-[A-Z0-9]{4,12}$/, 'a tag manager container such as GTM-ABC1234'],
+  GA_MEASUREMENT_ID: [/^G-[A-Z0-9]{4,16}$/, 'an analytics measurement ID such as G-ABC123DEF4'],
+  ADS_IDS: [/^AW-\d{6,14}$/, 'Ads site tags such as AW-123456789, separated by commas'],
+  LINKEDIN_PARTNER_ID: [/^\d{3,12}$/, 'a LinkedIn partner ID (digits)'],
+  TWITTER_PIXEL_ID: [/^[a-z0-9]{3,12}$/i, 'an X (Twitter) pixel ID such as o1abc'],
+} as const
+
+export function readTrackingIds(env: NodeJS.ProcessEnv): TrackingIds {
+  const read = (name: keyof typeof ID_FORMATS): string[] => {
+    const values = (env[name] ?? '')
+      .split(',')
+      .map((value) => value.trim())
+      .filter(Boolean)
+    const [format, expected] = ID_FORMATS[name]
+    for (const value of values) {
+      if (!format.test(value)) throw new Error(`${name} must be ${expected}; got "${value}"`)
+    }
+    if (name !== 'ADS_IDS' && values.length > 1) {
+      throw new Error(`${name} must be one identifier; got ${values.length}`)
+    }
+    return values
+  }
+  const [gtmId] = read('GTM_ID')
+  const [gaMeasurementId] = read('GA_MEASUREMENT_ID')
+  const [linkedinPartnerId] = read('LINKEDIN_PARTNER_ID')
+  const [twitterPixelId] = read('TWITTER_PIXEL_ID')
+  return {
+    ...(gtmId ? { gtmId } : {}),
+    ...(gaMeasurementId ? { gaMeasurementId } : {}),
+    adsIds: read('ADS_IDS'),
+    ...(linkedinPartnerId ? { linkedinPartnerId } : {}),
+    ...(twitterPixelId ? { twitterPixelId } : {}),
   }
 }
 

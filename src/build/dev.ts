@@ -115,6 +115,7 @@ async function main(): Promise<void> {
     const boot: BootData = {
       buildHash: DEV_BUILD_HASH,
       serviceWorker: false,
+      tracking: config.tracking,
       page: data,
       staticQueries,
     }

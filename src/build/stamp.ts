@@ -50,7 +50,13 @@ export async function inputHash(config: BuildConfig): Promise<string> {
     ...(await filesUnder(config.contentDir)),
     join(root, 'package-lock.json'),
   ]
-  hash.update(JSON.stringify({ siteUrl: config.siteUrl, serviceWorker: config.serviceWorker }))
+  hash.update(
+    JSON.stringify({
+      siteUrl: config.siteUrl,
+      serviceWorker: config.serviceWorker,
+      tracking: config.tracking,
+    }),
+  )
   await hashFiles(hash, files)
   return hash.digest('hex')
 }

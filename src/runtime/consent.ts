@@ -31,10 +31,12 @@ import {
   parseCookies,
   serializeCookie,
   TRACKER_COOKIES,
+  TRACKERS,
   type Tracker,
   type TrackingIds,
   trackerAllowed,
 } from '../shared/consent'
+import { onRouteUpdate } from './events'
 
 /** Where the trackers' scripts come from (their own hosts). */
 export const SCRIPT_URLS = {
@@ -253,6 +255,7 @@ export function browserConsent(ids: TrackingIds, revision: string): ConsentContr
   return createConsent(ids, revision, {
     readCookies: () => document.cookie,
     writeCookie: (text) => {
+      // biome-ignore lint/suspicious/noDocumentCookie: Cookie Store is missing in Firefox; the text comes from serializeCookie.
       document.cookie = text
     },
     hostname: location.hostname,
@@ -273,4 +276,39 @@ export function browserConsent(ids: TrackingIds, revision: string): ConsentContr
     alert: (message) => window.alert(message),
     now: () => new Date(),
   })
+}
+
+/**
+ * The privacy policy's opt-out links (`#opt-out-googleanalytics`, …): a click opts out of that
+ * tracker, with its alert.
+ */
+export function startOptOutLinks(consent: ConsentController): void {
+  document.addEventListener(
+    'click',
+    (event) => {
+      const link = (event.target as Element | null)?.closest?.('a[href^="#opt-out-"]')
+      const tracker = link?.getAttribute('href')?.slice('#opt-out-'.length)
+      if (!tracker || !(TRACKERS as readonly string[]).includes(tracker)) return
+      event.preventDefault()
+      consent.optOut(tracker as Tracker)
+      // Captured before the router's listener sees it: the address stays as it is.
+    },
+    true,
+  )
+}
+
+/**
+ * Consent on the real page: the controller, the opt-out links and a page view on every route
+ * change (`shown`: the page shown before this module arrived). Returns the controller.
+ */
+export function startConsent(
+  ids: TrackingIds,
+  revision: string,
+  shown: { pathname: string; href: string } | undefined,
+): ConsentController {
+  const consent = browserConsent(ids, revision)
+  startOptOutLinks(consent)
+  if (shown) consent.pageView(shown, document.title)
+  onRouteUpdate(({ location }) => consent.pageView(location, document.title))
+  return consent
 }

@@ -12,6 +12,7 @@ import type { BootData } from '../shared/types'
 import { App, type AppState, layoutsOf } from '../site/app'
 import { loadTemplate } from '../site/templates/registry'
 import type { TemplateComponent } from '../site/templates/types'
+import { onRouteUpdate, type RouteUpdateDetail } from './events'
 import { applyHead } from './head'
 import { startImageFade } from './image-fade'
 import { interfaceLanguage, rememberLanguageSwitches, storeLanguage } from './language'
@@ -97,6 +98,20 @@ async function start(): Promise<void> {
     prefetcher: startPrefetching((path) => loader.prefetch(path)),
     forceFullLoad: () => serviceWorkerUpdated() && loader.hasFailedResources(),
   })
+  // Consent loads beside the page, not before it: no tag exists until it runs (so Consent
+  // Mode's default still comes first), and the page it missed meanwhile is counted then.
+  const revision = Object.values(boot.staticQueries)[0]?.company.consentRevision ?? '1'
+  let shown: RouteUpdateDetail['location'] | undefined
+  const stopBuffering = onRouteUpdate(({ location }) => {
+    shown = location
+  })
+  import('./consent').then(
+    ({ startConsent }) => {
+      stopBuffering()
+      startConsent(boot.tracking, revision, shown)
+    },
+    (error: unknown) => console.error(error),
+  )
   router.start()
   setNavigator((href) => router.navigate(href))
 

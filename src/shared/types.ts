@@ -1,5 +1,6 @@
 /** The data model of spec section 3, shared by the build and the browser runtime. */
 import type { SiteSettings } from '../content/schema/entries'
+import type { TrackingIds } from './consent'
 import type { Language } from './languages'
 
 /** One page of the site: where it lives and, for pages answering a pattern, the pattern. */
@@ -174,6 +175,8 @@ export interface BootData {
   buildHash: string
   /** False when the build ships the service-worker kill switch. */
   serviceWorker: boolean
+  /** The trackers' identifiers of this build (each loads only with consent). */
+  tracking: TrackingIds
   page: PageData
   staticQueries: Record<string, LayoutData>
 }

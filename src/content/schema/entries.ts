@@ -39,6 +39,16 @@ export const siteSettings = z.strictObject({
     .min(1, { error: 'expected at least one board member' }),
   supervisoryBoardChair: text('the chair of the supervisory board', 80),
   editorialResponsible: text('the person responsible for editorial content (section 18 MStV)', 120),
+  /**
+   * The cookie banner's revision: change it when the banner's texts or the trackers change,
+   * and every visitor is asked again.
+   */
+  consentRevision: z
+    .string({ error: 'expected the cookie banner revision as text (in quotes: "2")' })
+    .regex(/^[\w.-]{1,40}$/, {
+      error: 'expected the cookie banner revision in letters, digits, dots and hyphens',
+    })
+    .default('1'),
   supervisors: z
     .array(
       z.strictObject({

@@ -97,7 +97,13 @@ describe('sharing tags', () => {
   it('make blog posts articles, without an alternate locale, in the rendered document', () => {
     const data = page('/blog/hello-from-the-bank/')
     const html = renderDocument(
-      { buildHash: 'x', serviceWorker: false, page: data, staticQueries: { q: queries.en.data } },
+      {
+        buildHash: 'x',
+        serviceWorker: false,
+        tracking: { adsIds: [] },
+        page: data,
+        staticQueries: { q: queries.en.data },
+      },
       '',
       { entry: '/entry.js', preload: [], styles: [], fonts: [] },
     )

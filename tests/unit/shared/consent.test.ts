@@ -254,3 +254,39 @@ describe('ad click identifiers', () => {
     expect(TRACKER_COOKIES.analytics.test('cookieconsent_analytics')).toBe(false)
   })
 })
+
+describe('tracking identifiers from the environment', () => {
+  it('reads every variable, Ads IDs as a list; a tracker without one stays off', async () => {
+    const { readTrackingIds } = await import('../../../src/build/config')
+    expect(
+      readTrackingIds({
+        GTM_ID: 'GTM-ABC1234',
+        GA_MEASUREMENT_ID: 'G-ABC123DEF4',
+        ADS_IDS: 'AW-123456789, AW-987654321',
+        LINKEDIN_PARTNER_ID: '123456',
+        TWITTER_PIXEL_ID: 'o1abc',
+      }),
+    ).toEqual({
+      gtmId: 'GTM-ABC1234',
+      gaMeasurementId: 'G-ABC123DEF4',
+      adsIds: ['AW-123456789', 'AW-987654321'],
+      linkedinPartnerId: '123456',
+      twitterPixelId: 'o1abc',
+    })
+    expect(readTrackingIds({})).toEqual({ adsIds: [] })
+  })
+
+  it.each([
+    [
+      'GTM_ID',
+      'UA-1234',
+      'GTM_ID must be a tag manager container such as GTM-ABC1234; got "UA-1234"',
+    ],
+    ['GA_MEASUREMENT_ID', 'G-1,G-2', 'GA_MEASUREMENT_ID must be'],
+    ['ADS_IDS', 'AW-1', 'ADS_IDS must be Ads site tags such as AW-123456789'],
+    ['LINKEDIN_PARTNER_ID', '<script>', 'LINKEDIN_PARTNER_ID must be a LinkedIn partner ID'],
+  ])('refuses %s=%s with a clear error', async (name, value, message) => {
+    const { readTrackingIds } = await import('../../../src/build/config')
+    expect(() => readTrackingIds({ [name]: value })).toThrow(message)
+  })
+})
