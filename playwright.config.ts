@@ -8,6 +8,23 @@ import {
   TEST_PORT,
 } from './tests/e2e/support/env'
 
+const DECIDED = ['localhost', '127.0.0.1'].flatMap((domain) =>
+  [
+    ['cookieconsent_analytics', 'deny'],
+    ['cookieconsent_conversion', 'deny'],
+    ['cookieconsent_revision', '1'],
+  ].map(([name = '', value = '']) => ({
+    name,
+    value,
+    domain,
+    path: '/',
+    expires: -1,
+    httpOnly: false,
+    secure: false,
+    sameSite: 'Lax' as const,
+  })),
+)
+
 /** Browser tests run against the built site served by `npm start`, never a dev server. */
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -19,6 +36,9 @@ export default defineConfig({
   reporter: process.env.CI ? 'list' : 'line',
   use: {
     baseURL: BASE_URL,
+    // A returning visitor who has answered the cookie banner (rejected all): the banner stays
+    // away from the tests of other things; tests/e2e/consent.spec.ts starts without it.
+    storageState: { cookies: DECIDED, origins: [] },
     serviceWorkers: 'block',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },

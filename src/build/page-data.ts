@@ -31,6 +31,7 @@ export function createStaticQueries(content: SiteContent): Record<Language, Stat
       navigation: layout.navigation,
       footer: layout.footer,
       cookieSettings: layout.cookieSettings,
+      ...(layout.consent ? { consent: layout.consent } : {}),
       strings: layout.strings,
     }
     const json = JSON.stringify(data)

@@ -12,13 +12,17 @@
  * - `gclid`/`gclsrc` are kept in memory until conversion tracking is allowed, then stored for
  *   90 days.
  */
+
+import type { ConsentTexts } from '../content/schema/entries'
 import {
   CATEGORIES,
   type Category,
   type Choice,
+  CONSENT_ID_COOKIE,
   type Cookies,
   type CookieWrite,
   categoryEnabled,
+  choiceOf,
   choiceWrites,
   clickIdsOf,
   clickIdWrites,
@@ -35,6 +39,7 @@ import {
   type Tracker,
   type TrackingIds,
   trackerAllowed,
+  trackerConfigured,
 } from '../shared/consent'
 import { onRouteUpdate } from './events'
 
@@ -297,17 +302,91 @@ export function startOptOutLinks(consent: ConsentController): void {
   )
 }
 
+/** What the banner needs of the page: its words and language as shown now. */
+export interface ConsentUi {
+  texts(): ConsentTexts | undefined
+  language(): string
+}
+
+/** Stores a choice on the server as proof (no address, a random id per browser). */
+function recordChoice(consent: ConsentController, revision: string, language: string): void {
+  let id = consent.current()[CONSENT_ID_COOKIE]
+  if (!id || !/^[0-9a-f-]{36}$/.test(id)) {
+    id = crypto.randomUUID()
+    // biome-ignore lint/suspicious/noDocumentCookie: see browserConsent.
+    document.cookie = serializeCookie(
+      { name: CONSENT_ID_COOKIE, value: id, expires: new Date(Date.now() + 365 * 86_400_000) },
+      location.protocol === 'https:',
+    )
+  }
+  const choice = choiceOf(consent.current())
+  fetch('/api/consent', {
+    method: 'POST',
+    keepalive: true,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id, ...choice, revision, language }),
+  }).catch(() => {})
+}
+
 /**
- * Consent on the real page: the controller, the opt-out links and a page view on every route
- * change (`shown`: the page shown before this module arrived). Returns the controller.
+ * Consent on the real page: the controller, the banner when a choice is due, the footer's
+ * "Cookie settings" link, the opt-out links and a page view on every route change (`shown`:
+ * the page shown before this module arrived). Returns the controller.
  */
 export function startConsent(
   ids: TrackingIds,
   revision: string,
   shown: { pathname: string; href: string } | undefined,
+  ui: ConsentUi,
 ): ConsentController {
   const consent = browserConsent(ids, revision)
+  const offered = TRACKERS.filter((tracker) => trackerConfigured(ids, tracker))
+  let removeBanner: (() => void) | undefined
+
+  const show = (layer: 'first' | 'settings', opener: Element | null) => {
+    const texts = ui.texts()
+    if (!texts || offered.length === 0) return false
+    removeBanner?.()
+    const returnFocus = opener instanceof HTMLElement ? opener : null
+    import('../site/components/consent-banner/mount').then(
+      ({ mountBanner }) => {
+        const remove = mountBanner({
+          texts,
+          language: ui.language(),
+          initial: choiceOf(consent.current()),
+          trackers: offered,
+          layer,
+          decide(choice) {
+            consent.decide(choice)
+            recordChoice(consent, revision, ui.language())
+            close()
+          },
+          close,
+        })
+        function close() {
+          remove()
+          if (removeBanner === remove) removeBanner = undefined
+          returnFocus?.focus()
+        }
+        removeBanner = remove
+      },
+      (error: unknown) => console.error(error),
+    )
+    return true
+  }
+
   startOptOutLinks(consent)
+  document.addEventListener(
+    'click',
+    (event) => {
+      const link = (event.target as Element | null)?.closest?.('[data-cookie-settings]')
+      if (!link || event.defaultPrevented || event.button !== 0) return
+      // Without words or trackers there is nothing to set: the link leads to the policy.
+      if (show('settings', link)) event.preventDefault()
+    },
+    true,
+  )
+  if (consent.needsDecision()) show('first', document.activeElement)
   if (shown) consent.pageView(shown, document.title)
   onRouteUpdate(({ location }) => consent.pageView(location, document.title))
   return consent

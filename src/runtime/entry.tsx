@@ -108,7 +108,13 @@ async function start(): Promise<void> {
   import('./consent').then(
     ({ startConsent }) => {
       stopBuffering()
-      startConsent(boot.tracking, revision, shown)
+      startConsent(boot.tracking, revision, shown, {
+        texts: () => {
+          const state = store.get()
+          return layoutsOf(state)[state.language]?.consent
+        },
+        language: () => store.get().language,
+      })
     },
     (error: unknown) => console.error(error),
   )

@@ -1,5 +1,5 @@
 /** The data model of spec section 3, shared by the build and the browser runtime. */
-import type { SiteSettings } from '../content/schema/entries'
+import type { ConsentTexts, SiteSettings } from '../content/schema/entries'
 import type { TrackingIds } from './consent'
 import type { Language } from './languages'
 
@@ -166,6 +166,8 @@ export interface LayoutData {
   footer: FooterGroup[]
   /** The footer's link to the cookie settings (the consent module opens them in place). */
   cookieSettings: NavigationItem
+  /** The cookie banner's words. */
+  consent?: ConsentTexts
   legalEntity: string
   strings: UiStrings
 }

@@ -4,6 +4,7 @@
  * recorded, so a test sees exactly what would have left the browser.
  */
 import { type BrowserContext, expect, type Page, test } from '@playwright/test'
+import { axeViolations } from './support/axe'
 import { BASE_URL } from './support/env'
 import { openPage, waitForRouteUpdates } from './support/helpers'
 import { builtPages, shard } from './support/site'
@@ -60,6 +61,9 @@ const pageViews = async (page: Page) =>
         (call[2] as { page_path?: string }).page_path,
     )
     .map((call) => (call[2] as { page_path: string }).page_path)
+
+// These tests start as a first-time visitor: no choice stored.
+test.use({ storageState: { cookies: [], origins: [] } })
 
 const SHARDS = 4
 
@@ -203,4 +207,182 @@ test('the privacy policy’s opt-out links store the opt-out until 2099, with th
   }
   expect(cookies['ga-disable-G-E2ETEST01']?.value).toBe('true')
   expect(page.url()).toBe(`${BASE_URL}/en/privacy-policy/`)
+})
+
+const banner = (page: Page) => page.locator('[data-consent-banner]')
+const settings = (page: Page) => page.locator('[data-consent-settings]')
+
+test.describe('the banner', () => {
+  test('asks on the first visit: three equal choices, purposes named, focus inside, axe finds nothing', async ({
+    page,
+    context,
+  }) => {
+    const requests = await interceptThirdParties(context)
+    await openPage(page, '/en/')
+    const dialog = page.getByRole('dialog', { name: 'Cookies and tracking on this website' })
+    await expect(dialog).toBeVisible()
+    await expect(dialog.getByRole('heading', { level: 2 })).toBeFocused()
+    const buttons = dialog.getByRole('button')
+    await expect(buttons).toHaveText(['Accept all', 'Reject all', 'Settings'])
+    const boxes = await buttons.evaluateAll((elements) =>
+      elements.map((element) => {
+        const style = getComputedStyle(element)
+        return [style.backgroundColor, style.color, style.fontSize, style.fontWeight].join()
+      }),
+    )
+    expect(new Set(boxes).size).toBe(1)
+    await expect(dialog).toContainText('Google Analytics')
+    await expect(dialog).toContainText('LinkedIn')
+    await expect(dialog).toContainText('2 years')
+    expect(await axeViolations(page)).toEqual([])
+    // Tab stays in the banner; Escape closes it and decides nothing.
+    for (let stops = 0; stops < 8; stops++) await page.keyboard.press('Tab')
+    expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true)
+    await page.keyboard.press('Escape')
+    await expect(dialog).toBeHidden()
+    expect((await context.cookies()).map((cookie) => cookie.name)).toEqual([])
+    expect(requests).toEqual([])
+  })
+
+  test('accept all starts tracking at once, with a page view, and records the choice without an address', async ({
+    page,
+    context,
+  }) => {
+    const requests = await interceptThirdParties(context)
+    const recorded: unknown[] = []
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/consent')) recorded.push(request.postDataJSON())
+    })
+    await openPage(page, '/en/services/')
+    await banner(page).getByRole('button', { name: 'Accept all' }).click()
+    await expect(banner(page)).toBeHidden()
+    await expect.poll(() => requests.length).toBe(4)
+    await expect.poll(() => pageViews(page)).toEqual(['/en/services/'])
+    await expect.poll(() => recorded.length).toBe(1)
+    expect(recorded[0]).toMatchObject({
+      categories: { analytics: true, conversion: true },
+      trackers: { googleanalytics: true, adwords: true, twitter: true, linkedin: true },
+      revision: '1',
+      language: 'en',
+    })
+    // The next page asks nothing.
+    await page.reload()
+    await page.waitForFunction(() => Array.isArray(window.dataLayer))
+    await page.waitForTimeout(300)
+    await expect(banner(page)).toHaveCount(0)
+  })
+
+  test('reject all loads nothing and is remembered', async ({ page, context }) => {
+    const requests = await interceptThirdParties(context)
+    await openPage(page, '/de/')
+    await banner(page).getByRole('button', { name: 'Alle ablehnen' }).click()
+    await expect(banner(page)).toBeHidden()
+    const cookies = Object.fromEntries((await context.cookies()).map((c) => [c.name, c.value]))
+    expect(cookies).toMatchObject({
+      cookieconsent_analytics: 'deny',
+      cookieconsent_conversion: 'deny',
+      cookieconsent_revision: '1',
+    })
+    await page.goto('/de/about/')
+    await page.waitForFunction(() => Array.isArray(window.dataLayer))
+    await page.waitForTimeout(300)
+    await expect(banner(page)).toHaveCount(0)
+    expect(requests).toEqual([])
+  })
+
+  test('settings by keyboard alone: switches per category and tracker; only what is on loads', async ({
+    page,
+    context,
+  }) => {
+    const requests = await interceptThirdParties(context)
+    await openPage(page, '/en/')
+    await banner(page).getByRole('button', { name: 'Settings' }).focus()
+    await page.keyboard.press('Enter')
+    const dialog = settings(page)
+    await expect(dialog.getByRole('heading', { level: 2 })).toBeFocused()
+    const analytics = dialog.getByRole('switch', { name: 'Analytics', exact: true })
+    await expect(analytics).not.toBeChecked()
+    await expect(
+      dialog.getByRole('switch', { name: 'Conversion tracking', exact: true }),
+    ).not.toBeChecked()
+    // Trackers are on unless opted out; each has its own switch.
+    await expect(dialog.getByRole('switch', { name: 'LinkedIn Insight Tag' })).toBeChecked()
+    await analytics.focus()
+    await page.keyboard.press('Space')
+    await expect(analytics).toBeChecked()
+    expect(await axeViolations(page)).toEqual([])
+    await dialog.getByRole('button', { name: 'Save settings' }).focus()
+    await page.keyboard.press('Enter')
+    await expect(dialog).toBeHidden()
+    await expect.poll(() => requests.length).toBe(2)
+    expect(requests.map((url) => new URL(url).pathname).sort()).toEqual(['/gtag/js', '/gtm.js'])
+  })
+
+  test('the footer’s cookie settings reopen it on every page; withdrawing stops tracking and removes cookies', async ({
+    page,
+    context,
+  }) => {
+    await interceptThirdParties(context)
+    await allowAll(context)
+    await openPage(page, '/en/about/')
+    await expect.poll(() => pageViews(page)).toEqual(['/en/about/'])
+    // What the trackers would have set, on this host.
+    await context.addCookies([
+      { name: '_ga', value: 'GA1.1.42', url: BASE_URL },
+      { name: '_gcl_au', value: '1.1.42', url: BASE_URL },
+    ])
+    const link = page.getByRole('contentinfo').getByRole('link', { name: 'Cookie settings' })
+    await link.click()
+    const dialog = settings(page)
+    await expect(dialog).toBeVisible()
+    await dialog.getByRole('button', { name: 'Reject all' }).click()
+    await expect(dialog).toBeHidden()
+    await expect(link).toBeFocused()
+    const names = (await context.cookies()).map((cookie) => cookie.name)
+    expect(names).not.toContain('_ga')
+    expect(names).not.toContain('_gcl_au')
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Careers' })
+      .click()
+    await waitForRouteUpdates(page, 2)
+    await page.waitForTimeout(300)
+    expect(await pageViews(page)).toEqual(['/en/about/'])
+    expect(page.url()).toBe(`${BASE_URL}/en/careers/`)
+  })
+
+  test('a new banner revision asks again', async ({ page, context }) => {
+    await interceptThirdParties(context)
+    await allowAll(context)
+    await context.addCookies([{ name: 'cookieconsent_revision', value: '0', url: BASE_URL }])
+    await openPage(page, '/en/')
+    await expect(banner(page)).toBeVisible()
+  })
+
+  test('gclid waits in memory until conversion tracking is allowed', async ({ page, context }) => {
+    await interceptThirdParties(context)
+    await openPage(page, '/en/?gclid=Cj0KCQ-test&gclsrc=aw.ds')
+    await expect(banner(page)).toBeVisible()
+    expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain('gclid')
+    await banner(page).getByRole('button', { name: 'Accept all' }).click()
+    await expect
+      .poll(async () => (await context.cookies()).find((c) => c.name === 'gclid')?.value)
+      .toBe('Cj0KCQ-test')
+    const gclid = (await context.cookies()).find((cookie) => cookie.name === 'gclid')
+    const days = ((gclid?.expires ?? 0) * 1000 - Date.now()) / 86_400_000
+    expect(days).toBeGreaterThan(89)
+    expect(days).toBeLessThan(91)
+  })
+
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 375, height: 667 } })
+    test('leaves most of the page readable behind it', async ({ page, context }) => {
+      await interceptThirdParties(context)
+      await openPage(page, '/de/services/cards/')
+      const box = await banner(page).boundingBox()
+      expect(box?.height ?? 999).toBeLessThan(667 * 0.6)
+      await page.mouse.wheel(0, 600)
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300)
+    })
+  })
 })

@@ -112,6 +112,45 @@ export const uiStrings = z.strictObject({
 })
 export type UiStrings = z.infer<typeof uiStrings>
 
+const described = (what: string) =>
+  z.strictObject({
+    label: text(`the name of ${what}`, 60),
+    description: text(
+      `what ${what} is for, who provides it and how long its cookies last`,
+      500,
+    ),
+  })
+
+/**
+ * The cookie banner's words. The first layer names purposes, providers and lifetimes before any
+ * choice (section 25 TDDDG); the settings layer has a switch per category and per tracker.
+ */
+export const consentTexts = z.strictObject({
+  title: text('the banner title', 80),
+  intro: text('the banner introduction', 600),
+  acceptAll: text('the "accept all" button', 40),
+  rejectAll: text('the "reject all" button', 40),
+  settings: text('the "settings" button', 40),
+  settingsTitle: text('the title of the settings', 80),
+  settingsIntro: text('the introduction of the settings', 600),
+  save: text('the "save settings" button', 40),
+  close: text('the label of the button that closes the settings', 40),
+  necessary: described('the necessary cookies (always on)'),
+  categories: z.strictObject({
+    analytics: described('the analytics category'),
+    conversion: described('the conversion-tracking category'),
+  }),
+  trackers: z.strictObject({
+    googleanalytics: described('Google Analytics'),
+    adwords: described('Google Ads conversion tracking'),
+    twitter: described('the X (Twitter) pixel'),
+    linkedin: described('the LinkedIn Insight Tag'),
+  }),
+  alwaysOn: text('the state of the necessary cookies ("always on")', 40),
+  privacyLink: link,
+})
+export type ConsentTexts = z.infer<typeof consentTexts>
+
 export const layout = z.strictObject({
   navigation: z.array(link).min(1, { error: 'expected at least one link' }),
   footer: z.array(
@@ -125,6 +164,8 @@ export const layout = z.strictObject({
    * leads to where the privacy policy explains them.
    */
   cookieSettings: link,
+  /** The cookie banner's words (optional until a language has them). */
+  consent: consentTexts.optional(),
   strings: uiStrings,
 })
 export type LayoutContent = z.infer<typeof layout>
