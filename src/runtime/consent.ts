@@ -302,6 +302,12 @@ export function startOptOutLinks(consent: ConsentController): void {
   )
 }
 
+/** `window.cookieConsent`: what other scripts may ask of consent. */
+export interface CookieConsentApi {
+  optOut(tracker: Tracker, options?: { silent?: boolean }): void
+  openSettings(): void
+}
+
 /** What the banner needs of the page: its words and language as shown now. */
 export interface ConsentUi {
   texts(): ConsentTexts | undefined
@@ -386,7 +392,18 @@ export function startConsent(
     },
     true,
   )
-  if (consent.needsDecision()) show('first', document.activeElement)
+  if (consent.needsDecision())
+    show('first', document.activeElement)
+    // For other scripts on the page (a tag manager, a support widget): opt out, silently if they
+    // ask, or open the settings.
+  ;(window as unknown as { cookieConsent: CookieConsentApi }).cookieConsent = {
+    optOut: (tracker, options) => {
+      if ((TRACKERS as readonly string[]).includes(tracker)) consent.optOut(tracker, options)
+    },
+    openSettings: () => {
+      show('settings', document.activeElement)
+    },
+  }
   if (shown) consent.pageView(shown, document.title)
   onRouteUpdate(({ location }) => consent.pageView(location, document.title))
   return consent

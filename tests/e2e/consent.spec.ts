@@ -209,6 +209,25 @@ test('the privacy policy’s opt-out links store the opt-out until 2099, with th
   expect(page.url()).toBe(`${BASE_URL}/en/privacy-policy/`)
 })
 
+test('silent mode opts out without an alert', async ({ page, context }) => {
+  await interceptThirdParties(context)
+  const alerts: string[] = []
+  page.on('dialog', async (dialog) => {
+    alerts.push(dialog.message())
+    await dialog.accept()
+  })
+  await openPage(page, '/en/')
+  await page.waitForFunction(() => 'cookieConsent' in window)
+  await page.evaluate(() =>
+    (
+      window as unknown as { cookieConsent: { optOut(t: string, o: object): void } }
+    ).cookieConsent.optOut('twitter', { silent: true }),
+  )
+  const cookie = (await context.cookies()).find((c) => c.name === 'cookieconsent_twitter')
+  expect(cookie?.value).toBe('deny')
+  expect(alerts).toEqual([])
+})
+
 const banner = (page: Page) => page.locator('[data-consent-banner]')
 const settings = (page: Page) => page.locator('[data-consent-settings]')
 
