@@ -15,19 +15,18 @@
 
 import type { ConsentTexts } from '../content/schema/entries'
 import {
-  CATEGORIES,
-  type Category,
   type Choice,
   CONSENT_ID_COOKIE,
   type Cookies,
   type CookieWrite,
-  categoryEnabled,
   choiceOf,
   choiceWrites,
   clickIdsOf,
   clickIdWrites,
   consentSignals,
   DENIED_SIGNALS,
+  effectiveCookies,
+  gaDisableCookie,
   isTrackedPath,
   needsDecision,
   OPT_OUT_ALERTS,
@@ -77,8 +76,11 @@ export interface ConsentController {
   decide(choice: Choice): void
   /** Opts out of one tracker (the privacy policy's links); an alert unless `silent`. */
   optOut(tracker: Tracker, options?: { silent?: boolean }): void
-  /** Sends a page view of `path` to every allowed tracker, after the frames' delay. */
-  pageView(location: { pathname: string; href: string }, title: string): void
+  /**
+   * The page shown now: a page view to every allowed tracker after the frames' delay, unless
+   * the address or the page (`pagePath`: `/en/404/` for an unknown address) is untracked.
+   */
+  pageView(location: { pathname: string; href: string }, title: string, pagePath?: string): void
   /** Calls `listener` after each change of the stored choice. */
   subscribe(listener: () => void): () => void
 }
@@ -97,7 +99,11 @@ export function createConsent(
   const loaded = new Set<string>()
   /** Click identifiers of the landing address: memory only until conversion is allowed. */
   const pendingClickIds = clickIdsOf(env.search)
-  const cookies = () => parseCookies(env.readCookies())
+  const stored = () => parseCookies(env.readCookies())
+  /** The cookies as consent reads them: a choice under another revision allows nothing. */
+  const cookies = () => effectiveCookies(stored(), revision)
+  /** True once a tracked page has been shown: no script loads on an untracked page. */
+  let trackedPageShown = false
 
   env.global.dataLayer ??= []
   const dataLayer = env.global.dataLayer as unknown[]
@@ -110,26 +116,33 @@ export function createConsent(
     }
   env.global.gtag = gtag
   gtag('consent', 'default', { ...DENIED_SIGNALS, wait_for_update: 500 })
+  // Page views carry no full address of the visitor (Ads and analytics alike).
+  gtag('set', { anonymize_ip: true })
 
   const write = (writes: CookieWrite[]) => {
     for (const entry of writes) env.writeCookie(serializeCookie(entry, env.secure))
   }
 
-  /** Removes a category's tracker cookies on this host and every parent domain. */
-  const removeTrackerCookies = (category: Category) => {
+  /** Removes a tracker's cookies on this host and every parent domain. */
+  const removeTrackerCookies = (tracker: Tracker) => {
     const parts = env.hostname.split('.')
     const domains = [
       undefined,
       ...parts.slice(0, -1).map((_, index) => parts.slice(index).join('.')),
     ]
-    for (const name of Object.keys(cookies())) {
-      if (!TRACKER_COOKIES[category].test(name)) continue
+    for (const name of Object.keys(stored())) {
+      if (!TRACKER_COOKIES[tracker].test(name)) continue
       for (const domain of domains) {
         env.writeCookie(
           `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT${domain ? `; Domain=${domain}` : ''}`,
         )
       }
     }
+  }
+
+  /** gtag.js reads its own flag on the window: set, analytics stops collecting at once. */
+  const setAnalyticsDisabled = (disabled: boolean) => {
+    if (ids.gaMeasurementId) env.global[gaDisableCookie(ids.gaMeasurementId)] = disabled
   }
 
   const load = (key: string, src: string, before?: () => void) => {
@@ -144,6 +157,18 @@ export function createConsent(
     const now = cookies()
     const allowed = (tracker: Tracker) => trackerAllowed(now, ids, tracker)
     gtag('consent', 'update', consentSignals(now))
+    setAnalyticsDisabled(!allowed('googleanalytics'))
+    if (previous) {
+      for (const tracker of TRACKERS) {
+        if (trackerAllowed(previous, ids, tracker) && !allowed(tracker)) {
+          removeTrackerCookies(tracker)
+        }
+      }
+    }
+    if (allowed('adwords') && Object.keys(pendingClickIds).length > 0) {
+      write(clickIdWrites(pendingClickIds, env.now()))
+    }
+    if (!trackedPageShown) return
     const ga = allowed('googleanalytics')
     const ads = allowed('adwords')
     if (ga || ads) {
@@ -160,11 +185,12 @@ export function createConsent(
           gtag('config', id, { send_page_view: false })
         }
       }
-      if (ids.gtmId) {
-        load('gtm', SCRIPT_URLS.gtm(ids.gtmId), () =>
-          dataLayer.push({ 'gtm.start': env.now().getTime(), event: 'gtm.js' }),
-        )
-      }
+    }
+    // The container belongs to analytics (the privacy policy names it there).
+    if (ga && ids.gtmId) {
+      load('gtm', SCRIPT_URLS.gtm(ids.gtmId), () =>
+        dataLayer.push({ 'gtm.start': env.now().getTime(), event: 'gtm.js' }),
+      )
     }
     if (allowed('linkedin') && ids.linkedinPartnerId) {
       load('linkedin', SCRIPT_URLS.linkedin, () => {
@@ -174,22 +200,20 @@ export function createConsent(
     }
     if (allowed('twitter') && ids.twitterPixelId) {
       load('twitter', SCRIPT_URLS.twitter, () => {
-        const queue: unknown[] = []
-        const twq = (...args: unknown[]) => queue.push(args)
-        Object.assign(twq, { version: '1.1', queue })
-        env.global.twq ??= twq
-        ;(env.global.twq as (...args: unknown[]) => void)('config', ids.twitterPixelId)
-      })
-    }
-    if (categoryEnabled(now, 'conversion') && Object.keys(pendingClickIds).length > 0) {
-      write(clickIdWrites(pendingClickIds, env.now()))
-    }
-    if (previous) {
-      for (const category of CATEGORIES) {
-        if (categoryEnabled(previous, category) && !categoryEnabled(now, category)) {
-          removeTrackerCookies(category)
+        // The pixel's own stub: calls queue until uwt.js arrives, then go through `exe`.
+        if (!env.global.twq) {
+          const twq = Object.assign(
+            function twq(...args: unknown[]) {
+              const self = twq as unknown as { exe?: (...a: unknown[]) => void; queue: unknown[] }
+              if (self.exe) self.exe(...args)
+              else self.queue.push(args)
+            },
+            { version: '1.1', queue: [] as unknown[] },
+          )
+          env.global.twq = twq
         }
-      }
+        ;(env.global.twq as (...args: unknown[]) => void)('init', ids.twitterPixelId)
+      })
     }
   }
 
@@ -197,10 +221,15 @@ export function createConsent(
     for (const listener of listeners) listener()
   }
 
-  const sendPageView = (location: { pathname: string; href: string }, title: string) => {
-    if (!isTrackedPath(location.pathname)) return
+  /** A page view of a tracked page to `targets` (each still allowed when it is sent). */
+  const sendPageView = (
+    location: { pathname: string; href: string },
+    title: string,
+    targets: readonly Tracker[],
+  ) => {
     const now = cookies()
-    if (trackerAllowed(now, ids, 'googleanalytics')) {
+    const to = (tracker: Tracker) => targets.includes(tracker) && trackerAllowed(now, ids, tracker)
+    if (to('googleanalytics')) {
       gtag('event', 'page_view', {
         send_to: ids.gaMeasurementId,
         page_location: location.href,
@@ -208,32 +237,35 @@ export function createConsent(
         page_title: title,
       })
     }
-    if (trackerAllowed(now, ids, 'adwords')) {
-      gtag('event', 'page_view', { send_to: ids.adsIds })
-    }
-    if (trackerAllowed(now, ids, 'twitter')) {
+    if (to('adwords')) gtag('event', 'page_view', { send_to: ids.adsIds })
+    if (to('twitter')) {
       ;(env.global.twq as ((...args: unknown[]) => void) | undefined)?.('track', 'PageView')
     }
   }
 
-  let lastPage: { location: { pathname: string; href: string }; title: string } | undefined
+  let lastPage:
+    | { location: { pathname: string; href: string }; title: string; tracked: boolean }
+    | undefined
 
+  setAnalyticsDisabled(true)
   apply(undefined)
 
   return {
-    needsDecision: () => needsDecision(cookies(), revision),
-    current: cookies,
+    needsDecision: () => needsDecision(stored(), revision),
+    current: stored,
     decide(choice) {
       const before = cookies()
       write(choiceWrites(choice, revision, ids, env.now()))
       apply(before)
-      // Allowing starts at once: the page being read counts as viewed.
+      // Allowing starts at once: the page being read counts as viewed, by the newly allowed.
       const page = lastPage
-      const newlyAllowed = PAGE_VIEW_TRACKERS.some(
+      const added = PAGE_VIEW_TRACKERS.filter(
         (tracker) =>
           !trackerAllowed(before, ids, tracker) && trackerAllowed(cookies(), ids, tracker),
       )
-      if (page && newlyAllowed) env.afterFrames(() => sendPageView(page.location, page.title))
+      if (page?.tracked && added.length > 0) {
+        env.afterFrames(() => sendPageView(page.location, page.title, added))
+      }
       changed()
     },
     optOut(tracker, options = {}) {
@@ -244,9 +276,15 @@ export function createConsent(
       if (message && !options.silent) env.alert(message)
       changed()
     },
-    pageView(location, title) {
-      lastPage = { location, title }
-      env.afterFrames(() => sendPageView(location, title))
+    pageView(location, title, pagePath = location.pathname) {
+      const tracked = isTrackedPath(location.pathname) && isTrackedPath(pagePath)
+      lastPage = { location, title, tracked }
+      if (!tracked) return
+      if (!trackedPageShown) {
+        trackedPageShown = true
+        apply(undefined)
+      }
+      env.afterFrames(() => sendPageView(location, title, PAGE_VIEW_TRACKERS))
     },
     subscribe(listener) {
       listeners.add(listener)
@@ -312,6 +350,8 @@ export interface CookieConsentApi {
 export interface ConsentUi {
   texts(): ConsentTexts | undefined
   language(): string
+  /** The path of the page shown (`/en/404/` at an unknown address). */
+  pagePath(): string
 }
 
 /** Stores a choice on the server as proof (no address, a random id per browser). */
@@ -353,7 +393,11 @@ export function startConsent(
     const texts = ui.texts()
     if (!texts || offered.length === 0) return false
     removeBanner?.()
-    const returnFocus = opener instanceof HTMLElement ? opener : null
+    // Back to where the visitor was; from nowhere in particular, to the page's main content.
+    const returnFocus =
+      opener instanceof HTMLElement && opener !== document.body
+        ? opener
+        : document.getElementById('main')
     import('../site/components/consent-banner/mount').then(
       ({ mountBanner }) => {
         const remove = mountBanner({
@@ -362,6 +406,11 @@ export function startConsent(
           initial: choiceOf(consent.current()),
           trackers: offered,
           layer,
+          // Not from a visitor who is busy elsewhere (typing) when the banner arrives.
+          takeFocus:
+            layer === 'settings' ||
+            !document.activeElement ||
+            document.activeElement === document.body,
           decide(choice) {
             consent.decide(choice)
             recordChoice(consent, revision, ui.language())
@@ -404,7 +453,7 @@ export function startConsent(
       show('settings', document.activeElement)
     },
   }
-  if (shown) consent.pageView(shown, document.title)
-  onRouteUpdate(({ location }) => consent.pageView(location, document.title))
+  if (shown) consent.pageView(shown, document.title, ui.pagePath())
+  onRouteUpdate(({ location }) => consent.pageView(location, document.title, ui.pagePath()))
   return consent
 }

@@ -114,6 +114,7 @@ async function start(): Promise<void> {
           return layoutsOf(state)[state.language]?.consent
         },
         language: () => store.get().language,
+        pagePath: () => store.get().page.path,
       })
     },
     (error: unknown) => console.error(error),

@@ -87,6 +87,17 @@ export const needsDecision = (cookies: Cookies, revision: string) =>
     return value !== ALLOW && value !== DENY
   })
 
+/**
+ * The cookies as consent reads them under `revision`: a choice made under another revision
+ * (or none) allows no category until the visitor answers again. Opt-outs stay.
+ */
+export function effectiveCookies(cookies: Cookies, revision: string): Cookies {
+  if (!needsDecision(cookies, revision)) return cookies
+  const effective: Record<string, string> = { ...cookies }
+  for (const category of CATEGORIES) delete effective[consentCookie(category)]
+  return effective
+}
+
 /** Google Consent Mode v2 signals for the cookies as they are. */
 export function consentSignals(
   cookies: Cookies,
@@ -99,7 +110,8 @@ export function consentSignals(
     ad_storage: state(ads),
     analytics_storage: state(analytics),
     ad_user_data: state(ads),
-    ad_personalization: state(ads),
+    // Conversion tracking measures; it never personalises ads (the banner asks for no more).
+    ad_personalization: state(false),
   }
 }
 
@@ -240,9 +252,10 @@ export const clickIdWrites = (
     expires: days(now, CLICK_ID_MAX_AGE_DAYS),
   }))
 
-/** First-party cookies the trackers set, removed when consent is withdrawn. */
-export const TRACKER_COOKIES: Record<Category, RegExp> = {
-  analytics: /^(_ga|_ga_.+|_gid|_gat.*)$/,
-  conversion:
-    /^(_gcl_.+|gclid|gclsrc|_uetsid|_uetvid|li_fat_id|_twclid|muc_ads|personalization_id)$/,
+/** First-party cookies each tracker sets (or we set for it), removed when it is switched off. */
+export const TRACKER_COOKIES: Record<Tracker, RegExp> = {
+  googleanalytics: /^(_ga|_ga_.+|_gid|_gat.*)$/,
+  adwords: /^(_gcl_.+|gclid|gclsrc)$/,
+  linkedin: /^(li_fat_id)$/,
+  twitter: /^(_twclid|muc_ads|personalization_id)$/,
 }

@@ -199,7 +199,8 @@ describe('Consent Mode v2', () => {
       analytics_storage: 'denied',
       ad_storage: 'granted',
       ad_user_data: 'granted',
-      ad_personalization: 'granted',
+      // Measurement only: ads are never personalised.
+      ad_personalization: 'denied',
     })
     expect(
       consentSignals({ cookieconsent_analytics: 'allow', cookieconsent_googleanalytics: 'deny' }),
@@ -245,13 +246,13 @@ describe('ad click identifiers', () => {
   it('names the first-party tracker cookies withdrawal removes', () => {
     expect(
       ['_ga', '_ga_TEST123', '_gid', '_gat_UA'].every((name) =>
-        TRACKER_COOKIES.analytics.test(name),
+        TRACKER_COOKIES.googleanalytics.test(name),
       ),
     ).toBe(true)
-    expect(
-      ['_gcl_au', 'gclid', 'gclsrc'].every((name) => TRACKER_COOKIES.conversion.test(name)),
-    ).toBe(true)
-    expect(TRACKER_COOKIES.analytics.test('cookieconsent_analytics')).toBe(false)
+    expect(['_gcl_au', 'gclid', 'gclsrc'].every((name) => TRACKER_COOKIES.adwords.test(name))).toBe(
+      true,
+    )
+    expect(TRACKER_COOKIES.googleanalytics.test('cookieconsent_analytics')).toBe(false)
   })
 })
 

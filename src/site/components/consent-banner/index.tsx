@@ -18,6 +18,7 @@ import {
   TRACKERS,
   type Tracker,
 } from '../../../shared/consent'
+import { ROOT_ELEMENT_ID } from '../../../shared/constants'
 import styles from './styles.module.css'
 
 export interface ConsentBannerProps {
@@ -28,6 +29,8 @@ export interface ConsentBannerProps {
   /** The trackers this site has (an ID configured); the others are not offered. */
   trackers: readonly Tracker[]
   layer: 'first' | 'settings'
+  /** False when the visitor was busy elsewhere (typing): the banner then waits to be found. */
+  takeFocus: boolean
   decide(choice: Choice): void
   close(): void
 }
@@ -46,7 +49,11 @@ function trapKeys(event: KeyboardEvent<HTMLElement>, onEscape: () => void) {
   const first = items[0]
   const last = items.at(-1)
   if (!first || !last) return
-  if (event.shiftKey && document.activeElement === first) {
+  // From the title (not a stop of its own) Tab goes to the first control, Shift+Tab the last.
+  if (!items.includes(document.activeElement as HTMLElement)) {
+    event.preventDefault()
+    ;(event.shiftKey ? last : first).focus()
+  } else if (event.shiftKey && document.activeElement === first) {
     event.preventDefault()
     last.focus()
   } else if (!event.shiftKey && document.activeElement === last) {
@@ -61,17 +68,47 @@ export function ConsentBanner(props: ConsentBannerProps) {
   const [choice, setChoice] = useState<Choice>(props.initial)
   const ids = useId()
   const heading = useRef<HTMLHeadingElement>(null)
+  const box = useRef<HTMLElement>(null)
+  const opened = useRef(false)
 
-  // Focus moves to the layer's title whenever a layer opens.
+  // Focus moves to the layer's title whenever a layer opens (the first one only when the
+  // visitor was not busy elsewhere).
   // biome-ignore lint/correctness/useExhaustiveDependencies: the layer changing is the trigger.
   useEffect(() => {
-    heading.current?.focus()
+    if (opened.current || props.takeFocus || layer === 'settings') heading.current?.focus()
+    opened.current = true
   }, [layer])
 
+  // The settings are modal: the page behind is inert until they close.
+  useEffect(() => {
+    if (layer !== 'settings') return
+    const page = document.getElementById(ROOT_ELEMENT_ID)
+    page?.setAttribute('inert', '')
+    return () => page?.removeAttribute('inert')
+  }, [layer])
+
+  // The first layer never hides the end of the page: the page gets room below, as tall as it.
+  useEffect(() => {
+    const element = box.current
+    if (layer !== 'first' || !element || typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver(() => {
+      document.body.style.paddingBottom = `${element.offsetHeight + 16}px`
+    })
+    observer.observe(element)
+    return () => {
+      observer.disconnect()
+      document.body.style.paddingBottom = ''
+    }
+  }, [layer])
+
+  /** Accept or reject every category; opt-outs of single trackers stay as they are. */
   const all = (allowed: boolean): Choice => ({
     categories: { analytics: allowed, conversion: allowed },
-    trackers: { googleanalytics: true, adwords: true, twitter: true, linkedin: true },
+    trackers: props.initial.trackers,
   })
+  /** Escape in settings opened from the first layer goes back to it. */
+  const escape = () =>
+    layer === 'settings' && props.layer === 'first' ? setLayer('first') : props.close()
 
   const buttons = (
     <div className={styles.actions}>
@@ -102,8 +139,9 @@ export function ConsentBanner(props: ConsentBannerProps) {
         aria-labelledby={`${ids}-title`}
         aria-describedby={`${ids}-intro`}
         lang={props.language}
-        onKeyDown={(event) => trapKeys(event, props.close)}
+        onKeyDown={(event) => trapKeys(event, escape)}
         data-consent-banner=""
+        ref={box}
       >
         <div className={styles.scroll}>
           <h2 id={`${ids}-title`} className={styles.title} tabIndex={-1} ref={heading}>
@@ -142,7 +180,7 @@ export function ConsentBanner(props: ConsentBannerProps) {
         aria-modal="true"
         aria-labelledby={`${ids}-settings`}
         lang={props.language}
-        onKeyDown={(event) => trapKeys(event, props.close)}
+        onKeyDown={(event) => trapKeys(event, escape)}
         data-consent-settings=""
       >
         <div className={styles.scroll}>
@@ -178,11 +216,13 @@ export function ConsentBanner(props: ConsentBannerProps) {
                     TRACKER_CATEGORY[tracker] === category && props.trackers.includes(tracker),
                 ).map((tracker) => (
                   <li key={tracker}>
+                    {/* On only where its category is: nothing looks ticked that is not. */}
                     <Switch
                       id={`${ids}-${tracker}`}
                       label={texts.trackers[tracker].label}
                       description={texts.trackers[tracker].description}
-                      checked={choice.trackers[tracker]}
+                      checked={choice.categories[category] && choice.trackers[tracker]}
+                      disabled={!choice.categories[category]}
                       onChange={(on) => setTracker(tracker, on)}
                     />
                   </li>
@@ -205,6 +245,7 @@ function Switch(props: {
   label: string
   description: string
   checked: boolean
+  disabled?: boolean
   onChange(on: boolean): void
 }) {
   return (
@@ -220,6 +261,7 @@ function Switch(props: {
           role="switch"
           checked={props.checked}
           aria-checked={props.checked}
+          disabled={props.disabled}
           aria-describedby={`${props.id}-description`}
           onChange={(event) => props.onChange(event.currentTarget.checked)}
         />
