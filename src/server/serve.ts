@@ -43,7 +43,8 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
   const purgeNow = () =>
     purge(forms.database, new Date()).then(
       (removed) =>
-        removed.unconfirmed + removed.former > 0 && app.log.info(removed, 'old sign-ups deleted'),
+        removed.unconfirmed + removed.former + removed.consentRecords > 0 &&
+        app.log.info(removed, 'old records deleted'),
       (error: unknown) => app.log.error({ err: error }, 'deleting old sign-ups failed'),
     )
   const timer = setInterval(purgeNow, PURGE_EVERY_MS)

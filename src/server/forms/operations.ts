@@ -137,12 +137,15 @@ export interface PurgeResult {
   unconfirmed: number
   /** Former subscribers (unsubscribed, or asked again and never confirmed) after `formerYears`. */
   former: number
+  /** The cookie banner's records, after `formerYears` too. */
+  consentRecords: number
 }
 
 /**
  * Deletes what is no longer needed: sign-ups never confirmed after 30 days; former
  * subscribers once their last step is 3 years old (the proof of consent is kept that long,
- * for legal claims, then erased). Confirmed subscribers are never touched.
+ * for legal claims, then erased), and the cookie banner's records after 3 years. Confirmed
+ * subscribers are never touched.
  */
 export async function purge(
   db: Queryable,
@@ -164,5 +167,9 @@ export async function purge(
      RETURNING id`,
     [new Date(now.getTime() - formerYears * 365 * 24 * 3_600_000)],
   )
-  return { unconfirmed: unconfirmed.length, former: former.length }
+  const records = await db.query<{ id: string }>(
+    'DELETE FROM consent_records WHERE recorded_at < $1 RETURNING id',
+    [new Date(now.getTime() - formerYears * 365 * 24 * 3_600_000)],
+  )
+  return { unconfirmed: unconfirmed.length, former: former.length, consentRecords: records.length }
 }

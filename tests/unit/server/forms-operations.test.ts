@@ -102,7 +102,7 @@ describe('operators’ tools', () => {
     expect(lines[2]).toBe('survey,2,de,2026-11-10T08:00:00.000Z,,,"Mehr, ""bitte""",4')
   })
 
-  it('deletes sign-ups never confirmed after 30 days, former subscribers after 3 years', async () => {
+  it('deletes sign-ups never confirmed after 30 days, former subscribers and banner records after 3 years', async () => {
     const dora = await store.signUp({
       list: 'newsletter',
       email: 'dora@example.com',
@@ -114,7 +114,14 @@ describe('operators’ tools', () => {
     await store.confirm(dora?.confirmToken ?? '')
     await store.unsubscribe(dora?.unsubscribeToken ?? '')
     // Ada's product updates were never confirmed (40 days); Carl signed up today.
-    expect(await purge(db, new Date(now))).toEqual({ unconfirmed: 1, former: 0 })
+    await store.saveConsent({
+      consentId: '5b0c1f7e-8d1a-4a4b-9f5e-2f1d3c4b5a69',
+      categories: { analytics: true, conversion: false },
+      trackers: { googleanalytics: true, adwords: true, twitter: true, linkedin: true },
+      revision: '1',
+      language: 'en',
+    })
+    expect(await purge(db, new Date(now))).toEqual({ unconfirmed: 1, former: 0, consentRecords: 0 })
     const emails = async () =>
       (await db.query<{ email: string }>('SELECT email FROM subscribers ORDER BY email')).map(
         (row) => row.email,
@@ -126,10 +133,16 @@ describe('operators’ tools', () => {
       'dora@example.com',
     ])
     // Dora's proof of consent is kept for three years after she left, then erased.
-    expect(await purge(db, new Date(now + 2 * 365 * DAY))).toEqual({ unconfirmed: 1, former: 0 })
+    expect(await purge(db, new Date(now + 2 * 365 * DAY))).toEqual({
+      unconfirmed: 1,
+      former: 0,
+      consentRecords: 0,
+    })
+    // The cookie banner's records go after three years as well.
     expect(await purge(db, new Date(now + 3 * 365 * DAY + DAY))).toEqual({
       unconfirmed: 0,
       former: 1,
+      consentRecords: 1,
     })
     expect(await emails()).toEqual(['=bob@example.com', 'ada@example.com'])
   })
