@@ -107,7 +107,7 @@ export function ConsentBanner(props: ConsentBannerProps) {
     trackers: props.initial.trackers,
   })
   /** Escape in settings opened from the first layer goes back to it. */
-  const escape = () =>
+  const onEscape = () =>
     layer === 'settings' && props.layer === 'first' ? setLayer('first') : props.close()
 
   const buttons = (
@@ -139,7 +139,7 @@ export function ConsentBanner(props: ConsentBannerProps) {
         aria-labelledby={`${ids}-title`}
         aria-describedby={`${ids}-intro`}
         lang={props.language}
-        onKeyDown={(event) => trapKeys(event, escape)}
+        onKeyDown={(event) => trapKeys(event, onEscape)}
         data-consent-banner=""
         ref={box}
       >
@@ -180,7 +180,7 @@ export function ConsentBanner(props: ConsentBannerProps) {
         aria-modal="true"
         aria-labelledby={`${ids}-settings`}
         lang={props.language}
-        onKeyDown={(event) => trapKeys(event, escape)}
+        onKeyDown={(event) => trapKeys(event, onEscape)}
         data-consent-settings=""
       >
         <div className={styles.scroll}>
