@@ -80,6 +80,8 @@ test.describe('before consent, nothing goes to another host', () => {
         await openPage(page, path)
         // The consent code has run (it loads beside the page) and decided nothing may load.
         await page.waitForFunction(() => Array.isArray(window.dataLayer))
+        // And nothing was stored on the device either.
+        expect(await page.evaluate(() => document.cookie), path).toBe('')
       }
       expect(consentLoaded.length).toBeGreaterThan(0)
       expect(requests).toEqual([])
@@ -136,6 +138,23 @@ test('page views follow client navigations after two frames, none on untracked p
 }) => {
   await interceptThirdParties(context)
   await allowAll(context)
+  // Right after each route-update its page view must not have been sent yet (two frames later).
+  await page.addInitScript(() => {
+    const early: string[] = []
+    ;(window as unknown as { early: string[] }).early = early
+    window.addEventListener('route-update', (event) => {
+      const path = (event as CustomEvent<{ location: { pathname: string } }>).detail.location
+        .pathname
+      // After every listener of this event has run, but before the next frame.
+      queueMicrotask(() => {
+        const sent = (window.dataLayer ?? []).some((entry) => {
+          const call = [...(entry as IArguments)]
+          return call[1] === 'page_view' && (call[2] as { page_path?: string })?.page_path === path
+        })
+        if (sent) early.push(path)
+      })
+    })
+  })
   await openPage(page, '/en/')
   await expect.poll(() => pageViews(page)).toEqual(['/en/'])
   await page
@@ -148,6 +167,7 @@ test('page views follow client navigations after two frames, none on untracked p
   await waitForRouteUpdates(page, 3)
   await page.waitForTimeout(300)
   expect(await pageViews(page)).toEqual(['/en/', '/en/about/'])
+  expect(await page.evaluate(() => (window as unknown as { early: string[] }).early)).toEqual([])
 })
 
 test('the privacy policy’s opt-out links store the opt-out until 2099, with the specification’s alerts', async ({
