@@ -148,6 +148,7 @@ test('page views follow client navigations after two frames, none on untracked p
       // After every listener of this event has run, but before the next frame.
       queueMicrotask(() => {
         const sent = (window.dataLayer ?? []).some((entry) => {
+          if (typeof (entry as IArguments).length !== 'number') return false
           const call = [...(entry as IArguments)]
           return call[1] === 'page_view' && (call[2] as { page_path?: string })?.page_path === path
         })
