@@ -323,18 +323,25 @@ export function browserConsent(ids: TrackingIds, revision: string): ConsentContr
 
 /**
  * The privacy policy's opt-out links (`#opt-out-googleanalytics`, …): a click opts out of that
- * tracker, with its alert.
+ * tracker, with its alert, and a status line after the link says so in the page's language.
  */
-export function startOptOutLinks(consent: ConsentController): void {
+export function startOptOutLinks(consent: ConsentController, ui: Pick<ConsentUi, 'texts'>): void {
   document.addEventListener(
     'click',
     (event) => {
       const link = (event.target as Element | null)?.closest?.('a[href^="#opt-out-"]')
       const tracker = link?.getAttribute('href')?.slice('#opt-out-'.length)
-      if (!tracker || !(TRACKERS as readonly string[]).includes(tracker)) return
+      if (!link || !tracker || !(TRACKERS as readonly string[]).includes(tracker)) return
       event.preventDefault()
-      consent.optOut(tracker as Tracker)
       // Captured before the router's listener sees it: the address stays as it is.
+      consent.optOut(tracker as Tracker)
+      const texts = ui.texts()
+      if (!texts) return
+      const message = texts.optedOut.replace('{service}', texts.trackers[tracker as Tracker].label)
+      import('./opt-out-status').then(
+        ({ showOptOutStatus }) => showOptOutStatus(link, message),
+        (error: unknown) => console.error(error),
+      )
     },
     true,
   )
@@ -352,6 +359,8 @@ export interface ConsentUi {
   language(): string
   /** The path of the page shown (`/en/404/` at an unknown address). */
   pagePath(): string
+  /** Calls `listener` after the page or its language changed. */
+  subscribe(listener: () => void): () => void
 }
 
 /** Stores a choice on the server as proof (no address, a random id per browser). */
@@ -387,12 +396,15 @@ export function startConsent(
 ): ConsentController {
   const consent = browserConsent(ids, revision)
   const offered = TRACKERS.filter((tracker) => trackerConfigured(ids, tracker))
-  let removeBanner: (() => void) | undefined
+  /** The banner shown now, with the language it speaks. */
+  let banner:
+    | { remove(): void; language: string; relabel(texts: ConsentTexts, language: string): void }
+    | undefined
 
   const show = (layer: 'first' | 'settings', opener: Element | null) => {
     const texts = ui.texts()
     if (!texts || offered.length === 0) return false
-    removeBanner?.()
+    banner?.remove()
     // Back to where the visitor was; from nowhere in particular, to the page's main content.
     const returnFocus =
       opener instanceof HTMLElement && opener !== document.body
@@ -400,7 +412,7 @@ export function startConsent(
         : document.getElementById('main')
     import('../site/components/consent-banner/mount').then(
       ({ mountBanner }) => {
-        const remove = mountBanner({
+        const props: Parameters<typeof mountBanner>[0] = {
           texts,
           language: ui.language(),
           initial: choiceOf(consent.current()),
@@ -417,20 +429,39 @@ export function startConsent(
             close()
           },
           close,
-        })
+        }
+        const mounted = mountBanner(props)
+        const shown = {
+          language: props.language,
+          remove: mounted.remove,
+          relabel(texts: ConsentTexts, language: string) {
+            shown.language = language
+            mounted.render({ ...props, texts, language })
+          },
+        }
         function close() {
-          remove()
-          if (removeBanner === remove) removeBanner = undefined
+          mounted.remove()
+          if (banner === shown) banner = undefined
           returnFocus?.focus()
         }
-        removeBanner = remove
+        banner = shown
+        // The page's language may have changed while the banner's code loaded.
+        relabel()
       },
       (error: unknown) => console.error(error),
     )
     return true
   }
 
-  startOptOutLinks(consent)
+  /** The banner speaks the page's language, also after a switch while it is open. */
+  const relabel = () => {
+    const language = ui.language()
+    const texts = ui.texts()
+    if (banner && texts && banner.language !== language) banner.relabel(texts, language)
+  }
+  ui.subscribe(relabel)
+
+  startOptOutLinks(consent, ui)
   document.addEventListener(
     'click',
     (event) => {

@@ -115,6 +115,7 @@ async function start(): Promise<void> {
         },
         language: () => store.get().language,
         pagePath: () => store.get().page.path,
+        subscribe: store.subscribe,
       })
     },
     (error: unknown) => console.error(error),

@@ -232,6 +232,17 @@ test('the privacy policy’s opt-out links store the opt-out until 2099, with th
   }
   expect(cookies['ga-disable-G-E2ETEST01']?.value).toBe('true')
   expect(page.url()).toBe(`${BASE_URL}/en/privacy-policy/`)
+  // Each link answers on the page too, also LinkedIn's, which has no alert.
+  const linkedin = page.getByRole('link', { name: 'Deactivate LinkedIn Insight Tag' })
+  await expect(linkedin.locator('xpath=following-sibling::*[@role="status"]')).toHaveText(
+    'LinkedIn Insight Tag is now deactivated in this browser.',
+  )
+  await expect(page.getByRole('main').getByRole('status')).toHaveText([
+    'Google Analytics 4 is now deactivated in this browser.',
+    'Google Ads conversion tracking is now deactivated in this browser.',
+    'X (Twitter) conversion pixel is now deactivated in this browser.',
+    'LinkedIn Insight Tag is now deactivated in this browser.',
+  ])
 })
 
 test('silent mode opts out without an alert', async ({ page, context }) => {
@@ -288,6 +299,27 @@ test.describe('the banner', () => {
     await expect(dialog).toBeHidden()
     expect((await context.cookies()).map((cookie) => cookie.name)).toEqual([])
     expect(requests).toEqual([])
+  })
+
+  test('follows the page into the other language while it is open', async ({ page, context }) => {
+    await interceptThirdParties(context)
+    await openPage(page, '/en/')
+    await expect(banner(page)).toHaveAttribute('lang', 'en')
+    await page
+      .getByRole('navigation', { name: 'Choose language' })
+      .getByRole('link', { name: 'Deutsch' })
+      .click()
+    await expect(page).toHaveURL('/de/')
+    await expect(banner(page)).toHaveAttribute('lang', 'de')
+    await expect(banner(page).getByRole('button')).toHaveText([
+      'Alle akzeptieren',
+      'Alle ablehnen',
+      'Einstellungen',
+    ])
+    await expect(banner(page).getByRole('link')).toHaveAttribute('href', /^\/de\/privacy-policy\//)
+    // The settings opened from it, in German too.
+    await banner(page).getByRole('button', { name: 'Einstellungen' }).click()
+    await expect(settings(page)).toHaveAttribute('lang', 'de')
   })
 
   test('accept all starts tracking at once, with a page view, and records the choice without an address', async ({

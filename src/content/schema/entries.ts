@@ -147,6 +147,8 @@ export const consentTexts = z.strictObject({
     linkedin: described('the LinkedIn Insight Tag'),
   }),
   alwaysOn: text('the state of the necessary cookies ("always on")', 40),
+  /** Shown beside a privacy-policy opt-out link once it took effect. */
+  optedOut: text('the note after an opt-out ("{service}" stands for the service\'s name)', 120),
   privacyLink: link,
 })
 export type ConsentTexts = z.infer<typeof consentTexts>

@@ -19,6 +19,7 @@ import {
   type Tracker,
 } from '../../../shared/consent'
 import { ROOT_ELEMENT_ID } from '../../../shared/constants'
+import { buttonClass } from '../button'
 import styles from './styles.module.css'
 
 export interface ConsentBannerProps {
@@ -110,20 +111,22 @@ export function ConsentBanner(props: ConsentBannerProps) {
   const onEscape = () =>
     layer === 'settings' && props.layer === 'first' ? setLayer('first') : props.close()
 
+  // Every choice is the site's primary button: none is pushed (section 25 TDDDG, equal
+  // prominence).
   const buttons = (
     <div className={styles.actions}>
-      <button type="button" className={styles.button} onClick={() => props.decide(all(true))}>
+      <button type="button" className={buttonClass()} onClick={() => props.decide(all(true))}>
         {texts.acceptAll}
       </button>
-      <button type="button" className={styles.button} onClick={() => props.decide(all(false))}>
+      <button type="button" className={buttonClass()} onClick={() => props.decide(all(false))}>
         {texts.rejectAll}
       </button>
       {layer === 'first' ? (
-        <button type="button" className={styles.button} onClick={() => setLayer('settings')}>
+        <button type="button" className={buttonClass()} onClick={() => setLayer('settings')}>
           {texts.settings}
         </button>
       ) : (
-        <button type="button" className={styles.button} onClick={() => props.decide(choice)}>
+        <button type="button" className={buttonClass()} onClick={() => props.decide(choice)}>
           {texts.save}
         </button>
       )}

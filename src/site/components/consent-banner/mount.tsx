@@ -2,15 +2,24 @@
 import { createRoot } from 'react-dom/client'
 import { ConsentBanner, type ConsentBannerProps } from '.'
 
-/** Shows the banner; returns the function that removes it. */
-export function mountBanner(props: ConsentBannerProps): () => void {
+export interface MountedBanner {
+  /** Renders the banner again with new props (its layer and switches stay as they are). */
+  render(props: ConsentBannerProps): void
+  remove(): void
+}
+
+/** Shows the banner. */
+export function mountBanner(props: ConsentBannerProps): MountedBanner {
   const container = document.createElement('div')
   container.setAttribute('data-consent-root', '')
   document.body.append(container)
   const root = createRoot(container)
   root.render(<ConsentBanner {...props} />)
-  return () => {
-    root.unmount()
-    container.remove()
+  return {
+    render: (next) => root.render(<ConsentBanner {...next} />),
+    remove() {
+      root.unmount()
+      container.remove()
+    },
   }
 }

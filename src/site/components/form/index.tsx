@@ -24,6 +24,7 @@ import {
   summaryText,
 } from '../../../shared/forms/messages'
 import { navigateTo } from '../../../shared/navigation'
+import { buttonClass } from '../button'
 import { Link } from '../link'
 import { Section } from '../ui'
 import styles from './styles.module.css'
@@ -249,7 +250,11 @@ export function Form({ form }: { form: FormDefinition }) {
         </label>
       </div>
       <div className={styles.actions}>
-        <button className={styles.submit} type="submit" aria-disabled={status.state === 'sending'}>
+        <button
+          className={buttonClass('primary', styles.submit)}
+          type="submit"
+          aria-disabled={status.state === 'sending'}
+        >
           {form.submit}
         </button>
         <p className={styles.status} role="status">

@@ -1,5 +1,6 @@
 /** Small building blocks the templates and sections share: sections, buttons, lists, facts. */
 import type { ReactNode } from 'react'
+import { type ButtonVariant, buttonClass } from '../button'
 import { Icon } from '../icon'
 import { Link } from '../link'
 import styles from './styles.module.css'
@@ -27,8 +28,6 @@ export function Section({
   )
 }
 
-export type ButtonVariant = 'primary' | 'secondary'
-
 /** A link that looks like a button: for the one or two actions a page asks of its reader. */
 export function ButtonLink({
   href,
@@ -40,7 +39,7 @@ export function ButtonLink({
   children: ReactNode
 }) {
   return (
-    <Link className={`${styles.button} ${styles[variant]}`} href={href}>
+    <Link className={buttonClass(variant)} href={href}>
       {children}
     </Link>
   )
