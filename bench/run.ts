@@ -163,6 +163,37 @@ async function firstLoadJs(distDir: string, path: string) {
   }
 }
 
+/**
+ * The JavaScript consent adds beside the page (loaded after hydration, not on the first-load
+ * path): its runtime on every visit, and the banner's chunks on a first visit (when it shows).
+ */
+async function consentJs(distDir: string) {
+  const assets = join(distDir, 'assets')
+  const names = await readdir(assets)
+  const runtime = names.find((name) => /^consent-[\w-]+\.js$/.test(name))
+  if (!runtime) throw new Error(`no consent chunk in ${assets}`)
+  const code = await readFile(join(assets, runtime), 'utf8')
+  // The banner's chunks are the runtime's lazy dependencies, less what the page has (entry).
+  const lazy = [
+    ...(code.match(/__vite__mapDeps=[^\n]*?\[([^\]]*)\]/)?.[1] ?? '').matchAll(
+      /"assets\/([^"]+)"/g,
+    ),
+  ]
+    .map((match) => match[1] as string)
+    .filter((name) => !name.startsWith('entry-'))
+  const gzip = async (name: string) =>
+    gzipSync(await readFile(join(assets, name)), { level: 9 }).length
+  const runtimeBytes = await gzip(runtime)
+  let bannerBytes = 0
+  for (const name of lazy) bannerBytes += await gzip(name)
+  return {
+    runtimeGzipKb: kb(runtimeBytes),
+    bannerGzipKb: kb(bannerBytes),
+    firstVisitGzipKb: kb(runtimeBytes + bannerBytes),
+    files: [runtime, ...lazy],
+  }
+}
+
 /** Bytes on the wire for one client navigation from the home page to another page. */
 async function navigationBytes(distDir: string, from: string, to: string) {
   const app = await createApp({ root: distDir, logLevel: 'silent' })
@@ -263,6 +294,10 @@ async function main() {
   console.log(
     `first-load JavaScript of ${js.path}: ${js.gzipKb} KB gzip (${js.brotliKb} KB brotli, ${js.rawKb} KB raw, ${js.files} files)`,
   )
+  const consent = await consentJs(realDist)
+  console.log(
+    `consent JavaScript beside the page: ${consent.runtimeGzipKb} KB gzip on every visit, ${consent.firstVisitGzipKb} KB on a first visit with the banner (${consent.files.join(', ')})`,
+  )
   const navigation = await navigationBytes(realDist, '/en/', '/en/about/')
   console.log(
     `one client navigation ${navigation.from} → ${navigation.to}: ${navigation.totalKb} KB in ${navigation.requests.length} requests`,
@@ -282,6 +317,7 @@ async function main() {
       outputMb: mb(realSize.bytes),
     },
     firstLoadJs: js,
+    consentJs: consent,
     navigation,
     lighthouse: audits,
     formsLoad: forms,
