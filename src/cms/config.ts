@@ -12,6 +12,7 @@ import type { z } from 'zod'
 import { type CollectionName, locate } from '../content/collections'
 import * as schemas from '../content/schema/entries'
 import * as formSchemas from '../content/schema/forms'
+import { ratesTexts } from '../content/schema/rates'
 import type { ContentDocument } from '../content/source'
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../shared/languages'
 import { type Choice, type FieldOptions, objectFields } from './fields'
@@ -239,7 +240,11 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
 ]
 
 /** Files outside every language folder, edited as they are. */
-export const SHARED_FILES = { site: 'site.yaml', blogArchive: 'blog/archive.yaml' } as const
+export const SHARED_FILES = {
+  site: 'site.yaml',
+  blogArchive: 'blog/archive.yaml',
+  ratesTexts: 'exchange-rates/texts.yaml',
+} as const
 
 const SCHEMAS: Record<CollectionName, z.ZodType> = {
   page: schemas.page,
@@ -318,7 +323,8 @@ function settingsCollection(references: FieldOptions['references']): Record<stri
   return {
     name: 'settings',
     label: 'Site settings',
-    description: 'The brand and company facts, and the blog archive page.',
+    description:
+      'The brand and company facts, the blog archive page and the words of the exchange-rate pages.',
     create: false,
     delete: false,
     files: [
@@ -333,6 +339,12 @@ function settingsCollection(references: FieldOptions['references']): Record<stri
         label: 'Blog archive page (both languages)',
         file: `content/${SHARED_FILES.blogArchive}`,
         fields: objectFields(schemas.blogArchive, { i18n: false, references }),
+      },
+      {
+        name: 'rates-texts',
+        label: 'Exchange-rate pages: words of the tables and the converter (both languages)',
+        file: `content/${SHARED_FILES.ratesTexts}`,
+        fields: objectFields(ratesTexts, { i18n: false, references }),
       },
     ],
   }

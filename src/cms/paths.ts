@@ -8,6 +8,14 @@ import { locate } from '../content/collections'
 import { isLanguage } from '../shared/languages'
 import { CMS_COLLECTIONS, type CmsCollection, SHARED_FILES } from './config'
 
+/**
+ * Data files the CMS leaves alone: the ECB rates' snapshot and the card networks' rate files
+ * come from systems (the ECB, the bank's operations team), not from editors; the build
+ * checks them like all content.
+ */
+export const isSystemDataFile = (storeFile: string) =>
+  /^exchange-rates\/[^/]+\.(xml|csv|json)$/.test(storeFile)
+
 /** A path the backend refuses, with the reason the editor sees. */
 export class CmsPathError extends Error {}
 

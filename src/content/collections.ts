@@ -46,6 +46,13 @@ const pagePath = (name: string) => {
  */
 const OUTCOME_PAGE = /^([a-z0-9-]+-(success|confirmed)|unsubscribed|link-expired)$/
 
+/** True for a page with exchange rates: its template carries the rate tables' code. */
+export const hasRates = (data: Record<string, unknown>) =>
+  Array.isArray(data.sections) &&
+  data.sections.some(
+    (section: { type?: unknown }) => section?.type === 'ecbRates' || section?.type === 'cardRates',
+  )
+
 /** True for a page with a `form` section: its template carries the forms' code. */
 export const hasForm = (data: Record<string, unknown>) =>
   Array.isArray(data.sections) &&
@@ -66,7 +73,9 @@ const COLLECTIONS: Record<CollectionName, Collection> = {
             ? 'confirmation'
             : hasForm(data)
               ? 'form'
-              : 'page',
+              : hasRates(data)
+                ? 'rates'
+                : 'page',
   },
   service: {
     name: 'service',
@@ -210,4 +219,4 @@ export function locate(
 }
 
 export const KNOWN_FILES =
-  'site.yaml, blog/archive.yaml, {en,de}/layout.yaml, {en,de}/pages/**.yaml, {en,de}/support-categories/*.yaml, {en,de}/jobs/*.yaml, {en,de}/press/*.md, blog/posts/*.md, blog/categories/*.yaml, forms/lists/*.yaml or forms/surveys/*.yaml'
+  'site.yaml, blog/archive.yaml, {en,de}/layout.yaml, {en,de}/pages/**.yaml, {en,de}/support-categories/*.yaml, {en,de}/jobs/*.yaml, {en,de}/press/*.md, blog/posts/*.md, blog/categories/*.yaml, forms/lists/*.yaml, forms/surveys/*.yaml, exchange-rates/ecb.xml, exchange-rates/texts.yaml or exchange-rates/{network}.csv'

@@ -5,7 +5,9 @@ import { parse, stringify, YAMLParseError } from 'yaml'
 import type { ContentProblem } from './errors'
 import type { ContentDocument, ContentSource } from './source'
 
-const DATA_FILE = /\.(ya?ml|md)$/
+const DATA_FILE = /\.(ya?ml|md|xml|csv|json)$/
+/** Data files read as text and parsed by their own readers (exchange rates: XML, CSV, JSON). */
+const RAW_FILE = /\.(xml|csv|json)$/
 /** Markdown files open with YAML front matter between two `---` lines; the rest is `body`. */
 const FRONT_MATTER = /^---\r?\n(?<front>[\s\S]*?)\r?\n---\r?\n?(?<body>[\s\S]*)$/
 
@@ -32,6 +34,7 @@ export function parseContentFile(
   file: string,
   source: string,
 ): { document: ContentDocument } | { problem: ContentProblem } {
+  if (RAW_FILE.test(file)) return { document: { file, data: { text: source } } }
   try {
     const data = file.endsWith('.md') ? parseMarkdownFile(source) : (parse(source) ?? {})
     return { document: { file, data } }

@@ -22,6 +22,7 @@ import {
   SETTINGS_FILE,
 } from './forms'
 import { type ContentProblem, ContentValidationError, validateDocument } from './errors'
+import { cardRatesData, ecbRatesData, isRatesFile, type RatesContent, readRates } from './rates'
 import { linksIn, type MarkdownCache, memoryCache, renderRichText } from './markdown'
 import {
   blogArchive,
@@ -56,6 +57,8 @@ export interface SiteContent {
   blogArchive: ArchiveFields
   /** Mailing lists and surveys (`forms/`), language-neutral. */
   forms: FormsContent
+  /** The ECB's and the card networks' exchange rates (`exchange-rates/`). */
+  rates: RatesContent
   entries: ContentEntry[]
 }
 
@@ -72,6 +75,8 @@ export interface LoadOptions {
   publicDir?: string
   /** Earlier renderings of Markdown texts (default: this process's memory). */
   markdownCache?: MarkdownCache
+  /** The ECB's rates downloaded at build time (`RATES_FETCH=1`), over the stored snapshot. */
+  fetchedEcbRates?: { text: string; url: string }
 }
 
 export async function loadContent(
@@ -98,13 +103,15 @@ export async function loadContent(
   const archive = archiveDocument && validateDocument(blogArchive, archiveDocument, problems)
 
   const forms = readForms(documents, problems)
+  const rates = readRates(documents, problems, options.fetchedEcbRates)
   const known = new Set([SETTINGS_FILE, BLOG_ARCHIVE_FILE, ...LANGUAGES.map(layoutFile)])
   const entries: ContentEntry[] = []
   const publishedPaths = new Set<string>(['/', '/blog/'])
   /** Every located file, valid or not: an invalid entry is still present for twin checks. */
   const present: Located[] = []
   for (const document of documents) {
-    if (known.has(document.file) || isFormFile(document.file)) continue
+    if (known.has(document.file) || isFormFile(document.file) || isRatesFile(document.file))
+      continue
     const located = locate(document.file, options.collections)
     if (!located) {
       problems.push({
@@ -148,6 +155,7 @@ export async function loadContent(
   }
 
   attachForms(entries, forms, problems)
+  attachRates(entries, rates, problems)
   checkPresence(present, problems)
   checkUniquePaths(entries, problems)
   checkReferences(entries, present, problems)
@@ -162,6 +170,7 @@ export async function loadContent(
     layouts: layouts as Record<Language, LayoutContent>,
     blogArchive: archive,
     forms,
+    rates,
     entries,
   }
 }
@@ -196,6 +205,43 @@ function attachForms(entries: ContentEntry[], forms: FormsContent, problems: Con
           field: `sections.${index}.form`,
           message: `expected the name of a form in forms/lists/ or forms/surveys/; there is no "${section.form}"`,
         })
+    })
+  }
+}
+
+/**
+ * Every `ecbRates` and `cardRates` section receives its rates, in the page's language, so the
+ * page renders them without another request.
+ */
+function attachRates(entries: ContentEntry[], rates: RatesContent, problems: ContentProblem[]) {
+  for (const entry of entries) {
+    const sections = entry.data.sections
+    if (!Array.isArray(sections)) continue
+    sections.forEach((section: { type?: string; network?: string; data?: unknown }, index) => {
+      if (section.type !== 'ecbRates' && section.type !== 'cardRates') return
+      const problem = (field: string, message: string) =>
+        problems.push({ file: entry.file, field: `sections.${index}${field}`, message })
+      if (entry.collection !== 'page' || !entry.language) {
+        problem('', 'expected exchange rates on pages of the Pages collection only')
+        return
+      }
+      if (!rates.texts) {
+        problem('', 'expected the words of the rate pages in exchange-rates/texts.yaml')
+        return
+      }
+      if (section.type === 'ecbRates') {
+        section.data = ecbRatesData(rates, entry.language)
+        if (!section.data) problem('', 'expected ECB reference rates in exchange-rates/ecb.xml')
+        return
+      }
+      const network = section.network ?? ''
+      section.data = cardRatesData(rates, network, entry.language)
+      if (!section.data && !problems.some((known) => known.file.startsWith(`exchange-rates/${network}.`))) {
+        problem(
+          '.network',
+          `expected a card network with rates in exchange-rates/${network}.csv (or .json) and its name under networks in exchange-rates/texts.yaml`,
+        )
+      }
     })
   }
 }

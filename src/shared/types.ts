@@ -66,6 +66,7 @@ export type TemplateName =
   | 'page'
   | 'confirmation'
   | 'form'
+  | 'rates'
   | 'not-found'
   | 'service'
   | 'case-study'

@@ -151,6 +151,27 @@ const form = z.strictObject({
   form: slug('the name of the form (its file name in forms/lists/ or forms/surveys/)'),
 })
 
+/**
+ * The ECB's euro reference rates of the latest day in `exchange-rates/ecb.xml` (or downloaded
+ * at build time): a sortable table with each currency's course as a small chart.
+ */
+const ecbRates = z.strictObject({
+  type: z.literal('ecbRates'),
+  heading: text('the section heading', 120).optional(),
+  intro: text('the section introduction', 600).optional(),
+})
+
+/**
+ * A card network's rates (`exchange-rates/{network}.csv`) with the mark-up over the ECB
+ * reference rate, a converter and the rates by day.
+ */
+const cardRates = z.strictObject({
+  type: z.literal('cardRates'),
+  heading: text('the section heading', 120).optional(),
+  intro: text('the section introduction', 600).optional(),
+  network: slug('the card network (its rate file in exchange-rates/, such as mastercard)'),
+})
+
 export const SECTION_TYPES = [
   'hero',
   'richText',
@@ -163,6 +184,8 @@ export const SECTION_TYPES = [
   'table',
   'downloadList',
   'form',
+  'ecbRates',
+  'cardRates',
 ] as const
 
 export const section = z.discriminatedUnion(
@@ -179,6 +202,8 @@ export const section = z.discriminatedUnion(
     table,
     downloadList,
     form,
+    ecbRates,
+    cardRates,
   ],
   {
     error: `expected a section with type ${SECTION_TYPES.join(', ')}`,

@@ -10,6 +10,7 @@ export const templates: Record<TemplateName, () => Promise<TemplateComponent>> =
   page: () => import('./page').then((module) => module.PageTemplate),
   confirmation: () => import('./confirmation').then((module) => module.ConfirmationTemplate),
   form: () => import('./form').then((module) => module.FormTemplate),
+  rates: () => import('./rates').then((module) => module.RatesTemplate),
   'not-found': () => import('./not-found').then((module) => module.NotFoundTemplate),
   service: () => import('./service').then((module) => module.ServiceTemplate),
   'case-study': () => import('./case-study').then((module) => module.CaseStudyTemplate),

@@ -6,6 +6,7 @@ import { Picture } from '../picture'
 import { RichText } from '../rich-text'
 import { Actions, ButtonLink, DownloadList, Section } from '../ui'
 import { FormSlot } from './form-slot'
+import { RatesSlot } from './rates-slot'
 import styles from './styles.module.css'
 
 /** The one or two actions of a hero, the first primary unless the content says otherwise. */
@@ -209,6 +210,9 @@ function SectionView({ section }: { section: SectionValue }) {
       return <Downloads section={section} />
     case 'form':
       return <FormSlot section={section} />
+    case 'ecbRates':
+    case 'cardRates':
+      return <RatesSlot section={section} />
   }
 }
 
