@@ -82,6 +82,12 @@ export function readTrackingIds(env: NodeJS.ProcessEnv): TrackingIds {
   const [gaMeasurementId] = read('GA_MEASUREMENT_ID')
   const [linkedinPartnerId] = read('LINKEDIN_PARTNER_ID')
   const [twitterPixelId] = read('TWITTER_PIXEL_ID')
+  // The container belongs to analytics: it loads with the analytics property, never alone.
+  if (gtmId && !gaMeasurementId) {
+    throw new Error(
+      'GTM_ID needs GA_MEASUREMENT_ID: the tag manager container loads with analytics consent, beside the analytics property; set both or neither',
+    )
+  }
   return {
     ...(gtmId ? { gtmId } : {}),
     ...(gaMeasurementId ? { gaMeasurementId } : {}),

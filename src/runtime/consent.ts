@@ -40,6 +40,7 @@ import {
   trackerAllowed,
   trackerConfigured,
 } from '../shared/consent'
+import { requireFullLoads } from '../shared/navigation'
 import { onRouteUpdate } from './events'
 
 /** Where the trackers' scripts come from (their own hosts). */
@@ -65,13 +66,17 @@ export interface ConsentEnvironment {
   afterFrames(work: () => void): void
   alert(message: string): void
   now(): Date
+  /** Makes every later navigation a full page load (scripts that cannot be stopped go). */
+  requireFullLoads(): void
 }
 
 export interface ConsentController {
   /** True while the banner must ask (no choice yet, or another revision). */
   needsDecision(): boolean
-  /** The choice stored now. */
+  /** The cookies stored now. */
   current(): Cookies
+  /** The choice in force now (nothing allowed under another revision): where settings start. */
+  choice(): Choice
   /** Applies a choice from the banner: stores it, then starts or stops trackers at once. */
   decide(choice: Choice): void
   /** Opts out of one tracker (the privacy policy's links); an alert unless `silent`. */
@@ -152,17 +157,38 @@ export function createConsent(
     env.loadScript(src)
   }
 
-  /** Starts what the stored choice allows; stops what it no longer allows. */
-  const apply = (previous: Cookies | undefined) => {
+  /**
+   * Stops a loaded tracker that lost its consent: Google's tags through Consent Mode and their
+   * own flag; LinkedIn's and X's stubs become silent, and since their scripts (and a tag
+   * manager's) cannot be unloaded, every later navigation loads its page whole, without them.
+   */
+  const stopLoaded = (tracker: Tracker) => {
+    if (tracker === 'linkedin' && loaded.has('linkedin')) {
+      env.global.lintrk = () => {}
+      env.global._linkedin_data_partner_ids = []
+      env.requireFullLoads()
+    }
+    if (tracker === 'twitter' && loaded.has('twitter')) {
+      env.global.twq = () => {}
+      env.requireFullLoads()
+    }
+    if (tracker === 'googleanalytics' && loaded.has('gtm')) env.requireFullLoads()
+  }
+
+  /**
+   * Starts what the stored choice allows; after a decision (`decided`) also stops what it does
+   * not allow and removes those trackers' cookies (again: removing is harmless when none are).
+   */
+  const apply = (decided: boolean) => {
     const now = cookies()
     const allowed = (tracker: Tracker) => trackerAllowed(now, ids, tracker)
     gtag('consent', 'update', consentSignals(now))
     setAnalyticsDisabled(!allowed('googleanalytics'))
-    if (previous) {
+    if (decided) {
       for (const tracker of TRACKERS) {
-        if (trackerAllowed(previous, ids, tracker) && !allowed(tracker)) {
-          removeTrackerCookies(tracker)
-        }
+        if (allowed(tracker)) continue
+        removeTrackerCookies(tracker)
+        stopLoaded(tracker)
       }
     }
     if (allowed('adwords') && Object.keys(pendingClickIds).length > 0) {
@@ -248,15 +274,16 @@ export function createConsent(
     | undefined
 
   setAnalyticsDisabled(true)
-  apply(undefined)
+  apply(false)
 
   return {
     needsDecision: () => needsDecision(stored(), revision),
     current: stored,
+    choice: () => choiceOf(cookies()),
     decide(choice) {
       const before = cookies()
       write(choiceWrites(choice, revision, ids, env.now()))
-      apply(before)
+      apply(true)
       // Allowing starts at once: the page being read counts as viewed, by the newly allowed.
       const page = lastPage
       const added = PAGE_VIEW_TRACKERS.filter(
@@ -269,9 +296,8 @@ export function createConsent(
       changed()
     },
     optOut(tracker, options = {}) {
-      const before = cookies()
       write(optOutWrites(tracker, ids))
-      apply(before)
+      apply(true)
       const message = OPT_OUT_ALERTS[tracker]
       if (message && !options.silent) env.alert(message)
       changed()
@@ -282,7 +308,7 @@ export function createConsent(
       if (!tracked) return
       if (!trackedPageShown) {
         trackedPageShown = true
-        apply(undefined)
+        apply(false)
       }
       env.afterFrames(() => sendPageView(location, title, PAGE_VIEW_TRACKERS))
     },
@@ -318,6 +344,7 @@ export function browserConsent(ids: TrackingIds, revision: string): ConsentContr
     },
     alert: (message) => window.alert(message),
     now: () => new Date(),
+    requireFullLoads,
   })
 }
 
@@ -401,10 +428,12 @@ export function startConsent(
     | { remove(): void; language: string; relabel(texts: ConsentTexts, language: string): void }
     | undefined
 
+  /** Counts the requests to show the banner: only the newest mounts. */
+  let requests = 0
+
   const show = (layer: 'first' | 'settings', opener: Element | null) => {
-    const texts = ui.texts()
-    if (!texts || offered.length === 0) return false
-    banner?.remove()
+    if (!ui.texts() || offered.length === 0) return false
+    const request = ++requests
     // Back to where the visitor was; from nowhere in particular, to the page's main content.
     const returnFocus =
       opener instanceof HTMLElement && opener !== document.body
@@ -412,10 +441,13 @@ export function startConsent(
         : document.getElementById('main')
     import('../site/components/consent-banner/mount').then(
       ({ mountBanner }) => {
+        const texts = ui.texts()
+        if (request !== requests || !texts) return
+        banner?.remove()
         const props: Parameters<typeof mountBanner>[0] = {
           texts,
           language: ui.language(),
-          initial: choiceOf(consent.current()),
+          initial: consent.choice(),
           trackers: offered,
           layer,
           // Not from a visitor who is busy elsewhere (typing) when the banner arrives.
@@ -445,8 +477,6 @@ export function startConsent(
           returnFocus?.focus()
         }
         banner = shown
-        // The page's language may have changed while the banner's code loaded.
-        relabel()
       },
       (error: unknown) => console.error(error),
     )

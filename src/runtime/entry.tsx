@@ -7,7 +7,7 @@ import { flushSync } from 'react-dom'
 import { hydrateRoot } from 'react-dom/client'
 import { BOOT_DATA_ELEMENT_ID, ROOT_ELEMENT_ID } from '../shared/constants'
 import type { Language } from '../shared/languages'
-import { setNavigator } from '../shared/navigation'
+import { fullLoadsRequired, setNavigator } from '../shared/navigation'
 import type { BootData } from '../shared/types'
 import { App, type AppState, layoutsOf } from '../site/app'
 import { loadTemplate } from '../site/templates/registry'
@@ -96,7 +96,8 @@ async function start(): Promise<void> {
     },
     scrollStore: createScrollStore(() => window.sessionStorage),
     prefetcher: startPrefetching((path) => loader.prefetch(path)),
-    forceFullLoad: () => serviceWorkerUpdated() && loader.hasFailedResources(),
+    forceFullLoad: () =>
+      fullLoadsRequired() || (serviceWorkerUpdated() && loader.hasFailedResources()),
   })
   // Consent loads beside the page, not before it: no tag exists until it runs (so Consent
   // Mode's default still comes first), and the page it missed meanwhile is counted then.
@@ -105,9 +106,19 @@ async function start(): Promise<void> {
   const stopBuffering = onRouteUpdate(({ location }) => {
     shown = location
   })
+  // An opt-out link clicked before consent's code arrived is held, then clicked again for it.
+  const heldOptOuts: HTMLElement[] = []
+  const holdOptOut = (event: MouseEvent) => {
+    const link = (event.target as Element | null)?.closest?.('a[href^="#opt-out-"]')
+    if (!(link instanceof HTMLElement)) return
+    event.preventDefault()
+    heldOptOuts.push(link)
+  }
+  document.addEventListener('click', holdOptOut, true)
   import('./consent').then(
     ({ startConsent }) => {
       stopBuffering()
+      document.removeEventListener('click', holdOptOut, true)
       startConsent(boot.tracking, revision, shown, {
         texts: () => {
           const state = store.get()
@@ -117,8 +128,12 @@ async function start(): Promise<void> {
         pagePath: () => store.get().page.path,
         subscribe: store.subscribe,
       })
+      for (const link of heldOptOuts.splice(0)) link.click()
     },
-    (error: unknown) => console.error(error),
+    (error: unknown) => {
+      document.removeEventListener('click', holdOptOut, true)
+      console.error(error)
+    },
   )
   router.start()
   setNavigator((href) => router.navigate(href))

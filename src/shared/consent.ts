@@ -176,14 +176,13 @@ export interface Choice {
   trackers: Record<Tracker, boolean>
 }
 
-export const acceptAll = (): Choice => ({
-  categories: { analytics: true, conversion: true },
-  trackers: { googleanalytics: true, adwords: true, twitter: true, linkedin: true },
-})
-
-export const rejectAll = (): Choice => ({
-  categories: { analytics: false, conversion: false },
-  trackers: { googleanalytics: true, adwords: true, twitter: true, linkedin: true },
+/**
+ * "Accept all" (`allowed`) or "Reject all": every category allowed or not; the trackers keep
+ * what `current` holds, so an earlier opt-out of a single tracker survives both.
+ */
+export const everyCategory = (allowed: boolean, current: Choice): Choice => ({
+  categories: { analytics: allowed, conversion: allowed },
+  trackers: { ...current.trackers },
 })
 
 /** The choice the cookies hold now (what the settings layer starts from). */

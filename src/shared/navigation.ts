@@ -16,3 +16,16 @@ export function navigateTo(href: string): Promise<void> {
   window.location.assign(href)
   return Promise.resolve()
 }
+
+let fullLoads = false
+
+/**
+ * From now on every navigation loads its page whole: asked by consent when a tracker's script
+ * that cannot be stopped in place (LinkedIn's, X's, a tag manager's) lost its consent, so the
+ * next page comes without it.
+ */
+export function requireFullLoads(): void {
+  fullLoads = true
+}
+
+export const fullLoadsRequired = (): boolean => fullLoads

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { type ConsentEnvironment, createConsent } from '../../../src/runtime/consent'
-import { acceptAll, rejectAll, type TrackingIds } from '../../../src/shared/consent'
+import { type Choice, choiceOf, everyCategory, type TrackingIds } from '../../../src/shared/consent'
 
 const IDS: TrackingIds = {
   gtmId: 'GTM-TEST',
@@ -20,6 +20,7 @@ function fakeBrowser(search = '') {
   const scripts: string[] = []
   const alerts: string[] = []
   const frames: (() => void)[] = []
+  const fullLoads: string[] = []
   const global: Record<string, unknown> = {}
   const now = new Date('2026-11-21T12:00:00Z')
   const env: ConsentEnvironment = {
@@ -41,6 +42,7 @@ function fakeBrowser(search = '') {
     afterFrames: (work) => frames.push(work),
     alert: (message) => alerts.push(message),
     now: () => now,
+    requireFullLoads: () => fullLoads.push('required'),
   }
   /** gtag calls (arguments objects) as arrays; plain pushes (GTM's start) as they are. */
   const dataLayer = () =>
@@ -50,10 +52,22 @@ function fakeBrowser(search = '') {
   const runFrames = () => {
     for (const work of frames.splice(0)) work()
   }
-  return { env, jar, written, scripts, alerts, global, dataLayer, runFrames }
+  return { env, jar, written, scripts, alerts, global, dataLayer, runFrames, fullLoads }
 }
 
 const page = { pathname: '/en/services/', href: 'https://www.bank.example/en/services/' }
+
+/** Every tracker on (no opt-out stored yet). */
+const ON: Choice['trackers'] = {
+  googleanalytics: true,
+  adwords: true,
+  twitter: true,
+  linkedin: true,
+}
+const acceptAll = (): Choice =>
+  everyCategory(true, { categories: { analytics: false, conversion: false }, trackers: ON })
+const rejectAll = (): Choice =>
+  everyCategory(false, { categories: { analytics: false, conversion: false }, trackers: ON })
 
 describe('consent in the browser', () => {
   it('queues Consent Mode default (all denied) first and loads nothing without a choice', () => {
@@ -230,7 +244,8 @@ describe('consent in the browser', () => {
     const after = fakeBrowser()
     for (const [name, value] of browser.jar) after.jar.set(name, value)
     const again = createConsent(IDS, '1', after.env)
-    again.decide({ ...acceptAll(), trackers: { ...acceptAll().trackers, linkedin: false } })
+    again.decide(everyCategory(true, choiceOf(again.current())))
+    expect(after.jar.get('cookieconsent_linkedin')).toBe('deny')
     expect(after.scripts).not.toContain('https://snap.licdn.com/li.lms-analytics/insight.min.js')
   })
 
@@ -323,7 +338,52 @@ describe('consent in the browser, after review', () => {
     const browser = fakeBrowser('?gclid=abc')
     const consent = createConsent(IDS, '1', browser.env)
     consent.optOut('adwords', { silent: true })
-    consent.decide({ ...acceptAll(), trackers: { ...acceptAll().trackers, adwords: false } })
+    consent.decide(everyCategory(true, choiceOf(consent.current())))
+    expect(browser.jar.get('cookieconsent_adwords')).toBe('deny')
     expect(browser.jar.has('gclid')).toBe(false)
+  })
+
+  it('withdrawal silences LinkedIn and X at once and makes later navigations full page loads', () => {
+    const browser = fakeBrowser()
+    const consent = createConsent(IDS, '1', browser.env)
+    consent.pageView(page, 'Services')
+    consent.decide(acceptAll())
+    expect(browser.fullLoads).toEqual([])
+    const twqBefore = browser.global.twq
+    consent.decide(rejectAll())
+    expect(browser.global.twq).not.toBe(twqBefore)
+    expect(() => (browser.global.lintrk as () => void)()).not.toThrow()
+    expect(browser.global._linkedin_data_partner_ids).toEqual([])
+    expect(browser.fullLoads.length).toBeGreaterThan(0)
+  })
+
+  it('a withdrawal that stops nothing loaded keeps client navigation', () => {
+    const browser = fakeBrowser()
+    const consent = createConsent(IDS, '1', browser.env)
+    consent.decide(acceptAll())
+    consent.decide(rejectAll())
+    expect(browser.fullLoads).toEqual([])
+  })
+
+  it('under a new revision, settings start with nothing allowed, and Reject all removes old cookies', () => {
+    const browser = fakeBrowser()
+    for (const [name, value] of [
+      ['cookieconsent_analytics', 'allow'],
+      ['cookieconsent_conversion', 'allow'],
+      ['cookieconsent_revision', '1'],
+      ['cookieconsent_twitter', 'deny'],
+      ['_ga', 'GA1.1.1'],
+      ['_gcl_au', '1.1.1'],
+    ])
+      browser.jar.set(name as string, value as string)
+    const consent = createConsent(IDS, '2', browser.env)
+    expect(consent.needsDecision()).toBe(true)
+    expect(consent.choice().categories).toEqual({ analytics: false, conversion: false })
+    // A single opt-out is no consent: it stays, under any revision.
+    expect(consent.choice().trackers.twitter).toBe(false)
+    consent.decide(everyCategory(false, consent.choice()))
+    expect(browser.jar.has('_ga')).toBe(false)
+    expect(browser.jar.has('_gcl_au')).toBe(false)
+    expect(browser.jar.get('cookieconsent_twitter')).toBe('deny')
   })
 })

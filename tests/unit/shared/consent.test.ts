@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  acceptAll,
+  type Choice,
   categoryEnabled,
   choiceOf,
   choiceWrites,
@@ -8,12 +8,12 @@ import {
   clickIdWrites,
   consentSignals,
   DENIED_SIGNALS,
+  everyCategory,
   isTrackedPath,
   needsDecision,
   OPT_OUT_ALERTS,
   optOutWrites,
   parseCookies,
-  rejectAll,
   serializeCookie,
   TRACKER_COOKIES,
   type TrackingIds,
@@ -29,6 +29,18 @@ const IDS: TrackingIds = {
   twitterPixelId: 'tw-1',
 }
 const NOW = new Date('2026-11-21T12:00:00Z')
+
+/** Every tracker on (no opt-out stored yet). */
+const ON: Choice['trackers'] = {
+  googleanalytics: true,
+  adwords: true,
+  twitter: true,
+  linkedin: true,
+}
+const acceptAll = (): Choice =>
+  everyCategory(true, { categories: { analytics: false, conversion: false }, trackers: ON })
+const rejectAll = (): Choice =>
+  everyCategory(false, { categories: { analytics: false, conversion: false }, trackers: ON })
 
 describe('consent categories', () => {
   it.each([
@@ -164,6 +176,19 @@ describe('a choice', () => {
     ])
   })
 
+  it('accept all and reject all keep an earlier opt-out of a single tracker', () => {
+    const stored = parseCookies('cookieconsent_linkedin=deny; cookieconsent_analytics=deny')
+    for (const allowed of [true, false]) {
+      const writes = choiceWrites(everyCategory(allowed, choiceOf(stored)), '2', IDS, NOW)
+      expect(writes).toContainEqual({
+        name: 'cookieconsent_linkedin',
+        value: 'deny',
+        expires: new Date('2099-12-31T23:59:59Z'),
+      })
+      expect(writes.find((write) => write.name === 'cookieconsent_adwords')?.value).toBe('')
+    }
+  })
+
   it('settings: a tracker switched off is opted out until 2099', () => {
     const choice = acceptAll()
     choice.trackers.linkedin = false
@@ -289,5 +314,12 @@ describe('tracking identifiers from the environment', () => {
   ])('refuses %s=%s with a clear error', async (name, value, message) => {
     const { readTrackingIds } = await import('../../../src/build/config')
     expect(() => readTrackingIds({ [name]: value })).toThrow(message)
+  })
+
+  it('refuses a tag manager container without the analytics property it loads with', async () => {
+    const { readTrackingIds } = await import('../../../src/build/config')
+    expect(() => readTrackingIds({ GTM_ID: 'GTM-ABC1234' })).toThrow(
+      'GTM_ID needs GA_MEASUREMENT_ID',
+    )
   })
 })

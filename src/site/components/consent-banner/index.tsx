@@ -14,6 +14,7 @@ import {
   CATEGORIES,
   type Category,
   type Choice,
+  everyCategory,
   TRACKER_CATEGORY,
   TRACKERS,
   type Tracker,
@@ -103,10 +104,7 @@ export function ConsentBanner(props: ConsentBannerProps) {
   }, [layer])
 
   /** Accept or reject every category; opt-outs of single trackers stay as they are. */
-  const all = (allowed: boolean): Choice => ({
-    categories: { analytics: allowed, conversion: allowed },
-    trackers: props.initial.trackers,
-  })
+  const all = (allowed: boolean): Choice => everyCategory(allowed, props.initial)
   /** Escape in settings opened from the first layer goes back to it. */
   const onEscape = () =>
     layer === 'settings' && props.layer === 'first' ? setLayer('first') : props.close()
