@@ -18,6 +18,7 @@ import { writeDocuments } from './documents'
 import { rssFeeds } from './feeds'
 import { openMarkdownCache } from './markdown-cache'
 import { createPageData, createStaticQueries, manifestPath } from './page-data'
+import { fetchEcbRates } from './rates'
 import { createRouteTable } from './routes'
 import { ROBOTS_PATH, robotsTxt, SITEMAP_PATH, sitemapXml } from './seo'
 import { writeServiceWorker } from './service-worker'
@@ -91,10 +92,15 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   let compressingAssets: Promise<number> = Promise.resolve(0)
   // Validating content and bundling code do not depend on each other: they run side by side,
   // and the documents (PDFs), which need the content only, are written while bundling ends.
-  const contentLoaded = loadContent(createFileStore(config.contentDir), {
-    publicDir: join(config.root, 'public'),
-    markdownCache,
-  })
+  const contentLoaded = (
+    config.ratesFetch ? fetchEcbRates(config.ratesFetch.url) : Promise.resolve(undefined)
+  ).then((fetchedEcbRates) =>
+    loadContent(createFileStore(config.contentDir), {
+      publicDir: join(config.root, 'public'),
+      markdownCache,
+      ...(fetchedEcbRates ? { fetchedEcbRates } : {}),
+    }),
+  )
   // Images too need only the content: variants and sharing cards are made while bundling.
   const imagesPrepared = contentLoaded.then((content) =>
     prepareImages(content, {

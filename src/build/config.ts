@@ -1,7 +1,9 @@
 /** Build settings, each from the environment variable named beside it. */
+
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import type { TrackingIds } from '../shared/consent'
+import { ECB_HISTORY_URL } from './rates'
 
 export interface BuildConfig {
   /** Project root: where `src/`, `public/` and `package.json` live. */
@@ -21,6 +23,8 @@ export interface BuildConfig {
    * `TWITTER_PIXEL_ID`); a tracker without one stays off. They load only with consent.
    */
   tracking: TrackingIds
+  /** `RATES_FETCH=1`: fetch the ECB's reference rates at build time (from `RATES_URL`). */
+  ratesFetch: { url: string } | undefined
 }
 
 /** The folder of package.json above this module, compiled (`.cache/bin/…`) or not (`src/build`). */
@@ -51,6 +55,7 @@ export function readBuildConfig(env: NodeJS.ProcessEnv = process.env): BuildConf
     siteUrl,
     serviceWorker: (env.SERVICE_WORKER ?? 'on') !== 'off',
     tracking: readTrackingIds(env),
+    ratesFetch: env.RATES_FETCH === '1' ? { url: env.RATES_URL ?? ECB_HISTORY_URL } : undefined,
   }
 }
 

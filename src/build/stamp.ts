@@ -55,6 +55,10 @@ export async function inputHash(config: BuildConfig): Promise<string> {
       siteUrl: config.siteUrl,
       serviceWorker: config.serviceWorker,
       tracking: config.tracking,
+      // Fetched rates change every working day: a build of another day is stale.
+      rates: config.ratesFetch
+        ? [config.ratesFetch.url, new Date().toISOString().slice(0, 10)]
+        : null,
     }),
   )
   await hashFiles(hash, files)
