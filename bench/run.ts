@@ -194,6 +194,20 @@ async function consentJs(distDir: string) {
   }
 }
 
+/** What an exchange-rate page weighs: its HTML, its page data and its template's code. */
+async function ratesPageWeight(distDir: string, path: string) {
+  const gzip = async (file: string) =>
+    gzipSync(await readFile(join(distDir, file)), { level: 9 }).length
+  const names = await readdir(join(distDir, 'assets'))
+  const template = names.find((name) => /^rates-[\w-]+\.js$/.test(name))
+  return {
+    path,
+    htmlGzipKb: kb(await gzip(join(path, 'index.html'))),
+    pageDataGzipKb: kb(await gzip(join('page-data', path, 'page-data.json'))),
+    templateGzipKb: template ? kb(await gzip(join('assets', template))) : 0,
+  }
+}
+
 /** Bytes on the wire for one client navigation from the home page to another page. */
 async function navigationBytes(distDir: string, from: string, to: string) {
   const app = await createApp({ root: distDir, logLevel: 'silent' })
@@ -298,6 +312,15 @@ async function main() {
   console.log(
     `consent JavaScript beside the page: ${consent.runtimeGzipKb} KB gzip on every visit, ${consent.firstVisitGzipKb} KB on a first visit with the banner (${consent.files.join(', ')})`,
   )
+  const ratesPages = [
+    await ratesPageWeight(realDist, 'en/exchange-rates'),
+    await ratesPageWeight(realDist, 'en/exchange-rates/mastercard'),
+  ]
+  for (const weight of ratesPages) {
+    console.log(
+      `${weight.path}: HTML ${weight.htmlGzipKb} KB gzip, page data ${weight.pageDataGzipKb} KB gzip, rates template ${weight.templateGzipKb} KB gzip`,
+    )
+  }
   const navigation = await navigationBytes(realDist, '/en/', '/en/about/')
   console.log(
     `one client navigation ${navigation.from} → ${navigation.to}: ${navigation.totalKb} KB in ${navigation.requests.length} requests`,
@@ -318,6 +341,7 @@ async function main() {
     },
     firstLoadJs: js,
     consentJs: consent,
+    ratesPages,
     navigation,
     lighthouse: audits,
     formsLoad: forms,

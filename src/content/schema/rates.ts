@@ -9,6 +9,7 @@ import { slug, text } from './fields'
 const languageTexts = z.strictObject({
   source: text('the sentence naming the ECB as the source ("Source: …")', 200),
   sourceLink: text('the label of the link to the ECB page', 120),
+  cardSource: text("the sentence naming the card network as the source of its rates ({network})", 300),
   ratesOf: text('the sentence with the date the rates are for ({date})', 200),
   snapshot: text('the note that the rates come from the stored copy ({date}: its latest day)', 300),
   informationOnly: text('the ECB\'s "for information purposes only" note', 300),

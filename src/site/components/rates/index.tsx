@@ -172,6 +172,7 @@ export function CardRates({ section }: { section: CardRatesSection }) {
   return (
     <Section heading={section.heading} intro={section.intro}>
       <Source data={data} date={latest.date} />
+      <p className={styles.note}>{fill(texts.cardSource, { network })}</p>
       <Scroll label={fill(texts.cardCaption, { network, date: date(latest.date) })}>
         <table className={styles.table}>
           <caption>{fill(texts.cardCaption, { network, date: date(latest.date) })}</caption>
