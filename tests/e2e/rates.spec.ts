@@ -21,7 +21,7 @@ test('the ECB page: the day and the source stated, sortable by keyboard, announc
   const table = page.getByRole('table', { name: /ECB euro reference rates of 28 January 2020/ })
   const rows = table.locator('tbody tr')
   await expect(rows).toHaveCount(32)
-  const firstCode = () => rows.first().locator('th').innerText()
+  const firstCode = async () => (await rows.first().locator('th').textContent()) ?? ''
   expect(await firstCode()).toMatch(/^AUD/)
   const currency = table.getByRole('columnheader', { name: /Currency/ })
   await expect(currency).toHaveAttribute('aria-sort', 'ascending')

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { type ConsentEnvironment, createConsent } from '../../../src/runtime/consent'
-import { type Choice, choiceOf, everyCategory, type TrackingIds } from '../../../src/shared/consent'
+import { choiceOf, everyCategory, type TrackingIds } from '../../../src/shared/consent'
+import { acceptAll, rejectAll } from '../../fixtures/consent'
 
 const IDS: TrackingIds = {
   gtmId: 'GTM-TEST',
@@ -56,18 +57,6 @@ function fakeBrowser(search = '') {
 }
 
 const page = { pathname: '/en/services/', href: 'https://www.bank.example/en/services/' }
-
-/** Every tracker on (no opt-out stored yet). */
-const ON: Choice['trackers'] = {
-  googleanalytics: true,
-  adwords: true,
-  twitter: true,
-  linkedin: true,
-}
-const acceptAll = (): Choice =>
-  everyCategory(true, { categories: { analytics: false, conversion: false }, trackers: ON })
-const rejectAll = (): Choice =>
-  everyCategory(false, { categories: { analytics: false, conversion: false }, trackers: ON })
 
 describe('consent in the browser', () => {
   it('queues Consent Mode default (all denied) first and loads nothing without a choice', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import {
-  type Choice,
   categoryEnabled,
   choiceOf,
   choiceWrites,
@@ -20,6 +19,7 @@ import {
   trackerAllowed,
   trackerEnabled,
 } from '../../../src/shared/consent'
+import { acceptAll, rejectAll } from '../../fixtures/consent'
 
 const IDS: TrackingIds = {
   gtmId: 'GTM-TEST',
@@ -29,18 +29,6 @@ const IDS: TrackingIds = {
   twitterPixelId: 'tw-1',
 }
 const NOW = new Date('2026-11-21T12:00:00Z')
-
-/** Every tracker on (no opt-out stored yet). */
-const ON: Choice['trackers'] = {
-  googleanalytics: true,
-  adwords: true,
-  twitter: true,
-  linkedin: true,
-}
-const acceptAll = (): Choice =>
-  everyCategory(true, { categories: { analytics: false, conversion: false }, trackers: ON })
-const rejectAll = (): Choice =>
-  everyCategory(false, { categories: { analytics: false, conversion: false }, trackers: ON })
 
 describe('consent categories', () => {
   it.each([

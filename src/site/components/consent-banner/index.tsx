@@ -191,7 +191,7 @@ export function ConsentBanner(props: ConsentBannerProps) {
             </h2>
             <button type="button" className={styles.close} onClick={props.close}>
               <span aria-hidden="true">×</span>
-              <span className={styles.visuallyHidden}>{texts.close}</span>
+              <span className="visually-hidden">{texts.close}</span>
             </button>
           </div>
           <p className={styles.text}>{texts.settingsIntro}</p>

@@ -128,7 +128,7 @@ export function Form({ form }: { form: FormDefinition }) {
     const error = errorOf(field)
     return error ? (
       <p id={`${idOf(form, field)}-error`} className={styles.error}>
-        <span className={styles.visuallyHidden}>{messages.errorPrefix} </span>
+        <span className="visually-hidden">{messages.errorPrefix} </span>
         {messages.errors[error.code]}
       </p>
     ) : null

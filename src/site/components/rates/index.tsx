@@ -143,7 +143,7 @@ export function EcbRates({ section }: { section: EcbRatesSection }) {
           </tbody>
         </table>
       </Scroll>
-      <p className={styles.visuallyHidden} role="status">
+      <p className="visually-hidden" role="status">
         {announcement}
       </p>
       <p className={styles.note}>{texts.informationOnly}</p>
@@ -365,7 +365,7 @@ function Converter({
           <p key={line}>{line}</p>
         ))}
       </div>
-      <p className={styles.visuallyHidden} role="status" data-converter-announcement="">
+      <p className="visually-hidden" role="status" data-converter-announcement="">
         {announced}
       </p>
     </div>
