@@ -81,6 +81,7 @@ export function EcbRates({ section }: { section: EcbRatesSection }) {
     <th
       key={key}
       scope="col"
+      className={key === 'code' ? undefined : styles.number}
       aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : undefined}
     >
       <button type="button" className={styles.sort} onClick={() => sortBy(key, label)}>
@@ -179,9 +180,15 @@ export function CardRates({ section }: { section: CardRatesSection }) {
           <thead>
             <tr>
               <th scope="col">{texts.currency}</th>
-              <th scope="col">{fill(texts.cardRate, { network })}</th>
-              <th scope="col">{texts.ecbRate}</th>
-              <th scope="col">{texts.markup}</th>
+              <th scope="col" className={styles.number}>
+                {fill(texts.cardRate, { network })}
+              </th>
+              <th scope="col" className={styles.number}>
+                {texts.ecbRate}
+              </th>
+              <th scope="col" className={styles.number}>
+                {texts.markup}
+              </th>
               <th scope="col">{texts.date}</th>
             </tr>
           </thead>
@@ -218,9 +225,15 @@ export function CardRates({ section }: { section: CardRatesSection }) {
           <thead>
             <tr>
               <th scope="col">{texts.date}</th>
-              <th scope="col">{fill(texts.cardRate, { network })}</th>
-              <th scope="col">{texts.ecbRate}</th>
-              <th scope="col">{texts.markup}</th>
+              <th scope="col" className={styles.number}>
+                {fill(texts.cardRate, { network })}
+              </th>
+              <th scope="col" className={styles.number}>
+                {texts.ecbRate}
+              </th>
+              <th scope="col" className={styles.number}>
+                {texts.markup}
+              </th>
             </tr>
           </thead>
           <tbody>
