@@ -36,13 +36,44 @@ function Source({ data, date }: { data: EcbRatesData | CardRatesData; date: stri
   )
 }
 
-/** A wide table's scrolling box: reachable by keyboard, named like the table. */
-function Scroll({ label, children }: { label: string; children: ReactNode }) {
+/** A wide table in its scrolling box (reachable by keyboard, named like the table). */
+function Table({
+  caption,
+  head,
+  children,
+}: {
+  caption: string
+  head: ReactNode
+  children: ReactNode
+}) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-    <section className={styles.scroll} aria-label={label} tabIndex={0}>
-      {children}
+    <section className={styles.scroll} aria-label={caption} tabIndex={0}>
+      <table className={styles.table}>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>{head}</tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
     </section>
+  )
+}
+
+/** The three columns both card tables share: card rate, ECB rate, mark-up. */
+function RateColumns({ texts, network }: { texts: CardRatesData['texts']; network: string }) {
+  return (
+    <>
+      <th scope="col" className={styles.number}>
+        {fill(texts.cardRate, { network })}
+      </th>
+      <th scope="col" className={styles.number}>
+        {texts.ecbRate}
+      </th>
+      <th scope="col" className={styles.number}>
+        {texts.markup}
+      </th>
+    </>
   )
 }
 
@@ -98,52 +129,47 @@ export function EcbRates({ section }: { section: EcbRatesSection }) {
       {data.fromSnapshot && (
         <p className={styles.note}>{fill(texts.snapshot, { date: date(data.date) })}</p>
       )}
-      <Scroll label={fill(texts.ecbCaption, { date: date(data.date) })}>
-        <table className={styles.table}>
-          <caption>{fill(texts.ecbCaption, { date: date(data.date) })}</caption>
-          <thead>
-            <tr>
-              {header('code', columns[0]?.label ?? '')}
-              {header('rate', columns[1]?.label ?? '')}
-              {header('change', columns[2]?.label ?? '')}
-              <th scope="col">{texts.trend}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.code}>
-                <th scope="row">
-                  <span className={styles.code}>{row.code}</span>{' '}
-                  <span className={styles.name}>{row.name}</span>
-                </th>
-                <td className={styles.number}>{formatRate(row.rate, language)}</td>
-                <td className={styles.number}>{formatPercent(row.change, language, true)}</td>
-                <td>
-                  <svg
-                    className={styles.sparkline}
-                    viewBox="0 0 100 24"
-                    width="100"
-                    height="24"
-                    preserveAspectRatio="none"
-                    role="img"
-                    aria-label={fill(texts.trendLabel, {
-                      currency: row.name,
-                      first: formatRate(row.first, language),
-                      firstDate: date(data.firstDate),
-                      last: formatRate(row.rate, language),
-                      lastDate: date(data.date),
-                      low: formatRate(row.low, language),
-                      high: formatRate(row.high, language),
-                    })}
-                  >
-                    <path d={row.path} />
-                  </svg>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Scroll>
+      <Table
+        caption={fill(texts.ecbCaption, { date: date(data.date) })}
+        head={
+          <>
+            {columns.map(({ key, label }) => header(key, label))}
+            <th scope="col">{texts.trend}</th>
+          </>
+        }
+      >
+        {rows.map((row) => (
+          <tr key={row.code}>
+            <th scope="row">
+              <span className={styles.code}>{row.code}</span>{' '}
+              <span className={styles.name}>{row.name}</span>
+            </th>
+            <td className={styles.number}>{formatRate(row.rate, language)}</td>
+            <td className={styles.number}>{formatPercent(row.change, language, true)}</td>
+            <td>
+              <svg
+                className={styles.sparkline}
+                viewBox="0 0 100 24"
+                width="100"
+                height="24"
+                preserveAspectRatio="none"
+                role="img"
+                aria-label={fill(texts.trendLabel, {
+                  currency: row.name,
+                  first: formatRate(row.first, language),
+                  firstDate: date(data.firstDate),
+                  last: formatRate(row.rate, language),
+                  lastDate: date(data.date),
+                  low: formatRate(row.low, language),
+                  high: formatRate(row.high, language),
+                })}
+              >
+                <path d={row.path} />
+              </svg>
+            </td>
+          </tr>
+        ))}
+      </Table>
       <p className="visually-hidden" role="status">
         {announcement}
       </p>
@@ -174,87 +200,63 @@ export function CardRates({ section }: { section: CardRatesSection }) {
     <Section heading={section.heading} intro={section.intro}>
       <Source data={data} date={latest.date} />
       <p className={styles.note}>{fill(texts.cardSource, { network })}</p>
-      <Scroll label={fill(texts.cardCaption, { network, date: date(latest.date) })}>
-        <table className={styles.table}>
-          <caption>{fill(texts.cardCaption, { network, date: date(latest.date) })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{texts.currency}</th>
-              <th scope="col" className={styles.number}>
-                {fill(texts.cardRate, { network })}
-              </th>
-              <th scope="col" className={styles.number}>
-                {texts.ecbRate}
-              </th>
-              <th scope="col" className={styles.number}>
-                {texts.markup}
-              </th>
-              <th scope="col">{texts.date}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.currencies.map((entry, column) => (
-              <tr key={entry.code}>
-                <th scope="row">
-                  <span className={styles.code}>{entry.code}</span>{' '}
-                  <span className={styles.name}>{entry.name}</span>
-                </th>
-                <td className={styles.number}>{formatRate(latest.card[column] ?? '', language)}</td>
-                <td className={styles.number}>{formatRate(latest.ecb[column] ?? '', language)}</td>
-                <td className={styles.number}>
-                  {formatPercent(latest.markup[column] ?? 0, language)}
-                </td>
-                <td>
-                  {date(latest.date)}
-                  {latest.ecbDate !== latest.date && (
-                    <span className={styles.ecbDate}>
-                      {fill(texts.ecbOf, { date: date(latest.ecbDate) })}
-                    </span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Scroll>
+      <Table
+        caption={fill(texts.cardCaption, { network, date: date(latest.date) })}
+        head={
+          <>
+            <th scope="col">{texts.currency}</th>
+            <RateColumns texts={texts} network={network} />
+            <th scope="col">{texts.date}</th>
+          </>
+        }
+      >
+        {data.currencies.map((entry, column) => (
+          <tr key={entry.code}>
+            <th scope="row">
+              <span className={styles.code}>{entry.code}</span>{' '}
+              <span className={styles.name}>{entry.name}</span>
+            </th>
+            <td className={styles.number}>{formatRate(latest.card[column] ?? '', language)}</td>
+            <td className={styles.number}>{formatRate(latest.ecb[column] ?? '', language)}</td>
+            <td className={styles.number}>{formatPercent(latest.markup[column] ?? 0, language)}</td>
+            <td>
+              {date(latest.date)}
+              {latest.ecbDate !== latest.date && (
+                <span className={styles.ecbDate}>
+                  {fill(texts.ecbOf, { date: date(latest.ecbDate) })}
+                </span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
       <Converter data={data} currency={currency} onCurrency={setCurrency} />
       <h3 className={styles.subheading}>{texts.history}</h3>
-      <Scroll label={fill(texts.historyCaption, { currency: name, network })}>
-        <table className={styles.table}>
-          <caption>{fill(texts.historyCaption, { currency: name, network })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{texts.date}</th>
-              <th scope="col" className={styles.number}>
-                {fill(texts.cardRate, { network })}
-              </th>
-              <th scope="col" className={styles.number}>
-                {texts.ecbRate}
-              </th>
-              <th scope="col" className={styles.number}>
-                {texts.markup}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.days.map((day) => (
-              <tr key={day.date}>
-                <th scope="row">{date(day.date)}</th>
-                <td className={styles.number}>{formatRate(day.card[index] ?? '', language)}</td>
-                <td className={styles.number}>
-                  {formatRate(day.ecb[index] ?? '', language)}
-                  {day.ecbDate !== day.date && (
-                    <span className={styles.ecbDate}>
-                      {fill(texts.ecbOf, { date: date(day.ecbDate) })}
-                    </span>
-                  )}
-                </td>
-                <td className={styles.number}>{formatPercent(day.markup[index] ?? 0, language)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Scroll>
+      <Table
+        caption={fill(texts.historyCaption, { currency: name, network })}
+        head={
+          <>
+            <th scope="col">{texts.date}</th>
+            <RateColumns texts={texts} network={network} />
+          </>
+        }
+      >
+        {data.days.map((day) => (
+          <tr key={day.date}>
+            <th scope="row">{date(day.date)}</th>
+            <td className={styles.number}>{formatRate(day.card[index] ?? '', language)}</td>
+            <td className={styles.number}>
+              {formatRate(day.ecb[index] ?? '', language)}
+              {day.ecbDate !== day.date && (
+                <span className={styles.ecbDate}>
+                  {fill(texts.ecbOf, { date: date(day.ecbDate) })}
+                </span>
+              )}
+            </td>
+            <td className={styles.number}>{formatPercent(day.markup[index] ?? 0, language)}</td>
+          </tr>
+        ))}
+      </Table>
     </Section>
   )
 }
