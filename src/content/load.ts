@@ -225,6 +225,10 @@ function attachRates(entries: ContentEntry[], rates: RatesContent, problems: Con
         problem('', 'expected exchange rates on pages of the Pages collection only')
         return
       }
+      if (entry.template !== 'rates') {
+        problem('', 'expected exchange rates and a form on different pages')
+        return
+      }
       if (!rates.texts) {
         problem('', 'expected the words of the rate pages in exchange-rates/texts.yaml')
         return

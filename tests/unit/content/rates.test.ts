@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { fetchEcbRates } from '../../../src/build/rates'
+import { pageFile, problemsOf, validDocuments } from '../../fixtures/content'
 import type { ContentProblem } from '../../../src/content/errors'
 import { createFileStore } from '../../../src/content/file-store'
 import { loadContent } from '../../../src/content/load'
@@ -306,6 +307,20 @@ describe('the rates in the content store', () => {
         message: expect.stringContaining('unknown currency XXX'),
       },
     ])
+  })
+
+  it('refuses exchange rates on a page with a form (its template has no rate tables)', async () => {
+    const documents = validDocuments()
+    const about = pageFile('en', '/about/')
+    documents.set(about, {
+      ...(documents.get(about) as object),
+      sections: [{ type: 'form', form: 'newsletter' }, { type: 'ecbRates' }],
+    })
+    expect(await problemsOf(documents)).toContainEqual({
+      file: about,
+      field: 'sections.1',
+      message: 'expected exchange rates and a form on different pages',
+    })
   })
 
   it('lays fetched rates over the snapshot; a broken download leaves the snapshot', () => {
