@@ -1,25 +1,28 @@
 /**
- * The visible answer to a privacy-policy opt-out link: a status line right after the link
- * ("LinkedIn Insight Tag is now deactivated in this browser."), read out politely by screen
- * readers. Loaded on the first click of such a link, not with the page.
+ * The visible answer to the privacy policy's opt-out links: a status region right after their
+ * list, one line per opt-out ("LinkedIn Insight Tag is now deactivated in this browser."),
+ * read out politely by screen readers. Below the list, so no link moves under the pointer.
+ * Loaded on the first click of such a link, not with the page.
  */
 
-/** The attribute marking a status line, one per link. */
+/** The attribute marking the status region of a list of opt-out links. */
 const STATUS = 'data-opt-out-status'
 
-/** Shows `message` after `link`, in a live region that exists before its text arrives. */
+/** Adds `message` to the status region after the list holding `link`. */
 export function showOptOutStatus(link: Element, message: string): void {
-  let status = link.nextElementSibling
-  if (!status?.hasAttribute(STATUS)) {
-    status = document.createElement('span')
-    status.setAttribute(STATUS, '')
-    status.setAttribute('role', 'status')
-    link.after(status)
+  const list = link.closest('ul, ol, p') ?? link
+  let region = list.nextElementSibling
+  if (!region?.hasAttribute(STATUS)) {
+    region = document.createElement('p')
+    region.setAttribute(STATUS, '')
+    region.setAttribute('role', 'status')
+    list.after(region)
   }
-  const region = status
-  // A live region announces changes, not its first content: fill it a moment after it exists.
-  region.textContent = ''
+  const status = region
+  // A live region announces what is added to it, not its first content: a moment later.
   setTimeout(() => {
-    region.textContent = message
+    const line = document.createElement('span')
+    line.textContent = message
+    status.append(line)
   }, 100)
 }

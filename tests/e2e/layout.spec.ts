@@ -86,10 +86,10 @@ for (const width of WIDTHS) {
       await page.evaluate(() => document.fonts.ready)
       for (const problem of await layoutProblems(page)) problems.push(`${sample.path}: ${problem}`)
       const name = `${sample.template}-${sample.language ?? 'neutral'}-${width}.png`
-      await testInfo.attach(name, {
-        body: await page.screenshot({ fullPage: true }),
-        contentType: 'image/png',
-      })
+      // The picture is for people reading the report; Chromium sometimes cannot take a very
+      // tall one under load, which says nothing about the layout measured above.
+      const picture = await page.screenshot({ fullPage: true }).catch(() => undefined)
+      if (picture) await testInfo.attach(name, { body: picture, contentType: 'image/png' })
     }
     expect(problems).toEqual([])
   })
