@@ -174,12 +174,6 @@ export function cardRatesData(
           ecbDate: reference.date,
           card: cardRates,
           ecb: ecbRates,
-          // The mark-up over the reference rate: what a euro buys at the ECB rate over the card's.
-          markup: codes.map((_, index) =>
-            fromHundredths(
-              percentChange(decimal(ecbRates[index] ?? '1'), decimal(cardRates[index] ?? '1')),
-            ),
-          ),
         },
       ]
     }),

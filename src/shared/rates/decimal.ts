@@ -60,3 +60,15 @@ export function toEuroCents(amount: Decimal, rate: Decimal): bigint {
 
 /** A whole number of hundredths as a number with two decimals (1234n → 12.34). */
 export const fromHundredths = (hundredths: bigint): number => Number(hundredths) / 100
+
+/**
+ * The mark-up of a card rate over the ECB reference rate in percent, two decimals (both as
+ * published, units per euro): ECB rate / card rate − 1. What a payment costs more in euros at
+ * the card rate than at the reference rate. Undefined where a rate is missing or no number.
+ */
+export function markupPercent(ecbRate: string, cardRate: string): number | undefined {
+  const ecb = parseDecimal(ecbRate)
+  const card = parseDecimal(cardRate)
+  if (!ecb || !card || ecb.units <= 0n || card.units <= 0n) return undefined
+  return fromHundredths(percentChange(ecb, card))
+}

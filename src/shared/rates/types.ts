@@ -49,8 +49,6 @@ export interface CardRatesData {
     ecbDate: string
     card: string[]
     ecb: string[]
-    /** The mark-up over the ECB rate, in percent with two decimals. */
-    markup: number[]
   }[]
   texts: RatesTexts
 }

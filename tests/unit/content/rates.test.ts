@@ -17,6 +17,7 @@ import { cardRatesData, ecbRatesData, readRates, sparklinePath } from '../../../
 import { parseCardRates } from '../../../src/content/rates/card'
 import { parseEcbXml, ratesOn } from '../../../src/content/rates/ecb'
 import {
+  markupPercent,
   parseDecimal,
   percentChange,
   toEuroCents,
@@ -207,6 +208,13 @@ describe('the mark-up over the ECB reference rate', () => {
     expect(percentChange(d('1.1005'), d('1.1100'))).toBe(-86n)
   })
 
+  it('is what the pages show: percent with two decimals, nothing for a missing rate', () => {
+    expect(markupPercent('1.1005', '1.094505')).toBe(0.55)
+    expect(markupPercent('1.1005', '1.1100')).toBe(-0.86)
+    expect(markupPercent('', '1.0950')).toBeUndefined()
+    expect(markupPercent('1.1005', '0')).toBeUndefined()
+  })
+
   it('rounds exact halves away from zero, where binary floats would not', () => {
     // 1.00125 / 1 − 1 = 0.125 % exactly → 0.13 % (0.00125 * 100 in floats is 0.12499…)
     expect(percentChange(d('1.00125'), d('1'))).toBe(13n)
@@ -285,7 +293,8 @@ describe('the rates in the content store', () => {
     expect(card?.network).toBe('Mastercard')
     expect(card?.days).toHaveLength(28)
     const index = card?.currencies.findIndex((entry) => entry.code === 'USD') ?? -1
-    expect(card?.days[0]?.markup[index]).toBe(0.55)
+    const latest = card?.days[0]
+    expect(markupPercent(latest?.ecb[index] ?? '', latest?.card[index] ?? '')).toBe(0.55)
     expect(card?.currencies[index]?.name).toBe('US Dollar')
   })
 

@@ -4,7 +4,13 @@
  * rates with the mark-up over the ECB rate, a converter and the rates by day.
  */
 import { type ChangeEvent, type ReactNode, useEffect, useId, useMemo, useState } from 'react'
-import { type Decimal, parseDecimal, toEuroCents } from '../../../shared/rates/decimal'
+import type { Language } from '../../../shared/languages'
+import {
+  type Decimal,
+  markupPercent,
+  parseDecimal,
+  toEuroCents,
+} from '../../../shared/rates/decimal'
 import { type CardRatesData, ECB_RATES_PAGE, type EcbRatesData } from '../../../shared/rates/types'
 import { fill, formatDate } from '../../format'
 import type { CardRatesSection, EcbRatesSection } from '../sections/rates-slot'
@@ -218,7 +224,7 @@ export function CardRates({ section }: { section: CardRatesSection }) {
             </th>
             <td className={styles.number}>{formatRate(latest.card[column] ?? '', language)}</td>
             <td className={styles.number}>{formatRate(latest.ecb[column] ?? '', language)}</td>
-            <td className={styles.number}>{formatPercent(latest.markup[column] ?? 0, language)}</td>
+            <td className={styles.number}>{formatMarkup(latest, column, language)}</td>
             <td>
               {date(latest.date)}
               {latest.ecbDate !== latest.date && (
@@ -253,12 +259,18 @@ export function CardRates({ section }: { section: CardRatesSection }) {
                 </span>
               )}
             </td>
-            <td className={styles.number}>{formatPercent(day.markup[index] ?? 0, language)}</td>
+            <td className={styles.number}>{formatMarkup(day, index, language)}</td>
           </tr>
         ))}
       </Table>
     </Section>
   )
+}
+
+/** A day's mark-up of one currency, computed from the two rates (not shipped beside them). */
+function formatMarkup(day: CardRatesData['days'][number], index: number, language: Language) {
+  const markup = markupPercent(day.ecb[index] ?? '', day.card[index] ?? '')
+  return markup === undefined ? '' : formatPercent(markup, language)
 }
 
 /** How long typing pauses before the result is read out. */
@@ -302,7 +314,7 @@ function Converter({
             rate: formatRate(rates.ecb[index] ?? '', language),
             date: date(rates.ecbDate),
           }),
-          fill(texts.resultMarkup, { markup: formatPercent(rates.markup[index] ?? 0, language) }),
+          fill(texts.resultMarkup, { markup: formatMarkup(rates, index, language) }),
         ]
       : []
   // The result is read out once typing pauses, not at every key.
