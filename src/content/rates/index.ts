@@ -81,6 +81,16 @@ export function readRates(
       })
       continue
     }
+    // Without the ECB's rates there is nothing to check a card rate against: one problem, not
+    // one per line.
+    if (ecb.days.length === 0) {
+      problems.push({
+        file: document.file,
+        field: '',
+        message: `expected the ECB reference rates in ${ECB_FILE} to check these rates against; there are none`,
+      })
+      continue
+    }
     cards[network] = parseCardRates(rawText(document), document.file, ecb, problems)
   }
   return { ecb, cards, texts }

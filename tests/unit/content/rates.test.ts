@@ -332,6 +332,19 @@ describe('the rates in the content store', () => {
     })
   })
 
+  it('without the ECB snapshot, says so once instead of at every card rate', () => {
+    const problems: ContentProblem[] = []
+    readRates([{ file: 'exchange-rates/mastercard.csv', data: { text: cardCsv } }], problems)
+    expect(problems).toEqual([
+      {
+        file: 'exchange-rates/mastercard.csv',
+        field: '',
+        message:
+          'expected the ECB reference rates in exchange-rates/ecb.xml to check these rates against; there are none',
+      },
+    ])
+  })
+
   it('lays fetched rates over the snapshot; a broken download leaves the snapshot', () => {
     const fresh = ecbFile({ '2020-01-29': { USD: '1.1016' } })
     const merged = readRates(
