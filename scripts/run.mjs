@@ -1,6 +1,6 @@
 /**
  * Runs one of the project's TypeScript programs as plain JavaScript:
- * `node scripts/run.mjs build|start|dev|validate|forms [arguments]`.
+ * `node scripts/run.mjs build|start|dev|validate|forms|nginx-config [arguments]`.
  *
  * The programs are compiled with Rolldown once per version of the code (a hash of `src/` and
  * the lockfile) into `.cache/bin/{hash}/`, then imported. A TypeScript loader (tsx) would
@@ -20,6 +20,7 @@ const PROGRAMS = {
   dev: 'src/build/dev.ts',
   validate: 'src/content/validate-cli.ts',
   forms: 'src/server/forms/cli.ts',
+  'nginx-config': 'src/build/nginx-cli.ts',
 }
 /** Compiled versions kept (switching branches back and forth). */
 const KEPT_VERSIONS = 3

@@ -2,7 +2,7 @@
  * The build: validate content, bundle, render every route to HTML plus its page data,
  * then the shared data, app data, manifests, service worker and precompressed assets.
  */
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { createFileStore } from '../content/file-store'
 import { loadContent, type SiteContent } from '../content/load'
@@ -10,12 +10,13 @@ import { LANGUAGES } from '../shared/languages'
 import { APP_DATA_URL, notFoundPath, pageDataUrl, staticQueryUrl } from '../shared/paths'
 import type { AppData, BootData, LayoutData } from '../shared/types'
 import { type Bundle, bundle } from './bundle'
-import { PRECOMPRESSED, precompress } from './compress'
+import { openCompressor } from './compress'
 import type { BuildConfig } from './config'
 import { prepareImages } from './content-images'
 import { renderDocument } from './document'
 import { writeDocuments } from './documents'
 import { rssFeeds } from './feeds'
+import { writeHostConfiguration } from './host-config'
 import { openMarkdownCache } from './markdown-cache'
 import { createPageData, createStaticQueries, manifestPath } from './page-data'
 import { fetchEcbRates } from './rates'
@@ -35,8 +36,15 @@ export interface BuildReport {
   timings: Record<string, number>
 }
 
-/** Writes files with bounded concurrency; thousands of pages must not open thousands of files. */
-async function writeAll(files: Iterable<[string, string]>, concurrency = 64): Promise<void> {
+/**
+ * Writes files with bounded concurrency (thousands of pages must not open thousands of files),
+ * telling `written` of each.
+ */
+async function writeAll(
+  files: Iterable<[string, string]>,
+  written: (path: string, data: string) => void = () => {},
+  concurrency = 64,
+): Promise<void> {
   const iterator = files[Symbol.iterator]()
   const createdDirs = new Set<string>()
   const worker = async () => {
@@ -48,6 +56,7 @@ async function writeAll(files: Iterable<[string, string]>, concurrency = 64): Pr
         createdDirs.add(dir)
       }
       await writeFile(path, data)
+      written(path, data)
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
@@ -89,7 +98,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const markdownCache = await openMarkdownCache(config)
   // Compression runs on libuv's thread pool, from the moment the client bundle is written,
   // beside the other bundles and the rendering on the main thread.
-  let compressingAssets: Promise<number> = Promise.resolve(0)
+  const compressor = await openCompressor(stage, config.cacheDir)
   // Validating content and bundling code do not depend on each other: they run side by side,
   // and the documents (PDFs), which need the content only, are written while bundling ends.
   const contentLoaded = (
@@ -115,13 +124,13 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const [loaded, bundledResult, images] = await Promise.allSettled([
     contentLoaded,
     bundle(staged, (files) => {
-      compressingAssets = precompress(files.filter((file) => PRECOMPRESSED.test(file)))
+      for (const file of files) compressor.add(file)
     }),
     imagesPrepared,
   ])
   const failed = [loaded, bundledResult, images].find((result) => result.status === 'rejected')
   if (failed) {
-    await Promise.all([compressingAssets.catch(() => 0), documentsWritten.catch(() => 0)])
+    await Promise.all([compressor.finish().catch(() => 0), documentsWritten.catch(() => 0)])
     await rm(stage, { recursive: true, force: true })
     throw (failed as PromiseRejectedResult).reason
   }
@@ -165,7 +174,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
       yield [join(stage, pageDataUrl(page.path)), JSON.stringify(page)]
     }
   }
-  await writeAll(pageFiles())
+  await writeAll(pageFiles(), compressor.add)
   step('pages')
 
   const appData: AppData = { webpackCompilationHash: bundled.buildHash }
@@ -195,17 +204,15 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     extra.push([join(stage, language, '404.html'), html])
     if (language === LANGUAGES[0]) extra.push([join(stage, '404.html'), html])
   }
-  await writeAll(extra)
+  await writeAll(extra, compressor.add)
   await documentsWritten
   await markdownCache.save()
   step('data')
 
   const precached = await writeServiceWorker(staged, bundled.serviceWorkerSource)
-  const rootFiles = (await readdir(stage)).map((name) => join(stage, name))
-  await Promise.all([
-    compressingAssets,
-    precompress(rootFiles.filter((file) => PRECOMPRESSED.test(file))),
-  ])
+  await writeHostConfiguration(stage, config.tracking)
+  await compressor.sweep()
+  await compressor.finish()
   await bundled.keep()
   await swapIn(stage, config.outDir)
   await writeStamp(config, await hash)

@@ -89,6 +89,15 @@ export function sharingTags(head: PageHead, siteName: string, template: string):
 const NO_SCRIPT_CSS =
   '@media (max-width:63.99rem){[data-site-menu]{display:block!important}[data-menu-button]{display:none!important}}'
 
+/** The design's values the stylesheet reads, fixed for the whole site. */
+const ROOT_CSS = `:root{--color-brand:${THEME_COLOR};--duration-image-fade:${IMAGE_FADE_MS}ms}`
+
+/**
+ * The text of every inline `<style>` and `<script>` a page carries (JSON data blocks aside,
+ * which never run): the Content-Security-Policy allows exactly these by their hashes.
+ */
+export const INLINE_BLOCKS = { styles: [ROOT_CSS, NO_SCRIPT_CSS], scripts: [] as string[] }
+
 export function renderDocument(
   boot: BootData,
   appHtml: string,
@@ -109,7 +118,7 @@ ${sharingTags(head, siteName, boot.page.componentChunkName)}${structured
   .join('')}
 <meta name="theme-color" content="${THEME_COLOR}">
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
-<style>:root{--color-brand:${THEME_COLOR};--duration-image-fade:${IMAGE_FADE_MS}ms}</style>
+<style>${ROOT_CSS}</style>
 <noscript><style>${NO_SCRIPT_CSS}</style></noscript>
 ${assets.fonts.map((href) => `<link rel="preload" href="${href}" as="font" type="font/woff2" crossorigin>`).join('\n')}
 ${assets.styles.map((href) => `<link rel="stylesheet" href="${href}">`).join('\n')}

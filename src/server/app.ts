@@ -3,8 +3,10 @@
  * app factory, so tests and the CLI build the same server.
  */
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
+import { EMPTY_POLICY, responseHeaders, type SitePolicy } from '../shared/http-headers'
+import { cspReportRoute } from './csp-report'
 import { type FormsServiceOptions, formsRoutes } from './forms/routes'
-import { createStaticHandler } from './static-files'
+import { createStaticHandler, readSitePolicy } from './static-files'
 
 export interface AppOptions {
   /** The built site. */
@@ -40,8 +42,16 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     trustProxy: options.trustProxy ?? false,
   })
+  const policy: SitePolicy = options.root ? await readSitePolicy(options.root) : EMPTY_POLICY
+  // Every answer under /api/ carries the service's headers, whoever answered it; the static
+  // files set their own (their kind depends on the file).
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.url.startsWith('/api/')) return
+    reply.headers(responseHeaders('api', policy, { https: request.protocol === 'https' }))
+  })
+  await app.register(cspReportRoute)
   if (options.forms) await app.register(formsRoutes, options.forms)
-  const handle = createStaticHandler(options.root)
+  const handle = createStaticHandler(options.root, policy)
   app.route({
     method: ['GET', 'HEAD'],
     url: '/*',
@@ -53,7 +63,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       } catch {
         return reply.code(400).type('text/plain').send('Malformed address')
       }
-      const response = await handle(request.method, pathname, request.headers)
+      const response = await handle(
+        request.method,
+        pathname,
+        request.headers,
+        request.protocol === 'https',
+      )
       if (response.status === 301 && response.headers.location) {
         response.headers.location += url.search
       }

@@ -1,61 +1,34 @@
 /**
  * Serves the built site: precompressed files where present (Brotli, then gzip), compression
- * on the fly for other text, immutable caching for hashed assets and `no-cache` for HTML and
- * page data, ETags with 304 answers, and the 404 page of the address's language for unknown
- * paths (German under `/de/`, English elsewhere) with status 404.
+ * on the fly for other text, the headers of `src/shared/http-headers.ts` for each kind of file
+ * (the policy the site was built with, from its `_headers.json`), ETags with 304 answers, and
+ * the 404 page of the address's language for unknown paths (German under `/de/`, English
+ * elsewhere) with status 404. The hosts' configuration files (`/_headers`, `/_headers.json`)
+ * and dot files are not served.
  */
 import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import type { IncomingHttpHeaders } from 'node:http'
 import { extname, join, normalize, sep } from 'node:path'
 import type { Readable } from 'node:stream'
 import { constants, createBrotliCompress, createGzip } from 'node:zlib'
-import { HASHED_IMAGES_DIR } from '../shared/images'
+import {
+  CACHE_CONTROL,
+  CONTENT_TYPES,
+  EMPTY_POLICY,
+  responseHeaders,
+  responseKind,
+  SITE_POLICY_FILE,
+  type SitePolicy,
+  TEXT_EXTENSIONS,
+} from '../shared/http-headers'
 import { notFoundPathFor } from '../shared/paths'
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.webmanifest': 'application/manifest+json; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.pdf': 'application/pdf',
-}
-
-const COMPRESSIBLE = new Set([
-  '.html',
-  '.js',
-  '.mjs',
-  '.css',
-  '.json',
-  '.webmanifest',
-  '.xml',
-  '.txt',
-  '.svg',
-])
 const MIN_COMPRESS_BYTES = 1024
 
-/** Cache policy by path: hashed bundles never change; everything else is revalidated. */
-export const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
-
+/** The cache policy of a request path (see `CACHE_CONTROL`). */
 export function cacheControl(path: string): string {
-  if (path.startsWith('/assets/') || path.startsWith(`${HASHED_IMAGES_DIR}/`))
-    return 'public, max-age=31536000, immutable'
-  if (/\.(html|json|webmanifest|xml|txt)$/.test(path) || path.endsWith('/') || path === '/sw.js') {
-    return 'no-cache'
-  }
-  return 'public, max-age=3600'
+  return CACHE_CONTROL[responseKind(path)]
 }
 
 export interface StaticResponse {
@@ -88,13 +61,38 @@ function acceptedEncodings(headers: IncomingHttpHeaders): { br: boolean; gzip: b
   return { br: allows('br'), gzip: allows('gzip') }
 }
 
-export function createStaticHandler(root: string) {
+/**
+ * The policy a built site was made with (its `_headers.json`). A folder without one gets the
+ * strictest, unless one is `required` (a configuration for the site is being written).
+ */
+export async function readSitePolicy(
+  root: string,
+  options: { required?: boolean } = {},
+): Promise<SitePolicy> {
+  const file = join(root, SITE_POLICY_FILE)
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as SitePolicy
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    if (options.required)
+      throw new Error(`${file} is missing: build the site first (npm run build)`)
+    return EMPTY_POLICY
+  }
+}
+
+/** Files of the host's configuration, never content: `/_headers`, `/.well-known` aside. */
+const isPrivate = (pathname: string) => /^\/[_.](?!well-known\/)/.test(pathname)
+
+export function createStaticHandler(root: string, policy: SitePolicy = EMPTY_POLICY) {
   const rootWithSep = root.endsWith(sep) ? root : `${root}${sep}`
+  const headersOf = (path: string, https: boolean) =>
+    responseHeaders(responseKind(path), policy, { https })
 
   /** The file for a request path, or a redirect to the slash-terminated folder. */
   async function resolve(pathname: string): Promise<Found | { redirect: string } | undefined> {
     const local = normalize(pathname)
     if (!join(root, local).startsWith(rootWithSep) && join(root, local) !== root) return undefined
+    if (isPrivate(local)) return undefined
     if (pathname.endsWith('/')) return fileAt(root, join(local, 'index.html'))
     const file = await fileAt(root, local)
     if (file) return { ...file, path: pathname }
@@ -104,22 +102,24 @@ export function createStaticHandler(root: string) {
     return undefined
   }
 
-  async function send(found: Found, status: number, method: string, headers: IncomingHttpHeaders) {
+  async function send(
+    found: Found,
+    status: number,
+    method: string,
+    headers: IncomingHttpHeaders,
+    https: boolean,
+  ) {
     const extension = extname(found.file)
-    const responseHeaders: Record<string, string> = {
-      'content-type': TYPES[extension] ?? 'application/octet-stream',
-      'cache-control': cacheControl(found.path),
-      'x-content-type-options': 'nosniff',
+    const sent: Record<string, string> = {
+      'content-type': CONTENT_TYPES[extension] ?? 'application/octet-stream',
+      ...headersOf(found.path, https),
     }
-    // Drawings come from editors: opened on their own, an SVG is a document of this origin, so
-    // it may neither run script nor load anything (inside <img> it never could).
-    if (extension === '.svg') responseHeaders['content-security-policy'] = SVG_POLICY
-    const compressible = COMPRESSIBLE.has(extension)
-    if (compressible) responseHeaders.vary = 'Accept-Encoding'
+    const compressible = TEXT_EXTENSIONS.has(extension)
+    if (compressible) sent.vary = 'Accept-Encoding'
     const etag = `W/"${found.size.toString(16)}-${Math.floor(found.mtimeMs).toString(16)}"`
     if (status === 200) {
-      responseHeaders.etag = etag
-      if (headers['if-none-match'] === etag) return { status: 304, headers: responseHeaders }
+      sent.etag = etag
+      if (headers['if-none-match'] === etag) return { status: 304, headers: sent }
     }
     const encodings = compressible ? acceptedEncodings(headers) : { br: false, gzip: false }
     let body: () => Readable = () => createReadStream(found.file)
@@ -131,19 +131,19 @@ export function createStaticHandler(root: string) {
       if (!encodings[encoding]) continue
       const precompressed = await fileAt('/', `${found.file}${suffix}`)
       if (precompressed) {
-        responseHeaders['content-encoding'] = encoding
+        sent['content-encoding'] = encoding
         body = () => createReadStream(precompressed.file)
         length = precompressed.size
         break
       }
     }
     if (
-      !responseHeaders['content-encoding'] &&
+      !sent['content-encoding'] &&
       found.size >= MIN_COMPRESS_BYTES &&
       (encodings.br || encodings.gzip)
     ) {
       const encoding = encodings.br ? 'br' : 'gzip'
-      responseHeaders['content-encoding'] = encoding
+      sent['content-encoding'] = encoding
       length = undefined
       body = () =>
         createReadStream(found.file).pipe(
@@ -152,26 +152,32 @@ export function createStaticHandler(root: string) {
             : createGzip({ level: 6 }),
         )
     }
-    if (length !== undefined) responseHeaders['content-length'] = String(length)
-    return { status, headers: responseHeaders, body: method === 'HEAD' ? undefined : body() }
+    if (length !== undefined) sent['content-length'] = String(length)
+    return { status, headers: sent, body: method === 'HEAD' ? undefined : body() }
   }
 
-  /** Answers a GET or HEAD for `pathname` (already decoded, without query). */
+  /**
+   * Answers a GET or HEAD for `pathname` (already decoded, without query); `https` when the
+   * request came over HTTPS or a trusted proxy says it did.
+   */
   return async function handle(
     method: string,
     pathname: string,
     headers: IncomingHttpHeaders,
+    https = false,
   ): Promise<StaticResponse> {
-    if (pathname.includes('\0')) return { status: 400, headers: {} }
+    const plain = (status: number, extra: Record<string, string> = {}) => ({
+      status,
+      headers: { ...headersOf('/', https), ...extra },
+    })
+    if (pathname.includes('\0')) return plain(400)
     const found = await resolve(pathname)
-    if (found && 'redirect' in found) {
-      return { status: 301, headers: { location: found.redirect, 'cache-control': 'no-cache' } }
-    }
-    if (found) return send(found, 200, method, headers)
+    if (found && 'redirect' in found) return plain(301, { location: found.redirect })
+    if (found) return send(found, 200, method, headers, https)
     const notFound =
       (await fileAt(root, join(notFoundPathFor(pathname), 'index.html'))) ??
       (await fileAt(root, '404.html'))
-    if (!notFound) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } }
-    return send({ ...notFound, path: '/404.html' }, 404, method, headers)
+    if (!notFound) return plain(404, { 'content-type': 'text/plain; charset=utf-8' })
+    return send({ ...notFound, path: '/404.html' }, 404, method, headers, https)
   }
 }

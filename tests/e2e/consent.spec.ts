@@ -6,7 +6,7 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test'
 import { axeViolations } from './support/axe'
 import { BASE_URL } from './support/env'
-import { openPage, waitForRouteUpdates } from './support/helpers'
+import { openPage, recordCspViolations, waitForRouteUpdates } from './support/helpers'
 import { builtPages, shard } from './support/site'
 
 declare global {
@@ -67,11 +67,12 @@ test.use({ storageState: { cookies: [], origins: [] } })
 
 const SHARDS = 4
 
-test.describe('before consent, nothing goes to another host', () => {
+test.describe('before consent, nothing goes to another host, and the policy blocks nothing', () => {
   for (let index = 0; index < SHARDS; index++) {
     test(`on every built page (part ${index + 1} of ${SHARDS})`, async ({ page, context }) => {
       test.setTimeout(180_000)
       const requests = await interceptThirdParties(context)
+      const violations = await recordCspViolations(page)
       const consentLoaded: string[] = []
       page.on('response', (response) => {
         if (/\/assets\/consent-[\w-]+\.js$/.test(response.url())) consentLoaded.push(response.url())
@@ -82,6 +83,8 @@ test.describe('before consent, nothing goes to another host', () => {
         await page.waitForFunction(() => Array.isArray(window.dataLayer))
         // And nothing was stored on the device either.
         expect(await page.evaluate(() => document.cookie), path).toBe('')
+        // The first visit shows the banner: page, runtime and banner within the policy.
+        expect(await violations(), path).toEqual([])
       }
       expect(consentLoaded.length).toBeGreaterThan(0)
       expect(requests).toEqual([])

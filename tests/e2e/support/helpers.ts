@@ -112,3 +112,29 @@ export async function addLink(
   )
   return page.locator(`#${id}`)
 }
+
+declare global {
+  interface Window {
+    __cspViolations?: string[]
+  }
+}
+
+/**
+ * Records what the Content-Security-Policy blocks in each document of the page, from its first
+ * script on; the returned function reads the current document's list.
+ */
+export async function recordCspViolations(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    window.__cspViolations = []
+    document.addEventListener(
+      'securitypolicyviolation',
+      (event) => {
+        window.__cspViolations?.push(
+          `${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`,
+        )
+      },
+      true,
+    )
+  })
+  return () => page.evaluate(() => window.__cspViolations ?? [])
+}

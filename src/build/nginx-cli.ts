@@ -1,0 +1,40 @@
+/**
+ * `npm run nginx-config -- [--root DIR] [--listen PORT] [--api HOST:PORT] [--server-name NAME]
+ * [--no-brotli] [--out FILE]`: the nginx server block for the built site (`dist/` or
+ * `OUT_DIR`), with the headers it was built for. Without `--out` it goes to standard output.
+ */
+import { writeFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { readSitePolicy } from '../server/static-files'
+import { readBuildConfig } from './config'
+import { nginxConfig } from './host-config'
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      root: { type: 'string' },
+      listen: { type: 'string' },
+      api: { type: 'string' },
+      'server-name': { type: 'string' },
+      'no-brotli': { type: 'boolean' },
+      out: { type: 'string' },
+    },
+  })
+  const root = resolve(values.root ?? readBuildConfig().outDir)
+  const policy = await readSitePolicy(root, { required: true })
+  const text = nginxConfig(policy, {
+    root,
+    ...(values.listen ? { listen: values.listen } : {}),
+    ...(values.api ? { api: values.api } : {}),
+    ...(values['server-name'] ? { serverName: values['server-name'] } : {}),
+    brotli: !values['no-brotli'],
+  })
+  if (values.out) await writeFile(values.out, text)
+  else process.stdout.write(text)
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error)
+  process.exitCode = 1
+})

@@ -1,0 +1,296 @@
+/**
+ * The response headers of every kind of file the site serves, from one place: `npm start`
+ * sends them, and the build writes them for static hosts (`_headers`) and nginx
+ * (`npm run nginx-config`), so every way of serving the site answers alike.
+ *
+ * What a page may load is a Content-Security-Policy without `'unsafe-inline'` or `'unsafe-eval'`
+ * for scripts: the site's own files, the hashes of the document's inline blocks (computed at
+ * build time, see `SitePolicy`), and a tracker's hosts only when its identifier is configured.
+ * Violations are reported to `/api/csp-report`.
+ */
+import type { TrackingIds } from './consent'
+import { HASHED_IMAGES_DIR } from './images'
+
+/**
+ * Where browsers send reports of what the policy blocked (`report-uri`: every browser sends
+ * these at once; with the Reporting API's `report-to` beside it, Chromium would send only
+ * batches, up to a minute later, and Firefox still only this).
+ */
+export const CSP_REPORT_PATH = '/api/csp-report'
+
+/**
+ * What the build knows and the headers depend on. The build writes it beside the site
+ * (`SITE_POLICY_FILE`), so a server of that folder sends the headers it was built for.
+ */
+export interface SitePolicy {
+  /** The trackers' identifiers the site was built with: their hosts are allowed, no others. */
+  tracking: TrackingIds
+  /** `sha256-…` of each inline script the pages carry (none today: the runtime is a file). */
+  scriptHashes: string[]
+  /** `sha256-…` of each inline `<style>` element of the pages. */
+  styleHashes: string[]
+}
+
+export const SITE_POLICY_FILE = '_headers.json'
+/** The static hosts' header file (Netlify, Cloudflare Pages). */
+export const HOST_HEADERS_FILE = '_headers'
+
+export const EMPTY_POLICY: SitePolicy = {
+  tracking: { adsIds: [] },
+  scriptHashes: [],
+  styleHashes: [],
+}
+
+export const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.pdf': 'application/pdf',
+}
+
+/** Text files: written beside themselves as `.br` and `.gz` by the build, sent compressed. */
+export const TEXT_EXTENSIONS = new Set([
+  '.html',
+  '.js',
+  '.mjs',
+  '.css',
+  '.json',
+  '.webmanifest',
+  '.xml',
+  '.txt',
+  '.svg',
+])
+
+/**
+ * The kinds of response, each with its own cache policy or content policy:
+ * - `page`: HTML of a page (also the 404 pages, sent with status 404);
+ * - `data`: page data, shared data and `app-data.json`, read by the runtime on navigation;
+ * - `worker`: `/sw.js`, which browsers must check on every navigation;
+ * - `hashed`: bundles and image variants whose names hash their content: never change;
+ * - `drawing`: an SVG that is not hashed (editors' drawings are hashed, the icon is not);
+ * - `file`: anything else: manifests, feeds, sitemap, documents, original images;
+ * - `api`: the forms service's answers and pages.
+ */
+export type ResponseKind = 'page' | 'data' | 'worker' | 'hashed' | 'drawing' | 'file' | 'api'
+
+const extensionOf = (path: string) => {
+  const name = path.slice(path.lastIndexOf('/') + 1)
+  const dot = name.lastIndexOf('.')
+  return dot > 0 ? name.slice(dot).toLowerCase() : ''
+}
+
+export function responseKind(path: string): ResponseKind {
+  if (path.startsWith('/api/')) return 'api'
+  if (path.startsWith('/assets/') || path.startsWith(`${HASHED_IMAGES_DIR}/`)) return 'hashed'
+  if (path === '/sw.js') return 'worker'
+  if (path.startsWith('/page-data/')) return 'data'
+  const extension = extensionOf(path)
+  if (path.endsWith('/') || extension === '.html') return 'page'
+  if (extension === '.svg') return 'drawing'
+  return 'file'
+}
+
+const YEAR_SECONDS = 31_536_000
+
+/** Hashed files for a year without asking again; everything else revalidated (ETag). */
+export const CACHE_CONTROL: Record<Exclude<ResponseKind, 'api'>, string> & { api: string } = {
+  page: 'no-cache',
+  data: 'no-cache',
+  worker: 'no-cache',
+  hashed: `public, max-age=${YEAR_SECONDS}, immutable`,
+  drawing: 'no-cache',
+  file: 'no-cache',
+  api: 'no-store',
+}
+
+/** A tracker's hosts, by what the browser does with them (Google's, LinkedIn's and X's lists). */
+interface Hosts {
+  script?: string[]
+  connect?: string[]
+  img?: string[]
+  frame?: string[]
+}
+
+const GOOGLE_TAG: Hosts = {
+  script: ['https://www.googletagmanager.com'],
+  connect: [
+    'https://*.google-analytics.com',
+    'https://*.analytics.google.com',
+    'https://www.googletagmanager.com',
+  ],
+  img: ['https://*.google-analytics.com', 'https://www.googletagmanager.com'],
+}
+
+const TRACKER_HOSTS = {
+  analytics: GOOGLE_TAG,
+  // The container loads with analytics; it may load Google's own tags, nothing of its own.
+  container: GOOGLE_TAG,
+  ads: {
+    script: [
+      'https://www.googletagmanager.com',
+      'https://www.googleadservices.com',
+      'https://googleads.g.doubleclick.net',
+    ],
+    connect: [
+      'https://www.google.com',
+      'https://www.googleadservices.com',
+      'https://googleads.g.doubleclick.net',
+      'https://pagead2.googlesyndication.com',
+    ],
+    img: ['https://www.google.com', 'https://www.google.de', 'https://googleads.g.doubleclick.net'],
+    frame: ['https://bid.g.doubleclick.net', 'https://td.doubleclick.net'],
+  },
+  linkedin: {
+    script: ['https://snap.licdn.com'],
+    connect: ['https://px.ads.linkedin.com'],
+    img: ['https://px.ads.linkedin.com'],
+  },
+  twitter: {
+    script: ['https://static.ads-twitter.com'],
+    connect: ['https://analytics.twitter.com', 'https://static.ads-twitter.com'],
+    img: ['https://analytics.twitter.com', 'https://t.co'],
+  },
+} satisfies Record<string, Hosts>
+
+function trackerHosts(ids: TrackingIds): Required<Hosts> {
+  const used: Hosts[] = [
+    ...(ids.gaMeasurementId ? [TRACKER_HOSTS.analytics] : []),
+    ...(ids.gtmId ? [TRACKER_HOSTS.container] : []),
+    ...(ids.adsIds.length > 0 ? [TRACKER_HOSTS.ads] : []),
+    ...(ids.linkedinPartnerId ? [TRACKER_HOSTS.linkedin] : []),
+    ...(ids.twitterPixelId ? [TRACKER_HOSTS.twitter] : []),
+  ]
+  const merged = (key: keyof Hosts) => [...new Set(used.flatMap((hosts) => hosts[key] ?? []))]
+  return {
+    script: merged('script'),
+    connect: merged('connect'),
+    img: merged('img'),
+    frame: merged('frame'),
+  }
+}
+
+const quoted = (hashes: string[]) => hashes.map((hash) => `'${hash}'`)
+
+const policyText = (directives: [string, ...string[]][]) =>
+  directives.map((parts) => parts.join(' ')).join('; ')
+
+/** The policy of every page: what the site needs, and the configured trackers' hosts. */
+export function pageContentSecurityPolicy(policy: SitePolicy): string {
+  const hosts = trackerHosts(policy.tracking)
+  return policyText([
+    ['default-src', "'self'"],
+    ['script-src', "'self'", ...quoted(policy.scriptHashes), ...hosts.script],
+    ['style-src', "'self'", ...quoted(policy.styleHashes)],
+    // The blurred previews of images are a style attribute (a data: URL); attributes cannot
+    // load or run anything, and a style attribute has no selectors to read the page with.
+    ['style-src-attr', "'unsafe-inline'"],
+    ['img-src', "'self'", 'data:', ...hosts.img],
+    ['font-src', "'self'"],
+    ['connect-src', "'self'", ...hosts.connect],
+    ['frame-src', ...(hosts.frame.length > 0 ? hosts.frame : ["'none'"])],
+    ['worker-src', "'self'"],
+    ['manifest-src', "'self'"],
+    ['media-src', "'self'"],
+    ['object-src', "'none'"],
+    ['base-uri', "'self'"],
+    ['form-action', "'self'"],
+    ['frame-ancestors', "'none'"],
+    ['report-uri', CSP_REPORT_PATH],
+  ])
+}
+
+/**
+ * Drawings come from editors: opened on their own, an SVG is a document of this origin, so it
+ * may neither run script nor load anything (inside `<img>` it never could).
+ */
+export const DRAWING_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+
+/**
+ * The forms service's own pages (a confirmation button, a list of errors) have one inline
+ * stylesheet and no script at all; its JSON answers load nothing.
+ */
+export const API_CONTENT_SECURITY_POLICY = policyText([
+  ['default-src', "'none'"],
+  ['style-src', "'unsafe-inline'"],
+  ['img-src', "'self'"],
+  ['form-action', "'self'"],
+  ['base-uri', "'none'"],
+  ['frame-ancestors', "'none'"],
+])
+
+/** Everything the site never uses, denied to it and to whatever it might embed. */
+export const PERMISSIONS_POLICY = [
+  'accelerometer',
+  'ambient-light-sensor',
+  'autoplay',
+  'bluetooth',
+  'camera',
+  'display-capture',
+  'encrypted-media',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'idle-detection',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'picture-in-picture',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+]
+  .map((feature) => `${feature}=()`)
+  .join(', ')
+
+/** Two years, with the subdomains: what browsers' preload lists ask for. */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=63072000; includeSubDomains'
+
+export interface HeaderOptions {
+  /** The request came over HTTPS, or through a proxy that says it did: send HSTS. */
+  https?: boolean
+}
+
+/**
+ * The headers of a response of `kind`, besides those of its file (type, length, encoding,
+ * ETag). Header names are lower case.
+ */
+export function responseHeaders(
+  kind: ResponseKind,
+  policy: SitePolicy,
+  options: HeaderOptions = {},
+): Record<string, string> {
+  const contentSecurityPolicy =
+    kind === 'api'
+      ? API_CONTENT_SECURITY_POLICY
+      : kind === 'drawing' || kind === 'hashed'
+        ? // A hashed file may be a drawing; script, style and images do not read this header.
+          DRAWING_CONTENT_SECURITY_POLICY
+        : pageContentSecurityPolicy(policy)
+  return {
+    'cache-control': CACHE_CONTROL[kind],
+    'content-security-policy': contentSecurityPolicy,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'permissions-policy': PERMISSIONS_POLICY,
+    'cross-origin-opener-policy': 'same-origin',
+    'x-frame-options': 'DENY',
+    ...(options.https ? { 'strict-transport-security': STRICT_TRANSPORT_SECURITY } : {}),
+  }
+}

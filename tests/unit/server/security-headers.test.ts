@@ -1,0 +1,306 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { hostHeadersFile, nginxConfig, sitePolicy } from '../../../src/build/host-config'
+import { createApp } from '../../../src/server/app'
+import { readCspReports } from '../../../src/server/csp-report'
+import {
+  pageContentSecurityPolicy,
+  SITE_POLICY_FILE,
+  type SitePolicy,
+} from '../../../src/shared/http-headers'
+
+const TRACKING = {
+  gtmId: 'GTM-ABC1234',
+  gaMeasurementId: 'G-ABC123DEF4',
+  adsIds: ['AW-123456789'],
+  linkedinPartnerId: '424242',
+  twitterPixelId: 'o1abc',
+}
+
+/** The directives of a policy by name. */
+const directives = (policy: string) =>
+  new Map(
+    policy.split(';').map((part) => {
+      const [name = '', ...values] = part.trim().split(/\s+/)
+      return [name, values] as const
+    }),
+  )
+
+let root: string
+let app: FastifyInstance
+const logs: string[] = []
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'dist-headers-'))
+  const put = async (path: string, data: string) => {
+    await mkdir(join(root, path, '..'), { recursive: true })
+    await writeFile(join(root, path), data)
+  }
+  await put('en/about/index.html', '<title>about</title>')
+  await put('404.html', '<title>404</title>')
+  await put('en/404/index.html', '<title>404</title>')
+  await put('assets/entry-abc.js', 'x')
+  await put('page-data/en/about/page-data.json', '{}')
+  await put('sw.js', 'self')
+  await put('icon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>')
+  await put('_headers', '/*\n  X: y\n')
+  await put('.env', 'SECRET=1')
+  await put(
+    SITE_POLICY_FILE,
+    JSON.stringify(sitePolicy({ adsIds: [], linkedinPartnerId: '424242' })),
+  )
+  app = await createApp({
+    root,
+    logLevel: 'info',
+    logStream: { write: (line) => logs.push(line) },
+    trustProxy: '127.0.0.1',
+  })
+})
+
+afterAll(async () => {
+  await app.close()
+  await rm(root, { recursive: true, force: true })
+})
+
+describe('the content security policy', () => {
+  it('allows scripts from the site only, never inline or eval, and nothing can frame the site', () => {
+    const policy = directives(pageContentSecurityPolicy(sitePolicy({ adsIds: [] })))
+    expect(policy.get('default-src')).toEqual(["'self'"])
+    expect(policy.get('script-src')).toEqual(["'self'"])
+    expect(policy.get('object-src')).toEqual(["'none'"])
+    expect(policy.get('base-uri')).toEqual(["'self'"])
+    expect(policy.get('form-action')).toEqual(["'self'"])
+    expect(policy.get('frame-ancestors')).toEqual(["'none'"])
+    expect(policy.get('report-uri')).toEqual(['/api/csp-report'])
+    // The document's two inline stylesheets, by their hashes; no 'unsafe-inline' for them.
+    expect(policy.get('style-src')).toEqual([
+      "'self'",
+      expect.stringMatching(/^'sha256-[\w+/]+=*'$/),
+      expect.stringMatching(/^'sha256-[\w+/]+=*'$/),
+    ])
+  })
+
+  it("allows a tracker's hosts only when its identifier is configured", () => {
+    const none = pageContentSecurityPolicy(sitePolicy({ adsIds: [] }))
+    for (const host of ['googletagmanager', 'licdn', 'ads-twitter', 'doubleclick']) {
+      expect(none).not.toContain(host)
+    }
+    const linkedin = directives(
+      pageContentSecurityPolicy(sitePolicy({ adsIds: [], linkedinPartnerId: '424242' })),
+    )
+    expect(linkedin.get('script-src')).toEqual(["'self'", 'https://snap.licdn.com'])
+    expect(linkedin.get('connect-src')).toContain('https://px.ads.linkedin.com')
+    expect(linkedin.get('script-src')).not.toContain('https://www.googletagmanager.com')
+    const all = directives(pageContentSecurityPolicy(sitePolicy(TRACKING)))
+    expect(all.get('script-src')).toEqual(
+      expect.arrayContaining([
+        'https://www.googletagmanager.com',
+        'https://snap.licdn.com',
+        'https://static.ads-twitter.com',
+      ]),
+    )
+    expect(all.get('connect-src')).toContain('https://*.google-analytics.com')
+    expect(all.get('frame-src')).toContain('https://td.doubleclick.net')
+  })
+})
+
+describe('headers sent by npm start', () => {
+  const security = {
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'cross-origin-opener-policy': 'same-origin',
+    'x-frame-options': 'DENY',
+  }
+
+  it('gives every kind of file the security headers and its cache policy', async () => {
+    const cases: [string, number, string][] = [
+      ['/en/about/', 200, 'no-cache'],
+      ['/en/missing/', 404, 'no-cache'],
+      ['/page-data/en/about/page-data.json', 200, 'no-cache'],
+      ['/sw.js', 200, 'no-cache'],
+      ['/assets/entry-abc.js', 200, 'public, max-age=31536000, immutable'],
+      ['/icon.svg', 200, 'no-cache'],
+      ['/en/about', 301, 'no-cache'],
+    ]
+    for (const [path, status, cache] of cases) {
+      const response = await app.inject(path)
+      expect(response.statusCode, path).toBe(status)
+      expect(response.headers, path).toMatchObject({ ...security, 'cache-control': cache })
+      expect(String(response.headers['permissions-policy']), path).toContain('camera=()')
+      expect(response.headers['content-security-policy'], path).toBeTruthy()
+      expect(response.headers['strict-transport-security'], path).toBeUndefined()
+    }
+  })
+
+  it('sends the policy the site was built with', async () => {
+    const page = String((await app.inject('/en/about/')).headers['content-security-policy'])
+    expect(page).toContain('https://snap.licdn.com')
+    expect(page).not.toContain('googletagmanager')
+  })
+
+  it('sends HSTS only over HTTPS, as a trusted proxy says', async () => {
+    const https = await app.inject({
+      url: '/en/about/',
+      headers: { 'x-forwarded-proto': 'https' },
+      remoteAddress: '127.0.0.1',
+    })
+    expect(https.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains')
+    const untrusted = await app.inject({
+      url: '/en/about/',
+      headers: { 'x-forwarded-proto': 'https' },
+      remoteAddress: '203.0.113.9',
+    })
+    expect(untrusted.headers['strict-transport-security']).toBeUndefined()
+  })
+
+  it("never serves the hosts' configuration or dot files", async () => {
+    for (const path of ['/_headers', `/${SITE_POLICY_FILE}`, '/.env']) {
+      const response = await app.inject(path)
+      expect(response.statusCode, path).toBe(404)
+      expect(response.body, path).not.toMatch(/X: y|SECRET|tracking/)
+    }
+  })
+
+  it('gives the API its own strict policy', async () => {
+    const response = await app.inject('/api/anything')
+    expect(response.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    )
+    expect(response.headers).toMatchObject(security)
+  })
+})
+
+describe('POST /api/csp-report', () => {
+  const violation = {
+    'document-uri': 'http://localhost/en/about/?email=ada@example.com',
+    'effective-directive': 'script-src-elem',
+    'blocked-uri': 'https://evil.example/steal.js?token=secret',
+    'source-file': 'http://localhost/assets/entry.js?x=1',
+    'line-number': 12,
+    disposition: 'enforce',
+  }
+
+  it('logs what was blocked and where, without queries or addresses', async () => {
+    logs.length = 0
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/csp-report',
+      headers: { 'content-type': 'application/csp-report' },
+      payload: JSON.stringify({ 'csp-report': violation }),
+    })
+    expect(response.statusCode).toBe(204)
+    const line = logs.find((entry) => entry.includes('content security policy violation'))
+    expect(JSON.parse(String(line)).csp).toEqual({
+      page: '/en/about/',
+      directive: 'script-src-elem',
+      blocked: 'https://evil.example',
+      source: '/assets/entry.js',
+      line: 12,
+      disposition: 'enforce',
+    })
+    expect(logs.join('')).not.toMatch(/ada@example|secret|steal/)
+  })
+
+  it('reads the Reporting API format, inline blocks by their keyword', () => {
+    expect(
+      readCspReports([
+        {
+          type: 'csp-violation',
+          body: {
+            documentURL: 'https://site.example/de/',
+            effectiveDirective: 'script-src-elem',
+            blockedURL: 'inline',
+            disposition: 'enforce',
+          },
+        },
+        { type: 'deprecation', body: {} },
+      ]),
+    ).toEqual([
+      {
+        page: '/de/',
+        directive: 'script-src-elem',
+        blocked: 'inline',
+        source: undefined,
+        disposition: 'enforce',
+      },
+    ])
+  })
+
+  it('refuses what is no report, too large, or too many from one address', async () => {
+    const post = (payload: string, remoteAddress = '198.51.100.7') =>
+      app.inject({
+        method: 'POST',
+        url: '/api/csp-report',
+        headers: { 'content-type': 'application/csp-report' },
+        payload,
+        remoteAddress,
+      })
+    expect((await post('not json')).statusCode).toBe(400)
+    expect((await post('{"x":1}')).statusCode).toBe(400)
+    expect(
+      (await post(JSON.stringify({ 'csp-report': { pad: 'x'.repeat(20_000) } }))).statusCode,
+    ).toBe(413)
+    const statuses: number[] = []
+    for (let i = 0; i < 25; i++) {
+      statuses.push(
+        (await post(JSON.stringify({ 'csp-report': violation }), '198.51.100.8')).statusCode,
+      )
+    }
+    expect(statuses.filter((status) => status === 204)).toHaveLength(20)
+    expect(statuses.slice(20)).toEqual([429, 429, 429, 429, 429])
+    // Another visitor is not held back by the first one's flood.
+    expect(
+      (await post(JSON.stringify({ 'csp-report': violation }), '198.51.100.9')).statusCode,
+    ).toBe(204)
+  })
+})
+
+describe('configuration for other servers', () => {
+  const policy: SitePolicy = sitePolicy(TRACKING)
+
+  it('writes _headers for static hosts: security everywhere, a year for hashed files', () => {
+    const text = hostHeadersFile(policy)
+    const rules = new Map<string, string[]>()
+    let current = ''
+    for (const line of text.split('\n')) {
+      if (line.startsWith('/')) {
+        current = line
+        rules.set(current, [])
+      } else if (line.startsWith('  ')) rules.get(current)?.push(line.trim())
+    }
+    expect(rules.get('/*')).toEqual(
+      expect.arrayContaining([
+        'X-Content-Type-Options: nosniff',
+        'Referrer-Policy: strict-origin-when-cross-origin',
+        'Cross-Origin-Opener-Policy: same-origin',
+        `Content-Security-Policy: ${pageContentSecurityPolicy(policy)}`,
+        'Strict-Transport-Security: max-age=63072000; includeSubDomains',
+      ]),
+    )
+    // Cloudflare joins a header two matching rules set: only /* and one other rule ever match.
+    expect(rules.get('/*')?.some((line) => line.startsWith('Cache-Control'))).toBe(false)
+    expect(rules.get('/assets/*')).toContain('Cache-Control: public, max-age=31536000, immutable')
+    expect(rules.get('/images/_/*')).toContain('Cache-Control: public, max-age=31536000, immutable')
+    expect(rules.get('/page-data/*')).toEqual(['Cache-Control: no-cache'])
+  })
+
+  it('writes an nginx server block with the same headers, 404 pages, twins and the API', () => {
+    const text = nginxConfig(policy, { root: '/srv/site', listen: '8443', api: '127.0.0.1:9000' })
+    expect(text).toContain('listen 8443;')
+    expect(text).toContain('root "/srv/site";')
+    expect(text).toContain('server 127.0.0.1:9000;')
+    expect(text).toContain('gzip_static on;')
+    expect(text).toContain('brotli_static on;')
+    expect(text).toContain('error_page 404 /404.html;')
+    expect(text).toContain('error_page 404 /de/404.html;')
+    expect(text).toContain(
+      `add_header Content-Security-Policy "${pageContentSecurityPolicy(policy)}" always;`,
+    )
+    expect(text).toContain('add_header Cache-Control "public, max-age=31536000, immutable" always;')
+    expect(text).toContain('"application/manifest+json; charset=utf-8" webmanifest;')
+    expect(nginxConfig(policy, { root: '/srv/site', brotli: false })).not.toContain('brotli')
+  })
+})
