@@ -51,7 +51,9 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
   timer.unref()
   // Run once the requests in flight are answered, in this order: then the database closes.
   app.addHook('onClose', async () => clearInterval(timer))
+  // The sender stops (its mails in flight finished) before the database closes.
   app.addHook('onClose', () => forms.close())
+  forms.startSender(app.log)
   app.log.info({ database: forms.database.kind, mail: forms.mailer.target }, 'forms service ready')
   await app.listen({ port: Number(env.PORT ?? 8080), host: env.HOST ?? 'localhost' })
   await purgeNow()

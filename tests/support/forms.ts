@@ -11,7 +11,8 @@ import { join, resolve } from 'node:path'
 import PostalMime, { type Email } from 'postal-mime'
 import { SMTPServer } from 'smtp-server'
 import { createApp } from '../../src/server/app'
-import { openDatabase, quoteIdentifier } from '../../src/server/forms/database'
+import { type Database, openDatabase, quoteIdentifier } from '../../src/server/forms/database'
+import type { SenderOptions } from '../../src/server/forms/sender'
 import { openFormsService } from '../../src/server/forms/service'
 import type { StoreOptions } from '../../src/server/forms/store'
 
@@ -98,6 +99,7 @@ export function databases(): { name: 'pglite' | 'postgresql'; url?: string }[] {
 export interface TestService {
   app: Awaited<ReturnType<typeof createApp>>
   inbox: Inbox
+  database: Database
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>
   /** Empties every table and the inbox: a fresh start without a new database. */
   reset(): Promise<void>
@@ -121,6 +123,11 @@ export async function startService(
     logs?: string[]
     /** The SMTP server refuses every recipient. */
     rejectRecipients?: boolean
+    /** The sender's timing (retries after 5 s by default). */
+    sender?: Pick<
+      SenderOptions,
+      'batchSize' | 'pollMs' | 'leaseMs' | 'retryBaseMs' | 'retryMaxMs' | 'maxAttempts'
+    >
   } = {},
 ): Promise<TestService> {
   const inbox = await startSmtp({ rejectRecipients: options.rejectRecipients })
@@ -145,15 +152,20 @@ export async function startService(
     ...(options.logs ? { logStream: { write: (line: string) => options.logs?.push(line) } } : {}),
     forms: service.options,
   })
+  service.startSender(app.log)
   return {
     app,
     inbox,
+    database: service.database,
     query: (sql, params) => service.database.query(sql, params),
     async reset() {
+      // The mails of the test before are sent (or not) before anything is emptied.
+      await service.sender.stop()
       await service.database.query(
-        'TRUNCATE subscribers, subscriber_tokens, subscription_events, survey_responses, consent_records',
+        'TRUNCATE subscribers, subscriber_tokens, subscription_events, mail_jobs, survey_responses, consent_records',
       )
       inbox.mails.length = 0
+      service.startSender(app.log)
     },
     async close() {
       await app.close()
@@ -166,6 +178,21 @@ export async function startService(
       }
       await rm(dataDir, { recursive: true, force: true })
     },
+  }
+}
+
+/** Polls `check` until it finds rows (or is true); fails after `timeoutMs`. */
+export async function until<T>(
+  check: () => Promise<T>,
+  timeoutMs = 5000,
+  everyMs = 20,
+): Promise<T> {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const found = await check()
+    if (Array.isArray(found) ? found.length > 0 : Boolean(found)) return found
+    if (Date.now() > end) throw new Error(`nothing found within ${timeoutMs} ms`)
+    await new Promise((done) => setTimeout(done, everyMs))
   }
 }
 

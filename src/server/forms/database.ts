@@ -30,6 +30,45 @@ export interface DatabaseOptions {
   poolSize?: number
   /** Apply the migrations (default true; false for administrative connections). */
   migrate?: boolean
+  /** How long to wait for a new connection to PostgreSQL (default 3 s). */
+  connectTimeoutMs?: number
+}
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  // admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+])
+
+/**
+ * Whether an error means the database cannot be reached right now (stopped, restarting,
+ * refusing connections, a connection lost), rather than a fault of the request: nothing was
+ * stored, and trying again later will work.
+ */
+export function isUnavailable(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false
+  const { code, message, errors } = error as { code?: unknown; message?: unknown; errors?: unknown }
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) {
+    return true
+  }
+  if (Array.isArray(errors) && errors.some(isUnavailable)) return true
+  return (
+    typeof message === 'string' &&
+    /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed)/.test(
+      message,
+    )
+  )
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -108,10 +147,15 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    // A server that does not answer fails a request after a few seconds instead of holding it.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 3000,
+    keepAlive: true,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   })
-  // An idle connection the server drops must not crash the process.
+  // A connection the server drops must not crash the process: idle ones are the pool's, and
+  // one in use fails its query (the pool then discards it, see transaction()).
   pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
   if (options.schema) {
     await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(options.schema)}`)
   }
@@ -128,18 +172,22 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       // A deadlock or serialization failure rolls back one side; it is run again, twice at most.
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect()
+        let broken: Error | undefined
         try {
           await client.query('BEGIN')
           const result = await work(queryable(client))
           await client.query('COMMIT')
           return result
         } catch (error) {
-          await client.query('ROLLBACK').catch(() => {})
+          // A connection that cannot roll back is closed rather than handed to the next user.
+          await client.query('ROLLBACK').catch((failure: Error) => {
+            broken = failure
+          })
           const code = (error as { code?: string }).code
-          if (attempt < 3 && (code === '40P01' || code === '40001')) continue
+          if (!broken && attempt < 3 && (code === '40P01' || code === '40001')) continue
           throw error
         } finally {
-          client.release()
+          client.release(broken)
         }
       }
     },

@@ -75,4 +75,33 @@ export const MIGRATIONS: Migration[] = [
       'CREATE INDEX consent_records_consent ON consent_records (consent_id)',
     ],
   },
+  {
+    id: '0002-mail-jobs',
+    statements: [
+      // The mails to send, queued by the sign-up's own transaction and sent by the sender
+      // (sender.ts). No address (it is read from the subscriber when sent) and no token (the
+      // links are made when the mail is sent); an erasure deletes the queued mails with the
+      // subscriber. A job is open until sent_at or failed_at is set; locked_until is the lease
+      // of the process (claimed_by) sending it, so a job of a process that died is taken again.
+      `CREATE TABLE mail_jobs (
+        id bigserial PRIMARY KEY,
+        subscriber_id uuid NOT NULL REFERENCES subscribers (id) ON DELETE CASCADE,
+        kind text NOT NULL CHECK (kind IN ('confirm')),
+        list text NOT NULL,
+        language text NOT NULL,
+        created_at timestamptz NOT NULL,
+        run_at timestamptz NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        locked_until timestamptz,
+        claimed_by text,
+        sent_at timestamptz,
+        failed_at timestamptz,
+        last_error text
+      )`,
+      // What the sender looks for: open jobs by when they are due.
+      `CREATE INDEX mail_jobs_due ON mail_jobs (run_at, id)
+       WHERE sent_at IS NULL AND failed_at IS NULL`,
+      'CREATE INDEX mail_jobs_subscriber ON mail_jobs (subscriber_id)',
+    ],
+  },
 ]

@@ -19,7 +19,6 @@ import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { type FormsContent, localizeForm } from '../../content/forms'
-import type { SiteSettings } from '../../content/schema/entries'
 import {
   type FormDefinition,
   LINK_EXPIRED_PAGE,
@@ -35,15 +34,15 @@ import {
 import { type FormResponse, validateSubmission } from '../../shared/forms/validate'
 import { escapeHtml } from '../../shared/html'
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../shared/languages'
-import { confirmationMail } from './confirmation-mail'
-import type { Mailer } from './mail'
+import { isUnavailable } from './database'
+import { failureOf } from './sender'
 import { type FormsStore, type LinkOutcome, subscriptionLink } from './store'
 
 export interface FormsServiceOptions {
   store: FormsStore
-  mailer: Mailer
   forms: FormsContent
-  settings: SiteSettings
+  /** Told when a sign-up has queued a confirmation e-mail (the sender wakes up). */
+  mailQueued?: () => void
   /** The public origin the links in e-mails point to (`SITE_URL`). */
   siteUrl: string
   /**
@@ -83,14 +82,8 @@ const consentRecord = z.strictObject({
 const html = (reply: FastifyReply, status: number, body: string) =>
   reply.code(status).type('text/html; charset=utf-8').send(body)
 
-/** Only what identifies a failure, never its message: SMTP errors quote the recipient. */
-const failureOf = (error: unknown) => {
-  const { code, responseCode, command } = (error ?? {}) as Record<string, unknown>
-  return { code, responseCode, command }
-}
-
 export async function formsRoutes(app: FastifyInstance, options: FormsServiceOptions) {
-  const { store, mailer, forms, settings } = options
+  const { store, forms } = options
   const siteUrl = options.siteUrl.replace(/\/$/, '')
 
   await app.register(formBody, { bodyLimit: BODY_LIMIT })
@@ -123,10 +116,15 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
   })
 
   app.setErrorHandler(async (error: { statusCode?: number }, request, reply) => {
-    const status = error.statusCode ?? 500
-    if (status >= 500) request.log.error(failureOf(error), 'forms service failed')
-    const reason =
-      status === 429
+    // The database cannot be reached: nothing was stored (every change is one transaction),
+    // and the visitor is told to try again shortly.
+    const unavailable = isUnavailable(error)
+    const status = unavailable ? 503 : (error.statusCode ?? 500)
+    if (unavailable) request.log.error(failureOf(error), 'database unavailable')
+    else if (status >= 500) request.log.error(failureOf(error), 'forms service failed')
+    const reason = unavailable
+      ? 'unavailable'
+      : status === 429
         ? 'rateLimited'
         : status === 413
           ? 'tooLarge'
@@ -139,11 +137,9 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
       const language = languageOf(request)
       const failed = FORM_MESSAGES[language].failed
       const line =
-        reason === 'rateLimited'
-          ? failed.rateLimited
-          : reason === 'server'
-            ? failed.server
-            : FORM_MESSAGES[language].errors.invalid
+        reason === 'rateLimited' || reason === 'server' || reason === 'unavailable'
+          ? failed[reason]
+          : FORM_MESSAGES[language].errors.invalid
       return html(reply, status, problemPage(language, [line]))
     }
     const body: FormResponse = reason
@@ -192,7 +188,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
       } else {
         const list = forms.lists[id]
         if (!list) throw new Error(`form ${id} is not a mailing list`)
-        const due = await store.signUp({
+        const queued = await store.signUp({
           list: id,
           email: submission.email,
           language: submission.language,
@@ -200,32 +196,9 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
           consentVersion: list.consentVersion,
           consentText: list.consent[submission.language],
         })
-        if (due) {
-          const link = (action: 'confirm' | 'unsubscribe', token: string) =>
-            subscriptionLink(siteUrl, action, token, submission.language)
-          try {
-            await mailer.send(
-              confirmationMail(
-                submission.email,
-                list,
-                submission.language,
-                {
-                  confirm: link('confirm', due.confirmToken),
-                  unsubscribe: link('unsubscribe', due.unsubscribeToken),
-                },
-                settings,
-              ),
-            )
-          } catch (error) {
-            await store.mailFailed(due.subscriberId)
-            request.log.error({ ...failureOf(error), form: id }, 'confirmation e-mail not sent')
-            if (wantsPage(request)) {
-              const message = FORM_MESSAGES[submission.language].failed.mail
-              return html(reply, 503, problemPage(submission.language, [message]))
-            }
-            return reply.code(503).send({ ok: false, reason: 'mail' } satisfies FormResponse)
-          }
-          request.log.info({ form: id }, 'sign-up recorded, confirmation e-mail sent')
+        if (queued) {
+          options.mailQueued?.()
+          request.log.info({ form: id }, 'sign-up recorded, confirmation e-mail queued')
         } else {
           request.log.info({ form: id }, 'sign-up repeated; no e-mail due')
         }

@@ -1,7 +1,8 @@
 /**
  * Puts the forms service together from the environment: the database (`DATABASE_URL`, else
  * PGlite in `DATA_DIR`), the mailer (`SMTP_URL`, else the outbox in `DATA_DIR/outbox`), the
- * forms of the content store and the limits. `npm start` and the tests use it alike.
+ * sender of the queued mails, the forms of the content store and the limits. `npm start`,
+ * `npm run serve:api` and the tests use it alike.
  */
 import { resolve } from 'node:path'
 import { createFileStore } from '../../content/file-store'
@@ -9,6 +10,7 @@ import { loadFormsContent } from '../../content/forms'
 import { type Database, openDatabase } from './database'
 import { createMailer, type Mailer } from './mail'
 import type { FormsServiceOptions } from './routes'
+import { MailSender, type SenderLog, type SenderOptions } from './sender'
 import { FormsStore, type StoreOptions } from './store'
 
 export interface FormsSettings {
@@ -24,6 +26,8 @@ export interface FormsSettings {
   mailFrom: string
   /** `FORMS_RATE_LIMIT`: sends per address and minute (default 10; 0 turns it off). */
   rateLimit: number
+  /** `MAIL_LEASE_SECONDS`: how long a mail claimed by a process is its own (default 60). */
+  mailLeaseSeconds?: number
 }
 
 export function readFormsSettings(
@@ -38,6 +42,10 @@ export function readFormsSettings(
       `FORMS_RATE_LIMIT must be a whole number (0 turns it off); got "${env.FORMS_RATE_LIMIT}"`,
     )
   }
+  const lease = Number(env.MAIL_LEASE_SECONDS ?? 60)
+  if (!Number.isFinite(lease) || lease <= 0) {
+    throw new Error(`MAIL_LEASE_SECONDS must be a positive number; got "${env.MAIL_LEASE_SECONDS}"`)
+  }
   return {
     contentDir,
     siteUrl,
@@ -46,6 +54,7 @@ export function readFormsSettings(
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Lumora Bank <newsletter@lumora-bank.example>',
     rateLimit,
+    mailLeaseSeconds: lease,
   }
 }
 
@@ -55,12 +64,24 @@ export interface FormsService {
   options: FormsServiceOptions
   database: Database
   mailer: Mailer
+  sender: MailSender
+  /** Starts sending the queued mails in the background, logging to `log`. */
+  startSender(log: SenderLog): void
+  /** Stops the sender (its mails in flight finished), then closes mailer and database. */
   close(): Promise<void>
 }
 
 export async function openFormsService(
   settings: FormsSettings,
-  storeOptions: StoreOptions & { schema?: string; memory?: boolean } = {},
+  storeOptions: StoreOptions & {
+    schema?: string
+    memory?: boolean
+    /** The sender's timing (tests shorten it). */
+    sender?: Pick<
+      SenderOptions,
+      'batchSize' | 'pollMs' | 'leaseMs' | 'retryBaseMs' | 'retryMaxMs' | 'maxAttempts'
+    >
+  } = {},
 ): Promise<FormsService> {
   const { forms, settings: site } = await loadFormsContent(createFileStore(settings.contentDir))
   const database = await openDatabase({
@@ -73,20 +94,38 @@ export async function openFormsService(
     outboxDir: outboxOf(settings.dataDir),
     from: settings.mailFrom,
   })
+  const sender = new MailSender({
+    database,
+    mailer,
+    forms,
+    settings: site,
+    siteUrl: settings.siteUrl,
+    ...(storeOptions.now ? { now: storeOptions.now } : {}),
+    ...(storeOptions.confirmTtlMs ? { confirmTtlMs: storeOptions.confirmTtlMs } : {}),
+    ...(storeOptions.unsubscribeTtlMs ? { unsubscribeTtlMs: storeOptions.unsubscribeTtlMs } : {}),
+    ...(settings.mailLeaseSeconds ? { leaseMs: settings.mailLeaseSeconds * 1000 } : {}),
+    ...storeOptions.sender,
+  })
+  let closed: Promise<void> | undefined
   return {
     database,
     mailer,
+    sender,
     options: {
       store: new FormsStore(database, storeOptions),
-      mailer,
       forms,
-      settings: site,
       siteUrl: settings.siteUrl,
       rateLimit: settings.rateLimit > 0 ? { max: settings.rateLimit, timeWindowMs: 60_000 } : false,
+      mailQueued: () => sender.wake(),
     },
-    async close() {
-      await mailer.close()
-      await database.close()
+    startSender: (log) => sender.start(log),
+    close() {
+      closed ??= (async () => {
+        await sender.stop()
+        await mailer.close()
+        await database.close()
+      })()
+      return closed
     },
   }
 }

@@ -29,11 +29,10 @@ export interface SignUp {
   consentText: string
 }
 
-/** The links of a confirmation e-mail, when one is due. */
-export interface ConfirmationDue {
+/** A confirmation e-mail queued by a sign-up. */
+export interface MailQueued {
   subscriberId: string
-  confirmToken: string
-  unsubscribeToken: string
+  jobId: string
 }
 
 export type LinkOutcome =
@@ -61,7 +60,46 @@ export const subscriptionLink = (
 ) => `${siteUrl.replace(/\/$/, '')}/api/subscriptions/${action}?token=${token}&lang=${language}`
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
-const newToken = () => randomBytes(32).toString('base64url')
+export const newToken = () => randomBytes(32).toString('base64url')
+
+/**
+ * A sign-up in one statement: the subscriber inserted, or asked again when the rules allow
+ * (the conditions of ON CONFLICT … WHERE; the row is locked either way), then only for a row
+ * asked: its unused confirmation links and unsent mail dropped, the proof written as the row
+ * now is, and the mail queued. Parameters: list, email, language, topics, consent version and
+ * text, now, the end of the cooling period, a day ago.
+ */
+const SIGN_UP = `
+WITH asked AS (
+  INSERT INTO subscribers AS s (list, email, language, topics, status, consent_version,
+    consent_text, created_at, requested_at, mailed_at)
+  VALUES ($1, $2, $3, $4::text[], 'pending', $5, $6, $7::timestamptz, $7::timestamptz,
+    $7::timestamptz)
+  ON CONFLICT (list, email) DO UPDATE
+  SET language = EXCLUDED.language, topics = EXCLUDED.topics,
+      consent_version = EXCLUDED.consent_version, consent_text = EXCLUDED.consent_text,
+      status = 'pending', requested_at = EXCLUDED.requested_at, mailed_at = EXCLUDED.mailed_at
+  WHERE s.status <> 'confirmed'
+    AND (s.mailed_at IS NULL OR s.mailed_at <= $8::timestamptz)
+    AND (SELECT count(*) FROM subscription_events e
+         WHERE e.subscriber_id = s.id AND e.event = 'requested'
+           AND e.at > $9::timestamptz) < ${MAILS_PER_DAY}
+  RETURNING id, list, language, topics, consent_version, consent_text
+), old_links AS (
+  DELETE FROM subscriber_tokens t USING asked
+  WHERE t.subscriber_id = asked.id AND t.purpose = 'confirm' AND t.used_at IS NULL
+), old_mail AS (
+  DELETE FROM mail_jobs j USING asked
+  WHERE j.subscriber_id = asked.id AND j.sent_at IS NULL AND j.failed_at IS NULL
+), proof AS (
+  INSERT INTO subscription_events (subscriber_id, event, at, language, topics,
+    consent_version, consent_text)
+  SELECT id, 'requested', $7::timestamptz, language, topics, consent_version, consent_text
+  FROM asked
+)
+INSERT INTO mail_jobs (subscriber_id, kind, list, language, created_at, run_at)
+SELECT id, 'confirm', list, language, $7::timestamptz, $7::timestamptz FROM asked
+RETURNING id, subscriber_id`
 
 /** A new link of `purpose` for a subscriber: the token to mail; only its hash is stored. */
 export async function insertToken(
@@ -101,14 +139,16 @@ export class FormsStore {
 
   /**
    * Records a sign-up. A new address becomes a pending subscriber; a pending or unsubscribed
-   * one asks again (its choices updated) unless it was mailed within the cooling period; a
-   * confirmed one stays as it is. Returns the links to mail, or undefined when no mail is due.
+   * one asks again (its choices updated) unless it was mailed within the cooling period or
+   * three times in a day; a confirmed one stays as it is. When a mail is due, the same
+   * statement writes the proof (`requested`) and queues the confirmation e-mail, and the
+   * links and queued mail of an earlier request stop counting (only the newest link works).
+   * One statement either way, so a known address takes as long as a new one; the mail itself
+   * is sent by the sender (`sender.ts`). Returns the queued mail, or undefined when none is due.
    */
-  async signUp(request: SignUp): Promise<ConfirmationDue | undefined> {
+  async signUp(request: SignUp): Promise<MailQueued | undefined> {
     const now = this.#now()
-    const cooledBefore = new Date(now.getTime() - this.#ttl.cooling)
-    const dayBefore = new Date(now.getTime() - DAY)
-    const values = [
+    const rows = await this.#db.query<{ id: string; subscriber_id: string }>(SIGN_UP, [
       request.list,
       request.email,
       request.language,
@@ -116,58 +156,11 @@ export class FormsStore {
       request.consentVersion,
       request.consentText,
       now,
-    ]
-    return this.#db.transaction(async (tx) => {
-      // Twice at most: a row erased between the insert and the update is inserted again.
-      for (let attempt = 0; attempt < 2; attempt++) {
-        const inserted = await tx.query<{ id: string }>(
-          `INSERT INTO subscribers (list, email, language, topics, status, consent_version,
-             consent_text, created_at, requested_at, mailed_at)
-           VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $7, $7)
-           ON CONFLICT (list, email) DO NOTHING
-           RETURNING id`,
-          values,
-        )
-        let id = inserted[0]?.id
-        if (!id) {
-          // Asks again unless mailed within the cooling period, or three times in a day.
-          const asked = await tx.query<{ id: string }>(
-            `UPDATE subscribers
-             SET language = $3, topics = $4, consent_version = $5, consent_text = $6,
-                 status = 'pending', requested_at = $7, mailed_at = $7
-             WHERE list = $1 AND email = $2 AND status <> 'confirmed'
-               AND (mailed_at IS NULL OR mailed_at <= $8)
-               AND (SELECT count(*) FROM subscription_events e
-                    WHERE e.subscriber_id = subscribers.id AND e.event = 'requested'
-                      AND e.at > $9) < ${MAILS_PER_DAY}
-             RETURNING id`,
-            [...values, cooledBefore, dayBefore],
-          )
-          id = asked[0]?.id
-          if (!id) {
-            const exists = await tx.query(
-              'SELECT 1 FROM subscribers WHERE list = $1 AND email = $2',
-              [request.list, request.email],
-            )
-            if (exists.length > 0) return undefined
-            continue
-          }
-          // Only the newest confirmation link works.
-          await tx.query(
-            `DELETE FROM subscriber_tokens
-             WHERE subscriber_id = $1 AND purpose = 'confirm' AND used_at IS NULL`,
-            [id],
-          )
-        }
-        await this.#event(tx, id, 'requested', now)
-        return {
-          subscriberId: id,
-          confirmToken: await insertToken(tx, id, 'confirm', now, this.#ttl.confirm),
-          unsubscribeToken: await insertToken(tx, id, 'unsubscribe', now, this.#ttl.unsubscribe),
-        }
-      }
-      return undefined
-    })
+      new Date(now.getTime() - this.#ttl.cooling),
+      new Date(now.getTime() - DAY),
+    ])
+    const row = rows[0]
+    return row ? { subscriberId: row.subscriber_id, jobId: String(row.id) } : undefined
   }
 
   /** The confirmation e-mail could not be sent: the next sign-up may try again at once. */

@@ -44,6 +44,8 @@ interface Messages {
     rateLimited: string
     mail: string
     server: string
+    /** The database cannot be reached: nothing was stored. */
+    unavailable: string
   }
   privacy: string
   privacyLink: string
@@ -80,6 +82,8 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
       rateLimited: 'Too many attempts from your connection. Please wait a few minutes.',
       mail: 'We could not send the confirmation e-mail right now. Please try again in a few minutes.',
       server: 'Something went wrong on our side. Please try again later.',
+      unavailable:
+        'The service is unavailable right now; nothing was stored. Please try again in a few minutes.',
     },
     privacy: 'How we process your data is explained in our',
     privacyLink: 'privacy policy',
@@ -121,6 +125,8 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
       rateLimited: 'Zu viele Versuche von Ihrer Verbindung. Bitte warten Sie einige Minuten.',
       mail: 'Wir konnten die Bestätigungs-E-Mail gerade nicht senden. Bitte versuchen Sie es in einigen Minuten erneut.',
       server: 'Bei uns ist etwas schiefgegangen. Bitte versuchen Sie es später erneut.',
+      unavailable:
+        'Der Dienst ist gerade nicht erreichbar; es wurde nichts gespeichert. Bitte versuchen Sie es in einigen Minuten erneut.',
     },
     privacy: 'Wie wir Ihre Daten verarbeiten, erklärt unsere',
     privacyLink: 'Datenschutzerklärung',

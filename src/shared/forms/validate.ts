@@ -281,7 +281,7 @@ export const responseSchema = z.union([
   }),
   z.object({
     ok: z.literal(false),
-    reason: z.enum(['rateLimited', 'mail', 'server', 'tooLarge', 'unsupported']),
+    reason: z.enum(['rateLimited', 'mail', 'server', 'unavailable', 'tooLarge', 'unsupported']),
   }),
 ])
 export type FormResponse = z.infer<typeof responseSchema>

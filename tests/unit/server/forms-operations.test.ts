@@ -7,8 +7,10 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createFileStore } from '../../../src/content/file-store'
+import { loadFormsContent } from '../../../src/content/forms'
 import { type Database, openDatabase } from '../../../src/server/forms/database'
-import { createMailer, readOutbox } from '../../../src/server/forms/mail'
+import { createMailer, type Mailer, readOutbox } from '../../../src/server/forms/mail'
 import {
   csvCell,
   eraseEmail,
@@ -16,7 +18,9 @@ import {
   exportSurveys,
   purge,
 } from '../../../src/server/forms/operations'
+import { MailSender } from '../../../src/server/forms/sender'
 import { FormsStore, hashToken } from '../../../src/server/forms/store'
+import { FIXTURE_CONTENT } from '../../support/forms'
 
 const DAY = 24 * 3_600_000
 const scratch = () => join(tmpdir(), `forms-ops-${randomBytes(6).toString('hex')}`)
@@ -24,10 +28,31 @@ const scratch = () => join(tmpdir(), `forms-ops-${randomBytes(6).toString('hex')
 describe('operators’ tools', () => {
   let db: Database
   let store: FormsStore
+  let mailer: Mailer
+  let sender: MailSender
+  const outbox = scratch()
   let now = Date.parse('2026-10-01T08:00:00Z')
+  /** Sends the queued mails into the outbox; the tokens of the last one to `email`. */
+  const tokensOf = async (email: string) => {
+    await sender.runOnce()
+    const mail = (await readOutbox(outbox)).filter((sent) => sent.to === email).at(-1)
+    const token = (action: string) =>
+      new RegExp(`/api/subscriptions/${action}\\?token=([\\w-]+)`).exec(mail?.text ?? '')?.[1] ?? ''
+    return { confirm: token('confirm'), unsubscribe: token('unsubscribe') }
+  }
   beforeAll(async () => {
     db = await openDatabase({})
     store = new FormsStore(db, { now: () => new Date(now), coolingMs: 0 })
+    mailer = await createMailer({ outboxDir: outbox, from: 'Test <test@example.com>' })
+    const { forms, settings } = await loadFormsContent(createFileStore(FIXTURE_CONTENT))
+    sender = new MailSender({
+      database: db,
+      mailer,
+      forms,
+      settings,
+      siteUrl: 'https://bank.example',
+      now: () => new Date(now),
+    })
     const signUp = (list: string, email: string, topics: string[]) =>
       store.signUp({
         list,
@@ -37,11 +62,14 @@ describe('operators’ tools', () => {
         consentVersion: '7',
         consentText: 'Ja, "bitte", per E-Mail',
       })
-    const ada = await signUp('newsletter', 'ada@example.com', ['services', 'studies'])
+    await signUp('newsletter', 'ada@example.com', ['services', 'studies'])
+    const ada = await tokensOf('ada@example.com')
     await signUp('productupdates', 'ada@example.com', [])
-    const bob = await signUp('newsletter', '=bob@example.com', [])
-    await store.confirm(ada?.confirmToken ?? '')
-    await store.confirm(bob?.confirmToken ?? '')
+    expect(await sender.runOnce()).toEqual({ sent: 1, retried: 0, failed: 0, skipped: 0 })
+    await signUp('newsletter', '=bob@example.com', [])
+    const bob = await tokensOf('=bob@example.com')
+    expect((await store.confirm(ada.confirm)).outcome).toBe('done')
+    expect((await store.confirm(bob.confirm)).outcome).toBe('done')
     now += 40 * DAY
     await signUp('newsletter', 'carl@example.com', [])
     await store.saveSurvey({
@@ -58,7 +86,9 @@ describe('operators’ tools', () => {
     })
   })
   afterAll(async () => {
+    await mailer.close()
     await db.close()
+    await rm(outbox, { recursive: true, force: true })
   })
 
   it('exports confirmed subscribers only, with the proof of consent and an unsubscribe link, as safe CSV', async () => {
@@ -111,8 +141,10 @@ describe('operators’ tools', () => {
       consentVersion: '7',
       consentText: 'Yes',
     })
-    await store.confirm(dora?.confirmToken ?? '')
-    await store.unsubscribe(dora?.unsubscribeToken ?? '')
+    expect(dora).toBeDefined()
+    const links = await tokensOf('dora@example.com')
+    expect((await store.confirm(links.confirm)).outcome).toBe('done')
+    expect((await store.unsubscribe(links.unsubscribe)).outcome).toBe('done')
     // Ada's product updates were never confirmed (40 days); Carl signed up today.
     await store.saveConsent({
       consentId: '5b0c1f7e-8d1a-4a4b-9f5e-2f1d3c4b5a69',

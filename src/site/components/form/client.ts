@@ -9,7 +9,7 @@ import { responseSchema, validateSubmission } from '../../../shared/forms/valida
 export type SendOutcome =
   | { kind: 'sent'; redirect: string }
   | { kind: 'invalid'; errors: FieldError[] }
-  | { kind: 'failed'; reason: 'network' | 'rateLimited' | 'mail' | 'server' }
+  | { kind: 'failed'; reason: 'network' | 'rateLimited' | 'mail' | 'server' | 'unavailable' }
 
 /** Fields that hold several values (checkboxes): always sent as a list. */
 function multiFields(form: FormDefinition): Set<string> {
@@ -61,6 +61,9 @@ export async function send(form: FormDefinition, element: HTMLFormElement): Prom
   if ('errors' in body) return { kind: 'invalid', errors: body.errors }
   return {
     kind: 'failed',
-    reason: body.reason === 'rateLimited' || body.reason === 'mail' ? body.reason : 'server',
+    reason:
+      body.reason === 'rateLimited' || body.reason === 'mail' || body.reason === 'unavailable'
+        ? body.reason
+        : 'server',
   }
 }

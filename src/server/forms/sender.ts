@@ -1,0 +1,451 @@
+/**
+ * The sender: sends the confirmation e-mails that sign-ups queue in `mail_jobs`, so that no
+ * request waits for SMTP and an SMTP outage only delays mail. It runs inside each service
+ * process; any number of processes may share one PostgreSQL.
+ *
+ * One round: claim up to `batchSize` due jobs (`FOR UPDATE SKIP LOCKED`, so two processes
+ * never claim one job) with a lease (`locked_until`: a job of a process that died is taken
+ * again when its lease ends); make each mail's links in one short transaction (the
+ * subscriber locked first, older unused confirmation links deleted, jobs of a subscriber no
+ * longer pending dropped); send the batch at once over the mailer's pooled connections; mark
+ * the outcomes. A refused connection or an SMTP 4xx is tried again later, after 5 s, 10 s,
+ * 20 s … (at most 30 minutes apart); an SMTP 5xx, or the last attempt, fails the job and lets
+ * the address ask again at once (its `mailed_at` is cleared).
+ *
+ * A round runs at once when a sign-up of this process queued a mail (`wake`), and every
+ * `pollMs` for the jobs of other processes and the retries. `stop` finishes the round in
+ * flight (its mails sent and marked), so the database can close after it.
+ *
+ * Logs name jobs, counts and SMTP codes, never an address or a link.
+ */
+import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
+import type { FormsContent } from '../../content/forms'
+import type { SiteSettings } from '../../content/schema/entries'
+import { isLanguage, type Language } from '../../shared/languages'
+import { confirmationMail } from './confirmation-mail'
+import type { Database } from './database'
+import type { Mailer } from './mail'
+import { DEFAULTS, hashToken, newToken, subscriptionLink } from './store'
+
+export interface SenderLog {
+  info(details: object, message: string): void
+  warn(details: object, message: string): void
+  error(details: object, message: string): void
+}
+
+export interface SenderOptions {
+  database: Database
+  mailer: Mailer
+  forms: FormsContent
+  settings: SiteSettings
+  /** The public origin the links point to (`SITE_URL`). */
+  siteUrl: string
+  /** The time; tests move it (the store's clock). */
+  now?: () => Date
+  confirmTtlMs?: number
+  unsubscribeTtlMs?: number
+  /** Jobs claimed and sent at once (default 100). */
+  batchSize?: number
+  /** How often to look for jobs without being woken (default 1 s). */
+  pollMs?: number
+  /** How long a claimed job stays with this process (default 60 s; `MAIL_LEASE_SECONDS`). */
+  leaseMs?: number
+  /** The first retry's delay, doubled for each further one (default 5 s). */
+  retryBaseMs?: number
+  /** The longest delay between two attempts (default 30 minutes). */
+  retryMaxMs?: number
+  /** Attempts before a job fails for good (default 12: about two hours of retries). */
+  maxAttempts?: number
+}
+
+export interface RoundResult {
+  sent: number
+  retried: number
+  failed: number
+  skipped: number
+}
+
+interface Claimed {
+  id: string
+  subscriber_id: string
+  list: string
+  language: string
+  attempts: number
+}
+
+interface Ready extends Claimed {
+  email: string
+  confirmToken: string
+  unsubscribeToken: string
+}
+
+type Outcome =
+  | { job: Ready; result: 'sent' }
+  | { job: Ready; result: 'retry' | 'failed'; error: string; failure: Failure }
+
+type Failure = { code?: unknown; responseCode?: unknown; command?: unknown }
+
+/** Only what identifies a failure, never its message: SMTP errors quote the recipient. */
+export const failureOf = (error: unknown): Failure => {
+  const { code, responseCode, command } = (error ?? {}) as Record<string, unknown>
+  return { code, responseCode, command }
+}
+
+/** The stored reason of a failed attempt: the SMTP code, else the error's code. */
+const errorCode = (failure: Failure) => {
+  const text =
+    typeof failure.responseCode === 'number'
+      ? `smtp ${failure.responseCode}`
+      : typeof failure.code === 'string'
+        ? failure.code
+        : 'error'
+  return /^[\w .-]{1,40}$/.test(text) ? text : 'error'
+}
+
+/**
+ * A refusal for good: an SMTP 5xx (the recipient or the message refused), or a mail that
+ * could not be addressed at all. Connection errors, time-outs, SMTP 4xx and a refused login
+ * (a setting to fix, after which the mails should still go) are tried again.
+ */
+const isPermanent = (failure: Failure) =>
+  typeof failure.responseCode === 'number'
+    ? failure.responseCode >= 500 && failure.responseCode < 600 && failure.code !== 'EAUTH'
+    : failure.code === 'EENVELOPE' || failure.code === 'unknown list'
+
+const CLAIM = `
+UPDATE mail_jobs SET locked_until = $2::timestamptz, claimed_by = $3, attempts = attempts + 1
+WHERE id IN (
+  SELECT id FROM mail_jobs
+  WHERE sent_at IS NULL AND failed_at IS NULL AND run_at <= $1::timestamptz
+    AND (locked_until IS NULL OR locked_until <= $1::timestamptz)
+  ORDER BY run_at, id
+  LIMIT $4
+  FOR UPDATE SKIP LOCKED
+)
+RETURNING id, subscriber_id, list, language, attempts`
+
+export class MailSender {
+  readonly #db: Database
+  readonly #mailer: Mailer
+  readonly #forms: FormsContent
+  readonly #settings: SiteSettings
+  readonly #siteUrl: string
+  readonly #now: () => Date
+  readonly #ttl: { confirm: number; unsubscribe: number }
+  readonly #batchSize: number
+  readonly #pollMs: number
+  readonly #leaseMs: number
+  readonly #retry: { base: number; max: number; attempts: number }
+  /** This process among the senders: host, process id and a random part. */
+  readonly #me = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
+  #log: SenderLog | undefined
+  #running: Promise<void> | undefined
+  #stopping = false
+  #woken = false
+  #wakeUp: (() => void) | undefined
+  /** Outcomes sent but not yet recorded (the database failed): recorded before new claims. */
+  #unmarked: Outcome[] = []
+  #down = false
+
+  constructor(options: SenderOptions) {
+    this.#db = options.database
+    this.#mailer = options.mailer
+    this.#forms = options.forms
+    this.#settings = options.settings
+    this.#siteUrl = options.siteUrl.replace(/\/$/, '')
+    this.#now = options.now ?? (() => new Date())
+    this.#ttl = {
+      confirm: options.confirmTtlMs ?? DEFAULTS.confirmTtlMs,
+      unsubscribe: options.unsubscribeTtlMs ?? DEFAULTS.unsubscribeTtlMs,
+    }
+    this.#batchSize = options.batchSize ?? 100
+    this.#pollMs = options.pollMs ?? 1000
+    this.#leaseMs = options.leaseMs ?? 60_000
+    this.#retry = {
+      base: options.retryBaseMs ?? 5000,
+      max: options.retryMaxMs ?? 30 * 60_000,
+      attempts: options.maxAttempts ?? 12,
+    }
+  }
+
+  /** Starts sending in the background until `stop`. */
+  start(log: SenderLog): void {
+    if (this.#running) return
+    this.#log = log
+    this.#stopping = false
+    this.#running = this.#loop()
+  }
+
+  /** A mail was queued: a round runs now rather than at the next poll. */
+  wake(): void {
+    this.#woken = true
+    this.#wakeUp?.()
+  }
+
+  /** Finishes the round in flight and stops; the database may close afterwards. */
+  async stop(): Promise<void> {
+    this.#stopping = true
+    this.#wakeUp?.()
+    await this.#running
+    this.#running = undefined
+  }
+
+  async #loop(): Promise<void> {
+    if (this.#db.kind === 'pglite') {
+      // PGlite serves one process at a time (a lock file says so): the leases in the database
+      // belong to an earlier run of this service that stopped or died, so they end now.
+      await this.#db
+        .query(
+          `UPDATE mail_jobs SET locked_until = NULL
+           WHERE locked_until IS NOT NULL AND sent_at IS NULL AND failed_at IS NULL`,
+        )
+        .catch(() => {})
+    }
+    while (!this.#stopping) {
+      this.#woken = false
+      let claimed = 0
+      try {
+        claimed = (await this.#round()).claimed
+        if (this.#down) this.#log?.info({}, 'mail queue reachable again')
+        this.#down = false
+      } catch (error) {
+        if (!this.#down) this.#log?.error(failureOf(error), 'mail queue unreachable; retrying')
+        this.#down = true
+      }
+      if (this.#stopping) break
+      // A full batch means more may be waiting; a wake during the round queued one more.
+      if (!this.#down && (claimed >= this.#batchSize || this.#woken)) continue
+      await this.#sleep(this.#pollMs)
+    }
+    if (this.#unmarked.length > 0) await this.#mark(this.#unmarked).catch(() => {})
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((done) => {
+      const finish = () => {
+        clearTimeout(timer)
+        this.#wakeUp = undefined
+        done()
+      }
+      const timer = setTimeout(finish, ms)
+      timer.unref()
+      this.#wakeUp = finish
+      if (this.#woken || this.#stopping) finish()
+    })
+  }
+
+  /**
+   * One round: what is due now, claimed, sent and marked. Tests and tools call it directly
+   * (without `start`); it throws when the database fails.
+   */
+  async runOnce(): Promise<RoundResult> {
+    return (await this.#round()).result
+  }
+
+  async #round(): Promise<{ claimed: number; result: RoundResult }> {
+    const result: RoundResult = { sent: 0, retried: 0, failed: 0, skipped: 0 }
+    if (this.#unmarked.length > 0) {
+      await this.#mark(this.#unmarked)
+      this.#unmarked = []
+    }
+    const now = this.#now()
+    const claimed = await this.#db.query<Claimed>(CLAIM, [
+      now,
+      new Date(now.getTime() + this.#leaseMs),
+      this.#me,
+      this.#batchSize,
+    ])
+    if (claimed.length === 0) return { claimed: 0, result }
+    const ready = await this.#prepare(claimed, now)
+    result.skipped = claimed.length - ready.length
+    const outcomes = await Promise.all(ready.map((job) => this.#send(job)))
+    this.#unmarked = outcomes
+    await this.#mark(outcomes)
+    this.#unmarked = []
+    for (const outcome of outcomes) {
+      if (outcome.result === 'sent') result.sent++
+      else if (outcome.result === 'retry') result.retried++
+      else result.failed++
+    }
+    if (result.sent + result.failed + result.skipped > 0 || result.retried > 0) {
+      this.#log?.info({ ...result }, 'confirmation e-mails sent')
+    }
+    return { claimed: claimed.length, result }
+  }
+
+  /**
+   * The links of the claimed mails, made in one transaction that locks the subscribers first
+   * (as every transaction does). A job whose subscriber is gone, no longer pending, or whose
+   * sign-up was asked again since (the job replaced) is dropped.
+   */
+  async #prepare(claimed: Claimed[], now: Date): Promise<Ready[]> {
+    return this.#db.transaction(async (tx) => {
+      const rows = await tx.query<{ job_id: string; id: string; email: string; status: string }>(
+        `SELECT j.id AS job_id, s.id, s.email, s.status
+         FROM subscribers s JOIN mail_jobs j ON j.subscriber_id = s.id
+         WHERE j.id = ANY($1::bigint[]) AND j.claimed_by = $2
+           AND j.sent_at IS NULL AND j.failed_at IS NULL
+         ORDER BY s.id
+         FOR UPDATE OF s`,
+        [claimed.map((job) => job.id), this.#me],
+      )
+      const byJob = new Map(rows.map((row) => [String(row.job_id), row]))
+      const ready: Ready[] = []
+      const dropped: string[] = []
+      for (const job of claimed) {
+        const row = byJob.get(String(job.id))
+        if (!row) continue
+        if (row.status !== 'pending') {
+          dropped.push(String(job.id))
+          continue
+        }
+        ready.push({
+          ...job,
+          id: String(job.id),
+          email: row.email,
+          confirmToken: newToken(),
+          unsubscribeToken: newToken(),
+        })
+      }
+      if (dropped.length > 0) {
+        await tx.query(
+          `UPDATE mail_jobs SET failed_at = $2, locked_until = NULL, last_error = 'not pending'
+           WHERE id = ANY($1::bigint[])`,
+          [dropped, now],
+        )
+      }
+      if (ready.length === 0) return ready
+      // Only the newest confirmation link works.
+      await tx.query(
+        `DELETE FROM subscriber_tokens
+         WHERE subscriber_id = ANY($1::uuid[]) AND purpose = 'confirm' AND used_at IS NULL`,
+        [ready.map((job) => job.subscriber_id)],
+      )
+      await tx.query(
+        `INSERT INTO subscriber_tokens (hash, subscriber_id, purpose, created_at, expires_at)
+         SELECT hash, subscriber_id, purpose, $4::timestamptz,
+           CASE purpose WHEN 'confirm' THEN $5::timestamptz ELSE $6::timestamptz END
+         FROM unnest($1::text[], $2::uuid[], $3::text[]) AS t (hash, subscriber_id, purpose)`,
+        [
+          ready.flatMap((job) => [hashToken(job.confirmToken), hashToken(job.unsubscribeToken)]),
+          ready.flatMap((job) => [job.subscriber_id, job.subscriber_id]),
+          ready.flatMap(() => ['confirm', 'unsubscribe']),
+          now,
+          new Date(now.getTime() + this.#ttl.confirm),
+          new Date(now.getTime() + this.#ttl.unsubscribe),
+        ],
+      )
+      return ready
+    })
+  }
+
+  async #send(job: Ready): Promise<Outcome> {
+    try {
+      const list = Object.hasOwn(this.#forms.lists, job.list)
+        ? this.#forms.lists[job.list]
+        : undefined
+      if (!list) throw Object.assign(new Error('the list is gone'), { code: 'unknown list' })
+      const language: Language = isLanguage(job.language) ? job.language : 'en'
+      const link = (action: 'confirm' | 'unsubscribe', token: string) =>
+        subscriptionLink(this.#siteUrl, action, token, language)
+      await this.#mailer.send(
+        confirmationMail(
+          job.email,
+          list,
+          language,
+          {
+            confirm: link('confirm', job.confirmToken),
+            unsubscribe: link('unsubscribe', job.unsubscribeToken),
+          },
+          this.#settings,
+        ),
+      )
+      return { job, result: 'sent' }
+    } catch (error) {
+      const failure = failureOf(error)
+      const last = isPermanent(failure) || job.attempts >= this.#retry.attempts
+      this.#log?.[last ? 'error' : 'warn'](
+        { ...failure, job: job.id, attempt: job.attempts },
+        last
+          ? 'confirmation e-mail not sent; given up'
+          : 'confirmation e-mail not sent; will retry',
+      )
+      return { job, result: last ? 'failed' : 'retry', error: errorCode(failure), failure }
+    }
+  }
+
+  /** Records the outcomes of a round, in one transaction when more than sent mails. */
+  async #mark(outcomes: Outcome[]): Promise<void> {
+    const now = this.#now()
+    const sent = outcomes.filter((outcome) => outcome.result === 'sent')
+    const retry = outcomes.filter((outcome) => outcome.result === 'retry')
+    const failed = outcomes.filter((outcome) => outcome.result === 'failed')
+    const ids = (list: Outcome[]) => list.map((outcome) => outcome.job.id)
+    const markSent = (tx: Pick<Database, 'query'>) =>
+      tx.query(
+        `UPDATE mail_jobs SET sent_at = $2, locked_until = NULL, last_error = NULL
+         WHERE id = ANY($1::bigint[]) AND claimed_by = $3 AND sent_at IS NULL`,
+        [ids(sent), now, this.#me],
+      )
+    if (retry.length === 0 && failed.length === 0) {
+      if (sent.length > 0) await markSent(this.#db)
+      return
+    }
+    await this.#db.transaction(async (tx) => {
+      if (failed.length > 0) {
+        // The address may ask again at once (what a failed mail in the request used to do).
+        await tx.query(
+          `UPDATE subscribers SET mailed_at = NULL
+           WHERE id IN (SELECT subscriber_id FROM mail_jobs
+                        WHERE id = ANY($1::bigint[]) AND claimed_by = $2
+                          AND sent_at IS NULL AND failed_at IS NULL)`,
+          [ids(failed), this.#me],
+        )
+      }
+      // The links of mails not sent were never seen by anyone.
+      await tx.query('DELETE FROM subscriber_tokens WHERE hash = ANY($1::text[])', [
+        [...retry, ...failed].flatMap((outcome) => [
+          hashToken(outcome.job.confirmToken),
+          hashToken(outcome.job.unsubscribeToken),
+        ]),
+      ])
+      if (sent.length > 0) await markSent(tx)
+      if (retry.length > 0) {
+        await tx.query(
+          `UPDATE mail_jobs j
+           SET run_at = $2::timestamptz + v.delay * interval '1 millisecond',
+               locked_until = NULL, last_error = v.error
+           FROM unnest($1::bigint[], $3::integer[], $4::text[]) AS v (id, delay, error)
+           WHERE j.id = v.id AND j.claimed_by = $5 AND j.sent_at IS NULL`,
+          [
+            ids(retry),
+            now,
+            retry.map((outcome) => this.#delay(outcome.job.attempts)),
+            retry.map((outcome) => ('error' in outcome ? outcome.error : '')),
+            this.#me,
+          ],
+        )
+      }
+      if (failed.length > 0) {
+        await tx.query(
+          `UPDATE mail_jobs j SET failed_at = $2, locked_until = NULL, last_error = v.error
+           FROM unnest($1::bigint[], $3::text[]) AS v (id, error)
+           WHERE j.id = v.id AND j.claimed_by = $4 AND j.sent_at IS NULL`,
+          [
+            ids(failed),
+            now,
+            failed.map((outcome) => ('error' in outcome ? outcome.error : '')),
+            this.#me,
+          ],
+        )
+      }
+    })
+  }
+
+  /** The wait before attempt `attempts + 1`: doubling from the base, a little spread. */
+  #delay(attempts: number): number {
+    const plain = Math.min(this.#retry.max, this.#retry.base * 2 ** Math.max(0, attempts - 1))
+    return Math.round(plain * (0.9 + Math.random() * 0.2))
+  }
+}
