@@ -14,13 +14,11 @@ import { copyFile, link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs
 import { extname, join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
-import { TEXT_EXTENSIONS } from '../shared/http-headers'
+import { MIN_COMPRESS_BYTES, TEXT_EXTENSIONS } from '../shared/http-headers'
 
 const brotli = promisify(brotliCompress)
 const gz = promisify(gzip)
 
-/** Below this size compression saves less than the headers it costs: such files go as they are. */
-export const MIN_COMPRESS_BYTES = 1024
 /** Compressions in flight at once: enough to keep libuv's threads busy beside the rendering. */
 const IN_FLIGHT = 8
 

@@ -16,6 +16,7 @@ import {
   CACHE_CONTROL,
   CONTENT_TYPES,
   EMPTY_POLICY,
+  MIN_COMPRESS_BYTES,
   responseHeaders,
   responseKind,
   SITE_POLICY_FILE,
@@ -23,8 +24,6 @@ import {
   TEXT_EXTENSIONS,
 } from '../shared/http-headers'
 import { notFoundPathFor } from '../shared/paths'
-
-const MIN_COMPRESS_BYTES = 1024
 
 /** The cache policy of a request path (see `CACHE_CONTROL`). */
 export function cacheControl(path: string): string {
@@ -114,13 +113,13 @@ export function createStaticHandler(root: string, policy: SitePolicy = EMPTY_POL
       'content-type': CONTENT_TYPES[extension] ?? 'application/octet-stream',
       ...headersOf(found.path, https),
     }
-    const compressible = TEXT_EXTENSIONS.has(extension)
+    // Text of a size worth compressing is sent as the client accepts it (as nginx does with
+    // the build's twins); smaller files go as they are, to everyone alike.
+    const compressible = TEXT_EXTENSIONS.has(extension) && found.size >= MIN_COMPRESS_BYTES
     if (compressible) sent.vary = 'Accept-Encoding'
     const etag = `W/"${found.size.toString(16)}-${Math.floor(found.mtimeMs).toString(16)}"`
-    if (status === 200) {
-      sent.etag = etag
-      if (headers['if-none-match'] === etag) return { status: 304, headers: sent }
-    }
+    sent.etag = etag
+    if (status === 200 && headers['if-none-match'] === etag) return { status: 304, headers: sent }
     const encodings = compressible ? acceptedEncodings(headers) : { br: false, gzip: false }
     let body: () => Readable = () => createReadStream(found.file)
     let length: number | undefined = found.size
@@ -137,11 +136,7 @@ export function createStaticHandler(root: string, policy: SitePolicy = EMPTY_POL
         break
       }
     }
-    if (
-      !sent['content-encoding'] &&
-      found.size >= MIN_COMPRESS_BYTES &&
-      (encodings.br || encodings.gzip)
-    ) {
+    if (!sent['content-encoding'] && (encodings.br || encodings.gzip)) {
       const encoding = encodings.br ? 'br' : 'gzip'
       sent['content-encoding'] = encoding
       length = undefined

@@ -61,6 +61,9 @@ export const CONTENT_TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
 }
 
+/** Below this size compression saves less than the headers it costs: such files go as they are. */
+export const MIN_COMPRESS_BYTES = 1024
+
 /** Text files: written beside themselves as `.br` and `.gz` by the build, sent compressed. */
 export const TEXT_EXTENSIONS = new Set([
   '.html',
