@@ -9,9 +9,13 @@
  * Then the forms service under load (`bench/forms.ts`): sign-ups per second and latency at 50
  * connections, on PGlite and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) PostgreSQL.
  *
+ * Then static serving (`bench/serving.ts`): `npm start` beside nginx on the real site at 100
+ * connections.
+ *
  * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the runs per size (median reported);
  * BENCH_LIGHTHOUSE=0 leaves Lighthouse out, BENCH_FORMS=0 the forms load; BENCH_ONLY=lighthouse
- * builds the real site and runs only Lighthouse; BENCH_ONLY=forms runs only the forms load.
+ * builds the real site and runs only Lighthouse; BENCH_ONLY=forms runs only the forms load;
+ * BENCH_ONLY=serving builds the real site and runs only the serving load (BENCH_SERVING=0 skips it).
  */
 import { spawn } from 'node:child_process'
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
@@ -23,6 +27,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/e2e/support/env'
 import { formatFormsLoad, formsLoad } from './forms'
 import { generateContent } from './generate-content'
 import { belowTarget, formatLighthouse, lighthouseAudit } from './lighthouse'
+import { formatServing, servingLoad } from './serving'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const OUT = join(ROOT, 'bench', 'out')
@@ -286,6 +291,12 @@ async function main() {
     for (const result of await formsLoad()) console.log(formatFormsLoad(result))
     return
   }
+  if (process.env.BENCH_ONLY === 'serving') {
+    const dist = join(OUT, 'dist-site')
+    await buildOnce(join(ROOT, 'content'), dist, join(OUT, 'cache-site'))
+    console.log(formatServing(await servingLoad(dist)))
+    return
+  }
   if (process.env.BENCH_ONLY === 'lighthouse') {
     const dist = join(OUT, 'dist-site')
     await buildOnce(join(ROOT, 'content'), dist, join(OUT, 'cache-site'))
@@ -327,6 +338,8 @@ async function main() {
   )
   for (const request of navigation.requests) console.log(`  ${request.url} ${kb(request.bytes)} KB`)
   const audits = process.env.BENCH_LIGHTHOUSE === '0' ? [] : await lighthouse(realDist)
+  const serving = process.env.BENCH_SERVING === '0' ? [] : await servingLoad(realDist)
+  if (serving.length) console.log(formatServing(serving))
   const forms = process.env.BENCH_FORMS === '0' ? [] : await formsLoad()
   for (const result of forms) console.log(formatFormsLoad(result))
   const results = {
@@ -344,6 +357,7 @@ async function main() {
     ratesPages,
     navigation,
     lighthouse: audits,
+    serving,
     formsLoad: forms,
   }
   await writeFile(join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)

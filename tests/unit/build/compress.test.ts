@@ -21,9 +21,9 @@ beforeEach(async () => {
     ['small.txt', 'tiny'],
     ['images/photo.png', 'p'.repeat(5000)],
     ['_headers', 'h'.repeat(5000)],
-  ]) {
+  ] as const) {
     await mkdir(join(site, path, '..'), { recursive: true })
-    await writeFile(join(site, path), data as string)
+    await writeFile(join(site, path), data)
   }
 })
 

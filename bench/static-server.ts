@@ -1,0 +1,12 @@
+/**
+ * The static half of `npm start` as its own process, for the serving benchmark: the built site
+ * in `argv[2]`, on `PORT`, printed as `LISTENING <port>` once it answers.
+ */
+import { createApp } from '../src/server/app'
+
+const root = process.argv[2]
+if (!root) throw new Error('usage: static-server.ts <dist>')
+const app = await createApp({ root, logLevel: 'silent' })
+const address = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' })
+console.log(`LISTENING ${new URL(address).port}`)
+process.once('SIGTERM', () => app.close().then(() => process.exit(0)))
