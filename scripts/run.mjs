@@ -1,6 +1,6 @@
 /**
  * Runs one of the project's TypeScript programs as plain JavaScript:
- * `node scripts/run.mjs build|start|dev|validate|forms|nginx-config [arguments]`.
+ * `node scripts/run.mjs build|start|dev|validate|forms|nginx-config|serve-api [arguments]`.
  *
  * The programs are compiled with Rolldown once per version of the code (a hash of `src/` and
  * the lockfile) into `.cache/bin/{hash}/`, then imported. A TypeScript loader (tsx) would
@@ -20,6 +20,7 @@ const PROGRAMS = {
   dev: 'src/build/dev.ts',
   validate: 'src/content/validate-cli.ts',
   forms: 'src/server/forms/cli.ts',
+  'serve-api': 'src/server/serve-api.ts',
   'nginx-config': 'src/build/nginx-cli.ts',
 }
 /** Compiled versions kept (switching branches back and forth). */

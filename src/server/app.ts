@@ -9,8 +9,8 @@ import { type FormsServiceOptions, formsRoutes } from './forms/routes'
 import { createStaticHandler, readSitePolicy } from './static-files'
 
 export interface AppOptions {
-  /** The built site. */
-  root: string
+  /** The built site; without it only `/api/` (and what else is registered) answers. */
+  root?: string
   /** pino log level; `silent` in tests. */
   logLevel?: string
   /** Where log lines go (stdout by default; tests read them). */
@@ -51,6 +51,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   })
   await app.register(cspReportRoute)
   if (options.forms) await app.register(formsRoutes, options.forms)
+  if (!options.root) return app
   const handle = createStaticHandler(options.root, policy)
   app.route({
     method: ['GET', 'HEAD'],

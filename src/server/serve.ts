@@ -1,23 +1,34 @@
 /**
  * Serves a built site with the forms service until SIGINT or SIGTERM; on either, stops taking
- * connections, answers the requests in flight, closes the database and exits. `npm start` runs
- * it after building; the restart test runs it directly.
+ * connections, answers the requests in flight, lets the sender finish the mails in flight,
+ * closes the database and exits. `npm start` runs it after building; `npm run serve:api` (or
+ * `SERVE_STATIC=off`) runs the forms service alone; the tests run it directly.
  */
 import type { FastifyInstance } from 'fastify'
 import { createApp } from './app'
 import { purge } from './forms/operations'
 import { openFormsService, readFormsSettings } from './forms/service'
+import { healthRoutes } from './health'
 
 const PURGE_EVERY_MS = 6 * 3_600_000
 
 export interface ServeOptions {
   /** The project root (`DATA_DIR` is relative to it). */
   root: string
-  /** The built site. */
-  outDir: string
+  /** The built site; absent (or `SERVE_STATIC=off`): the forms service alone. */
+  outDir?: string
   contentDir: string
   siteUrl: string
   env?: NodeJS.ProcessEnv
+}
+
+/** `SERVE_STATIC`: `on` (the default) serves the built site beside the service, `off` not. */
+export function servesStatic(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.SERVE_STATIC || 'on'
+  if (value !== 'on' && value !== 'off') {
+    throw new Error(`SERVE_STATIC must be on or off; got "${env.SERVE_STATIC}"`)
+  }
+  return value === 'on'
 }
 
 /** `TRUST_PROXY`: `true`, or the addresses (comma-separated) of the proxies in front. */
@@ -34,11 +45,12 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
     readFormsSettings(options.root, options.contentDir, options.siteUrl, env),
   )
   const app = await createApp({
-    root: options.outDir,
+    ...(options.outDir && servesStatic(env) ? { root: options.outDir } : {}),
     logLevel: env.LOG_LEVEL ?? 'info',
     forms: forms.options,
     trustProxy: trustProxyOf(env.TRUST_PROXY),
   })
+  await app.register(healthRoutes, { check: () => forms.database.query('SELECT 1') })
   // What is no longer needed is deleted, as the privacy policy promises (see purge()).
   const purgeNow = () =>
     purge(forms.database, new Date()).then(

@@ -1,15 +1,20 @@
 /**
  * `npm start`: builds the site when `dist/` is missing or stale, then serves it on
  * http://localhost:8080 (`PORT`, `HOST` override) until SIGINT or SIGTERM, finishing the
- * requests in flight before it exits.
+ * requests in flight before it exits. With `SERVE_STATIC=off` it builds nothing and runs the
+ * forms service alone (as `npm run serve:api`).
  */
 import { readBuildConfig } from '../build/config'
 import { inputHash, isFresh } from '../build/stamp'
 import { ContentValidationError } from '../content/errors'
-import { serve } from './serve'
+import { serve, servesStatic } from './serve'
 
 async function main(): Promise<void> {
   const config = readBuildConfig()
+  if (!servesStatic()) {
+    await serve({ root: config.root, contentDir: config.contentDir, siteUrl: config.siteUrl })
+    return
+  }
   if (await isFresh(config, await inputHash(config))) {
     console.log(`${config.outDir} is up to date.`)
   } else {

@@ -26,44 +26,73 @@ export interface Inbox {
   mails: Email[]
   /** Resolves once `count` mails have arrived (fails after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<Email[]>
+  /** How many mails each recipient received. */
+  countByRecipient(): Map<string, number>
+  /** Stops listening and hangs up on every client (an SMTP outage); `start` listens again. */
+  stop(): Promise<void>
+  start(): Promise<void>
+  /** Holds every mail at RCPT TO until `release` (a slow server): held mails are not received. */
+  hold(): void
+  release(): void
   close(): Promise<void>
 }
 
 export async function startSmtp(options: { rejectRecipients?: boolean } = {}): Promise<Inbox> {
   const mails: Email[] = []
   const waiting = new Set<() => void>()
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (!options.rejectRecipients) return callback()
-      const error = new Error(`550 5.1.1 <${address.address}>: no such user`) as Error & {
-        responseCode: number
-      }
-      error.responseCode = 550
-      callback(error)
-    },
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = []
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-      stream.on('end', () => {
-        PostalMime.parse(Buffer.concat(chunks)).then(
-          (mail) => {
-            mails.push(mail)
-            for (const wake of waiting) wake()
-            callback()
-          },
-          (error: Error) => callback(error),
-        )
+  let held: (() => void)[] | undefined
+  const create = () => {
+    const created = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      // Stopping hangs up on pooled clients after 50 ms instead of 30 s.
+      closeTimeout: 50,
+      onRcptTo(address, _session, callback) {
+        if (held) {
+          held.push(() => callback())
+          return
+        }
+        if (!options.rejectRecipients) return callback()
+        const error = new Error(`550 5.1.1 <${address.address}>: no such user`) as Error & {
+          responseCode: number
+        }
+        error.responseCode = 550
+        callback(error)
+      },
+      onData(stream, _session, callback) {
+        const chunks: Buffer[] = []
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+        stream.on('end', () => {
+          PostalMime.parse(Buffer.concat(chunks)).then(
+            (mail) => {
+              mails.push(mail)
+              for (const wake of waiting) wake()
+              callback()
+            },
+            (error: Error) => callback(error),
+          )
+        })
+      },
+    })
+    // A client that hangs up (a service stopped mid-send) is no failure of the test's server.
+    created.on('error', () => {})
+    return created
+  }
+  let server = create()
+  let port = 0
+  const listen = () =>
+    new Promise<void>((done, fail) => {
+      server.server.once('error', fail)
+      server.listen(port, '127.0.0.1', () => {
+        server.server.off('error', fail)
+        const address = server.server.address()
+        port = typeof address === 'object' && address ? address.port : 0
+        done()
       })
-    },
-  })
-  // A client that hangs up (a service stopped mid-send) is no failure of the test's server.
-  server.on('error', () => {})
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const address = server.server.address()
-  const port = typeof address === 'object' && address ? address.port : 0
+    })
+  const stop = () => new Promise<void>((done) => server.close(() => done()))
+  await listen()
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
@@ -83,7 +112,28 @@ export async function startSmtp(options: { rejectRecipients?: boolean } = {}): P
         check()
       })
     },
-    close: () => new Promise<void>((done) => server.close(() => done())),
+    countByRecipient() {
+      const counts = new Map<string, number>()
+      for (const mail of mails) {
+        const to = mail.to?.[0]?.address ?? ''
+        counts.set(to, (counts.get(to) ?? 0) + 1)
+      }
+      return counts
+    },
+    stop,
+    async start() {
+      server = create()
+      await listen()
+    },
+    hold() {
+      held ??= []
+    },
+    release() {
+      const waiting = held ?? []
+      held = undefined
+      for (const go of waiting) go()
+    },
+    close: stop,
   }
 }
 
@@ -254,6 +304,13 @@ export function spawnFormsServer(env: NodeJS.ProcessEnv): Promise<ServerProcess>
     )
   })
 }
+
+/** Kills a spawned service outright (SIGKILL: no shutdown at all); resolves once it is gone. */
+export const killFormsServer = (server: ServerProcess) =>
+  new Promise<NodeJS.Signals | null>((done) => {
+    server.child.once('exit', (_code, signal) => done(signal))
+    server.child.kill('SIGKILL')
+  })
 
 /** Stops a spawned service with SIGTERM; resolves with its exit code. */
 export const stopFormsServer = (server: ServerProcess) =>

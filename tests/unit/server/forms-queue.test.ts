@@ -1,0 +1,178 @@
+/**
+ * The mail queue under faults: sign-ups answered while the SMTP server is down have their
+ * mails delivered once it is back, each exactly once; and two service processes on one
+ * PostgreSQL, signing up the same addresses at once, send every mail once and keep one
+ * subscriber per address and list.
+ */
+import { randomBytes } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
+import {
+  databases,
+  type Inbox,
+  type ServerProcess,
+  signUp,
+  spawnFormsServer,
+  startService,
+  startSmtp,
+  stopFormsServer,
+  until,
+} from '../../support/forms'
+
+/** Runs `work` over `items` with `concurrency` workers at a time. */
+async function pool<T, R>(items: T[], concurrency: number, work: (item: T) => Promise<R>) {
+  const results: R[] = new Array(items.length)
+  let next = 0
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const index = next++
+        results[index] = await work(items[index] as T)
+      }
+    }),
+  )
+  return results
+}
+
+describe.each(databases())('an SMTP outage on $name', (database) => {
+  it('answers every sign-up, then delivers each mail exactly once when SMTP is back', async () => {
+    const service = await startService(database, {
+      sender: { pollMs: 50, retryBaseMs: 100, retryMaxMs: 300, batchSize: 20 },
+    })
+    try {
+      await service.inbox.stop()
+      const addresses = Array.from({ length: 40 }, (_, index) => `outage${index}@example.com`)
+      // Every fourth address signs up twice at once: still one mail.
+      const posts = [...addresses, ...addresses.filter((_, index) => index % 4 === 0)]
+      const responses = await pool(posts, 8, (email) =>
+        service.app.inject({
+          method: 'POST',
+          url: '/api/forms/newsletter',
+          payload: signUp(email),
+        }),
+      )
+      expect(responses.map((response) => response.statusCode)).toEqual(posts.map(() => 200))
+      expect(new Set(responses.map((response) => response.json().ok))).toEqual(new Set([true]))
+      // The sender tried, failed to connect and keeps the mails for later.
+      await until(() =>
+        service.query(
+          `SELECT 1 FROM mail_jobs HAVING count(*) FILTER (WHERE attempts >= 2) = ${addresses.length}`,
+        ),
+      )
+      expect(service.inbox.mails).toHaveLength(0)
+
+      await service.inbox.start()
+      await service.inbox.waitFor(addresses.length, 10_000)
+      // Time for a duplicate to arrive, were there one.
+      await new Promise((done) => setTimeout(done, 500))
+      const counts = service.inbox.countByRecipient()
+      expect([...counts.keys()].sort()).toEqual([...addresses].sort())
+      expect([...counts.values()].every((count) => count === 1)).toBe(true)
+      const jobs = await service.query<{ sent: number; open: number; failed: number }>(
+        `SELECT count(*) FILTER (WHERE sent_at IS NOT NULL)::int AS sent,
+           count(*) FILTER (WHERE sent_at IS NULL AND failed_at IS NULL)::int AS open,
+           count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed
+         FROM mail_jobs`,
+      )
+      expect(jobs).toEqual([{ sent: addresses.length, open: 0, failed: 0 }])
+      // Each subscriber has the links of its one mail: a confirmation and an unsubscribe link.
+      const [links] = await service.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM subscriber_tokens',
+      )
+      expect(links?.n).toBe(2 * addresses.length)
+    } finally {
+      await service.close()
+    }
+  }, 30_000)
+})
+
+const postgres = databases().find((database) => database.url)
+
+describe.skipIf(!postgres)('two service processes on one PostgreSQL', () => {
+  let inbox: Inbox
+  const schema = `twins_${randomBytes(6).toString('hex')}`
+  let url = ''
+  const admin = () => openDatabase({ url: postgres?.url, poolSize: 1, migrate: false })
+
+  beforeAll(async () => {
+    inbox = await startSmtp()
+    const db = await admin()
+    await db.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
+    await db.close()
+    const scoped = new URL(postgres?.url ?? '')
+    scoped.searchParams.set('options', `-c search_path=${schema}`)
+    url = scoped.toString()
+  })
+  afterAll(async () => {
+    await inbox.close()
+    const db = await admin()
+    await db.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
+    await db.close()
+  })
+
+  it('sends every mail once and keeps one subscriber per address and list', async () => {
+    const env = { DATABASE_URL: url, SMTP_URL: inbox.url }
+    // Started one after the other: the first applies the migrations.
+    const servers: ServerProcess[] = [await spawnFormsServer(env)]
+    servers.push(await spawnFormsServer(env))
+    try {
+      const addresses = Array.from({ length: 150 }, (_, index) => `twin${index}@example.com`)
+      // Each address to one process; every third to both at once, and to both lists.
+      const posts = addresses.flatMap((email, index) => {
+        const one = servers[index % 2] as ServerProcess
+        const other = servers[(index + 1) % 2] as ServerProcess
+        return index % 3 === 0
+          ? [
+              { origin: one.origin, email, list: 'newsletter' },
+              { origin: other.origin, email, list: 'newsletter' },
+              { origin: other.origin, email, list: 'productupdates' },
+            ]
+          : [{ origin: one.origin, email, list: 'newsletter' }]
+      })
+      const statuses = await pool(posts, 16, async ({ origin, email, list }) => {
+        const response = await fetch(`${origin}/api/forms/${list}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(
+            list === 'newsletter'
+              ? signUp(email)
+              : { email, consent: 'yes', version: 'v1', language: 'en' },
+          ),
+        })
+        return response.status
+      })
+      expect(statuses).toEqual(posts.map(() => 200))
+      const expected = addresses.length + Math.ceil(addresses.length / 3)
+      await inbox.waitFor(expected, 15_000)
+      // Past a poll of both processes: a second copy would have arrived by now.
+      await new Promise((done) => setTimeout(done, 1500))
+      expect(inbox.mails).toHaveLength(expected)
+      const counts = inbox.countByRecipient()
+      for (const [index, email] of addresses.entries()) {
+        expect(counts.get(email), email).toBe(index % 3 === 0 ? 2 : 1)
+      }
+      const db = await openDatabase({ url, poolSize: 1, migrate: false })
+      try {
+        const [rows] = await db.query<{ rows: number; distinct: number }>(
+          'SELECT count(*)::int AS rows, count(DISTINCT (list, email))::int AS distinct FROM subscribers',
+        )
+        expect(rows).toEqual({ rows: expected, distinct: expected })
+        const senders = await until(() =>
+          db.query<{ claimed_by: string }>(
+            'SELECT DISTINCT claimed_by FROM mail_jobs WHERE sent_at IS NOT NULL',
+          ),
+        )
+        // Both processes sent mail.
+        expect(senders).toHaveLength(2)
+        const [open] = await db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM mail_jobs WHERE sent_at IS NULL',
+        )
+        expect(open?.n).toBe(0)
+      } finally {
+        await db.close()
+      }
+    } finally {
+      for (const server of servers) expect(await stopFormsServer(server)).toBe(0)
+    }
+  }, 60_000)
+})
