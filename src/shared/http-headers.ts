@@ -235,12 +235,13 @@ export const API_CONTENT_SECURITY_POLICY = policyText([
   ['frame-ancestors', "'none'"],
 ])
 
-/** Everything the site never uses, denied to it and to whatever it might embed. */
+/**
+ * Everything the site never uses, denied to it and to whatever it might embed (only names
+ * Chromium knows: it reports each unknown one as an error in the console).
+ */
 export const PERMISSIONS_POLICY = [
   'accelerometer',
-  'ambient-light-sensor',
   'autoplay',
-  'bluetooth',
   'camera',
   'display-capture',
   'encrypted-media',
