@@ -213,6 +213,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   await writeHostConfiguration(stage, config.tracking)
   await compressor.sweep()
   await compressor.finish()
+  step('compression')
   await bundled.keep()
   await swapIn(stage, config.outDir)
   await writeStamp(config, await hash)
