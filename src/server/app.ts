@@ -43,10 +43,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: options.trustProxy ?? false,
   })
   const policy: SitePolicy = options.root ? await readSitePolicy(options.root) : EMPTY_POLICY
-  // Every answer under /api/ carries the service's headers, whoever answered it; the static
-  // files set their own (their kind depends on the file).
+  // Every answer of the service (under /api/, its health, anything when no site is served)
+  // carries the service's headers, whoever answered it; the static files set their own (their
+  // kind depends on the file).
   app.addHook('onSend', async (request, reply) => {
-    if (!request.url.startsWith('/api/')) return
+    const ofService =
+      !options.root || /^\/(api\/|healthz$|readyz$)/.test(request.url.split('?')[0] ?? '')
+    if (!ofService) return
     reply.headers(responseHeaders('api', policy, { https: request.protocol === 'https' }))
   })
   await app.register(cspReportRoute)

@@ -164,6 +164,22 @@ describe('headers sent by npm start', () => {
     }
   })
 
+  it('gives the service alone (no site) its headers on every answer', async () => {
+    const alone = await createApp({ logLevel: 'silent' })
+    try {
+      for (const path of ['/en/', '/api/nothing']) {
+        const response = await alone.inject(path)
+        expect(response.statusCode, path).toBe(404)
+        expect(response.headers, path).toMatchObject({ ...security, 'cache-control': 'no-store' })
+        expect(String(response.headers['content-security-policy']), path).toContain(
+          "default-src 'none'",
+        )
+      }
+    } finally {
+      await alone.close()
+    }
+  })
+
   it('gives the API its own strict policy', async () => {
     const response = await app.inject('/api/anything')
     expect(response.headers['content-security-policy']).toBe(
