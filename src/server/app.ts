@@ -2,10 +2,11 @@
  * The HTTP server of `npm start`: the static site, and the forms service under `/api/`. One
  * app factory, so tests and the CLI build the same server.
  */
+import { createHash } from 'node:crypto'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import { EMPTY_POLICY, responseHeaders, type SitePolicy } from '../shared/http-headers'
 import { cspReportRoute } from './csp-report'
-import { type FormsServiceOptions, formsRoutes } from './forms/routes'
+import { type FormsServiceOptions, formsRoutes, SERVICE_PAGE_CSS } from './forms/routes'
 import { createStaticHandler, readSitePolicy } from './static-files'
 
 export interface AppOptions {
@@ -43,6 +44,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: options.trustProxy ?? false,
   })
   const policy: SitePolicy = options.root ? await readSitePolicy(options.root) : EMPTY_POLICY
+  const serviceStyleHash = `sha256-${createHash('sha256').update(SERVICE_PAGE_CSS).digest('base64')}`
   // Every answer of the service (under /api/, its health, anything when no site is served)
   // carries the service's headers, whoever answered it; the static files set their own (their
   // kind depends on the file).
@@ -50,7 +52,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     const ofService =
       !options.root || /^\/(api\/|healthz$|readyz$)/.test(request.url.split('?')[0] ?? '')
     if (!ofService) return
-    reply.headers(responseHeaders('api', policy, { https: request.protocol === 'https' }))
+    reply.headers(
+      responseHeaders('api', policy, { https: request.protocol === 'https', serviceStyleHash }),
+    )
   })
   await app.register(cspReportRoute)
   if (options.forms) await app.register(formsRoutes, options.forms)

@@ -223,17 +223,18 @@ export const DRAWING_CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 
 /**
- * The forms service's own pages (a confirmation button, a list of errors) have one inline
- * stylesheet and no script at all; its JSON answers load nothing.
+ * The forms service's answers: its pages (a confirmation button, a list of errors) have one
+ * inline stylesheet, allowed by its hash, and no script at all; its JSON loads nothing.
  */
-export const API_CONTENT_SECURITY_POLICY = policyText([
-  ['default-src', "'none'"],
-  ['style-src', "'unsafe-inline'"],
-  ['img-src', "'self'"],
-  ['form-action', "'self'"],
-  ['base-uri', "'none'"],
-  ['frame-ancestors', "'none'"],
-])
+export const apiContentSecurityPolicy = (styleHash: string | undefined) =>
+  policyText([
+    ['default-src', "'none'"],
+    ['style-src', styleHash ? `'${styleHash}'` : "'none'"],
+    ['img-src', "'self'"],
+    ['form-action', "'self'"],
+    ['base-uri', "'none'"],
+    ['frame-ancestors', "'none'"],
+  ])
 
 /**
  * Everything the site never uses, denied to it and to whatever it might embed (only names
@@ -269,6 +270,8 @@ export const STRICT_TRANSPORT_SECURITY = 'max-age=63072000; includeSubDomains'
 export interface HeaderOptions {
   /** The request came over HTTPS, or through a proxy that says it did: send HSTS. */
   https?: boolean
+  /** `sha256-…` of the forms service's page stylesheet, for `api` answers. */
+  serviceStyleHash?: string
 }
 
 /**
@@ -282,7 +285,7 @@ export function responseHeaders(
 ): Record<string, string> {
   const contentSecurityPolicy =
     kind === 'api'
-      ? API_CONTENT_SECURITY_POLICY
+      ? apiContentSecurityPolicy(options.serviceStyleHash)
       : kind === 'drawing' || kind === 'hashed'
         ? // A hashed file may be a drawing; script, style and images do not read this header.
           DRAWING_CONTENT_SECURITY_POLICY

@@ -5,6 +5,7 @@
 import { expect, type Page, test } from '@playwright/test'
 import { databases, linkIn, SITE_CONTENT, startService, type TestService } from '../support/forms'
 import { axeViolations } from './support/axe'
+import { recordCspViolations } from './support/helpers'
 import { DIST } from './support/site'
 
 for (const database of databases()) {
@@ -50,9 +51,16 @@ for (const database of databases()) {
       const mail = mails[before]
       expect(mail?.subject).toBe('Please confirm your newsletter subscription')
       const confirm = new URL(linkIn(mail, '/confirm'))
-      // The link opens a page with one button (mail scanners open links; they press nothing).
+      // The link opens a page with one button (mail scanners open links; they press nothing),
+      // styled within the service's content security policy.
+      const violations = await recordCspViolations(page)
       await page.goto(`${origin}${confirm.pathname}${confirm.search}`)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirm your subscription')
+      expect(await violations()).toEqual([])
+      await expect(page.getByRole('button', { name: 'Confirm subscription' })).toHaveCSS(
+        'border-radius',
+        '999px',
+      )
       expect(await axeViolations(page)).toEqual([])
       await page.getByRole('button', { name: 'Confirm subscription' }).click()
       await expect(page).toHaveURL(`${origin}/en/newsletter-confirmed/`)

@@ -355,6 +355,21 @@ function confirmPage(language: Language, list: string, button: string, action: s
   })
 }
 
+/**
+ * The one stylesheet of the service's pages, inline (they must show without the site); the
+ * content security policy allows exactly this text, by its hash (`API_STYLE_HASH`).
+ */
+export const SERVICE_PAGE_CSS = [
+  'body{margin:0;font-family:system-ui,sans-serif;line-height:1.5;color:#1c1b1a;background:#fff}',
+  'main{max-width:40rem;margin:0 auto;padding:2rem 1rem}',
+  'h1{font-size:1.75rem;line-height:1.2}',
+  'li{margin-block:.5rem}',
+  'a{color:#b34700}',
+  'button{font:inherit;font-weight:600;min-height:2.75rem;padding:.5rem 1.5rem;border:2px solid #b34700;border-radius:999px;background:#b34700;color:#fff;cursor:pointer}',
+  'button:hover{background:#9a3c07;border-color:#9a3c07}',
+  'a:focus-visible,button:focus-visible{outline:3px solid #1a56db;outline-offset:2px}',
+].join('')
+
 /** A small page of the service's own, for browsers: a heading, a few lines, maybe a button. */
 function page(
   language: Language,
@@ -374,16 +389,7 @@ function page(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
-<style>
-body{margin:0;font-family:system-ui,sans-serif;line-height:1.5;color:#1c1b1a;background:#fff}
-main{max-width:40rem;margin:0 auto;padding:2rem 1rem}
-h1{font-size:1.75rem;line-height:1.2}
-li{margin-block:.5rem}
-a{color:#b34700}
-button{font:inherit;font-weight:600;min-height:2.75rem;padding:.5rem 1.5rem;border:2px solid #b34700;border-radius:999px;background:#b34700;color:#fff;cursor:pointer}
-button:hover{background:#9a3c07;border-color:#9a3c07}
-a:focus-visible,button:focus-visible{outline:3px solid #1a56db;outline-offset:2px}
-</style>
+<style>${SERVICE_PAGE_CSS}</style>
 </head>
 <body>
 <main>
