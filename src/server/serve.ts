@@ -55,7 +55,7 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
   const purgeNow = () =>
     purge(forms.database, new Date()).then(
       (removed) =>
-        removed.unconfirmed + removed.former + removed.consentRecords > 0 &&
+        removed.unconfirmed + removed.former + removed.consentRecords + removed.mails > 0 &&
         app.log.info(removed, 'old records deleted'),
       (error: unknown) => app.log.error({ err: error }, 'deleting old sign-ups failed'),
     )

@@ -106,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
     await run(async (db) => {
       const removed = await purge(db, new Date(), { unconfirmedDays: days, formerYears: years })
       console.log(
-        `Deleted ${removed.unconfirmed} sign-up(s) unconfirmed for more than ${days} days, ${removed.former} former subscriber(s) inactive for more than ${years} years and ${removed.consentRecords} cookie-banner record(s) older than ${years} years.`,
+        `Deleted ${removed.unconfirmed} sign-up(s) unconfirmed for more than ${days} days, ${removed.former} former subscriber(s) inactive for more than ${years} years, ${removed.consentRecords} cookie-banner record(s) older than ${years} years and ${removed.mails} record(s) of mails sent or given up more than ${days} days ago.`,
       )
     })
   } else {

@@ -32,8 +32,21 @@ export async function createMailer(options: MailerOptions): Promise<Mailer> {
   const { default: nodemailer } = await import('nodemailer')
   if (options.smtpUrl) {
     const url = new URL(options.smtpUrl)
-    // A few connections kept open and reused, unless the URL says otherwise (`?pool=false`).
-    if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true')
+    // Connections kept open and reused, ten at a time (the sender sends a batch at once:
+    // twice the mails a second of five), unless the URL says otherwise (`?pool=false`,
+    // `?maxConnections=…`). A server that stops answering fails a mail within a minute, well
+    // inside the sender's lease on it.
+    const defaults = {
+      pool: 'true',
+      maxConnections: '10',
+      maxMessages: '1000',
+      connectionTimeout: '10000',
+      greetingTimeout: '10000',
+      socketTimeout: '30000',
+    }
+    for (const [key, value] of Object.entries(defaults)) {
+      if (!url.searchParams.has(key)) url.searchParams.set(key, value)
+    }
     const transport: Transporter = nodemailer.createTransport(url.toString())
     return {
       target: `${url.protocol}//${url.host}`,

@@ -101,7 +101,9 @@ export const MIGRATIONS: Migration[] = [
       // What the sender looks for: open jobs by when they are due.
       `CREATE INDEX mail_jobs_due ON mail_jobs (run_at, id)
        WHERE sent_at IS NULL AND failed_at IS NULL`,
-      'CREATE INDEX mail_jobs_subscriber ON mail_jobs (subscriber_id)',
+      // A subscriber's jobs, newest last: for the erasure's cascade and the sender's check
+      // that no newer job replaced the one it is about to send.
+      'CREATE INDEX mail_jobs_subscriber ON mail_jobs (subscriber_id, id)',
     ],
   },
 ]

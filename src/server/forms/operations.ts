@@ -139,13 +139,15 @@ export interface PurgeResult {
   former: number
   /** The cookie banner's records, after `formerYears` too. */
   consentRecords: number
+  /** Mails sent or given up, after `unconfirmedDays` (their record of delivery). */
+  mails: number
 }
 
 /**
  * Deletes what is no longer needed: sign-ups never confirmed after 30 days; former
  * subscribers once their last step is 3 years old (the proof of consent is kept that long,
- * for legal claims, then erased), and the cookie banner's records after 3 years. Confirmed
- * subscribers are never touched.
+ * for legal claims, then erased), and the cookie banner's records after 3 years; the queue's
+ * record of mails sent or given up after 30 days. Confirmed subscribers are never touched.
  */
 export async function purge(
   db: Queryable,
@@ -171,5 +173,14 @@ export async function purge(
     'DELETE FROM consent_records WHERE recorded_at < $1 RETURNING id',
     [new Date(now.getTime() - formerYears * 365 * 24 * 3_600_000)],
   )
-  return { unconfirmed: unconfirmed.length, former: former.length, consentRecords: records.length }
+  const mails = await db.query<{ id: string }>(
+    'DELETE FROM mail_jobs WHERE sent_at < $1 OR failed_at < $1 RETURNING id',
+    [new Date(now.getTime() - unconfirmedDays * 24 * 3_600_000)],
+  )
+  return {
+    unconfirmed: unconfirmed.length,
+    former: former.length,
+    consentRecords: records.length,
+    mails: mails.length,
+  }
 }

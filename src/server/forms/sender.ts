@@ -45,8 +45,10 @@ export interface SenderOptions {
   now?: () => Date
   confirmTtlMs?: number
   unsubscribeTtlMs?: number
-  /** Jobs claimed and sent at once (default 100). */
+  /** Jobs claimed at once (default 100). */
   batchSize?: number
+  /** Mails of a batch in flight at once (default 10, the SMTP connections of the mailer). */
+  concurrency?: number
   /** How often to look for jobs without being woken (default 1 s). */
   pollMs?: number
   /** How long a claimed job stays with this process (default 60 s; `MAIL_LEASE_SECONDS`). */
@@ -134,6 +136,7 @@ export class MailSender {
   readonly #now: () => Date
   readonly #ttl: { confirm: number; unsubscribe: number }
   readonly #batchSize: number
+  readonly #concurrency: number
   readonly #pollMs: number
   readonly #leaseMs: number
   readonly #retry: { base: number; max: number; attempts: number }
@@ -160,6 +163,7 @@ export class MailSender {
       unsubscribe: options.unsubscribeTtlMs ?? DEFAULTS.unsubscribeTtlMs,
     }
     this.#batchSize = options.batchSize ?? 100
+    this.#concurrency = options.concurrency ?? 10
     this.#pollMs = options.pollMs ?? 1000
     this.#leaseMs = options.leaseMs ?? 60_000
     this.#retry = {
@@ -250,16 +254,23 @@ export class MailSender {
       this.#unmarked = []
     }
     const now = this.#now()
-    const claimed = await this.#db.query<Claimed>(CLAIM, [
-      now,
-      new Date(now.getTime() + this.#leaseMs),
-      this.#me,
-      this.#batchSize,
-    ])
+    const claimed = await this.#db.query<Claimed>(
+      CLAIM,
+      [now, new Date(now.getTime() + this.#leaseMs), this.#me, this.#batchSize],
+      { name: 'forms-mail-claim' },
+    )
     if (claimed.length === 0) return { claimed: 0, result }
     const ready = await this.#prepare(claimed, now)
     result.skipped = claimed.length - ready.length
-    const outcomes = await Promise.all(ready.map((job) => this.#send(job)))
+    // A few mails at a time, as many as the mailer has connections: all of a batch at once
+    // composed every mail in one go and held up the requests for a tenth of a second.
+    const outcomes: Outcome[] = []
+    let next = 0
+    await Promise.all(
+      Array.from({ length: Math.min(this.#concurrency, ready.length) }, async () => {
+        for (let job = ready[next++]; job; job = ready[next++]) outcomes.push(await this.#send(job))
+      }),
+    )
     this.#unmarked = outcomes
     await this.#mark(outcomes)
     this.#unmarked = []
@@ -276,28 +287,37 @@ export class MailSender {
 
   /**
    * The links of the claimed mails, made in one transaction that locks the subscribers first
-   * (as every transaction does). A job whose subscriber is gone, no longer pending, or whose
-   * sign-up was asked again since (the job replaced) is dropped.
+   * (as every transaction does). A job whose subscriber is gone or no longer pending, or with
+   * a newer job for the same subscriber (asked again since), is dropped.
    */
   async #prepare(claimed: Claimed[], now: Date): Promise<Ready[]> {
     return this.#db.transaction(async (tx) => {
-      const rows = await tx.query<{ job_id: string; id: string; email: string; status: string }>(
-        `SELECT j.id AS job_id, s.id, s.email, s.status
+      const rows = await tx.query<{
+        job_id: string
+        id: string
+        email: string
+        status: string
+        newest: boolean
+      }>(
+        `SELECT j.id AS job_id, s.id, s.email, s.status,
+           NOT EXISTS (SELECT 1 FROM mail_jobs n
+                       WHERE n.subscriber_id = j.subscriber_id AND n.id > j.id) AS newest
          FROM subscribers s JOIN mail_jobs j ON j.subscriber_id = s.id
          WHERE j.id = ANY($1::bigint[]) AND j.claimed_by = $2
            AND j.sent_at IS NULL AND j.failed_at IS NULL
          ORDER BY s.id
          FOR UPDATE OF s`,
         [claimed.map((job) => job.id), this.#me],
+        { name: 'forms-mail-lock' },
       )
       const byJob = new Map(rows.map((row) => [String(row.job_id), row]))
       const ready: Ready[] = []
-      const dropped: string[] = []
+      const dropped: { id: string; reason: string }[] = []
       for (const job of claimed) {
         const row = byJob.get(String(job.id))
         if (!row) continue
-        if (row.status !== 'pending') {
-          dropped.push(String(job.id))
+        if (row.status !== 'pending' || !row.newest) {
+          dropped.push({ id: String(job.id), reason: row.newest ? 'not pending' : 'superseded' })
           continue
         }
         ready.push({
@@ -310,9 +330,9 @@ export class MailSender {
       }
       if (dropped.length > 0) {
         await tx.query(
-          `UPDATE mail_jobs SET failed_at = $2, locked_until = NULL, last_error = 'not pending'
-           WHERE id = ANY($1::bigint[])`,
-          [dropped, now],
+          `UPDATE mail_jobs j SET failed_at = $2, locked_until = NULL, last_error = v.reason
+           FROM unnest($1::bigint[], $3::text[]) AS v (id, reason) WHERE j.id = v.id`,
+          [dropped.map((job) => job.id), now, dropped.map((job) => job.reason)],
         )
       }
       if (ready.length === 0) return ready
@@ -321,6 +341,7 @@ export class MailSender {
         `DELETE FROM subscriber_tokens
          WHERE subscriber_id = ANY($1::uuid[]) AND purpose = 'confirm' AND used_at IS NULL`,
         [ready.map((job) => job.subscriber_id)],
+        { name: 'forms-mail-old-links' },
       )
       await tx.query(
         `INSERT INTO subscriber_tokens (hash, subscriber_id, purpose, created_at, expires_at)
@@ -335,6 +356,7 @@ export class MailSender {
           new Date(now.getTime() + this.#ttl.confirm),
           new Date(now.getTime() + this.#ttl.unsubscribe),
         ],
+        { name: 'forms-mail-links' },
       )
       return ready
     })
@@ -387,6 +409,7 @@ export class MailSender {
         `UPDATE mail_jobs SET sent_at = $2, locked_until = NULL, last_error = NULL
          WHERE id = ANY($1::bigint[]) AND claimed_by = $3 AND sent_at IS NULL`,
         [ids(sent), now, this.#me],
+        { name: 'forms-mail-sent' },
       )
     if (retry.length === 0 && failed.length === 0) {
       if (sent.length > 0) await markSent(this.#db)

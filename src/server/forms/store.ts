@@ -65,9 +65,10 @@ export const newToken = () => randomBytes(32).toString('base64url')
 /**
  * A sign-up in one statement: the subscriber inserted, or asked again when the rules allow
  * (the conditions of ON CONFLICT … WHERE; the row is locked either way), then only for a row
- * asked: its unused confirmation links and unsent mail dropped, the proof written as the row
- * now is, and the mail queued. Parameters: list, email, language, topics, consent version and
- * text, now, the end of the cooling period, a day ago.
+ * asked: its unused confirmation links dropped, the proof written as the row now is, and the
+ * mail queued (an older mail still queued is dropped by the sender: only the newest goes).
+ * Parameters: list, email, language, topics, consent version and text, now, the end of the
+ * cooling period, a day ago.
  */
 const SIGN_UP = `
 WITH asked AS (
@@ -88,9 +89,6 @@ WITH asked AS (
 ), old_links AS (
   DELETE FROM subscriber_tokens t USING asked
   WHERE t.subscriber_id = asked.id AND t.purpose = 'confirm' AND t.used_at IS NULL
-), old_mail AS (
-  DELETE FROM mail_jobs j USING asked
-  WHERE j.subscriber_id = asked.id AND j.sent_at IS NULL AND j.failed_at IS NULL
 ), proof AS (
   INSERT INTO subscription_events (subscriber_id, event, at, language, topics,
     consent_version, consent_text)
@@ -142,23 +140,27 @@ export class FormsStore {
    * one asks again (its choices updated) unless it was mailed within the cooling period or
    * three times in a day; a confirmed one stays as it is. When a mail is due, the same
    * statement writes the proof (`requested`) and queues the confirmation e-mail, and the
-   * links and queued mail of an earlier request stop counting (only the newest link works).
+   * links of an earlier request stop working (only the newest link works).
    * One statement either way, so a known address takes as long as a new one; the mail itself
    * is sent by the sender (`sender.ts`). Returns the queued mail, or undefined when none is due.
    */
   async signUp(request: SignUp): Promise<MailQueued | undefined> {
     const now = this.#now()
-    const rows = await this.#db.query<{ id: string; subscriber_id: string }>(SIGN_UP, [
-      request.list,
-      request.email,
-      request.language,
-      request.topics,
-      request.consentVersion,
-      request.consentText,
-      now,
-      new Date(now.getTime() - this.#ttl.cooling),
-      new Date(now.getTime() - DAY),
-    ])
+    const rows = await this.#db.query<{ id: string; subscriber_id: string }>(
+      SIGN_UP,
+      [
+        request.list,
+        request.email,
+        request.language,
+        request.topics,
+        request.consentVersion,
+        request.consentText,
+        now,
+        new Date(now.getTime() - this.#ttl.cooling),
+        new Date(now.getTime() - DAY),
+      ],
+      { name: 'forms-sign-up' },
+    )
     const row = rows[0]
     return row ? { subscriberId: row.subscriber_id, jobId: String(row.id) } : undefined
   }

@@ -153,7 +153,13 @@ describe('operators’ tools', () => {
       revision: '1',
       language: 'en',
     })
-    expect(await purge(db, new Date(now))).toEqual({ unconfirmed: 1, former: 0, consentRecords: 0 })
+    // The record of Ada's and Bob's mails, sent 40 days ago, goes too; Dora's is new.
+    expect(await purge(db, new Date(now))).toEqual({
+      unconfirmed: 1,
+      former: 0,
+      consentRecords: 0,
+      mails: 2,
+    })
     const emails = async () =>
       (await db.query<{ email: string }>('SELECT email FROM subscribers ORDER BY email')).map(
         (row) => row.email,
@@ -169,18 +175,40 @@ describe('operators’ tools', () => {
       unconfirmed: 1,
       former: 0,
       consentRecords: 0,
+      mails: 1,
     })
     // The cookie banner's records go after three years as well.
     expect(await purge(db, new Date(now + 3 * 365 * DAY + DAY))).toEqual({
       unconfirmed: 0,
       former: 1,
       consentRecords: 1,
+      mails: 0,
     })
     expect(await emails()).toEqual(['=bob@example.com', 'ada@example.com'])
   })
 
-  it('erases an address on every list with its links and history', async () => {
-    expect(await eraseEmail(db, ' ADA@example.com ')).toEqual({ subscriptions: 1 })
+  it('erases an address on every list with its links, history and queued mails', async () => {
+    await store.signUp({
+      list: 'productupdates',
+      email: 'ada@example.com',
+      language: 'de',
+      topics: [],
+      consentVersion: '7',
+      consentText: 'Ja',
+    })
+    const queued = (
+      await db.query<{ id: string }>(
+        `SELECT j.id FROM mail_jobs j JOIN subscribers s ON s.id = j.subscriber_id
+         WHERE s.email = $1 AND j.sent_at IS NULL`,
+        ['ada@example.com'],
+      )
+    ).map((row) => row.id)
+    expect(queued).toHaveLength(1)
+    expect(await eraseEmail(db, ' ADA@example.com ')).toEqual({ subscriptions: 2 })
+    // The queued mail goes with her: nothing left to send to the address.
+    expect(
+      await db.query('SELECT id FROM mail_jobs WHERE id = ANY($1::bigint[])', [queued]),
+    ).toEqual([])
     expect(await eraseEmail(db, 'ada@example.com')).toEqual({ subscriptions: 0 })
     const events = await db.query(
       'SELECT * FROM subscription_events e JOIN subscribers s ON s.id = e.subscriber_id WHERE s.email = $1',

@@ -10,6 +10,7 @@ import { openDatabase, quoteIdentifier } from '../../../src/server/forms/databas
 import {
   databases,
   type Inbox,
+  linkIn,
   type ServerProcess,
   signUp,
   spawnFormsServer,
@@ -80,6 +81,58 @@ describe.each(databases())('an SMTP outage on $name', (database) => {
         'SELECT count(*)::int AS n FROM subscriber_tokens',
       )
       expect(links?.n).toBe(2 * addresses.length)
+    } finally {
+      await service.close()
+    }
+  }, 30_000)
+})
+
+describe.each(databases())('a sign-up asked again while its mail waits, on $name', (database) => {
+  it('sends only the newest mail, and its link confirms', async () => {
+    // No cooling period: the second sign-up queues a second mail at once.
+    const service = await startService(database, {
+      coolingMs: 0,
+      sender: { pollMs: 50, retryBaseMs: 100, retryMaxMs: 200 },
+    })
+    try {
+      await service.inbox.stop()
+      const send = (topics: string[]) =>
+        service.app.inject({
+          method: 'POST',
+          url: '/api/forms/newsletter',
+          payload: signUp('again@example.com', { topics }),
+        })
+      expect((await send(['services'])).statusCode).toBe(200)
+      // The first mail failed once and waits for its retry when the address asks again.
+      await until(() =>
+        service.query('SELECT 1 FROM mail_jobs WHERE attempts > 0 AND locked_until IS NULL'),
+      )
+      expect((await send(['regulation'])).statusCode).toBe(200)
+      // At its retry, the first mail is dropped for the newer one.
+      await until(() => service.query("SELECT 1 FROM mail_jobs WHERE last_error = 'superseded'"))
+      await service.inbox.start()
+      const [mail] = await service.inbox.waitFor(1)
+      await new Promise((done) => setTimeout(done, 500))
+      expect(service.inbox.mails).toHaveLength(1)
+      const jobs = await service.query<{ sent: boolean; last_error: string | null }>(
+        'SELECT sent_at IS NOT NULL AS sent, last_error FROM mail_jobs ORDER BY id',
+      )
+      expect(jobs).toEqual([
+        { sent: false, last_error: 'superseded' },
+        { sent: true, last_error: null },
+      ])
+      const link = new URL(linkIn(mail, '/confirm'))
+      const confirmed = await service.app.inject({
+        method: 'POST',
+        url: `${link.pathname}${link.search}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: '',
+      })
+      expect(confirmed.headers.location).toBe('/en/newsletter-confirmed/')
+      const [row] = await service.query<{ status: string; topics: string[] }>(
+        'SELECT status, topics FROM subscribers',
+      )
+      expect(row).toEqual({ status: 'confirmed', topics: ['regulation'] })
     } finally {
       await service.close()
     }
