@@ -85,6 +85,17 @@ const html = (reply: FastifyReply, status: number, body: string) =>
 export async function formsRoutes(app: FastifyInstance, options: FormsServiceOptions) {
   const { store, forms } = options
   const siteUrl = options.siteUrl.replace(/\/$/, '')
+  // Each form in each language made once (its checks are built once per definition); only
+  // forms that exist are kept, so unknown names cannot grow the map.
+  const localized = new Map<string, FormDefinition>()
+  const formOf = (id: string, language: Language) => {
+    const key = `${language}:${id}`
+    const known = localized.get(key)
+    if (known) return known
+    const form = localizeForm(forms, id, language)
+    if (form) localized.set(key, form)
+    return form
+  }
 
   await app.register(formBody, { bodyLimit: BODY_LIMIT })
   // RFC 8058 asks mail clients for a multipart body; the token is in the address, so the body
@@ -154,7 +165,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
     async (request, reply) => {
       const id = request.params.form
       const language = languageOf(request)
-      const form = localizeForm(forms, id, language)
+      const form = formOf(id, language)
       if (!form) {
         if (wantsPage(request)) {
           return html(reply, 404, problemPage(language, [FORM_MESSAGES[language].errors.unknown]))
@@ -174,7 +185,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
         return reply.code(422).send({ ok: false, errors: checked.errors } satisfies FormResponse)
       }
       const submission = checked.value
-      const success = localizeForm(forms, id, submission.language) ?? form
+      const success = formOf(id, submission.language) ?? form
       if (submission.bot) {
         request.log.info({ form: id }, 'form filled in by a bot; nothing stored')
       } else if (submission.kind === 'survey') {
