@@ -499,7 +499,11 @@ test.describe('the banner', () => {
     test('keeps every choice reachable with text at twice its size', async ({ page, context }) => {
       await interceptThirdParties(context)
       await openPage(page, '/de/services/cards/')
-      await page.addStyleTag({ content: 'html { font-size: 200% !important }' })
+      // The reader's own text size, set as a browser's setting would (an inline stylesheet
+      // is what the site's policy rightly blocks).
+      await page.evaluate(() =>
+        document.documentElement.style.setProperty('font-size', '200%', 'important'),
+      )
       for (const name of ['Alle akzeptieren', 'Alle ablehnen', 'Einstellungen']) {
         const button = banner(page).getByRole('button', { name })
         await button.scrollIntoViewIfNeeded()
