@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import autocannon from 'autocannon'
-import { nginxInstalled, startNginx } from '../tests/support/nginx'
+import { freePort, nginxInstalled, startNginx } from '../tests/support/nginx'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const CONNECTIONS = 100
@@ -64,7 +64,7 @@ export async function servingLoad(dist: string, seconds = 10): Promise<ServingRe
   const nginx = nginxInstalled()
     ? await startNginx({
         root: dist,
-        port: 4291,
+        port: await freePort(),
         api: '127.0.0.1:9',
         scratch: '.cache/bench-nginx',
       })

@@ -9,9 +9,10 @@ import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { SPEC_PAGES } from '../../src/shared/spec-routes'
 import { databases, linkIn, SITE_CONTENT, startService, type TestService } from '../support/forms'
-import { type NginxServer, nginxInstalled, startNginx } from '../support/nginx'
-import { BASE_URL, TEST_PORT } from './support/env'
+import { freePort, type NginxServer, nginxInstalled, startNginx } from '../support/nginx'
+import { BASE_URL } from './support/env'
 import {
+  disablePrefetch,
   isSameDocument,
   markDocument,
   openPage,
@@ -33,7 +34,7 @@ test.beforeAll(async () => {
   const api = new URL(await service.app.listen({ port: 0, host: '127.0.0.1' }))
   nginx = await startNginx({
     root: DIST,
-    port: TEST_PORT + 10,
+    port: await freePort(),
     api: api.host,
     scratch: '.cache/e2e-nginx',
   })
@@ -173,6 +174,8 @@ test('every route answers 200 with its page data, unknown paths the 404 page of 
 
 test('navigates on the client with page data from nginx, within the policy', async ({ page }) => {
   const violations = await recordCspViolations(page)
+  // No prefetch (data saver): the navigation itself fetches the page data, as the test waits.
+  await disablePrefetch(page)
   await openPage(page, `${nginx.origin}/en/`)
   await markDocument(page)
   const data = page.waitForResponse((response) =>
