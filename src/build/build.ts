@@ -12,7 +12,7 @@ import type { AppData, BootData, LayoutData } from '../shared/types'
 import { type Bundle, bundle } from './bundle'
 import { openCompressor } from './compress'
 import type { BuildConfig } from './config'
-import { prepareImages } from './content-images'
+import { type PreparedImages, prepareImages } from './content-images'
 import { renderDocument } from './document'
 import { writeDocuments } from './documents'
 import { rssFeeds } from './feeds'
@@ -120,11 +120,12 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   )
   // Images too need only the content: variants and sharing cards are made while bundling.
   const imagesPrepared = contentLoaded.then((content) =>
-    measure('images', () =>
+    measure('images: variants', () =>
       prepareImages(content, {
         publicDir: join(config.root, 'public'),
         outDir: stage,
         cacheDir: config.cacheDir,
+        timeline,
       }),
     ),
   )
@@ -157,6 +158,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     throw (failed as PromiseRejectedResult).reason
   }
   const content = (loaded as PromiseFulfilledResult<SiteContent>).value
+  const { cardsWritten } = (images as PromiseFulfilledResult<PreparedImages>).value
   const bundled = (bundledResult as PromiseFulfilledResult<Bundle>).value
   const routes = createRouteTable(content)
   step('content and bundle')
@@ -228,6 +230,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   }
   await measure('site files', () => writeAll(extra, compressor.add))
   await documentsWritten
+  await cardsWritten
   await markdownCache.save()
   step('data')
 
