@@ -45,7 +45,9 @@ function codeHash() {
   return hash.digest('hex').slice(0, 16)
 }
 
-const binDir = join(ROOT, '.cache', 'bin')
+// RUN_BIN_DIR (inside the project, so the programs resolve node_modules): the bench's cold
+// builds compile into an empty one, as on a fresh clone.
+const binDir = process.env.RUN_BIN_DIR ?? join(ROOT, '.cache', 'bin')
 const version = join(binDir, codeHash())
 
 if (!existsSync(version)) {
