@@ -3,7 +3,7 @@
  * chunk by chunk (with the modules that make up each chunk), the consent code beside it, and
  * the bytes of one client navigation.
  */
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
@@ -30,17 +30,22 @@ async function brotliBytes(file: string): Promise<number> {
   }
 }
 
-/** The chunk report of the newest bundle in a build cache, if the bench's build made one. */
+/**
+ * The chunk report of the newest bundle in a build cache (`BUILD_CACHE_DIR`, which keeps one
+ * folder per output directory), if the bench's build made one.
+ */
 export async function readChunkReport(cacheDir: string): Promise<ChunkReport> {
-  const versions = join(cacheDir, 'bundles')
-  for (const name of await readdir(versions).catch(() => [])) {
-    try {
-      return JSON.parse(await readFile(join(versions, name, CHUNK_REPORT), 'utf8')) as ChunkReport
-    } catch {
-      // a version without its report: the next one
+  const reports: { file: string; time: number }[] = []
+  for (const output of await readdir(cacheDir).catch(() => [])) {
+    const versions = join(cacheDir, output, 'bundles')
+    for (const version of await readdir(versions).catch(() => [])) {
+      const file = join(versions, version, CHUNK_REPORT)
+      const time = (await stat(file).catch(() => undefined))?.mtimeMs
+      if (time !== undefined) reports.push({ file, time })
     }
   }
-  return {}
+  const newest = reports.sort((a, b) => b.time - a.time)[0]
+  return newest ? (JSON.parse(await readFile(newest.file, 'utf8')) as ChunkReport) : {}
 }
 
 export interface ChunkCost {
