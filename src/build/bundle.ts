@@ -7,8 +7,8 @@
  * them without loading Vite at all.
  */
 import { createHash } from 'node:crypto'
-import { access, cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { access, cp, link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { InlineConfig, Manifest } from 'vite'
 import type { BootData } from '../shared/types'
@@ -202,7 +202,9 @@ export async function bundle(
       for (const twin of [file, `${file}.br`, `${file}.gz`]) {
         if (!(await exists(twin))) continue
         const target = join(clientCache, relative(config.outDir, twin))
-        await cp(twin, target)
+        // A link, not a copy: neither file is ever changed in place (a build writes new ones).
+        await mkdir(dirname(target), { recursive: true })
+        await link(twin, target).catch(() => cp(twin, target))
       }
     }
     await writeFile(manifestCache, manifestJson)
