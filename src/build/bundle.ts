@@ -11,7 +11,7 @@ import { access, cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/prom
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { InlineConfig, Manifest } from 'vite'
-import type { BootData } from '../shared/types'
+import type { BootData, BuildResources } from '../shared/types'
 import type { BuildConfig } from './config'
 import type { PageAssets } from './document'
 import { CLIENT_ENTRY, SERVER_ENTRY, SERVICE_WORKER_ENTRY, templateSource } from './entries'
@@ -21,7 +21,7 @@ import { filesUnder, hashFiles } from './stamp'
 /** What the server bundle exports (src/site/server.tsx). */
 export interface ServerRenderer {
   prepare(): Promise<void>
-  renderPage(boot: Pick<BootData, 'page' | 'staticQueries'>): string
+  renderPage(boot: Pick<BootData, 'page' | 'staticQueries'>, resources?: BuildResources): string
 }
 
 export interface Bundle {
