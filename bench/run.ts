@@ -15,7 +15,8 @@
  * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the runs per size (median reported);
  * BENCH_LIGHTHOUSE=0 leaves Lighthouse out, BENCH_FORMS=0 the forms load; BENCH_ONLY=lighthouse
  * builds the real site and runs only Lighthouse; BENCH_ONLY=forms runs only the forms load;
- * BENCH_ONLY=serving builds the real site and runs only the serving load (BENCH_SERVING=0 skips it).
+ * BENCH_ONLY=serving builds the real site and runs only the serving load (BENCH_SERVING=0 skips it);
+ * BENCH_ONLY=rates builds the real site with 28 and 90 days of rates and weighs the rate pages.
  */
 import { spawn } from 'node:child_process'
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
@@ -27,6 +28,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/e2e/support/env'
 import { formatFormsLoad, formsLoad } from './forms'
 import { generateContent } from './generate-content'
 import { belowTarget, formatLighthouse, lighthouseAudit } from './lighthouse'
+import { buildRatesSite, formatRatesFigures, ratesFigures } from './rates'
 import { formatServing, servingLoad } from './serving'
 
 const ROOT = resolve(import.meta.dirname, '..')
@@ -297,6 +299,12 @@ async function main() {
     console.log(formatServing(await servingLoad(dist)))
     return
   }
+  if (process.env.BENCH_ONLY === 'rates') {
+    for (const days of [28, 90]) {
+      console.log(formatRatesFigures(await ratesFigures(await buildRatesSite(OUT, days))))
+    }
+    return
+  }
   if (process.env.BENCH_ONLY === 'lighthouse') {
     const dist = join(OUT, 'dist-site')
     await buildOnce(join(ROOT, 'content'), dist, join(OUT, 'cache-site'))
@@ -332,6 +340,7 @@ async function main() {
       `${weight.path}: HTML ${weight.htmlGzipKb} KB gzip, page data ${weight.pageDataGzipKb} KB gzip, rates template ${weight.templateGzipKb} KB gzip`,
     )
   }
+  console.log(formatRatesFigures(await ratesFigures(realDist)))
   const navigation = await navigationBytes(realDist, '/en/', '/en/about/')
   console.log(
     `one client navigation ${navigation.from} → ${navigation.to}: ${navigation.totalKb} KB in ${navigation.requests.length} requests`,

@@ -104,7 +104,9 @@ test('the Mastercard page: rates with the mark-up, the converter by keyboard, re
   await expect(page.locator('[data-converter-announcement]')).toHaveAttribute('role', 'status')
 
   // The rates by day follow the currency, behind their button.
-  await page.getByRole('button', { name: 'Kurse von Schweizer Franken nach Tagen anzeigen' }).click()
+  await page
+    .getByRole('button', { name: 'Kurse von Schweizer Franken nach Tagen anzeigen' })
+    .click()
   const history = page.getByRole('table', { name: /Schweizer Franken: Mastercard-Kurs/ })
   await expect(history.locator('tbody tr')).toHaveCount(28)
   await expect(history.locator('tbody tr').filter({ hasText: '27. Dezember 2019' })).toContainText(
