@@ -12,7 +12,7 @@ import type { CardDay, CardRatesData } from '../../../shared/rates/types'
 import { fill, formatDate } from '../../format'
 import { formatAmount, formatEuros, formatMarkup, formatRate, parseAmount } from './format'
 import { useIntentPrefetch, useRateHistory } from './history-loader'
-import { HistoryStatus } from './history-status'
+import { HistoryStatus, useFocusAfterRetry } from './history-status'
 import styles from './styles.module.css'
 
 /** How long typing pauses before the result is read out. */
@@ -50,6 +50,8 @@ export function Converter({
   const url = historyUrl(data.history, currency)
   const needsHistory = day !== latest.date
   const { state, retry } = useRateHistory(needsHistory ? url : undefined)
+  const resultBox = useRef<HTMLDivElement>(null)
+  useFocusAfterRetry(state, resultBox)
   const intent = useIntentPrefetch(url)
   const rates: CardDay<string> | undefined = !needsHistory
     ? {
@@ -157,7 +159,13 @@ export function Converter({
           </select>
         </div>
       </form>
-      <div className={styles.result} data-converter-result="" aria-busy={waiting || undefined}>
+      <div
+        ref={resultBox}
+        className={styles.result}
+        data-converter-result=""
+        aria-busy={waiting || undefined}
+        tabIndex={-1}
+      >
         <div className={waiting ? styles.stale : undefined} aria-hidden={waiting || undefined}>
           {visibleLines.map((line) => (
             <p key={line}>{line}</p>

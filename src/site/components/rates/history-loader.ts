@@ -23,6 +23,8 @@ export class HistoryLoadError extends Error {
 const requests = new Map<string, Promise<RateHistory>>()
 /** Files already loaded: a part of the page asking for one again draws it at once. */
 const loaded = new Map<string, RateHistory>()
+/** Parts of the page to tell when a file arrives: one that had failed shows it at once. */
+const listeners = new Set<() => void>()
 
 const isRateHistory = (data: unknown): data is RateHistory =>
   typeof (data as RateHistory | null)?.currency === 'string' &&
@@ -40,6 +42,7 @@ async function request(url: string): Promise<RateHistory> {
   const data: unknown = await response.json().catch(() => undefined)
   if (!isRateHistory(data)) throw new HistoryLoadError(url, false, 'no rates in the answer')
   loaded.set(url, data)
+  for (const listener of listeners) listener()
   return data
 }
 
@@ -82,6 +85,14 @@ export function useRateHistory(url: string | undefined): {
 } {
   const [attempt, setAttempt] = useState(0)
   const [result, setResult] = useState<{ url: string; state: HistoryState }>()
+  const [, setArrivals] = useState(0)
+  useEffect(() => {
+    const listener = () => setArrivals((count) => count + 1)
+    listeners.add(listener)
+    return () => {
+      listeners.delete(listener)
+    }
+  }, [])
   useEffect(() => {
     if (!url || loaded.has(url)) return
     let current = true

@@ -3,7 +3,7 @@
  * a line read out politely, and after a failure the way forward (try again; reload the page
  * when the files are gone since a deploy). Its box keeps its size, so nothing below moves.
  */
-import { useEffect, useRef } from 'react'
+import { type RefObject, useEffect, useRef } from 'react'
 import type { CardTexts } from '../../../shared/rates/types'
 import { fill } from '../../format'
 import { buttonClass } from '../button'
@@ -61,4 +61,18 @@ export function HistoryStatus({
       )}
     </div>
   )
+}
+
+/**
+ * After a successful retry the retry button, which had the visitor's focus, gives way to what
+ * loaded: focus follows to `target` (the table, the result) instead of falling to the page.
+ */
+export function useFocusAfterRetry(state: HistoryState, target: RefObject<HTMLElement | null>) {
+  const retried = useRef(false)
+  useEffect(() => {
+    if (state.status === 'loading' && state.retrying) retried.current = true
+    if (state.status !== 'loaded' || !retried.current) return
+    retried.current = false
+    if (document.activeElement === document.body) target.current?.focus()
+  }, [state, target])
 }

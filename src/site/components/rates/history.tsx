@@ -3,14 +3,14 @@
  * (fetched ahead when the visitor reaches for the button). Without script, the build's table of
  * the first currency shown stands in its place, as before the files were split.
  */
-import { type Ref, useContext, useEffect, useId, useRef, useState } from 'react'
+import { type Ref, useContext, useId, useRef, useState } from 'react'
 import { historyUrl } from '../../../shared/rates/history'
 import type { CardRatesData, RateHistory } from '../../../shared/rates/types'
 import { BuildResourcesContext } from '../../build-resources'
 import { fill, formatDate } from '../../format'
 import { formatMarkup, formatRate } from './format'
 import { useIntentPrefetch, useRateHistory } from './history-loader'
-import { HistoryStatus } from './history-status'
+import { HistoryStatus, useFocusAfterRetry } from './history-status'
 import { RateColumns, Table } from './parts'
 import styles from './styles.module.css'
 
@@ -73,15 +73,8 @@ export function History({ data, currency }: HistoryProps) {
   const { state, retry } = useRateHistory(open ? url : undefined)
   const intent = useIntentPrefetch(url)
   const prerendered = useContext(BuildResourcesContext)?.(url) as RateHistory | undefined
-  // After a retry the button under the visitor's focus gives way to the table: focus follows.
   const table = useRef<HTMLElement>(null)
-  const retried = useRef(false)
-  useEffect(() => {
-    if (state.status === 'loading' && state.retrying) retried.current = true
-    if (state.status !== 'loaded' || !retried.current) return
-    retried.current = false
-    if (document.activeElement === document.body) table.current?.focus()
-  }, [state])
+  useFocusAfterRetry(state, table)
   return (
     <>
       <h3 className={styles.subheading}>{texts.history}</h3>
