@@ -182,7 +182,9 @@ ${headersOf('hashed')}
 ${headersOf('hashed')}
   }
 
+  # A page left open across a deploy asks for rates that are gone: a 404, not an error.
   location ^~ ${RATES_HISTORY_DIR} {
+    try_files $uri =404;
 ${headersOf('rates')}
   }
 
