@@ -84,6 +84,8 @@ export function useRateHistory(url: string | undefined): {
   retry(): void
 } {
   const [attempt, setAttempt] = useState(0)
+  /** The next load is the visitor's retry (only that one keeps the retry button in place). */
+  const retried = useRef(false)
   const [result, setResult] = useState<{ url: string; state: HistoryState }>()
   const [, setArrivals] = useState(0)
   useEffect(() => {
@@ -96,7 +98,9 @@ export function useRateHistory(url: string | undefined): {
   useEffect(() => {
     if (!url || loaded.has(url)) return
     let current = true
-    setResult({ url, state: { status: 'loading', retrying: attempt > 0 } })
+    const retrying = retried.current && attempt > 0
+    retried.current = false
+    setResult({ url, state: { status: 'loading', retrying } })
     loadHistory(url).then(
       (history) => {
         if (current) setResult({ url, state: { status: 'loaded', history } })
@@ -110,7 +114,10 @@ export function useRateHistory(url: string | undefined): {
       current = false
     }
   }, [url, attempt])
-  const retry = useCallback(() => setAttempt((count) => count + 1), [])
+  const retry = useCallback(() => {
+    retried.current = true
+    setAttempt((count) => count + 1)
+  }, [])
   if (!url) return { state: IDLE, retry }
   const history = loaded.get(url)
   if (history) return { state: { status: 'loaded', history }, retry }
