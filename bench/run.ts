@@ -6,8 +6,9 @@
  *   real site, each from an empty build cache (cold) and after an editor's change (warm), with
  *   the cold build's profile per phase.
  * - Browser code: first-load JavaScript of a content page and a form page, chunk by chunk with
- *   the modules in each; the consent code beside the page; the bytes of one client navigation;
- *   the exchange-rate pages.
+ *   the modules in each; the consent code beside the page; the bytes of one client navigation.
+ * - Exchange rates: the rate pages' page data and the history files loaded on demand, with the
+ *   stored 28 days and with a generated 90-day file (`bench/rates.ts`).
  * - Lighthouse (mobile) on six pages of the real site, built without tracker IDs and with them
  *   (so that a first visit shows the consent banner).
  * - Static serving (`bench/serving.ts`): `npm start` beside nginx; the forms service under
@@ -19,8 +20,8 @@
  *
  * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the warm runs per size (median);
  * BENCH_LIGHTHOUSE=0, BENCH_SERVING=0 and BENCH_FORMS=0 leave those parts out; BENCH_ONLY=
- * builds|javascript|lighthouse|serving|forms runs one part (the parts after the builds build the
- * real site first).
+ * builds|javascript|rates|lighthouse|serving|forms runs one part (the parts after the builds
+ * build the real site first).
  */
 import { execFileSync } from 'node:child_process'
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -41,6 +42,7 @@ import {
   readChunkReport,
 } from './javascript'
 import { formatLighthouse, LIGHTHOUSE_TARGETS, lighthouseAudit } from './lighthouse'
+import { buildRatesSite, formatRatesFigures, type RatesFigures, ratesFigures } from './rates'
 import { formatServing, servingLoad } from './serving'
 
 const ROOT = resolve(import.meta.dirname, '..')
@@ -209,6 +211,37 @@ async function javascript(dist: string, cache: string) {
   details['js.navigation'] = navigation
 }
 
+/** The Mastercard page's page data in either language: the latest day only (issue 15). */
+const RATES_PAGE_DATA_KB = 4
+
+async function rates(dist: string) {
+  const measured: [number, RatesFigures][] = [
+    [28, await ratesFigures(dist)],
+    [90, await ratesFigures(await buildRatesSite(CACHES, 90))],
+  ]
+  for (const [days, figures] of measured) {
+    log(formatRatesFigures(figures))
+    details[`rates.${days}`] = figures
+    for (const language of ['en', 'de']) {
+      add({
+        id: `rates.page-data.${days}.${language}`,
+        label: `Mastercard page data, ${days} days of rates, /${language}/`,
+        value: figures.pageDataGzipKb[`${language}/exchange-rates/mastercard`] ?? Number.NaN,
+        unit: 'KB gzip',
+        target: atMost(RATES_PAGE_DATA_KB),
+        note: `ECB page ${figures.pageDataGzipKb[`${language}/exchange-rates`]} KB (charts drawn at build time)`,
+      })
+    }
+    add({
+      id: `rates.history.${days}`,
+      label: `one currency's history on demand, ${days} days`,
+      value: figures.history.oneCurrencyGzipKb,
+      unit: 'KB gzip',
+      note: `${figures.history.files} files, largest ${figures.history.maxGzipKb} KB (${figures.history.largest})`,
+    })
+  }
+}
+
 /** The pages Lighthouse audits. */
 const LIGHTHOUSE_PAGES = [
   '/en/',
@@ -334,10 +367,11 @@ function commit(): string {
 async function main() {
   await mkdir(OUT, { recursive: true })
   if (wanted('builds')) await builds()
-  const needsSite = ['builds', 'javascript', 'lighthouse', 'serving'].some(wanted)
+  const needsSite = ['builds', 'javascript', 'rates', 'lighthouse', 'serving'].some(wanted)
   if (needsSite) {
     const { dist, cache } = await realSite(wanted('builds'))
     if (wanted('javascript')) await javascript(dist, cache)
+    if (wanted('rates')) await rates(dist)
     if (wanted('lighthouse') && !skipped('BENCH_LIGHTHOUSE')) await lighthouse(dist)
     if (wanted('serving') && !skipped('BENCH_SERVING')) await serving(dist)
   }

@@ -7,6 +7,7 @@ import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { createFileStore } from '../content/file-store'
 import { loadContent, type SiteContent } from '../content/load'
+import { rateHistoryFiles } from '../content/rates'
 import { LANGUAGES } from '../shared/languages'
 import { APP_DATA_URL, notFoundPath, pageDataUrl, staticQueryUrl } from '../shared/paths'
 import type { AppData, BootData, LayoutData } from '../shared/types'
@@ -202,7 +203,13 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     settings: content.settings,
   }
   const htmlByPath = new Map<string, string>()
+  // Each currency's rates by day: fetched by the rate pages when a visitor asks for them, and
+  // drawn by the build into those pages for visitors without script.
+  const histories = rateHistoryFiles(content.rates)
+  const historyByUrl = new Map(histories.map((file) => [file.url, file.history]))
+  const resources = (url: string) => historyByUrl.get(url)
   function* pageFiles(): Generator<[string, string]> {
+    for (const { url, history } of histories) yield [join(stage, url), JSON.stringify(history)]
     for (const route of routes) {
       const page = createPageData(route, queries, content, config.siteUrl)
       const staticQueries: Record<string, LayoutData> = {}
@@ -219,7 +226,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
       }
       const html = renderDocument(
         boot,
-        bundled.renderer.renderPage(boot),
+        bundled.renderer.renderPage(boot, resources),
         bundled.assetsFor(page.componentChunkName),
         structuredData(route, structuredContext),
       )

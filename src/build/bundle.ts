@@ -11,7 +11,7 @@ import { access, cp, link, mkdir, readdir, readFile, rm, stat, writeFile } from 
 import { dirname, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { InlineConfig, Manifest } from 'vite'
-import type { BootData } from '../shared/types'
+import type { BootData, BuildResources } from '../shared/types'
 import type { BuildConfig } from './config'
 import type { PageAssets } from './document'
 import { CLIENT_ENTRY, SERVER_ENTRY, SERVICE_WORKER_ENTRY, templateSource } from './entries'
@@ -22,7 +22,7 @@ import { type Timeline, untimed } from './timeline'
 /** What the server bundle exports (src/site/server.tsx). */
 export interface ServerRenderer {
   prepare(): Promise<void>
-  renderPage(boot: Pick<BootData, 'page' | 'staticQueries'>): string
+  renderPage(boot: Pick<BootData, 'page' | 'staticQueries'>, resources?: BuildResources): string
 }
 
 export interface Bundle {

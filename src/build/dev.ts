@@ -15,8 +15,10 @@ import { CMS_PATH } from '../cms/config'
 import { ContentValidationError } from '../content/errors'
 import { createFileStore } from '../content/file-store'
 import { loadContent, type SiteContent } from '../content/load'
+import { rateHistoryFiles } from '../content/rates'
 import { LANGUAGES } from '../shared/languages'
 import { APP_DATA_URL, normalizePath, notFoundPathFor, pageDataName } from '../shared/paths'
+import { isHistoryPath } from '../shared/rates/history'
 import type { BootData, LayoutData } from '../shared/types'
 import type { ServerRenderer } from './bundle'
 import { ROOT, readBuildConfig } from './config'
@@ -35,6 +37,8 @@ interface SiteState {
   content: SiteContent
   routes: Map<string, BuildPage>
   queries: ReturnType<typeof createStaticQueries>
+  /** The rate pages' history files by address, as the build writes them. */
+  histories: Map<string, unknown>
 }
 
 const DEV_BUILD_HASH = 'development'
@@ -44,7 +48,10 @@ async function loadState(contentDir: string): Promise<SiteState> {
     publicDir: join(ROOT, 'public'),
   })
   const routes = new Map(createRouteTable(content).map((page) => [page.route.path, page]))
-  return { content, routes, queries: createStaticQueries(content) }
+  const histories = new Map<string, unknown>(
+    rateHistoryFiles(content.rates).map((file) => [file.url, file.history]),
+  )
+  return { content, routes, queries: createStaticQueries(content), histories }
 }
 
 async function main(): Promise<void> {
@@ -90,6 +97,10 @@ async function main(): Promise<void> {
       )
       return page ? json(pageData(page)) : undefined
     }
+    if (isHistoryPath(pathname)) {
+      const history = site.histories.get(pathname)
+      return history ? json(history) : undefined
+    }
     if (pathname === '/sw.js') return { type: 'text/javascript', body: KILL_SWITCH_WORKER }
     if (pathname === ICON_PATH) return { type: 'image/svg+xml', body: iconSvg() }
     if (pathname === SITEMAP_PATH)
@@ -123,7 +134,7 @@ async function main(): Promise<void> {
     await renderer.prepare()
     const html = renderDocument(
       boot,
-      renderer.renderPage(boot),
+      renderer.renderPage(boot, (url) => site.histories.get(url)),
       { entry: `/${CLIENT_ENTRY}`, preload: [], styles: [], fonts: [] },
       structuredData(page, {
         siteUrl,

@@ -85,9 +85,10 @@ export function sharingTags(head: PageHead, siteName: string, template: string):
 /**
  * Without script the phone menu cannot open: its links then show unfolded and the button that
  * would do nothing is left out (below the header's breakpoint, 64 rem, where the menu folds).
+ * Other controls that only script can work (`data-needs-script`) are left out too.
  */
 const NO_SCRIPT_CSS =
-  '@media (max-width:63.99rem){[data-site-menu]{display:block!important}[data-menu-button]{display:none!important}}'
+  '@media (max-width:63.99rem){[data-site-menu]{display:block!important}[data-menu-button]{display:none!important}}[data-needs-script]{display:none!important}'
 
 /** The design's values the stylesheet reads, fixed for the whole site. */
 const ROOT_CSS = `:root{--color-brand:${THEME_COLOR};--duration-image-fade:${IMAGE_FADE_MS}ms}`

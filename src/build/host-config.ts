@@ -18,6 +18,7 @@ import {
 } from '../shared/http-headers'
 import { HASHED_IMAGES_DIR } from '../shared/images'
 import { LANGUAGES } from '../shared/languages'
+import { RATES_HISTORY_DIR } from '../shared/rates/history'
 import { INLINE_BLOCKS } from './document'
 
 const sha256 = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`
@@ -48,6 +49,7 @@ const headerName = (name: string) =>
 export function hostHeadersFile(policy: SitePolicy): string {
   const page = responseHeaders('page', policy, { https: true })
   const hashed = responseHeaders('hashed', policy)
+  const rates = responseHeaders('rates', policy)
   const drawing = responseHeaders('drawing', policy)
   const { 'cache-control': _cache, ...everywhere } = page
   const rule = (path: string, headers: Record<string, string>) =>
@@ -65,6 +67,10 @@ export function hostHeadersFile(policy: SitePolicy): string {
         'content-security-policy': hashed['content-security-policy'] as string,
       }),
     ),
+    rule(`${RATES_HISTORY_DIR}*`, {
+      'cache-control': rates['cache-control'] as string,
+      'content-security-policy': rates['content-security-policy'] as string,
+    }),
     rule('/icon.svg', { 'content-security-policy': drawing['content-security-policy'] as string }),
     ...['/page-data/*', '/sw.js'].map((path) =>
       rule(path, { 'cache-control': page['cache-control'] as string }),
@@ -174,6 +180,12 @@ ${headersOf('hashed')}
 
   location ^~ ${HASHED_IMAGES_DIR}/ {
 ${headersOf('hashed')}
+  }
+
+  # A page left open across a deploy asks for rates that are gone: a 404, not an error.
+  location ^~ ${RATES_HISTORY_DIR} {
+    try_files $uri =404;
+${headersOf('rates')}
   }
 
   location ~* \\.svg$ {

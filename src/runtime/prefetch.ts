@@ -3,22 +3,16 @@
  * and when they scroll into view. Best effort with explicit guards: never with data saver
  * or on 2g, never the current page, each address once, errors swallowed.
  */
+import {
+  type ConnectionFacts,
+  connectionAllowsPrefetch,
+  currentConnection,
+} from '../shared/connection'
 import { PREFETCH_HOVER_DELAY_MS } from '../shared/constants'
 import { classifyLink } from '../shared/links'
 import { normalizePath } from '../shared/paths'
 
-/** The parts of the Network Information API the guards read. */
-export interface ConnectionFacts {
-  saveData?: boolean
-  effectiveType?: string
-}
-
-/** False when the visitor's connection asks us to save data. */
-export function connectionAllowsPrefetch(connection: ConnectionFacts | undefined): boolean {
-  if (!connection) return true
-  if (connection.saveData) return false
-  return !(connection.effectiveType ?? '').includes('2g')
-}
+export { type ConnectionFacts, connectionAllowsPrefetch }
 
 /**
  * The path to prefetch for a link, or null when the guards say no: not internal, the current
@@ -51,7 +45,7 @@ type IdleWindow = Window & {
 
 export function startPrefetching(prefetch: (path: string) => Promise<void>): Prefetcher {
   const done = new Set<string>()
-  const connection = () => (navigator as Navigator & { connection?: ConnectionFacts }).connection
+  const connection = currentConnection
   const run = (href: string) => {
     const path = prefetchTarget(href, window.location, done, connection())
     if (!path) return

@@ -10,6 +10,7 @@
  */
 import type { TrackingIds } from './consent'
 import { HASHED_IMAGES_DIR } from './images'
+import { isHistoryPath } from './rates/history'
 
 /**
  * Where browsers send reports of what the policy blocked (`report-uri`: every browser sends
@@ -83,11 +84,21 @@ export const TEXT_EXTENSIONS = new Set([
  * - `data`: page data, shared data and `app-data.json`, read by the runtime on navigation;
  * - `worker`: `/sw.js`, which browsers must check on every navigation;
  * - `hashed`: bundles and image variants whose names hash their content: never change;
+ * - `rates`: a currency's exchange rates by day (`/rates/…`), fetched by the rate pages when a
+ *   visitor asks for them; their folder hashes the rates, so they never change either;
  * - `drawing`: an SVG that is not hashed (editors' drawings are hashed, the icon is not);
  * - `file`: anything else: manifests, feeds, sitemap, documents, original images;
  * - `api`: the forms service's answers and pages.
  */
-export type ResponseKind = 'page' | 'data' | 'worker' | 'hashed' | 'drawing' | 'file' | 'api'
+export type ResponseKind =
+  | 'page'
+  | 'data'
+  | 'worker'
+  | 'hashed'
+  | 'rates'
+  | 'drawing'
+  | 'file'
+  | 'api'
 
 const extensionOf = (path: string) => {
   const name = path.slice(path.lastIndexOf('/') + 1)
@@ -98,6 +109,7 @@ const extensionOf = (path: string) => {
 export function responseKind(path: string): ResponseKind {
   if (path.startsWith('/api/')) return 'api'
   if (path.startsWith('/assets/') || path.startsWith(`${HASHED_IMAGES_DIR}/`)) return 'hashed'
+  if (isHistoryPath(path)) return 'rates'
   if (path === '/sw.js') return 'worker'
   if (path.startsWith('/page-data/')) return 'data'
   const extension = extensionOf(path)
@@ -114,6 +126,7 @@ export const CACHE_CONTROL: Record<Exclude<ResponseKind, 'api'>, string> & { api
   data: 'no-cache',
   worker: 'no-cache',
   hashed: `public, max-age=${YEAR_SECONDS}, immutable`,
+  rates: `public, max-age=${YEAR_SECONDS}, immutable`,
   drawing: 'no-cache',
   file: 'no-cache',
   api: 'no-store',
@@ -286,8 +299,9 @@ export function responseHeaders(
   const contentSecurityPolicy =
     kind === 'api'
       ? apiContentSecurityPolicy(options.serviceStyleHash)
-      : kind === 'drawing' || kind === 'hashed'
-        ? // A hashed file may be a drawing; script, style and images do not read this header.
+      : kind === 'drawing' || kind === 'hashed' || kind === 'rates'
+        ? // A hashed file may be a drawing; script, style, images and the rates' JSON, fetched
+          // by a page, do not read this header: opened on their own, they may load nothing.
           DRAWING_CONTENT_SECURITY_POLICY
         : pageContentSecurityPolicy(policy)
   return {

@@ -183,3 +183,10 @@ export interface BootData {
   page: PageData
   staticQueries: Record<string, LayoutData>
 }
+
+/**
+ * Files the browser fetches only when a visitor needs them (a currency's rates by day), which
+ * the build has at hand while it renders: a page may draw them into its HTML for visitors
+ * without script, while its page data stays small. Undefined for an unknown address.
+ */
+export type BuildResources = (url: string) => unknown

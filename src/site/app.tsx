@@ -1,5 +1,5 @@
 import type { Language } from '../shared/languages'
-import type { LayoutData, PageData } from '../shared/types'
+import type { BuildResources, LayoutData, PageData } from '../shared/types'
 import { Breadcrumbs } from './components/breadcrumbs'
 import { Footer } from './components/footer'
 import { Header } from './components/header'
@@ -13,6 +13,8 @@ export interface AppState {
   Template: TemplateComponent
   /** Interface language: the page's own, or on language-neutral pages the detected one. */
   language: Language
+  /** Set by the build's render only (`BuildResources`); the browser fetches what it needs. */
+  resources?: BuildResources
 }
 
 export interface AppProps {
@@ -67,7 +69,13 @@ export function App({ state, onLanguageSwitch }: AppProps) {
       />
       <main id="main" tabIndex={-1}>
         <Breadcrumbs trail={result.breadcrumbs?.[language]} label={layout.strings.breadcrumbs} />
-        <Template result={result} content={content} language={language} layout={layout} />
+        <Template
+          result={result}
+          content={content}
+          language={language}
+          layout={layout}
+          resources={state.resources}
+        />
       </main>
       <Footer layout={layout} />
     </>

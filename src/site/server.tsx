@@ -1,6 +1,6 @@
 /** Server entry: renders pages to HTML at build time (and in the dev server). */
 import { renderToString } from 'react-dom/server'
-import type { BootData, TemplateName } from '../shared/types'
+import type { BootData, BuildResources, TemplateName } from '../shared/types'
 import { App } from './app'
 import { loadTemplate, templates } from './templates/registry'
 import type { TemplateComponent } from './templates/types'
@@ -16,8 +16,14 @@ export async function prepare(): Promise<void> {
   )
 }
 
-/** The HTML inside the root element for one page. */
-export function renderPage(boot: Pick<BootData, 'page' | 'staticQueries'>): string {
+/**
+ * The HTML inside the root element for one page; `resources` are the files its sections may
+ * draw for visitors without script (see `BuildResources`).
+ */
+export function renderPage(
+  boot: Pick<BootData, 'page' | 'staticQueries'>,
+  resources?: BuildResources,
+): string {
   const Template = loaded.get(boot.page.componentChunkName)
   if (!Template)
     throw new Error(`Unknown template "${boot.page.componentChunkName}" for ${boot.page.path}`)
@@ -26,6 +32,7 @@ export function renderPage(boot: Pick<BootData, 'page' | 'staticQueries'>): stri
     staticQueries: boot.staticQueries,
     Template,
     language: boot.page.result.language.language,
+    resources,
   }
   return renderToString(<App state={state} />)
 }

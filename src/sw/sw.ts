@@ -2,12 +2,15 @@
 /**
  * The service worker. Precaches the app shell (hashed scripts and styles, manifests, icon);
  * pages and page data go network-first, so a deploy is never hidden behind stale content,
- * and the cache only answers when the network does not.
+ * and the cache only answers when the network does not. A currency's exchange rates by day
+ * (`/rates/…`) come from the cache first: their names change with their content, so a cached
+ * one is never stale, and a currency seen once works offline.
  */
 import { ExpirationPlugin } from 'workbox-expiration'
 import { cleanupOutdatedCaches, type PrecacheEntry, precacheAndRoute } from 'workbox-precaching'
 import { registerRoute } from 'workbox-routing'
-import { NetworkFirst, NetworkOnly } from 'workbox-strategies'
+import { CacheFirst, NetworkFirst, NetworkOnly } from 'workbox-strategies'
+import { isHistoryPath } from '../shared/rates/history'
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> }
 
@@ -32,5 +35,15 @@ registerRoute(
   new NetworkFirst({
     cacheName: 'page-data',
     plugins: [new ExpirationPlugin({ maxEntries: 200 })],
+  }),
+)
+
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && isHistoryPath(url.pathname),
+  new CacheFirst({
+    cacheName: 'rates',
+    // Each build with new rates names a new set: the oldest files leave first. Not precached:
+    // a visitor loads the currencies they look at, not every one.
+    plugins: [new ExpirationPlugin({ maxEntries: 100 })],
   }),
 )

@@ -107,6 +107,9 @@ async function samplePaths(): Promise<string[]> {
     await first('images/cards', /\.png$/),
     await first('images/_', /\.svg$/),
     await first('documents', /\.pdf$/),
+    // A currency's rates by day (cached for good), and one that is not there.
+    await first('rates', /\/USD\.json$/),
+    '/rates/mastercard/0000000000/USD.json',
     '/de/gibt-es-nicht/',
     '/en/nothing/',
     '/nothing.json',

@@ -1,7 +1,8 @@
 /**
  * The exchange-rate pages in the browser: the ECB table sorted by keyboard and announced, its
  * charts in the built HTML (no chart script), the card network's converter by keyboard with
- * its result read out, the rates by day following the currency, and axe on both pages.
+ * its result read out, the rates by day following the currency, and axe on both pages. How the
+ * rates by day load (on demand, prefetched, offline, failing) is in rates-history.spec.ts.
  */
 import { expect, test } from '@playwright/test'
 import { axeViolations } from './support/axe'
@@ -102,7 +103,10 @@ test('the Mastercard page: rates with the mark-up, the converter by keyboard, re
   await expect(page.locator('[data-converter-announcement]')).toContainText('230,23 €')
   await expect(page.locator('[data-converter-announcement]')).toHaveAttribute('role', 'status')
 
-  // The rates by day follow the currency.
+  // The rates by day follow the currency, behind their button.
+  await page
+    .getByRole('button', { name: 'Kurse von Schweizer Franken nach Tagen anzeigen' })
+    .click()
   const history = page.getByRole('table', { name: /Schweizer Franken: Mastercard-Kurs/ })
   await expect(history.locator('tbody tr')).toHaveCount(28)
   await expect(history.locator('tbody tr').filter({ hasText: '27. Dezember 2019' })).toContainText(

@@ -5,14 +5,25 @@
  * pages' words (`texts.yaml`). Turned into the data of the `ecbRates` and `cardRates` sections.
  */
 import type { Language } from '../../shared/languages'
-import { LOCALE_DATA } from '../../shared/languages'
+import { compactDays } from '../../shared/rates/days'
 import { fromHundredths, parseDecimal, percentChange } from '../../shared/rates/decimal'
-import { type CardRatesData, ECB_RATES_PAGE, type EcbRatesData } from '../../shared/rates/types'
+import {
+  CARD_TEXT_KEYS,
+  type CardDay,
+  type CardRatesData,
+  ECB_RATES_PAGE,
+  ECB_TEXT_KEYS,
+  type EcbRatesData,
+  type RatesTexts,
+} from '../../shared/rates/types'
 import { type ContentProblem, validateDocument } from '../errors'
 import { ratesTexts } from '../schema/rates'
 import type { ContentDocument } from '../source'
 import { type CardRates, parseCardRates } from './card'
-import { mergeDays, parseEcbXml, type RateDays, ratesOn } from './ecb'
+import { mergeDays, parseEcbXml, type RateDays } from './ecb'
+import { cardDays, type NetworkHistory, networkHistory } from './history'
+
+export type { NetworkHistory }
 
 export const RATES_FOLDER = 'exchange-rates/'
 export const ECB_FILE = `${RATES_FOLDER}ecb.xml`
@@ -96,13 +107,9 @@ export function readRates(
   return { ecb, cards, texts }
 }
 
-const currencyName = (code: string, language: Language) => {
-  try {
-    return new Intl.DisplayNames(LOCALE_DATA[language].intl, { type: 'currency' }).of(code) ?? code
-  } catch {
-    return code
-  }
-}
+/** The words one section uses, and no others: they travel in its page data. */
+const pick = <Key extends keyof RatesTexts>(texts: RatesTexts, keys: readonly Key[]) =>
+  Object.fromEntries(keys.map((key) => [key, texts[key]])) as Pick<RatesTexts, Key>
 
 const decimal = (text: string) => parseDecimal(text) ?? { units: 1n, scale: 0 }
 const numeric = (text: string) => Number(text)
@@ -137,7 +144,6 @@ export function ecbRatesData(rates: RatesContent, language: Language): EcbRatesD
     const sorted = [...course].sort((a, b) => numeric(a) - numeric(b))
     return {
       code,
-      name: currencyName(code, language),
       rate,
       first: firstRate,
       low: sorted[0] ?? rate,
@@ -154,11 +160,37 @@ export function ecbRatesData(rates: RatesContent, language: Language): EcbRatesD
     fromSnapshot: rates.ecb.fromSnapshot,
     sourceUrl: ECB_RATES_PAGE,
     rows,
-    texts,
+    texts: pick(texts, ECB_TEXT_KEYS),
   }
 }
 
-/** The data of a `cardRates` section for `network` in `language`. */
+/** A network's rates by day and its history files, worked out once for both languages. */
+const workedOut = new WeakMap<CardRates, { days: CardDay[]; history: NetworkHistory }>()
+
+function networkRates(rates: RatesContent, network: string) {
+  const card = rates.cards[network]
+  if (!card) return undefined
+  let result = workedOut.get(card)
+  if (!result) {
+    const days = cardDays(card, rates.ecb)
+    result = { days, history: networkHistory(network, days, card.currencies) }
+    workedOut.set(card, result)
+  }
+  return result
+}
+
+/** The history files of a card network (one per currency), or undefined for an unknown one. */
+export function cardRateHistory(
+  rates: RatesContent,
+  network: string,
+): NetworkHistory | undefined {
+  return networkRates(rates, network)?.history
+}
+
+/**
+ * The data of a `cardRates` section for `network` in `language`: the latest day of every
+ * currency and the days there are; each currency's days are in its history file.
+ */
 export function cardRatesData(
   rates: RatesContent,
   network: string,
@@ -167,26 +199,23 @@ export function cardRatesData(
   const card = rates.cards[network]
   const texts = rates.texts?.[language]
   const name = rates.texts?.networks.find((entry) => entry.file === network)?.name
-  if (!card || !texts || !name || card.days.length === 0) return undefined
-  const codes = card.currencies
+  const worked = networkRates(rates, network)
+  const latest = worked?.days[0]
+  if (!card || !texts || !name || !worked || !latest) return undefined
   return {
     language,
     network: name,
-    currencies: codes.map((code) => ({ code, name: currencyName(code, language) })),
-    days: card.days.flatMap((day) => {
-      const reference = ratesOn(rates.ecb, day.date)
-      if (!reference) return []
-      const cardRates = codes.map((code) => day.rates[code] ?? '')
-      const ecbRates = codes.map((code) => reference.rates[code] ?? '')
-      return [
-        {
-          date: day.date,
-          ecbDate: reference.date,
-          card: cardRates,
-          ecb: ecbRates,
-        },
-      ]
-    }),
-    texts,
+    currencies: card.currencies,
+    latest,
+    days: compactDays(worked.days.map((day) => day.date)),
+    history: worked.history.folder,
+    texts: pick(texts, CARD_TEXT_KEYS),
   }
+}
+
+/** Every card network's history files, for the build to write. */
+export function rateHistoryFiles(rates: RatesContent): NetworkHistory['files'] {
+  return Object.keys(rates.cards).flatMap(
+    (network) => cardRateHistory(rates, network)?.files ?? [],
+  )
 }

@@ -41,6 +41,18 @@ const languageTexts = z.strictObject({
   resultMarkup: text('the mark-up of the conversion ({markup})', 160),
   history: text('the heading of the history', 80),
   historyCaption: text('the caption of a currency\'s history ({currency}, {network})', 200),
+  historyShow: text('the button that shows the history of the chosen currency ({currency})', 120),
+  historyLoading: text('the note while a currency\'s rates by day load ({currency})', 160),
+  historyError: text(
+    'the message when a currency\'s rates by day could not be loaded, before the retry button ({currency})',
+    240,
+  ),
+  historyOutdated: text(
+    'the message when the rates were updated since the page was opened, before the reload button',
+    240,
+  ),
+  retry: text('the button that tries loading again', 40),
+  reload: text('the button that reloads the page', 40),
 })
 
 export type RatesTexts = z.infer<typeof languageTexts>

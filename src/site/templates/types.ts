@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react'
 import type { Language } from '../../shared/languages'
-import type { LayoutData, PageContent, PageResult } from '../../shared/types'
+import type { BuildResources, LayoutData, PageContent, PageResult } from '../../shared/types'
 
 /** What every template receives. */
 export interface TemplateProps {
@@ -9,6 +9,8 @@ export interface TemplateProps {
   content: PageContent
   language: Language
   layout: LayoutData
+  /** Only while the build renders: files the browser fetches on demand (`BuildResources`). */
+  resources?: BuildResources
 }
 
 export type TemplateComponent = ComponentType<TemplateProps>

@@ -13,6 +13,7 @@ beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), 'sw-'))
   await mkdir(join(out, 'assets/fonts'), { recursive: true })
   await mkdir(join(out, 'en/about'), { recursive: true })
+  await mkdir(join(out, 'rates/mastercard/0123456789'), { recursive: true })
   const files: Record<string, string> = {
     'assets/entry-abc.js': 'console.log(1)',
     'assets/entry-abc.js.br': 'compressed',
@@ -23,6 +24,8 @@ beforeAll(async () => {
     'icon.svg': '<svg/>',
     'en/about/index.html': '<html></html>',
     'app.js': 'not an asset',
+    // Loaded when a visitor looks at the currency (and then cached), never all ahead.
+    'rates/mastercard/0123456789/USD.json': '{"currency":"USD","days":[]}',
   }
   for (const [file, text] of Object.entries(files)) await writeFile(join(out, file), text)
 })

@@ -16,6 +16,8 @@ import { loadContent } from '../../../src/content/load'
 import { cardRatesData, ecbRatesData, readRates, sparklinePath } from '../../../src/content/rates'
 import { parseCardRates } from '../../../src/content/rates/card'
 import { parseEcbXml, ratesOn } from '../../../src/content/rates/ecb'
+import { expandDays } from '../../../src/shared/rates/days'
+import { currencyName } from '../../../src/shared/rates/names'
 import {
   markupPercent,
   parseDecimal,
@@ -288,14 +290,20 @@ describe('the rates in the content store', () => {
     expect(ecb?.fromSnapshot).toBe(true)
     const usd = ecb?.rows.find((row) => row.code === 'USD')
     // 1.1005 / 1.1162 − 1 = −1.406557… %
-    expect(usd).toMatchObject({ name: 'US-Dollar', rate: '1.1005', first: '1.1162', change: -1.41 })
+    expect(usd).toMatchObject({ rate: '1.1005', first: '1.1162', change: -1.41 })
     const card = cardRatesData(content.rates, 'mastercard', 'en')
     expect(card?.network).toBe('Mastercard')
-    expect(card?.days).toHaveLength(28)
-    const index = card?.currencies.findIndex((entry) => entry.code === 'USD') ?? -1
-    const latest = card?.days[0]
+    // The latest day's rates; the other days are only named (their rates are in history files).
+    expect(expandDays(card?.days ?? { latest: '', gaps: [] })).toHaveLength(28)
+    const index = card?.currencies.indexOf('USD') ?? -1
+    const latest = card?.latest
+    expect(latest?.date).toBe('2020-01-28')
     expect(markupPercent(latest?.ecb[index] ?? '', latest?.card[index] ?? '')).toBe(0.55)
-    expect(card?.currencies[index]?.name).toBe('US Dollar')
+    // Named where the page is drawn, in its language: codes only in the page data.
+    expect(card?.currencies[index]).toBe('USD')
+    expect(currencyName('USD', 'en')).toBe('US Dollar')
+    expect(currencyName('USD', 'de')).toBe('US-Dollar')
+    expect(currencyName('CHF', 'de')).toBe('Schweizer Franken')
   })
 
   it('stops the build at a broken card file, naming file and line', async () => {

@@ -44,6 +44,7 @@ beforeAll(async () => {
   await put('en/404/index.html', '<title>404</title>')
   await put('assets/entry-abc.js', 'x')
   await put('page-data/en/about/page-data.json', '{}')
+  await put('rates/mastercard/0123456789/USD.json', '{"currency":"USD","days":[]}')
   await put('sw.js', 'self')
   await put('icon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>')
   await put('_headers', '/*\n  X: y\n')
@@ -122,6 +123,8 @@ describe('headers sent by npm start', () => {
       ['/page-data/en/about/page-data.json', 200, 'no-cache'],
       ['/sw.js', 200, 'no-cache'],
       ['/assets/entry-abc.js', 200, 'public, max-age=31536000, immutable'],
+      ['/rates/mastercard/0123456789/USD.json', 200, 'public, max-age=31536000, immutable'],
+      ['/rates/mastercard/0123456789/XXX.json', 404, 'no-cache'],
       ['/icon.svg', 200, 'no-cache'],
       ['/en/about', 301, 'no-cache'],
     ]
@@ -301,6 +304,11 @@ describe('configuration for other servers', () => {
     expect(rules.get('/assets/*')).toContain('Cache-Control: public, max-age=31536000, immutable')
     expect(rules.get('/images/_/*')).toContain('Cache-Control: public, max-age=31536000, immutable')
     expect(rules.get('/page-data/*')).toEqual(['Cache-Control: no-cache'])
+    // A currency's rates by day: its folder hashes the rates, so it is kept like a bundle.
+    expect(rules.get('/rates/*')).toEqual([
+      'Cache-Control: public, max-age=31536000, immutable',
+      "Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    ])
   })
 
   it('writes an nginx server block with the same headers, 404 pages, twins and the API', () => {
@@ -317,6 +325,10 @@ describe('configuration for other servers', () => {
     )
     expect(text).toContain('add_header Cache-Control "public, max-age=31536000, immutable" always;')
     expect(text).toContain('"application/manifest+json; charset=utf-8" webmanifest;')
+    const rates = text.slice(text.indexOf('location ^~ /rates/ {'))
+    expect(rates.slice(0, rates.indexOf('}'))).toContain(
+      'add_header Cache-Control "public, max-age=31536000, immutable" always;',
+    )
     expect(nginxConfig(policy, { root: '/srv/site', brotli: false })).not.toContain('brotli')
   })
 })

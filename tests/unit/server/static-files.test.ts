@@ -105,6 +105,10 @@ describe('static server', () => {
       'public, max-age=31536000, immutable',
     )
     expect(cacheControl('/images/blog/cover.svg')).toBe('no-cache')
+    // A currency's rates by day, in a folder named by a hash of the rates.
+    expect(cacheControl('/rates/mastercard/0123456789/USD.json')).toBe(
+      'public, max-age=31536000, immutable',
+    )
   })
 
   it('serves drawings with a policy that lets them neither run script nor load anything', async () => {

@@ -3,7 +3,12 @@
  * were published with, percentages with two, euros in cents. The same on server and browser.
  */
 import { type Language, LOCALE_DATA } from '../../../shared/languages'
-import { type Decimal, decimalPlaces, parseDecimal } from '../../../shared/rates/decimal'
+import {
+  type Decimal,
+  decimalPlaces,
+  markupPercent,
+  parseDecimal,
+} from '../../../shared/rates/decimal'
 
 const intl = (language: Language) => LOCALE_DATA[language].intl
 
@@ -24,6 +29,12 @@ export function formatPercent(value: number, language: Language, signed = false)
     maximumFractionDigits: 2,
     signDisplay: signed ? 'exceptZero' : 'auto',
   }).format(value / 100)
+}
+
+/** A day's mark-up of one currency, computed from the two rates (not shipped beside them). */
+export function formatMarkup(ecb: string, card: string, language: Language): string {
+  const markup = markupPercent(ecb, card)
+  return markup === undefined ? '' : formatPercent(markup, language)
 }
 
 /** Euros from cents ("90.87 €" / "€90.87"). */
