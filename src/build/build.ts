@@ -25,6 +25,7 @@ import { ROBOTS_PATH, robotsTxt, SITEMAP_PATH, sitemapXml } from './seo'
 import { writeServiceWorker } from './service-worker'
 import { inputHash, writeStamp } from './stamp'
 import { type StructuredDataContext, structuredData } from './structured-data'
+import { createTimeline, type Profile } from './timeline'
 import { ICON_PATH, iconSvg, webManifest } from './web-manifest'
 
 export interface BuildReport {
@@ -34,6 +35,8 @@ export interface BuildReport {
   bundlesReused: boolean
   precached: number
   timings: Record<string, number>
+  /** Every phase on the process's clock, with the CPU used (`BUILD_PROFILE`). */
+  profile: Profile
 }
 
 /**
@@ -77,6 +80,8 @@ async function swapIn(stage: string, target: string): Promise<void> {
 }
 
 export async function buildSite(config: BuildConfig): Promise<BuildReport> {
+  const timeline = createTimeline()
+  const { measure } = timeline
   const timings: Record<string, number> = {}
   let mark = performance.now()
   const step = (name: string) => {
@@ -104,28 +109,45 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const contentLoaded = (
     config.ratesFetch ? fetchEcbRates(config.ratesFetch.url) : Promise.resolve(undefined)
   ).then((fetchedEcbRates) =>
-    loadContent(createFileStore(config.contentDir), {
-      publicDir: join(config.root, 'public'),
-      markdownCache,
-      ...(fetchedEcbRates ? { fetchedEcbRates } : {}),
-    }),
+    measure('content', () =>
+      loadContent(createFileStore(config.contentDir), {
+        publicDir: join(config.root, 'public'),
+        markdownCache,
+        measure,
+        ...(fetchedEcbRates ? { fetchedEcbRates } : {}),
+      }),
+    ),
   )
   // Images too need only the content: variants and sharing cards are made while bundling.
   const imagesPrepared = contentLoaded.then((content) =>
-    prepareImages(content, {
-      publicDir: join(config.root, 'public'),
-      outDir: stage,
-      cacheDir: config.cacheDir,
-    }),
+    measure('images', () =>
+      prepareImages(content, {
+        publicDir: join(config.root, 'public'),
+        outDir: stage,
+        cacheDir: config.cacheDir,
+      }),
+    ),
   )
   const documentsWritten = contentLoaded.then((content) =>
-    writeDocuments(content, stage, { markdownCache, cacheDir: config.cacheDir, root: config.root }),
+    measure('documents (PDF)', () =>
+      writeDocuments(content, stage, {
+        markdownCache,
+        cacheDir: config.cacheDir,
+        root: config.root,
+      }),
+    ),
   )
   const [loaded, bundledResult, images] = await Promise.allSettled([
     contentLoaded,
-    bundle(staged, (files) => {
-      for (const file of files) compressor.add(file)
-    }),
+    measure('bundle', () =>
+      bundle(
+        staged,
+        (files) => {
+          for (const file of files) compressor.add(file)
+        },
+        timeline,
+      ),
+    ),
     imagesPrepared,
   ])
   const failed = [loaded, bundledResult, images].find((result) => result.status === 'rejected')
@@ -174,7 +196,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
       yield [join(stage, pageDataUrl(page.path)), JSON.stringify(page)]
     }
   }
-  await writeAll(pageFiles(), compressor.add)
+  await measure('pages: render and write', () => writeAll(pageFiles(), compressor.add))
   step('pages')
 
   const appData: AppData = { webpackCompilationHash: bundled.buildHash }
@@ -204,19 +226,25 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     extra.push([join(stage, language, '404.html'), html])
     if (language === LANGUAGES[0]) extra.push([join(stage, '404.html'), html])
   }
-  await writeAll(extra, compressor.add)
+  await measure('site files', () => writeAll(extra, compressor.add))
   await documentsWritten
   await markdownCache.save()
   step('data')
 
-  const precached = await writeServiceWorker(staged, bundled.serviceWorkerSource)
+  const precached = await measure('service worker', () =>
+    writeServiceWorker(staged, bundled.serviceWorkerSource),
+  )
   await writeHostConfiguration(stage, config.tracking)
-  await compressor.sweep()
-  await compressor.finish()
+  await measure('compression: last files', async () => {
+    await compressor.sweep()
+    await compressor.finish()
+  })
   step('compression')
-  await bundled.keep()
-  await swapIn(stage, config.outDir)
-  await writeStamp(config, await hash)
+  await measure('finish: cache and swap', async () => {
+    await bundled.keep()
+    await swapIn(stage, config.outDir)
+    await writeStamp(config, await hash)
+  })
   step('finish')
 
   return {
@@ -225,5 +253,6 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     bundlesReused: bundled.cached,
     precached,
     timings,
+    profile: timeline.profile(),
   }
 }

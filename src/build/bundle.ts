@@ -17,6 +17,7 @@ import type { PageAssets } from './document'
 import { CLIENT_ENTRY, SERVER_ENTRY, SERVICE_WORKER_ENTRY, templateSource } from './entries'
 import { contentHash } from './page-data'
 import { filesUnder, hashFiles } from './stamp'
+import { type Timeline, untimed } from './timeline'
 
 /** What the server bundle exports (src/site/server.tsx). */
 export interface ServerRenderer {
@@ -87,6 +88,7 @@ async function pruneCache(dir: string): Promise<void> {
 export async function bundle(
   config: BuildConfig,
   onClientWritten: (files: string[]) => void = () => {},
+  { measure }: Pick<Timeline, 'measure'> = untimed,
 ): Promise<Bundle> {
   const versionsDir = join(config.cacheDir, 'bundles')
   const version = join(versionsDir, await codeHash(config.root))
@@ -103,7 +105,7 @@ export async function bundle(
 
   await rm(version, { recursive: true, force: true })
   let bundleFiles: string[] = []
-  const { build } = await import('vite')
+  const { build } = await measure('bundle: load Vite', () => import('vite'))
   const { baseViteConfig } = await import('./vite-config')
   const base = baseViteConfig(config)
   const client: InlineConfig = {
@@ -162,7 +164,11 @@ export async function bundle(
       },
     },
   }
-  await Promise.all([build(client), build(server), build(worker)])
+  await Promise.all([
+    measure('bundle: client', () => build(client)),
+    measure('bundle: server renderer', () => build(server)),
+    measure('bundle: service worker', () => build(worker)),
+  ])
 
   const manifestPath = join(config.outDir, MANIFEST_FILE)
   const manifestJson = await readFile(manifestPath, 'utf8')
@@ -193,10 +199,13 @@ export async function bundle(
     keep: () => Promise<void>,
   ): Promise<Bundle> {
     const manifest = JSON.parse(manifestJson) as Manifest
-    const renderer = (await import(
-      `${pathToFileURL(join(serverOut, 'server.js')).href}?t=${Date.now()}`
-    )) as ServerRenderer
-    await renderer.prepare()
+    const renderer = await measure('bundle: load renderer', async () => {
+      const loaded = (await import(
+        `${pathToFileURL(join(serverOut, 'server.js')).href}?t=${Date.now()}`
+      )) as ServerRenderer
+      await loaded.prepare()
+      return loaded
+    })
 
     const entry = manifest[CLIENT_ENTRY]
     if (!entry) throw new Error(`The client bundle has no entry for ${CLIENT_ENTRY}`)

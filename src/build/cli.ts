@@ -3,6 +3,7 @@ import { relative } from 'node:path'
 import { ContentValidationError } from '../content/errors'
 import { buildSite } from './build'
 import { readBuildConfig } from './config'
+import { formatProfile, writeProfile } from './timeline'
 
 async function main(): Promise<void> {
   const started = performance.now()
@@ -15,6 +16,10 @@ async function main(): Promise<void> {
   console.log(
     `Built ${report.pages} pages to ${relative(process.cwd(), config.outDir) || '.'} in ${seconds} s (${steps}); build ${report.buildHash}${report.bundlesReused ? ' (bundles reused: code unchanged)' : ''}, ${report.precached} files precached.`,
   )
+  if (process.env.BUILD_PROFILE) {
+    await writeProfile(process.env.BUILD_PROFILE, report.profile)
+    console.log(formatProfile(report.profile))
+  }
   if (process.env.BUILD_REPORT_MEMORY) {
     console.log(`peak-rss-kb ${process.resourceUsage().maxRSS}`)
   }

@@ -77,13 +77,17 @@ export interface LoadOptions {
   markdownCache?: MarkdownCache
   /** The ECB's rates downloaded at build time (`RATES_FETCH=1`), over the stored snapshot. */
   fetchedEcbRates?: { text: string; url: string }
+  /** Times the loading's phases (the build's profile); by default they are not timed. */
+  measure?: <T>(name: string, work: () => Promise<T>) => Promise<T>
 }
 
 export async function loadContent(
   source: ContentSource,
   options: LoadOptions = {},
 ): Promise<SiteContent> {
-  const { documents, problems } = await source.read()
+  const measure: NonNullable<LoadOptions['measure']> =
+    options.measure ?? ((_name, work) => work())
+  const { documents, problems } = await measure('content: read files', () => source.read())
   const byFile = new Map(documents.map((document) => [document.file, document]))
   const required = (file: string) => {
     const document = byFile.get(file)
@@ -146,13 +150,15 @@ export async function loadContent(
     })
   }
 
-  for (const entry of entries) {
-    await renderRichText(
-      entry.data,
-      (path, message) => problems.push({ file: entry.file, field: path.join('.'), message }),
-      options.markdownCache ?? memoryCache,
-    )
-  }
+  await measure('content: Markdown', async () => {
+    for (const entry of entries) {
+      await renderRichText(
+        entry.data,
+        (path, message) => problems.push({ file: entry.file, field: path.join('.'), message }),
+        options.markdownCache ?? memoryCache,
+      )
+    }
+  })
 
   attachForms(entries, forms, problems)
   attachRates(entries, rates, problems)
