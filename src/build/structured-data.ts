@@ -3,8 +3,9 @@
  * Organization on the home pages, a BreadcrumbList on every page below a home, and JobPosting,
  * BlogPosting or NewsArticle where the page is one.
  */
-import type { SiteSettings } from '../content/schema/entries'
+
 import { LOCALE_DATA } from '../shared/languages'
+import type { SiteSettings } from '../shared/types'
 import type { BuildPage } from './routes'
 import { ICON_PATH } from './web-manifest'
 

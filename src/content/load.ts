@@ -10,7 +10,7 @@ import type { z } from 'zod'
 import { LINK_EXPIRED_PAGE, UNSUBSCRIBED_PAGE } from '../shared/forms/definition'
 import { LANGUAGES, type Language } from '../shared/languages'
 import { SPEC_PAGES } from '../shared/spec-routes'
-import type { TemplateName } from '../shared/types'
+import type { SiteSettings, TemplateName } from '../shared/types'
 import { type CollectionName, KNOWN_FILES, locate } from './collections'
 import { documentsOf, MEDIA_KIT_PATH } from './documents'
 import {
@@ -28,7 +28,6 @@ import {
   blogArchive,
   type LayoutContent,
   layout,
-  type SiteSettings,
   siteSettings,
 } from './schema/entries'
 import type { ContentDocument, ContentSource } from './source'

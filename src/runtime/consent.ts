@@ -4,7 +4,7 @@
  * and the record of each choice. This module is its own chunk, loaded after hydration.
  */
 
-import type { ConsentTexts } from '../content/schema/entries'
+import type { ConsentTexts } from '../shared/consent'
 import {
   CONSENT_ID_COOKIE,
   choiceOf,

@@ -3,7 +3,7 @@
  * module of its own (`opt-out-status.ts`), loaded on the first click only.
  */
 
-import type { ConsentTexts } from '../content/schema/entries'
+import type { ConsentTexts } from '../shared/consent'
 import { TRACKERS, type Tracker } from '../shared/consent'
 import type { ConsentController } from './consent-controller'
 

@@ -1,6 +1,7 @@
 /** What the exchange-rate sections receive from the build (page data). */
-import type { RatesTexts } from '../../content/schema/rates'
+
 import type { Language } from '../languages'
+import type { RatesTexts } from './texts'
 
 export type { RatesTexts }
 

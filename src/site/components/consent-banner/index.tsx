@@ -18,7 +18,7 @@ import {
   useRef,
   useState,
 } from 'react'
-import type { ConsentTexts } from '../../../content/schema/entries'
+import type { ConsentTexts } from '../../../shared/consent'
 import { CATEGORIES, type Choice, everyCategory, type Tracker } from '../../../shared/consent'
 import { buttonClass } from '../button'
 import styles from './styles.module.css'
