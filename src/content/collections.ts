@@ -6,21 +6,8 @@ import type { z } from 'zod'
 import { LANGUAGES, type Language } from '../shared/languages'
 import { slugify } from '../shared/slug'
 import type { TemplateName } from '../shared/types'
+import type { CollectionName } from './schema/collection-name'
 import * as schemas from './schema/entries'
-
-export type CollectionName =
-  | 'page'
-  | 'service'
-  | 'caseStudy'
-  | 'supportCategory'
-  | 'supportClient'
-  | 'customerInformation'
-  | 'legalPage'
-  | 'study'
-  | 'jobPosting'
-  | 'pressRelease'
-  | 'blogPost'
-  | 'blogCategory'
 
 export interface Collection {
   name: CollectionName

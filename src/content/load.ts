@@ -11,7 +11,8 @@ import { LINK_EXPIRED_PAGE, UNSUBSCRIBED_PAGE } from '../shared/forms/definition
 import { LANGUAGES, type Language } from '../shared/languages'
 import { SPEC_PAGES } from '../shared/spec-routes'
 import type { SiteSettings, TemplateName } from '../shared/types'
-import { type CollectionName, KNOWN_FILES, locate } from './collections'
+import { KNOWN_FILES, locate } from './collections'
+import type { CollectionName } from './schema/collection-name'
 import { documentsOf, MEDIA_KIT_PATH } from './documents'
 import {
   type FormsContent,

@@ -1,6 +1,6 @@
 /** Field types shared by every content type, each with a message saying what is expected. */
 import { z } from 'zod'
-import type { CollectionName } from '../collections'
+import type { CollectionName } from './collection-name'
 import { PendingMarkdown, type RichText } from '../markdown'
 import { editorMeta, hintOf } from './editor'
 
