@@ -22,7 +22,8 @@ import {
   readForms,
   SETTINGS_FILE,
 } from './forms'
-import { type ContentProblem, ContentValidationError, validateDocument } from './errors'
+import { type ContentProblem, ContentValidationError } from './errors'
+import { validateDocument } from './validate-document'
 import { cardRatesData, ecbRatesData, isRatesFile, type RatesContent, readRates } from './rates'
 import { linksIn, type MarkdownCache, memoryCache, renderRichText } from './markdown'
 import {
