@@ -15,7 +15,7 @@ import { unified } from 'unified'
 import { visit } from 'unist-util-visit'
 import { classifyLink, linkAttributes } from '../shared/links'
 import { slugify } from '../shared/slug'
-import { MarkdownError, type RichText } from './markdown'
+import { MarkdownError, type RichText } from './rich-text'
 
 const RENDER_BASE = 'https://site.invalid/'
 
