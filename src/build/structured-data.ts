@@ -6,7 +6,7 @@
 
 import { LOCALE_DATA } from '../shared/languages'
 import type { SiteSettings } from '../shared/types'
-import type { BuildPage } from './routes'
+import type { BuildPage } from './build-page'
 import { ICON_PATH } from './web-manifest'
 
 type JsonLd = Record<string, unknown>
