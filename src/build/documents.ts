@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto'
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { type DocumentSpec, documentsOf, MEDIA_KIT_PATH } from '../content/documents'
-import type { SiteContent } from '../content/load'
 import { type MarkdownCache, renderMarkdownCached } from '../content/markdown'
+import type { SiteContent } from '../content/site-content'
 import { LANGUAGES } from '../shared/languages'
 
 /** The media kit: company facts and, in every language, what the company does. */

@@ -5,7 +5,7 @@
  */
 
 import { customerDocumentPath } from '../content/documents'
-import type { ContentEntry, SiteContent } from '../content/load'
+import type { ContentEntry, SiteContent } from '../content/site-content'
 import { DEFAULT_LANGUAGE, type Language } from '../shared/languages'
 import type { ListingItem, PageContent } from '../shared/types'
 import type { BuildPage } from './build-page'

@@ -1,6 +1,6 @@
 /** Page data and shared (static query) data of the protocol, as the build writes them. */
 import { createHash } from 'node:crypto'
-import type { SiteContent } from '../content/load'
+import type { SiteContent } from '../content/site-content'
 import { LANGUAGES, type Language, localizePath } from '../shared/languages'
 import type { AlternateLink, LayoutData, PageContent, PageData, PageHead } from '../shared/types'
 import type { BuildPage } from './build-page'

@@ -3,7 +3,7 @@
  * Spec pages under `/en/` and `/de/`, `/` (the English home, not redirected), the
  * language-neutral `/blog/` and the per-language 404 pages with their match paths.
  */
-import type { SiteContent } from '../content/load'
+import type { SiteContent } from '../content/site-content'
 import { DEFAULT_LANGUAGE, IGNORED_PATHS, LANGUAGES, type Language } from '../shared/languages'
 import { notFoundMatchPath } from '../shared/paths'
 import type { LanguageContext, TemplateName } from '../shared/types'

@@ -205,5 +205,8 @@ export function locate(
   return undefined
 }
 
+/** The shared data of one language: navigation, footer, interface strings, banner words. */
+export const layoutFile = (language: Language) => `${language}/layout.yaml`
+
 export const KNOWN_FILES =
   'site.yaml, blog/archive.yaml, {en,de}/layout.yaml, {en,de}/pages/**.yaml, {en,de}/support-categories/*.yaml, {en,de}/jobs/*.yaml, {en,de}/press/*.md, blog/posts/*.md, blog/categories/*.yaml, forms/lists/*.yaml, forms/surveys/*.yaml, exchange-rates/ecb.xml, exchange-rates/texts.yaml or exchange-rates/{network}.csv'
