@@ -24,9 +24,9 @@ import { type FormResponse, validateSubmission } from '../../shared/forms/valida
 import type { Language } from '../../shared/languages'
 import { consentRoute } from './consent-route'
 import { isUnavailable } from './database'
+import { failureOf } from './mail-failure'
 import { errorPage, html, problemPage } from './pages'
 import { languageOf, sameSiteReferer, wantsPage } from './request'
-import { failureOf } from './sender'
 import type { FormsStore } from './store'
 import { subscriptionRoutes } from './subscription-routes'
 
