@@ -1,366 +1,361 @@
 /**
- * `npm run bench`: build scaling on generated content (120, 1,000 and 10,000 pages, half
- * English, half German), the real site's build, first-load JavaScript of a content page and
- * the bytes one client navigation fetches. Figures go to stdout and bench/out/results.json.
+ * `npm run bench`: every figure the project has a target for, measured on this machine and
+ * printed beside its target, with the misses marked.
  *
- * Then Lighthouse (mobile) on four pages of the real site: targets performance ≥ 98, the other
- * categories 100, layout shift 0.
+ * - Builds: generated content (120, 1,000 and 10,000 pages, half English, half German) and the
+ *   real site, each from an empty build cache (cold) and after an editor's change (warm), with
+ *   the cold build's profile per phase.
+ * - Browser code: first-load JavaScript of a content page and a form page, chunk by chunk with
+ *   the modules in each; the consent code beside the page; the bytes of one client navigation;
+ *   the exchange-rate pages.
+ * - Lighthouse (mobile) on six pages of the real site, built without tracker IDs and with them
+ *   (so that a first visit shows the consent banner).
+ * - Static serving (`bench/serving.ts`): `npm start` beside nginx; the forms service under
+ *   load (`bench/forms.ts`) on PGlite and PostgreSQL.
  *
- * Then the forms service under load (`bench/forms.ts`): sign-ups per second and latency at 50
- * connections, on PGlite and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) PostgreSQL.
+ * `npm run bench -- --json` prints the figures as JSON on stdout (the rest goes to stderr), to
+ * keep for a comparison; `--baseline file.json` prints an earlier run's values beside today's.
+ * Every run also writes bench/out/results.json.
  *
- * Then static serving (`bench/serving.ts`): `npm start` beside nginx on the real site at 100
- * connections.
- *
- * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the runs per size (median reported);
- * BENCH_LIGHTHOUSE=0 leaves Lighthouse out, BENCH_FORMS=0 the forms load; BENCH_ONLY=lighthouse
- * builds the real site and runs only Lighthouse; BENCH_ONLY=forms runs only the forms load;
- * BENCH_ONLY=serving builds the real site and runs only the serving load (BENCH_SERVING=0 skips it).
+ * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the warm runs per size (median);
+ * BENCH_LIGHTHOUSE=0, BENCH_SERVING=0 and BENCH_FORMS=0 leave those parts out; BENCH_ONLY=
+ * builds|javascript|lighthouse|serving|forms runs one part (the parts after the builds build the
+ * real site first).
  */
-import { spawn } from 'node:child_process'
-import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cpus } from 'node:os'
 import { join, resolve } from 'node:path'
-import { brotliCompressSync, gzipSync } from 'node:zlib'
-import { chromium } from '@playwright/test'
+import { formatProfile } from '../src/build/timeline'
 import { createApp } from '../src/server/app'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/e2e/support/env'
-import { formatFormsLoad, formsLoad } from './forms'
+import { buildOnce, coldAndWarm, directorySize, median } from './builds'
+import { atLeast, atMost, type Figure, formatFigures, type Report } from './figures'
+import { FORMS_TARGETS, formatFormsLoad, formsLoad } from './forms'
 import { generateContent } from './generate-content'
-import { belowTarget, formatLighthouse, lighthouseAudit } from './lighthouse'
+import {
+  consentJs,
+  firstLoadJs,
+  formatFirstLoad,
+  kb,
+  navigationBytes,
+  readChunkReport,
+} from './javascript'
+import { formatLighthouse, LIGHTHOUSE_TARGETS, lighthouseAudit } from './lighthouse'
 import { formatServing, servingLoad } from './serving'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const OUT = join(ROOT, 'bench', 'out')
+/** Build caches must be inside the project: the cached server bundle resolves React there. */
+const CACHES = join(ROOT, '.cache', 'bench')
 const sizes = (process.env.BENCH_SIZES ?? '120,1000,10000').split(',').map(Number)
 const runs = Number(process.env.BENCH_RUNS ?? 3)
+const only = process.env.BENCH_ONLY
+const json = process.argv.includes('--json')
+const baselineAt = process.argv.indexOf('--baseline')
+const baselineFile = baselineAt > 0 ? process.argv[baselineAt + 1] : undefined
+/** With --json, stdout carries the JSON alone. */
+const log = json ? console.error : console.log
 
-interface BuildRun {
-  seconds: number
-  peakMb: number
+const figures: Figure[] = []
+const details: Record<string, unknown> = {}
+const add = (figure: Figure) => {
+  figures.push(figure)
+  return figure
 }
+const wanted = (part: string) => !only || only === part
+const skipped = (variable: string) => process.env[variable] === '0'
+const round2 = (value: number) => Math.round(value * 100) / 100
 
-function buildOnce(contentDir: string, outDir: string, cacheDir: string): Promise<BuildRun> {
-  return new Promise((resolvePromise, reject) => {
-    const started = performance.now()
-    const child = spawn(process.execPath, ['scripts/run.mjs', 'build'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        CONTENT_DIR: contentDir,
-        OUT_DIR: outDir,
-        BUILD_CACHE_DIR: cacheDir,
-        BUILD_REPORT_MEMORY: '1',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
-    let output = ''
-    child.stdout.on('data', (chunk) => {
-      output += chunk
-    })
-    child.on('exit', (code) => {
-      const seconds = (performance.now() - started) / 1000
-      if (code !== 0) return reject(new Error(`build of ${contentDir} failed:\n${output}`))
-      const kb = Number(/peak-rss-kb (\d+)/.exec(output)?.[1] ?? 0)
-      resolvePromise({ seconds, peakMb: kb / 1024 })
-    })
-  })
-}
+/** Cold-build targets by page count (issue 15); the 1,000-page build is measured for scaling. */
+const COLD_TARGETS: Record<number, number> = { 120: 1.5, 10000: 12 }
+const WARM_TARGETS: Record<number, number> = { 120: 2, 10000: 8 }
+const PEAK_MEMORY_MB = 1024
 
-async function directorySize(dir: string): Promise<{ bytes: number; files: number }> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
-  let bytes = 0
-  let files = 0
-  for (const entry of entries) {
-    if (!entry.isFile()) continue
-    bytes += (await stat(join(entry.parentPath, entry.name))).size
-    files += 1
-  }
-  return { bytes, files }
-}
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
-const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10
-const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10
-
-/**
- * A first build with an empty build cache (as after a code change), then builds after an
- * editor's change to one page (the everyday case: bundles, renderings and PDFs of unchanged
- * code and texts are reused).
- */
-async function coldAndWarm(contentDir: string, outDir: string, warmRuns: number) {
-  const cacheDir = `${outDir}-cache`
-  await rm(cacheDir, { recursive: true, force: true })
-  const cold = await buildOnce(contentDir, outDir, cacheDir)
-  const page = join(contentDir, 'en', 'pages', 'about.yaml')
-  const original = await readFile(page, 'utf8')
-  const warm: BuildRun[] = []
-  try {
-    for (let run = 0; run < warmRuns; run += 1) {
-      await writeFile(page, original.replace(/^title: (.*)$/m, `title: $1 (edit ${run + 1})`))
-      warm.push(await buildOnce(contentDir, outDir, cacheDir))
-    }
-  } finally {
-    await writeFile(page, original)
-  }
-  return { cold, warm }
-}
-
-const seconds = (value: number) => Math.round(value * 100) / 100
-
-async function scaling() {
-  const results = []
+async function builds() {
+  const rows: { pages: number; warm: number }[] = []
   for (const size of sizes) {
     const contentDir = join(OUT, `content-${size}`)
     const outDir = join(OUT, `dist-${size}`)
     const pages = await generateContent(contentDir, size)
-    const { cold, warm } = await coldAndWarm(contentDir, outDir, size >= 10000 ? 1 : runs)
+    const { cold, warm } = await coldAndWarm(
+      contentDir,
+      outDir,
+      join(CACHES, `cache-${size}`),
+      size >= 10000 ? 1 : runs,
+    )
     const output = await directorySize(outDir)
-    const warmSeconds = median(warm.map((t) => t.seconds))
-    const row = {
-      pages,
-      seconds: seconds(warmSeconds),
-      coldSeconds: seconds(cold.seconds),
-      msPerPage: Math.round((warmSeconds * 1000 * 100) / pages) / 100,
-      peakMemoryMb: Math.round(Math.max(cold.peakMb, ...warm.map((t) => t.peakMb))),
-      outputMb: mb(output.bytes),
-      files: output.files,
-    }
-    console.log(
-      `build ${pages} pages: ${row.seconds} s after a content edit (${row.msPerPage} ms/page), ${row.coldSeconds} s from an empty cache; peak ${row.peakMemoryMb} MB, output ${row.outputMb} MB in ${row.files} files`,
-    )
-    results.push(row)
-  }
-  // Linear growth means a constant cost per added page once the fixed cost (bundling) is paid.
-  for (let i = 1; i < results.length; i += 1) {
-    const [a, b] = [results[i - 1], results[i]]
-    if (!a || !b) continue
-    const marginal = ((b.seconds - a.seconds) * 1000) / (b.pages - a.pages)
-    console.log(
-      `marginal cost ${a.pages} → ${b.pages} pages: ${marginal.toFixed(2)} ms per added page`,
-    )
-  }
-  return results
-}
-
-/** The JavaScript a visitor's first load of a content page fetches: entry, its imports and the template. */
-async function firstLoadJs(distDir: string, path: string) {
-  const html = await readFile(join(distDir, path, 'index.html'), 'utf8')
-  const scripts = [
-    ...html.matchAll(/<script type="module" src="([^"]+)"/g),
-    ...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g),
-  ].map((match) => match[1] as string)
-  let raw = 0
-  let gzip = 0
-  let brotli = 0
-  for (const script of new Set(scripts)) {
-    const data = await readFile(join(distDir, script))
-    raw += data.length
-    gzip += gzipSync(data, { level: 9 }).length
-    brotli += brotliCompressSync(data).length
-  }
-  return {
-    path,
-    files: new Set(scripts).size,
-    rawKb: kb(raw),
-    gzipKb: kb(gzip),
-    brotliKb: kb(brotli),
-  }
-}
-
-/**
- * The JavaScript consent adds beside the page (loaded after hydration, not on the first-load
- * path): its runtime on every visit, and the banner's chunks on a first visit (when it shows).
- */
-async function consentJs(distDir: string) {
-  const assets = join(distDir, 'assets')
-  const names = await readdir(assets)
-  const runtime = names.find((name) => /^consent-[\w-]+\.js$/.test(name))
-  if (!runtime) throw new Error(`no consent chunk in ${assets}`)
-  const code = await readFile(join(assets, runtime), 'utf8')
-  // The banner's chunks are the runtime's lazy dependencies, less what the page has (entry).
-  const lazy = [
-    ...(code.match(/__vite__mapDeps=[^\n]*?\[([^\]]*)\]/)?.[1] ?? '').matchAll(
-      /"assets\/([^"]+)"/g,
-    ),
-  ]
-    .map((match) => match[1] as string)
-    .filter((name) => !name.startsWith('entry-'))
-  const gzip = async (name: string) =>
-    gzipSync(await readFile(join(assets, name)), { level: 9 }).length
-  const runtimeBytes = await gzip(runtime)
-  let bannerBytes = 0
-  for (const name of lazy) bannerBytes += await gzip(name)
-  return {
-    runtimeGzipKb: kb(runtimeBytes),
-    bannerGzipKb: kb(bannerBytes),
-    firstVisitGzipKb: kb(runtimeBytes + bannerBytes),
-    files: [runtime, ...lazy],
-  }
-}
-
-/** What an exchange-rate page weighs: its HTML, its page data and its template's code. */
-async function ratesPageWeight(distDir: string, path: string) {
-  const gzip = async (file: string) =>
-    gzipSync(await readFile(join(distDir, file)), { level: 9 }).length
-  const names = await readdir(join(distDir, 'assets'))
-  const template = names.find((name) => /^rates-[\w-]+\.js$/.test(name))
-  return {
-    path,
-    htmlGzipKb: kb(await gzip(join(path, 'index.html'))),
-    pageDataGzipKb: kb(await gzip(join('page-data', path, 'page-data.json'))),
-    templateGzipKb: template ? kb(await gzip(join('assets', template))) : 0,
-  }
-}
-
-/** Bytes on the wire for one client navigation from the home page to another page. */
-async function navigationBytes(distDir: string, from: string, to: string) {
-  const app = await createApp({ root: distDir, logLevel: 'silent' })
-  const address = await app.listen({ port: 0, host: '127.0.0.1' })
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
-  try {
-    const context = await browser.newContext({ serviceWorkers: 'block' })
-    const page = await context.newPage()
-    // Data saver keeps prefetching out, so the navigation fetches everything it needs itself.
-    await page.addInitScript(() =>
-      Object.defineProperty(navigator, 'connection', { value: { saveData: true } }),
-    )
-    await page.goto(`${address}${from}`)
-    await page.waitForLoadState('networkidle')
-    const fetched: { url: string; bytes: number }[] = []
-    page.on('requestfinished', async (request) => {
-      const sizes = await request.sizes()
-      fetched.push({
-        url: new URL(request.url()).pathname,
-        bytes: sizes.responseBodySize + sizes.responseHeadersSize,
-      })
+    const warmSeconds = median(warm.map((run) => run.seconds))
+    const peak = Math.max(cold.peakMb, ...warm.map((run) => run.peakMb))
+    add({
+      id: `build.cold.${pages}`,
+      label: `build, ${pages} pages, empty cache`,
+      value: round2(cold.seconds),
+      unit: 's',
+      ...(COLD_TARGETS[pages] ? { target: atMost(COLD_TARGETS[pages]) } : {}),
     })
-    await page.evaluate((target) => {
-      const link = document.createElement('a')
-      link.href = target
-      link.id = 'bench-link'
-      link.textContent = 'bench'
-      document.body.append(link)
-    }, to)
-    await page.click('#bench-link')
-    await page.waitForURL(`${address}${to}`)
-    await page.waitForLoadState('networkidle')
-    await page.waitForTimeout(200)
-    return {
-      from,
-      to,
-      requests: fetched,
-      totalKb: kb(fetched.reduce((sum, r) => sum + r.bytes, 0)),
-    }
-  } finally {
-    await browser.close()
-    await app.close()
+    add({
+      id: `build.warm.${pages}`,
+      label: `build, ${pages} pages, after a content edit`,
+      value: round2(warmSeconds),
+      unit: 's',
+      ...(WARM_TARGETS[pages] ? { target: atMost(WARM_TARGETS[pages]) } : {}),
+      note: `median of ${warm.length}; ${round2((warmSeconds * 1000) / pages)} ms/page`,
+    })
+    add({
+      id: `build.peak.${pages}`,
+      label: `build, ${pages} pages, peak memory`,
+      value: Math.round(peak),
+      unit: 'MB',
+      ...(pages >= 10000 ? { target: atMost(PEAK_MEMORY_MB) } : {}),
+      note: `output ${Math.round(output.bytes / 1024 / 102.4) / 10} MB in ${output.files} files`,
+    })
+    log(`build ${pages} pages: cold ${round2(cold.seconds)} s, warm ${round2(warmSeconds)} s`)
+    log(indent(formatProfile(cold.profile)))
+    details[`build.${pages}`] = { cold, warm }
+    rows.push({ pages, warm: warmSeconds })
+  }
+  // A constant cost per added page once the fixed cost (bundling) is paid.
+  for (let i = 1; i < rows.length; i += 1) {
+    const [a, b] = [rows[i - 1], rows[i]]
+    if (!a || !b) continue
+    add({
+      id: `build.marginal.${a.pages}-${b.pages}`,
+      label: `build, cost per added page ${a.pages} → ${b.pages}`,
+      value: round2(((b.warm - a.warm) * 1000) / (b.pages - a.pages)),
+      unit: 'ms',
+    })
   }
 }
 
-/** The pages Lighthouse audits: a home, a service, a blog post, customer information. */
+const indent = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n')
+
+/** The real site, from an empty cache and after an edit; returns its output and cache. */
+async function realSite(measure: boolean) {
+  const dist = join(OUT, 'dist-site')
+  const cache = join(CACHES, 'cache-site')
+  if (!measure) {
+    await buildOnce(join(ROOT, 'content'), dist, cache)
+    return { dist, cache }
+  }
+  const content = join(OUT, 'content-site')
+  await rm(content, { recursive: true, force: true })
+  await cp(join(ROOT, 'content'), content, { recursive: true })
+  const { cold, warm } = await coldAndWarm(content, dist, cache, runs)
+  const output = await directorySize(dist)
+  const warmSeconds = median(warm.map((run) => run.seconds))
+  add({
+    id: 'build.cold.site',
+    label: 'build, the real site, empty cache',
+    value: round2(cold.seconds),
+    unit: 's',
+    target: atMost(3.5),
+    note: `${Math.round(cold.profile.cpuMs)} ms CPU`,
+  })
+  add({
+    id: 'build.warm.site',
+    label: 'build, the real site, after a content edit',
+    value: round2(warmSeconds),
+    unit: 's',
+    note: `median of ${warm.length}; peak ${Math.round(Math.max(cold.peakMb, ...warm.map((run) => run.peakMb)))} MB; output ${Math.round(output.bytes / 1024 / 102.4) / 10} MB`,
+  })
+  log(`real site: cold ${round2(cold.seconds)} s, warm ${round2(warmSeconds)} s`)
+  log(indent(formatProfile(cold.profile)))
+  details['build.site'] = { cold, warm }
+  return { dist, cache }
+}
+
+async function javascript(dist: string, cache: string) {
+  const report = await readChunkReport(cache)
+  const pages = [
+    { id: 'content', path: 'en/about', target: 70, label: 'a content page' },
+    { id: 'form', path: 'en/newsletter', target: 74, label: 'a form page' },
+  ]
+  for (const page of pages) {
+    const load = await firstLoadJs(dist, page.path, report)
+    add({
+      id: `js.first-load.${page.id}`,
+      label: `first-load JavaScript, ${page.label} (/${page.path}/)`,
+      value: load.gzipKb,
+      unit: 'KB gzip',
+      target: atMost(page.target),
+      note: `${load.brotliKb} KB Brotli, ${load.chunks.length} files`,
+    })
+    log(formatFirstLoad(load))
+    details[`js.first-load.${page.id}`] = load
+  }
+  const consent = await consentJs(dist)
+  add({
+    id: 'js.consent.first-visit',
+    label: 'consent code beside the page, first visit with the banner',
+    value: consent.firstVisitGzipKb,
+    unit: 'KB gzip',
+    target: atMost(5.5),
+    note: `${consent.runtimeGzipKb} KB on later visits`,
+  })
+  const navigation = await navigationBytes(dist, '/en/', '/en/about/')
+  add({
+    id: 'js.navigation',
+    label: 'one client navigation /en/ → /en/about/',
+    value: navigation.totalKb,
+    unit: 'KB',
+    target: atMost(5.6),
+    note: `${navigation.requests.length} requests`,
+  })
+  for (const request of navigation.requests) log(`  ${request.url} ${kb(request.bytes)} KB`)
+  details['js.navigation'] = navigation
+}
+
+/** The pages Lighthouse audits. */
 const LIGHTHOUSE_PAGES = [
   '/en/',
+  '/de/',
   '/en/services/cards/',
   '/blog/designing-idempotent-payment-apis/',
   '/en/customer-information/germany/de-iban/english/',
+  '/en/exchange-rates/mastercard/',
 ]
+/** Stand-in IDs: the trackers are configured, so the banner shows, but never load (no consent). */
+const TRACKER_IDS = {
+  GTM_ID: 'GTM-BENCH01',
+  GA_MEASUREMENT_ID: 'G-BENCH00001',
+  ADS_IDS: 'AW-1234567890',
+  LINKEDIN_PARTNER_ID: '123456',
+  TWITTER_PIXEL_ID: 'obench',
+}
 
-/** Lighthouse (mobile settings) on the built real site, served as `npm start` serves it. */
-async function lighthouse(distDir: string) {
-  const app = await createApp({ root: distDir, logLevel: 'silent' })
-  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+async function lighthouse(dist: string) {
+  const tracked = join(OUT, 'dist-site-tracked')
+  // The same site built with tracker IDs: every first visit shows the consent banner.
+  const saved = { ...process.env }
+  Object.assign(process.env, TRACKER_IDS)
   try {
-    const audits = await lighthouseAudit(address, LIGHTHOUSE_PAGES)
-    console.log(`Lighthouse, mobile:\n${formatLighthouse(audits)}`)
-    const missed = audits.flatMap((audit) =>
-      belowTarget(audit).map((miss) => `${audit.path}: ${miss}`),
-    )
-    console.log(
-      missed.length ? `targets missed:\n  ${missed.join('\n  ')}` : 'all Lighthouse targets met',
-    )
-    return audits
+    await buildOnce(join(ROOT, 'content'), tracked, join(CACHES, 'cache-site-tracked'))
   } finally {
-    await app.close()
+    for (const name of Object.keys(TRACKER_IDS)) {
+      if (saved[name] === undefined) delete process.env[name]
+      else process.env[name] = saved[name]
+    }
+  }
+  for (const [variant, root] of [
+    ['without trackers', dist],
+    ['with trackers (banner shown)', tracked],
+  ] as const) {
+    const app = await createApp({ root, logLevel: 'silent' })
+    const origin = await app.listen({ port: 0, host: '127.0.0.1' })
+    try {
+      const audits = await lighthouseAudit(origin, LIGHTHOUSE_PAGES)
+      log(`Lighthouse, mobile, ${variant}:\n${formatLighthouse(audits)}`)
+      details[`lighthouse.${variant}`] = audits
+      for (const audit of audits) {
+        const scores = `${audit.performance} / ${audit.accessibility} / ${audit.bestPractices} / ${audit.seo}`
+        add({
+          id: `lighthouse.${variant.split(' ')[0]}.${audit.path}.performance`,
+          label: `Lighthouse performance, ${audit.path}, ${variant}`,
+          value: audit.performance,
+          unit: '',
+          target: atLeast(LIGHTHOUSE_TARGETS.performance),
+          note: `all four ${scores}; LCP ${audit.lcpMs} ms, TBT ${audit.tbtMs} ms, CLS ${Number(audit.cls.toPrecision(2))}`,
+        })
+        const others = Math.min(audit.accessibility, audit.bestPractices, audit.seo)
+        add({
+          id: `lighthouse.${variant.split(' ')[0]}.${audit.path}.others`,
+          label: `Lighthouse accessibility, best practices, SEO (lowest), ${audit.path}, ${variant}`,
+          value: others,
+          unit: '',
+          target: atLeast(100),
+        })
+        add({
+          id: `lighthouse.${variant.split(' ')[0]}.${audit.path}.cls`,
+          label: `layout shift, ${audit.path}, ${variant}`,
+          value: audit.cls,
+          unit: '',
+          target: atMost(LIGHTHOUSE_TARGETS.cls),
+        })
+      }
+    } finally {
+      await app.close()
+    }
+  }
+}
+
+async function serving(dist: string) {
+  const results = await servingLoad(dist)
+  log(formatServing(results))
+  details.serving = results
+  for (const result of results) {
+    add({
+      id: `serving.${result.server}.${result.path}`,
+      label: `static serving at 100 connections, ${result.path}, ${result.server}`,
+      value: result.requestsPerSecond,
+      unit: 'requests/s',
+      note: `p99 ${result.p99Ms} ms`,
+    })
+  }
+}
+
+async function forms() {
+  const results = await formsLoad()
+  details.forms = results
+  for (const result of results) {
+    log(formatFormsLoad(result))
+    const target = FORMS_TARGETS[result.database]
+    add({
+      id: `forms.${result.database}.rate`,
+      label: `forms service on ${result.database}, sign-ups at 50 connections`,
+      value: result.signUpsPerSecond,
+      unit: '/s',
+      target: atLeast(target.perSecond),
+      note: `sender ${result.mailsPerSecond} mails/s`,
+    })
+    add({
+      id: `forms.${result.database}.p99`,
+      label: `forms service on ${result.database}, p99 latency`,
+      value: result.latencyMs.p99,
+      unit: 'ms',
+      target: atMost(target.p99Ms),
+    })
+  }
+}
+
+function commit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' })
+      .trim()
+      .concat(execFileSync('git', ['status', '--porcelain'], { cwd: ROOT }).length ? '+' : '')
+  } catch {
+    return 'unknown'
   }
 }
 
 async function main() {
   await mkdir(OUT, { recursive: true })
-  if (process.env.BENCH_ONLY === 'forms') {
-    for (const result of await formsLoad()) console.log(formatFormsLoad(result))
-    return
+  if (wanted('builds')) await builds()
+  const needsSite = ['builds', 'javascript', 'lighthouse', 'serving'].some(wanted)
+  if (needsSite) {
+    const { dist, cache } = await realSite(wanted('builds'))
+    if (wanted('javascript')) await javascript(dist, cache)
+    if (wanted('lighthouse') && !skipped('BENCH_LIGHTHOUSE')) await lighthouse(dist)
+    if (wanted('serving') && !skipped('BENCH_SERVING')) await serving(dist)
   }
-  if (process.env.BENCH_ONLY === 'serving') {
-    const dist = join(OUT, 'dist-site')
-    await buildOnce(join(ROOT, 'content'), dist, join(OUT, 'cache-site'))
-    console.log(formatServing(await servingLoad(dist)))
-    return
-  }
-  if (process.env.BENCH_ONLY === 'lighthouse') {
-    const dist = join(OUT, 'dist-site')
-    await buildOnce(join(ROOT, 'content'), dist, join(OUT, 'cache-site'))
-    await lighthouse(dist)
-    return
-  }
-  const scale = await scaling()
-  const realDist = join(OUT, 'dist-site')
-  const realContent = join(OUT, 'content-site')
-  await rm(realContent, { recursive: true, force: true })
-  await cp(join(ROOT, 'content'), realContent, { recursive: true })
-  const real = await coldAndWarm(realContent, realDist, runs)
-  const realWarm = median(real.warm.map((t) => t.seconds))
-  const realPeak = Math.max(real.cold.peakMb, ...real.warm.map((t) => t.peakMb))
-  const realSize = await directorySize(realDist)
-  console.log(
-    `real site: ${realWarm.toFixed(2)} s after a content edit, ${real.cold.seconds.toFixed(2)} s from an empty cache; peak ${Math.round(realPeak)} MB, output ${mb(realSize.bytes)} MB`,
-  )
-  const js = await firstLoadJs(realDist, 'en/about')
-  console.log(
-    `first-load JavaScript of ${js.path}: ${js.gzipKb} KB gzip (${js.brotliKb} KB brotli, ${js.rawKb} KB raw, ${js.files} files)`,
-  )
-  const consent = await consentJs(realDist)
-  console.log(
-    `consent JavaScript beside the page: ${consent.runtimeGzipKb} KB gzip on every visit, ${consent.firstVisitGzipKb} KB on a first visit with the banner (${consent.files.join(', ')})`,
-  )
-  const ratesPages = [
-    await ratesPageWeight(realDist, 'en/exchange-rates'),
-    await ratesPageWeight(realDist, 'en/exchange-rates/mastercard'),
-  ]
-  for (const weight of ratesPages) {
-    console.log(
-      `${weight.path}: HTML ${weight.htmlGzipKb} KB gzip, page data ${weight.pageDataGzipKb} KB gzip, rates template ${weight.templateGzipKb} KB gzip`,
-    )
-  }
-  const navigation = await navigationBytes(realDist, '/en/', '/en/about/')
-  console.log(
-    `one client navigation ${navigation.from} → ${navigation.to}: ${navigation.totalKb} KB in ${navigation.requests.length} requests`,
-  )
-  for (const request of navigation.requests) console.log(`  ${request.url} ${kb(request.bytes)} KB`)
-  const audits = process.env.BENCH_LIGHTHOUSE === '0' ? [] : await lighthouse(realDist)
-  const serving = process.env.BENCH_SERVING === '0' ? [] : await servingLoad(realDist)
-  if (serving.length) console.log(formatServing(serving))
-  const forms = process.env.BENCH_FORMS === '0' ? [] : await formsLoad()
-  for (const result of forms) console.log(formatFormsLoad(result))
-  const results = {
+  if (wanted('forms') && !skipped('BENCH_FORMS')) await forms()
+
+  const report: Report = {
     date: new Date().toISOString(),
-    machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
-    scaling: scale,
-    realSite: {
-      seconds: seconds(realWarm),
-      coldSeconds: seconds(real.cold.seconds),
-      peakMemoryMb: Math.round(realPeak),
-      outputMb: mb(realSize.bytes),
-    },
-    firstLoadJs: js,
-    consentJs: consent,
-    ratesPages,
-    navigation,
-    lighthouse: audits,
-    serving,
-    formsLoad: forms,
+    commit: commit(),
+    machine: { cpus: cpus().length, node: process.version },
+    figures,
+    details,
   }
-  await writeFile(join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
+  const baseline = baselineFile
+    ? (JSON.parse(await readFile(baselineFile, 'utf8')) as Report).figures
+    : undefined
+  log(`\n${formatFigures(figures, baseline)}`)
+  await writeFile(join(OUT, 'results.json'), `${JSON.stringify(report, null, 2)}\n`)
+  if (json) console.log(JSON.stringify(report, null, 2))
 }
 
 main().catch((error: unknown) => {

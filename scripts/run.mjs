@@ -23,6 +23,13 @@ const PROGRAMS = {
   'serve-api': 'src/server/serve-api.ts',
   'nginx-config': 'src/server/nginx-cli.ts',
 }
+/**
+ * Worker threads the programs start, compiled beside them: a program finds them in the folder
+ * `SITE_PROGRAMS_DIR` names (run without this script, as in tests, they work in-thread).
+ */
+const WORKERS = {
+  'pdf-worker': 'src/build/pdf-worker.ts',
+}
 /** Compiled versions kept (switching branches back and forth). */
 const KEPT_VERSIONS = 3
 
@@ -45,7 +52,9 @@ function codeHash() {
   return hash.digest('hex').slice(0, 16)
 }
 
-const binDir = join(ROOT, '.cache', 'bin')
+// RUN_BIN_DIR (inside the project, so the programs resolve node_modules): the bench's cold
+// builds compile into an empty one, as on a fresh clone.
+const binDir = process.env.RUN_BIN_DIR ?? join(ROOT, '.cache', 'bin')
 const version = join(binDir, codeHash())
 
 if (!existsSync(version)) {
@@ -55,7 +64,7 @@ if (!existsSync(version)) {
   await build({
     cwd: ROOT,
     input: Object.fromEntries(
-      Object.entries(PROGRAMS).map(([key, file]) => [key, join(ROOT, file)]),
+      Object.entries({ ...PROGRAMS, ...WORKERS }).map(([key, file]) => [key, join(ROOT, file)]),
     ),
     platform: 'node',
     // Libraries load from node_modules as they are; only our own modules are compiled.
@@ -87,6 +96,7 @@ if (!existsSync(version)) {
 // element and property and made rendering pages twice as slow. The dev server keeps it.
 if (name !== 'dev') process.env.NODE_ENV ??= 'production'
 
+process.env.SITE_PROGRAMS_DIR = version
 const program = join(version, `${name}.mjs`)
 process.argv = [process.argv[0] ?? 'node', program, ...args]
 await import(pathToFileURL(program).href)

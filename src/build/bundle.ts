@@ -7,8 +7,8 @@
  * them without loading Vite at all.
  */
 import { createHash } from 'node:crypto'
-import { access, cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { access, cp, link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { InlineConfig, Manifest } from 'vite'
 import type { BootData } from '../shared/types'
@@ -39,6 +39,10 @@ export interface Bundle {
 }
 
 const MANIFEST_FILE = '.vite/manifest.json'
+/** Beside the cached bundles: what each client chunk is made of, for `npm run bench`. */
+export const CHUNK_REPORT = 'chunks.json'
+/** Chunk file → module path (relative to the project) → its characters before minifying. */
+export type ChunkReport = Record<string, Record<string, number>>
 const COMPLETE = 'complete'
 /** Bundles of this many code versions stay in the cache (switching branches back and forth). */
 const KEPT_VERSIONS = 3
@@ -105,6 +109,8 @@ export async function bundle(
 
   await rm(version, { recursive: true, force: true })
   let bundleFiles: string[] = []
+  /** Per client chunk, each module's share in characters before minifying (the bench's report). */
+  const chunks: ChunkReport = {}
   const { build } = await measure('bundle: load Vite', () => import('vite'))
   const { baseViteConfig } = await import('./vite-config')
   const base = baseViteConfig(config)
@@ -114,6 +120,17 @@ export async function bundle(
       ...(base.plugins ?? []),
       {
         name: 'site:client-written',
+        generateBundle(_options, output) {
+          for (const chunk of Object.values(output)) {
+            if (chunk.type !== 'chunk') continue
+            chunks[chunk.fileName] = Object.fromEntries(
+              Object.entries(chunk.modules).map(([id, module]) => [
+                relative(config.root, id),
+                module.renderedLength,
+              ]),
+            )
+          }
+        },
         writeBundle(_options, output) {
           bundleFiles = Object.keys(output).map((file) => join(config.outDir, file))
           onClientWritten(bundleFiles)
@@ -185,10 +202,13 @@ export async function bundle(
       for (const twin of [file, `${file}.br`, `${file}.gz`]) {
         if (!(await exists(twin))) continue
         const target = join(clientCache, relative(config.outDir, twin))
-        await cp(twin, target)
+        // A link, not a copy: neither file is ever changed in place (a build writes new ones).
+        await mkdir(dirname(target), { recursive: true })
+        await link(twin, target).catch(() => cp(twin, target))
       }
     }
     await writeFile(manifestCache, manifestJson)
+    await writeFile(join(version, CHUNK_REPORT), JSON.stringify(chunks))
     await writeFile(join(version, COMPLETE), new Date().toISOString())
     await pruneCache(versionsDir)
   })

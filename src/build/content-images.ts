@@ -11,6 +11,7 @@ import { BRAND_MARK, THEME_COLOR } from '../shared/constants'
 import { HASHED_IMAGES_DIR, type ImageValue } from '../shared/images'
 import { slugify } from '../shared/slug'
 import { processImages, rasterizeSvgCards, type SvgCard } from './images'
+import { type Timeline, untimed } from './timeline'
 
 /** Where the sharing cards go, and the one used by pages without an image of their own. */
 export const CARD_DIR = '/images/cards'
@@ -71,16 +72,28 @@ export interface PrepareOptions {
   publicDir: string
   outDir: string
   cacheDir?: string
+  timeline?: Pick<Timeline, 'measure'>
+}
+
+export interface PreparedImages {
+  raster: number
+  cards: number
+  /**
+   * Settles when every sharing card is drawn. Pages need only a card's address, which its
+   * source names, so they are rendered meanwhile: drawing the cards from an empty cache takes
+   * longer than rendering the site.
+   */
+  cardsWritten: Promise<void>
 }
 
 /**
- * Prepares every image field of the content in place and writes the variants and cards under
- * `outDir`. Returns the number of raster images and cards written.
+ * Prepares every image field of the content in place and writes the variants under `outDir`;
+ * the cards are drawn in the background (`cardsWritten`).
  */
 export async function prepareImages(
   content: SiteContent,
   options: PrepareOptions,
-): Promise<{ raster: number; cards: number }> {
+): Promise<PreparedImages> {
   const fields = content.entries.flatMap((entry) => imageFields(entry.data))
   const isSvg = (field: ImageValue) => extname(field.src).toLowerCase() === '.svg'
   const raster = fields.filter((field) => !isSvg(field))
@@ -127,9 +140,14 @@ export async function prepareImages(
     field.card = cardOf(src)
     field.src = svg.url
   }
-  await rasterizeSvgCards(
-    cards.map((card) => ({ ...card, size: CARD_SIZE })),
-    { cacheDir: options.cacheDir },
+  const { measure } = options.timeline ?? untimed
+  const cardsWritten = measure('images: sharing cards', () =>
+    rasterizeSvgCards(
+      cards.map((card) => ({ ...card, size: CARD_SIZE })),
+      { cacheDir: options.cacheDir },
+    ),
   )
-  return { raster: variants.size, cards: cards.length }
+  // Awaited by the caller later; until then a failure must not count as unhandled.
+  cardsWritten.catch(() => {})
+  return { raster: variants.size, cards: cards.length, cardsWritten }
 }

@@ -6,6 +6,7 @@ import { type DocumentSpec, documentsOf, MEDIA_KIT_PATH } from '../content/docum
 import { type MarkdownCache, renderMarkdownCached } from '../content/markdown'
 import type { SiteContent } from '../content/site-content'
 import { LANGUAGES } from '../shared/languages'
+import { openPdfWriter } from './pdf-writer'
 
 /** The media kit: company facts and, in every language, what the company does. */
 export async function mediaKit(content: SiteContent, cache?: MarkdownCache): Promise<DocumentSpec> {
@@ -66,32 +67,35 @@ export async function writeDocuments(
   const cacheDir = options.cacheDir ? join(options.cacheDir, 'documents') : undefined
   if (cacheDir) await mkdir(cacheDir, { recursive: true })
   const used = new Set<string>()
-  await Promise.all(
-    specs.map(async (spec) => {
-      const file = join(outDir, spec.path)
-      await mkdir(dirname(file), { recursive: true })
-      const key = createHash('sha256')
-        .update(writer.copy().digest('hex'))
-        .update(JSON.stringify({ spec, issuer }))
-        .digest('hex')
-        .slice(0, 32)
-      const cached = cacheDir && join(cacheDir, `${key}.pdf`)
-      used.add(`${key}.pdf`)
-      if (
-        cached &&
-        (await copyFile(cached, file).then(
-          () => true,
-          () => false,
-        ))
-      )
-        return
-      // pdf-lib is only loaded by builds that write a changed document.
-      const { renderPdf } = await import('./pdf')
-      const pdf = await renderPdf(spec, issuer)
-      await writeFile(file, pdf)
-      if (cached) await writeFile(cached, pdf)
-    }),
-  )
+  const pdfWriter = openPdfWriter()
+  try {
+    await Promise.all(
+      specs.map(async (spec) => {
+        const file = join(outDir, spec.path)
+        await mkdir(dirname(file), { recursive: true })
+        const key = createHash('sha256')
+          .update(writer.copy().digest('hex'))
+          .update(JSON.stringify({ spec, issuer }))
+          .digest('hex')
+          .slice(0, 32)
+        const cached = cacheDir && join(cacheDir, `${key}.pdf`)
+        used.add(`${key}.pdf`)
+        if (
+          cached &&
+          (await copyFile(cached, file).then(
+            () => true,
+            () => false,
+          ))
+        )
+          return
+        const pdf = await pdfWriter.render(spec, issuer)
+        await writeFile(file, pdf)
+        if (cached) await writeFile(cached, pdf)
+      }),
+    )
+  } finally {
+    await pdfWriter.close()
+  }
   if (cacheDir) {
     const stale = (await readdir(cacheDir)).filter((name) => !used.has(name))
     await Promise.all(stale.map((name) => rm(join(cacheDir, name), { force: true })))

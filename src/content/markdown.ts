@@ -1,7 +1,7 @@
 /**
  * Rich text in the content: validation keeps a Markdown field as `PendingMarkdown`, and
  * `renderRichText` turns every one of them into sanitised HTML afterwards, through a cache of
- * earlier renderings. The renderer (unified, remark, rehype) is loaded only for texts the cache
+ * earlier renderings. The renderer (markdown-it) is loaded only for texts the cache
  * does not know, so a build of unchanged texts never loads it.
  */
 import { createHash } from 'node:crypto'
@@ -57,7 +57,13 @@ function collect(value: unknown, path: string[], found: Found[]): void {
   if (Array.isArray(value)) {
     value.forEach((item, index) => {
       if (item instanceof PendingMarkdown) {
-        found.push({ pending: item, path: [...path, String(index)], replace: (v) => { value[index] = v } })
+        found.push({
+          pending: item,
+          path: [...path, String(index)],
+          replace: (v) => {
+            value[index] = v
+          },
+        })
       } else collect(item, [...path, String(index)], found)
     })
     return
@@ -66,7 +72,13 @@ function collect(value: unknown, path: string[], found: Found[]): void {
   const record = value as Record<string, unknown>
   for (const [key, child] of Object.entries(record)) {
     if (child instanceof PendingMarkdown) {
-      found.push({ pending: child, path: [...path, key], replace: (v) => { record[key] = v } })
+      found.push({
+        pending: child,
+        path: [...path, key],
+        replace: (v) => {
+          record[key] = v
+        },
+      })
     } else collect(child, [...path, key], found)
   }
 }

@@ -1,26 +1,25 @@
 /**
- * Browser entry: hydrates the pre-rendered page with the data embedded in it (no request),
- * then starts the router, prefetching and the service worker.
+ * Browser entry: hydrates the pre-rendered page with the data embedded in it (no request).
+ * Everything that only serves the next page (router, loader, prefetching, scroll restoration,
+ * the service worker) is loaded after hydration, when the browser is idle or at the first
+ * interaction (`./navigation.ts`); a link clicked before it arrives is held and followed then.
  */
 import { useSyncExternalStore } from 'react'
 import { flushSync } from 'react-dom'
 import { hydrateRoot } from 'react-dom/client'
 import { BOOT_DATA_ELEMENT_ID, ROOT_ELEMENT_ID } from '../shared/constants'
 import type { Language } from '../shared/languages'
-import { fullLoadsRequired, setNavigator } from '../shared/navigation'
+import { shouldIntercept } from '../shared/links'
+import { setNavigator } from '../shared/navigation'
 import type { BootData } from '../shared/types'
 import { App, type AppState, layoutsOf } from '../site/app'
 import { loadTemplate } from '../site/templates/registry'
 import type { TemplateComponent } from '../site/templates/types'
 import { onRouteUpdate, type RouteUpdateDetail } from './events'
-import { applyHead } from './head'
 import { startImageFade } from './image-fade'
 import { interfaceLanguage, rememberLanguageSwitches, storeLanguage } from './language'
-import { createLoader, type LoadedPage } from './loader'
-import { startPrefetching } from './prefetch'
-import { createRouter, notFoundPageFor } from './router'
-import { createScrollStore } from './scroll'
-import { registerServiceWorker, serviceWorkerUpdated } from './service-worker'
+import type { LoadedPage } from './loader'
+import type { Navigation } from './navigation'
 import { createStore, type Store } from './store'
 
 function Root({
@@ -38,17 +37,85 @@ function languageFor(page: AppState['page']): Language {
   return page.result.languageNeutral ? interfaceLanguage() : page.result.language.language
 }
 
+type IdleWindow = Window & {
+  requestIdleCallback?: (callback: () => void, options?: { timeout: number }) => number
+}
+
+/** The events that count as the visitor's first interaction: the navigation code is due. */
+const INTERACTIONS = ['pointerdown', 'mouseover', 'touchstart', 'keydown', 'focusin'] as const
+
+/**
+ * Loads the navigation code once, at the first interaction or when the browser is idle after
+ * hydration. Until it runs, a click the router would take is held and replayed for it, and the
+ * link the pointer rests on is prefetched when it arrives.
+ */
+function deferNavigation(start: () => Promise<Navigation>): () => Promise<Navigation> {
+  let loading: Promise<Navigation> | undefined
+  let pointed: HTMLAnchorElement | null = null
+  const held: HTMLAnchorElement[] = []
+  const anchorOf = (target: EventTarget | null) =>
+    target instanceof Element ? target.closest<HTMLAnchorElement>('a[href]') : null
+  const onInteraction = (event: Event) => {
+    if (event.type === 'mouseover') pointed = anchorOf(event.target)
+    void load()
+  }
+  const holdClick = (event: MouseEvent) => {
+    const anchor = anchorOf(event.target)
+    if (!anchor) return
+    const facts = {
+      href: anchor.href,
+      target: anchor.target,
+      hasDownload: anchor.hasAttribute('download'),
+    }
+    if (!shouldIntercept(event, facts, window.location.href)) return
+    // A link within this page (a hash) is the browser's to follow, as opt-out links are
+    // consent's: only a link to another page waits for the router.
+    const url = new URL(anchor.href)
+    if (url.pathname === window.location.pathname && url.search === window.location.search) return
+    event.preventDefault()
+    held.push(anchor)
+    void load()
+  }
+  const stopHolding = () => {
+    for (const type of INTERACTIONS) document.removeEventListener(type, onInteraction, true)
+    document.removeEventListener('click', holdClick, true)
+  }
+  const load = () => {
+    loading ??= start().then(
+      (navigation) => {
+        stopHolding()
+        if (pointed?.matches(':hover')) navigation.prefetch(pointed.href)
+        // The router listens now: a click again is a click it takes.
+        for (const anchor of held.splice(0)) anchor.click()
+        return navigation
+      },
+      (error: unknown) => {
+        // Without the navigation code, links work as plain links.
+        stopHolding()
+        for (const anchor of held.splice(0)) window.location.assign(anchor.href)
+        throw error
+      },
+    )
+    return loading
+  }
+  for (const type of INTERACTIONS) {
+    document.addEventListener(type, onInteraction, { capture: true, passive: true })
+  }
+  document.addEventListener('click', holdClick, true)
+  const idle = (window as IdleWindow).requestIdleCallback
+  if (idle) idle(() => void load(), { timeout: 2000 })
+  else window.setTimeout(() => void load(), 200)
+  return load
+}
+
 async function start(): Promise<void> {
   const element = document.getElementById(BOOT_DATA_ELEMENT_ID)
   const root = document.getElementById(ROOT_ELEMENT_ID)
   if (!element?.textContent || !root) return
   const boot = JSON.parse(element.textContent) as BootData
-  registerServiceWorker(boot.serviceWorker)
   rememberLanguageSwitches()
   startImageFade()
 
-  const loader = createLoader<TemplateComponent>({ fetch: window.fetch.bind(window), loadTemplate })
-  loader.seed(boot.page, boot.staticQueries)
   let Template: TemplateComponent
   try {
     Template = await loadTemplate(boot.page.componentChunkName)
@@ -86,19 +153,12 @@ async function start(): Promise<void> {
       })
     })
   }
-  const router = createRouter<TemplateComponent>({
-    loader,
-    buildHash: boot.buildHash,
-    render,
-    announcePrefix: () => {
-      const state = store.get()
-      return layoutsOf(state)[state.language]?.strings.navigatedTo ?? ''
-    },
-    scrollStore: createScrollStore(() => window.sessionStorage),
-    prefetcher: startPrefetching((path) => loader.prefetch(path)),
-    forceFullLoad: () =>
-      fullLoadsRequired() || (serviceWorkerUpdated() && loader.hasFailedResources()),
-  })
+  const navigation = deferNavigation(() =>
+    import('./navigation').then(({ startNavigation }) => startNavigation(boot, store, render)),
+  )
+  // A form sent before the router is there waits for it rather than loading the page whole.
+  setNavigator(async (href) => (await navigation()).router.navigate(href))
+
   // Consent loads beside the page, not before it: no tag exists until it runs (so Consent
   // Mode's default still comes first), and the page it missed meanwhile is counted then.
   const revision = Object.values(boot.staticQueries)[0]?.company.consentRevision ?? '1'
@@ -135,22 +195,11 @@ async function start(): Promise<void> {
       console.error(error)
     },
   )
-  router.start()
-  setNavigator((href) => router.navigate(href))
 
   // A language-neutral page shows the visitor's language once hydrated, without a redirect.
   if (boot.page.result.languageNeutral) {
     const detected = interfaceLanguage()
     if (detected !== builtLanguage) setLanguage(detected)
-  }
-  // A static host's generic 404 page: show the one for the address's language.
-  const wanted = notFoundPageFor(boot.page.path, boot.page.matchPath, window.location.pathname)
-  if (wanted) {
-    const outcome = await loader.loadPage(wanted)
-    if (outcome.kind === 'success') {
-      render(outcome)
-      applyHead(outcome.page.result.head)
-    }
   }
 }
 

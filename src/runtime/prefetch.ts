@@ -40,6 +40,8 @@ export function prefetchTarget(
 export interface Prefetcher {
   /** Watches the links inside `root` until they become visible. */
   observe(root: ParentNode): void
+  /** Prefetches a link's page now (the guards still apply). */
+  prefetchNow(href: string): void
   stop(): void
 }
 
@@ -102,6 +104,7 @@ export function startPrefetching(prefetch: (path: string) => Promise<void>): Pre
           observer.observe(anchor)
       }
     },
+    prefetchNow: run,
     stop() {
       observer?.disconnect()
       document.removeEventListener('mouseover', onOver)

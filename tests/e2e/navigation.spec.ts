@@ -7,6 +7,7 @@ import {
   isSameDocument,
   markDocument,
   openPage,
+  recordRouteEvents,
   routeUpdates,
   waitForRouteUpdates,
 } from './support/helpers'
@@ -32,6 +33,41 @@ test.describe('client navigation', () => {
       data.result.head.canonical,
     )
     expect(problems).toEqual([])
+  })
+
+  test('the first load carries no navigation code; a link clicked before it arrives is followed without a full load', async ({
+    page,
+  }) => {
+    await disablePrefetch(page)
+    const html = await (await page.request.get('/en/')).text()
+    expect(html).not.toMatch(/navigation-[\w-]+\.js/)
+    // The navigation code is held back until the link has been clicked.
+    let release = () => {}
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route(/\/assets\/navigation-[\w-]+\.js$/, async (route) => {
+      await released
+      await route.continue()
+    })
+    await recordRouteEvents(page)
+    await page.goto('/en/')
+    // Hydrating marks the root element; the held click needs the hydrated page.
+    await page.waitForFunction(() =>
+      Object.keys(document.getElementById('root') ?? {}).some((key) =>
+        key.startsWith('__reactContainer'),
+      ),
+    )
+    await markDocument(page)
+    await mainNav(page).getByRole('link', { name: 'About us' }).click()
+    // Held, not followed by the browser.
+    await page.waitForTimeout(300)
+    await expect(page).toHaveURL('/en/')
+    release()
+    await expect(page).toHaveURL('/en/about/')
+    await waitForRouteUpdates(page, 2)
+    expect(await isSameDocument(page)).toBe(true)
+    await expect(page.locator('h1')).toHaveText('About Lumora Bank')
   })
 
   test('the first load needs no request for its own page data', async ({ page }) => {

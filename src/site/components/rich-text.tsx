@@ -5,7 +5,7 @@ import { Section } from './ui'
 export function RichText({ value, className }: { value: RichTextValue; className?: string }) {
   const html = { __html: value.html }
   return (
-    // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by rehype-sanitize at build time (src/content/markdown.ts)
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: made safe at build time (src/content/markdown-render.ts)
     <div className={className ? `prose ${className}` : 'prose'} dangerouslySetInnerHTML={html} />
   )
 }

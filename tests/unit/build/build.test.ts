@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -98,6 +98,19 @@ describe('build', () => {
     } finally {
       await writeFile(file, original)
     }
+  })
+
+  it('swaps the new site in whole and removes the last one after, as well as any a stopped build left', async () => {
+    const config = configFor('dist-swap')
+    const leftOver = `${config.outDir}.old-1-stopped`
+    await mkdir(leftOver, { recursive: true })
+    await writeFile(join(leftOver, 'index.html'), 'an old page')
+    await buildSite(config)
+    await buildSite(config)
+    expect(await readFile(join(config.outDir, 'en/index.html'), 'utf8')).toContain('<h1')
+    const oldSites = async () =>
+      (await readdir(dir)).filter((name) => name.startsWith('dist-swap.old-'))
+    await expect.poll(oldSites, { timeout: 10_000 }).toEqual([])
   })
 
   it('stops on a content error, naming file and field, and writes nothing', async () => {

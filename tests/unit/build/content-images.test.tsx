@@ -81,6 +81,7 @@ describe('images of the content', () => {
   it('gives raster images their variants, size and card, and SVG drawings a PNG card', async () => {
     const written = await prepareImages(content, { publicDir, outDir })
     expect(written.raster).toBe(1)
+    await written.cardsWritten
     const [hero] = imageFields(
       content.entries.find((entry) => entry.name === 'about' && entry.language === 'en')?.data,
     ) as ImageValue[]

@@ -12,11 +12,54 @@ describe('Markdown to HTML at build time', () => {
     expect(html).toContain('Hello')
   })
 
+  it('keeps the text of links to addresses a browser would run, and drops the link', () => {
+    const attempts = [
+      '[a](JavaScript:alert(1))',
+      '[b](java&#x09;script:alert(1))',
+      '[c](vbscript:msgbox(1))',
+      '[d](data:text/html;base64,PHNjcmlwdD4=)',
+      '<javascript:alert(1)>',
+      '[e](file:///etc/passwd)',
+    ]
+    for (const attempt of attempts) {
+      const { html } = renderMarkdown(`Read ${attempt} now.`)
+      // As the browser resolves them, every address left is this site's.
+      const addresses = [...html.matchAll(/href="([^"]*)"/g)].map(
+        (match) =>
+          new URL((match[1] ?? '').replace(/&amp;/g, '&'), 'https://bank.example/en/').protocol,
+      )
+      expect(addresses, attempt).toEqual(addresses.map(() => 'https:'))
+      expect(html, attempt).toMatch(/^<p>Read .* now\.<\/p>$/)
+    }
+    expect(renderMarkdown('[a](JavaScript:alert(1))').html).toBe('<p>a</p>')
+  })
+
+  it('drops raw HTML blocks whole and shows images only from this site or the web', () => {
+    const { html } = renderMarkdown(
+      '<div onclick="x()">\n<iframe src="https://evil.example/"></iframe>\n</div>\n\nAfter.\n\n![Chart](/images/chart.png) ![Pixel](data:image/png;base64,AAAA)',
+    )
+    expect(html).not.toMatch(/<div|<iframe|onclick|data:/)
+    expect(html).toContain('<p>After.</p>')
+    expect(html).toContain('<img src="/images/chart.png" alt="Chart">')
+    expect(html).toContain('Pixel')
+  })
+
+  it('links written addresses and e-mail addresses, not bare domain names', () => {
+    const { html } = renderMarkdown(
+      'See https://www.bafin.de/ or write to help@bank.example, not bank.example.',
+    )
+    expect(html).toContain(
+      '<a href="https://www.bafin.de/" target="_blank" rel="noopener noreferrer">https://www.bafin.de/</a>',
+    )
+    expect(html).toContain('<a href="mailto:help@bank.example">help@bank.example</a>')
+    expect(html).toContain('not bank.example.')
+  })
+
   it('gives headings ids made by the slug helper, numbered when they repeat', () => {
     const { html } = renderMarkdown('## Über uns\n\n## Über uns\n\n### Gebühren & Preise')
     expect(html).toContain('<h2 id="ueber-uns">Über uns</h2>')
     expect(html).toContain('<h2 id="ueber-uns-2">Über uns</h2>')
-    expect(html).toContain('<h3 id="gebuehren-and-preise">Gebühren &#x26; Preise</h3>')
+    expect(html).toContain('<h3 id="gebuehren-and-preise">Gebühren &amp; Preise</h3>')
   })
 
   it('opens other sites in a new tab without opener or referrer, and leaves internal links alone', () => {
@@ -42,8 +85,14 @@ describe('Markdown to HTML at build time', () => {
     expect(html).toContain('<li>two</li>')
   })
 
-  it('refuses a level-1 heading: the page title is the only one', () => {
+  it('refuses a level-1 heading, in either syntax: the page title is the only one', () => {
     expect(() => renderMarkdown('# Title')).toThrow(/expected headings from "##" down/)
+    expect(() => renderMarkdown('Title\n=====')).toThrow(/expected headings from "##" down/)
+  })
+
+  it('takes a heading id from its words, code included, not from markup', () => {
+    const { html } = renderMarkdown('## The `sepa` *instant* [scheme](/en/sepa/)')
+    expect(html).toContain('<h2 id="the-sepa-instant-scheme">')
   })
 
   it('renders every pending text in place, from the cache where it can, and names failures', async () => {
@@ -55,7 +104,11 @@ describe('Markdown to HTML at build time', () => {
       sections: [{ body: new PendingMarkdown('**bold**') }, { body: new PendingMarkdown('# h1') }],
     }
     const errors: string[] = []
-    await renderRichText(data, (path, message) => errors.push(`${path.join('.')}: ${message}`), cache)
+    await renderRichText(
+      data,
+      (path, message) => errors.push(`${path.join('.')}: ${message}`),
+      cache,
+    )
     expect(data).toEqual({
       intro: { html: '<p>cached</p>' },
       sections: [{ body: { html: '<p><strong>bold</strong></p>' } }, { body: { html: '' } }],

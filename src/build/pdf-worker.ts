@@ -1,0 +1,21 @@
+/**
+ * The PDF writer in a worker thread (`./pdf-writer.ts`): pdf-lib's font tables and deflate
+ * are a second of the main thread's time in a build of the real site from an empty cache,
+ * which the other core does instead, beside the bundling and rendering.
+ */
+import { parentPort } from 'node:worker_threads'
+import { renderPdf } from './pdf'
+import type { PdfRequest, PdfResponse } from './pdf-writer'
+
+parentPort?.on('message', async ({ id, spec, issuer }: PdfRequest) => {
+  let response: PdfResponse
+  try {
+    response = { id, pdf: await renderPdf(spec, issuer) }
+  } catch (error) {
+    response = {
+      id,
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    }
+  }
+  parentPort?.postMessage(response, 'pdf' in response ? [response.pdf.buffer as ArrayBuffer] : [])
+})
