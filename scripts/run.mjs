@@ -18,10 +18,10 @@ const PROGRAMS = {
   build: 'src/build/cli.ts',
   start: 'src/server/start.ts',
   dev: 'src/build/dev.ts',
-  validate: 'src/content/validate-cli.ts',
+  validate: 'src/build/validate-cli.ts',
   forms: 'src/server/forms/cli.ts',
   'serve-api': 'src/server/serve-api.ts',
-  'nginx-config': 'src/build/nginx-cli.ts',
+  'nginx-config': 'src/server/nginx-cli.ts',
 }
 /**
  * Worker threads the programs start, compiled beside them: a program finds them in the folder

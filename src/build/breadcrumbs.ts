@@ -4,9 +4,7 @@
  */
 import { LANGUAGES, type Language } from '../shared/languages'
 import type { NavigationItem } from '../shared/types'
-import type { BuildPage } from './routes'
-
-export type BreadcrumbTrails = Partial<Record<Language, NavigationItem[]>>
+import type { BreadcrumbTrails, BuildPage } from './build-page'
 
 /** The words a trail needs in each language: the home link, and "Page {page} of {pages}". */
 export type BreadcrumbLabels = Record<Language, { home: string; pageOf: string }>

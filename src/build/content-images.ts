@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { basename, dirname, extname, join } from 'node:path'
-import type { SiteContent } from '../content/load'
+import type { SiteContent } from '../content/site-content'
 import { BRAND_MARK, THEME_COLOR } from '../shared/constants'
 import { HASHED_IMAGES_DIR, type ImageValue } from '../shared/images'
 import { slugify } from '../shared/slug'

@@ -6,7 +6,7 @@ import {
   ROOT_ELEMENT_ID,
   THEME_COLOR,
 } from '../shared/constants'
-import { escapeHtml } from '../shared/html'
+import { escapeHtml, scriptJson } from '../shared/html'
 import { isLanguage, type Language, LOCALE_DATA } from '../shared/languages'
 import type { BootData, PageHead } from '../shared/types'
 
@@ -21,15 +21,6 @@ export interface PageAssets {
 }
 
 export { escapeHtml }
-
-/** JSON safe inside a `<script>` element: no `</script>`, no HTML comment, no line separators. */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029')
-}
 
 export function headTags(head: PageHead): string {
   const tags = [

@@ -3,7 +3,7 @@
  * links every page's head names for autodiscovery: the feed of the page's language, or every
  * feed on language-neutral pages.
  */
-import type { SiteContent } from '../content/load'
+import type { SiteContent } from '../content/site-content'
 import { LANGUAGES, type Language, LOCALE_DATA } from '../shared/languages'
 import type { FeedLink } from '../shared/types'
 import { escapeHtml } from './document'

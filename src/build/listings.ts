@@ -5,10 +5,10 @@
  */
 
 import { customerDocumentPath } from '../content/documents'
-import type { ContentEntry, SiteContent } from '../content/load'
+import type { ContentEntry, SiteContent } from '../content/site-content'
 import { DEFAULT_LANGUAGE, type Language } from '../shared/languages'
 import type { ListingItem, PageContent } from '../shared/types'
-import type { BuildPage } from './routes'
+import type { BuildPage } from './build-page'
 
 /** Posts per page of the blog archive. */
 export const POSTS_PER_PAGE = 6

@@ -12,6 +12,7 @@ import type { BuildConfig } from './config'
 const RENDERER_FILES = [
   'src/content/markdown-render.ts',
   'src/content/markdown.ts',
+  'src/content/rich-text.ts',
   'src/shared/links.ts',
   'src/shared/slug.ts',
   'package-lock.json',

@@ -1,11 +1,12 @@
 /** Page data and shared (static query) data of the protocol, as the build writes them. */
 import { createHash } from 'node:crypto'
-import type { SiteContent } from '../content/load'
+import type { SiteContent } from '../content/site-content'
 import { LANGUAGES, type Language, localizePath } from '../shared/languages'
 import type { AlternateLink, LayoutData, PageContent, PageData, PageHead } from '../shared/types'
+import type { BuildPage } from './build-page'
 import { CARD_SIZE, imageFields, SITE_CARD } from './content-images'
 import { feedLinks } from './feeds'
-import { type BuildPage, languageContext } from './routes'
+import { languageContext } from './routes'
 
 /** A short, stable content hash. */
 export function contentHash(data: string, length = 16): string {

@@ -3,36 +3,13 @@
  * Spec pages under `/en/` and `/de/`, `/` (the English home, not redirected), the
  * language-neutral `/blog/` and the per-language 404 pages with their match paths.
  */
-import type { SiteContent } from '../content/load'
+import type { SiteContent } from '../content/site-content'
 import { DEFAULT_LANGUAGE, IGNORED_PATHS, LANGUAGES, type Language } from '../shared/languages'
 import { notFoundMatchPath } from '../shared/paths'
-import type {
-  LanguageContext,
-  ListingItem,
-  PageContent,
-  Pagination,
-  RouteRecord,
-  TemplateName,
-} from '../shared/types'
-import { attachBreadcrumbs, type BreadcrumbLabels, type BreadcrumbTrails } from './breadcrumbs'
+import type { LanguageContext, TemplateName } from '../shared/types'
+import { attachBreadcrumbs, type BreadcrumbLabels } from './breadcrumbs'
+import type { BuildPage } from './build-page'
 import { attachListings } from './listings'
-
-export interface BuildPage {
-  route: RouteRecord
-  /** The path without its language prefix. */
-  originalPath: string
-  /** Language of the page's interface at build time. */
-  language: Language
-  routed: boolean
-  languageNeutral: boolean
-  /** Where search engines should look: `/` points at `/en/`. */
-  canonicalPath: string
-  content: Partial<Record<Language, PageContent & { description: string }>>
-  listing?: ListingItem[]
-  pagination?: Pagination
-  /** Home, the pages above and the page itself, per language the page shows. */
-  breadcrumbs?: BreadcrumbTrails
-}
 
 export function createRouteTable(content: SiteContent): BuildPage[] {
   const pages: BuildPage[] = []

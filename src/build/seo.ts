@@ -2,9 +2,10 @@
  * What search engines read besides the pages: `sitemap.xml` with every page that is its own
  * canonical and its language alternates, and `robots.txt` naming the sitemap by absolute URL.
  */
+
+import type { BuildPage } from './build-page'
 import { escapeHtml } from './document'
 import { alternates } from './page-data'
-import type { BuildPage } from './routes'
 
 export const SITEMAP_PATH = '/sitemap.xml'
 export const ROBOTS_PATH = '/robots.txt'

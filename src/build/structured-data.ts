@@ -3,9 +3,10 @@
  * Organization on the home pages, a BreadcrumbList on every page below a home, and JobPosting,
  * BlogPosting or NewsArticle where the page is one.
  */
-import type { SiteSettings } from '../content/schema/entries'
+
 import { LOCALE_DATA } from '../shared/languages'
-import type { BuildPage } from './routes'
+import type { SiteSettings } from '../shared/types'
+import type { BuildPage } from './build-page'
 import { ICON_PATH } from './web-manifest'
 
 type JsonLd = Record<string, unknown>

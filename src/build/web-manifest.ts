@@ -1,7 +1,8 @@
 /** One web manifest per language (spec section 2). */
-import type { SiteSettings } from '../content/schema/entries'
+
 import { BACKGROUND_COLOR, BRAND_MARK, THEME_COLOR } from '../shared/constants'
 import { DEFAULT_LANGUAGE, type Language } from '../shared/languages'
+import type { SiteSettings } from '../shared/types'
 
 export const ICON_PATH = '/icon.svg'
 

@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { scriptJson } from '../build/document'
 import { createFileStore } from '../content/file-store'
+import { scriptJson } from '../shared/html'
 import { type CmsBackendOptions, createCmsBackend } from './backend'
 import { CMS_API_PATH, CMS_PATH, cmsConfig } from './config'
 

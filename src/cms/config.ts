@@ -9,7 +9,8 @@
  * store's `{language}/{root}/{name}.yaml`.
  */
 import type { z } from 'zod'
-import { type CollectionName, locate } from '../content/collections'
+import { locate } from '../content/collections'
+import type { CollectionName } from '../content/schema/collection-name'
 import * as schemas from '../content/schema/entries'
 import * as formSchemas from '../content/schema/forms'
 import { ratesTexts } from '../content/schema/rates'

@@ -5,7 +5,7 @@
  * field the build rejects, or drop one the build needs.
  */
 import type { z } from 'zod'
-import type { CollectionName } from '../content/collections'
+import type { CollectionName } from '../content/schema/collection-name'
 import { type EditorMeta, editorMeta } from '../content/schema/editor'
 
 export interface CmsField {

@@ -6,21 +6,8 @@ import type { z } from 'zod'
 import { LANGUAGES, type Language } from '../shared/languages'
 import { slugify } from '../shared/slug'
 import type { TemplateName } from '../shared/types'
+import type { CollectionName } from './schema/collection-name'
 import * as schemas from './schema/entries'
-
-export type CollectionName =
-  | 'page'
-  | 'service'
-  | 'caseStudy'
-  | 'supportCategory'
-  | 'supportClient'
-  | 'customerInformation'
-  | 'legalPage'
-  | 'study'
-  | 'jobPosting'
-  | 'pressRelease'
-  | 'blogPost'
-  | 'blogCategory'
 
 export interface Collection {
   name: CollectionName
@@ -217,6 +204,9 @@ export function locate(
   }
   return undefined
 }
+
+/** The shared data of one language: navigation, footer, interface strings, banner words. */
+export const layoutFile = (language: Language) => `${language}/layout.yaml`
 
 export const KNOWN_FILES =
   'site.yaml, blog/archive.yaml, {en,de}/layout.yaml, {en,de}/pages/**.yaml, {en,de}/support-categories/*.yaml, {en,de}/jobs/*.yaml, {en,de}/press/*.md, blog/posts/*.md, blog/categories/*.yaml, forms/lists/*.yaml, forms/surveys/*.yaml, exchange-rates/ecb.xml, exchange-rates/texts.yaml or exchange-rates/{network}.csv'

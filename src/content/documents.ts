@@ -4,7 +4,7 @@
  * links against this list; the build writes exactly these files.
  */
 import type { Language } from '../shared/languages'
-import type { RichText } from './markdown'
+import type { RichText } from './rich-text'
 
 export const MEDIA_KIT_PATH = '/documents/press/media-kit.pdf'
 

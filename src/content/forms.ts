@@ -5,8 +5,10 @@
  */
 import type { Language } from '../shared/languages'
 import { type FormDefinition, formAction, type Question } from '../shared/forms/definition'
-import { type ContentProblem, ContentValidationError, validateDocument } from './errors'
-import { type SiteSettings, siteSettings } from './schema/entries'
+import { type ContentProblem, ContentValidationError } from './errors'
+import { validateDocument } from './validate-document'
+import type { SiteSettings } from '../shared/types'
+import { siteSettings } from './schema/entries'
 import { type MailingList, mailingList, type Survey, survey } from './schema/forms'
 import type { ContentDocument, ContentSource } from './source'
 

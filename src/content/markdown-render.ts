@@ -16,7 +16,7 @@
 import MarkdownIt, { type Token } from 'markdown-it'
 import { classifyLink, linkAttributes } from '../shared/links'
 import { slugify } from '../shared/slug'
-import { MarkdownError, type RichText } from './markdown'
+import { MarkdownError, type RichText } from './rich-text'
 
 const RENDER_BASE = 'https://site.invalid/'
 

@@ -5,18 +5,7 @@
  * does not know, so a build of unchanged texts never loads it.
  */
 import { createHash } from 'node:crypto'
-
-/** Rendered rich text: what templates receive for a Markdown field. */
-export interface RichText {
-  html: string
-}
-
-export class MarkdownError extends Error {}
-
-/** A Markdown text that passed validation and waits to be rendered. */
-export class PendingMarkdown {
-  constructor(readonly source: string) {}
-}
+import { MarkdownError, PendingMarkdown, type RichText } from './rich-text'
 
 /** A rendering: the HTML, or why the text cannot be rendered. */
 export type Rendering = { html: string } | { error: string }

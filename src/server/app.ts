@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import { EMPTY_POLICY, responseHeaders, type SitePolicy } from '../shared/http-headers'
 import { cspReportRoute } from './csp-report'
-import { type FormsServiceOptions, formsRoutes, SERVICE_PAGE_CSS } from './forms/routes'
+import { SERVICE_PAGE_CSS } from './forms/pages'
+import { type FormsServiceOptions, formsRoutes } from './forms/routes'
 import { createStaticHandler, readSitePolicy } from './static-files'
 
 export interface AppOptions {

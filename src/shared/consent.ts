@@ -55,6 +55,35 @@ export const categoryEnabled = (cookies: Cookies, category: Category) =>
 export const trackerEnabled = (cookies: Cookies, tracker: Tracker) =>
   cookies[consentCookie(tracker)] !== DENY
 
+/** A category's or a tracker's name in the banner, and what it is for. */
+export interface ConsentPurpose {
+  label: string
+  description: string
+}
+
+/**
+ * The cookie banner's words (content/{language}/layout.yaml, under `consent`): the first layer
+ * names purposes, providers and lifetimes; the settings have a switch per category and tracker.
+ */
+export interface ConsentTexts {
+  title: string
+  intro: string
+  acceptAll: string
+  rejectAll: string
+  settings: string
+  settingsTitle: string
+  settingsIntro: string
+  save: string
+  close: string
+  necessary: ConsentPurpose
+  categories: Record<Category, ConsentPurpose>
+  trackers: Record<Tracker, ConsentPurpose>
+  alwaysOn: string
+  /** Shown beside a privacy-policy opt-out link once it took effect; `{service}` is its name. */
+  optedOut: string
+  privacyLink: { label: string; href: string }
+}
+
 /** The identifiers from the build's environment; a tracker without one stays off. */
 export interface TrackingIds {
   gtmId?: string

@@ -1,6 +1,5 @@
 /** The data model of spec section 3, shared by the build and the browser runtime. */
-import type { ConsentTexts, SiteSettings } from '../content/schema/entries'
-import type { TrackingIds } from './consent'
+import type { ConsentTexts, TrackingIds } from './consent'
 import type { Language } from './languages'
 
 /** One page of the site: where it lives and, for pages answering a pattern, the pattern. */
@@ -154,8 +153,77 @@ export interface FooterGroup {
   links: NavigationItem[]
 }
 
-/** Interface strings of one language (content/{language}/layout.yaml). */
-export type UiStrings = import('../content/schema/entries').UiStrings
+/** The company facts of `content/site.yaml`: imprint, footer, contact details and PDFs. */
+export interface SiteSettings {
+  brandName: string
+  /** For home screens: 12 characters at most. */
+  shortName: string
+  legalEntity: string
+  address: { street: string; postalCode: string; city: string; country: string }
+  email: string
+  phone: string
+  pressEmail: string
+  complaintsEmail: string
+  register: { court: string; number: string }
+  vatId: string
+  managementBoard: string[]
+  supervisoryBoardChair: string
+  editorialResponsible: string
+  /** The cookie banner's revision: a new one asks every visitor again. */
+  consentRevision: string
+  supervisors: { name: string; address: string; url: string }[]
+}
+
+/** Interface strings of one language (content/{language}/layout.yaml, under `strings`). */
+export interface UiStrings {
+  skipToContent: string
+  primaryNavigation: string
+  menu: string
+  languageSwitcherLabel: string
+  languageName: string
+  navigatedTo: string
+  footerNavigation: string
+  home: string
+  breadcrumbs: string
+  readMore: string
+  minutesToRead: string
+  publishedOn: string
+  updatedOn: string
+  byAuthor: string
+  previousPage: string
+  nextPage: string
+  pageOf: string
+  allCategories: string
+  categories: string
+  frequentlyAskedQuestions: string
+  download: string
+  applyNow: string
+  location: string
+  employmentType: string
+  applyBy: string
+  postLanguage: string
+  whatItIs: string
+  whoItIsFor: string
+  howIntegrationWorks: string
+  regulatoryNotes: string
+  startingPoint: string
+  solution: string
+  servicesUsed: string
+  everydayHelp: string
+  complaints: string
+  contactTheBank: string
+  documents: string
+  findings: string
+  methodology: string
+  company: string
+  managementBoard: string
+  supervisoryBoardChair: string
+  commercialRegister: string
+  vatId: string
+  supervisoryAuthorities: string
+  editorialResponsible: string
+  contact: string
+}
 
 /** The shared data of one language: `/page-data/sq/d/{hash}.json`. */
 export interface LayoutData {

@@ -16,7 +16,8 @@ import {
   type EcbRatesData,
   type RatesTexts,
 } from '../../shared/rates/types'
-import { type ContentProblem, validateDocument } from '../errors'
+import type { ContentProblem } from '../errors'
+import { validateDocument } from '../validate-document'
 import { ratesTexts } from '../schema/rates'
 import type { ContentDocument } from '../source'
 import { type CardRates, parseCardRates } from './card'

@@ -4,7 +4,7 @@
  * configuration is generated from the schemas, so it cannot drift from the content model.
  */
 import { z } from 'zod'
-import type { CollectionName } from '../collections'
+import type { CollectionName } from './collection-name'
 
 export interface EditorMeta {
   /** Markdown text, a calendar date, or an image of the site's own. */

@@ -1,6 +1,9 @@
 /** zod schemas of every content type. One schema per type; the collections table maps files to them. */
 import { z } from 'zod'
+import type { ConsentTexts } from '../../shared/consent'
+import type { SiteSettings, UiStrings } from '../../shared/types'
 import { href, image, isoDate, link, markdown, reference, slug, text } from './fields'
+import type { Same } from './same'
 import { ICONS, sections } from './sections'
 
 const email = z.email({ error: 'expected an e-mail address' })
@@ -59,7 +62,8 @@ export const siteSettings = z.strictObject({
     )
     .min(1, { error: 'expected at least one supervisory authority' }),
 })
-export type SiteSettings = z.infer<typeof siteSettings>
+/** Shared code reads the company facts as `SiteSettings`. */
+true satisfies Same<z.output<typeof siteSettings>, SiteSettings>
 
 export const uiStrings = z.strictObject({
   skipToContent: text('the skip-link text', 60),
@@ -110,7 +114,7 @@ export const uiStrings = z.strictObject({
   editorialResponsible: text('the label "responsible for editorial content"', 80),
   contact: text('the label "contact"', 80),
 })
-export type UiStrings = z.infer<typeof uiStrings>
+true satisfies Same<z.output<typeof uiStrings>, UiStrings>
 
 const described = (what: string) =>
   z.strictObject({
@@ -151,7 +155,7 @@ export const consentTexts = z.strictObject({
   optedOut: text('the note after an opt-out ("{service}" stands for the service\'s name)', 120),
   privacyLink: link,
 })
-export type ConsentTexts = z.infer<typeof consentTexts>
+true satisfies Same<z.output<typeof consentTexts>, ConsentTexts>
 
 export const layout = z.strictObject({
   navigation: z.array(link).min(1, { error: 'expected at least one link' }),

@@ -4,7 +4,9 @@
  * braces are filled in by the page: {date}, {network}, {currency}, {amount}, {euros}, …
  */
 import { z } from 'zod'
+import type { RatesTexts } from '../../shared/rates/texts'
 import { slug, text } from './fields'
+import type { Same } from './same'
 
 const languageTexts = z.strictObject({
   source: text('the sentence naming the ECB as the source ("Source: …")', 200),
@@ -55,7 +57,8 @@ const languageTexts = z.strictObject({
   reload: text('the button that reloads the page', 40),
 })
 
-export type RatesTexts = z.infer<typeof languageTexts>
+/** The exchange-rate sections read these words as `RatesTexts`. */
+true satisfies Same<z.output<typeof languageTexts>, RatesTexts>
 
 export const ratesTexts = z.strictObject({
   /** The card networks with a rate file: `{ file: mastercard, name: Mastercard }`. */

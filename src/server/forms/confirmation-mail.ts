@@ -3,10 +3,11 @@
  * unsubscribe link (also as `List-Unsubscribe` with one-click POST, RFC 8058) and the sender's
  * identity, in the subscriber's language, as HTML and plain text.
  */
-import type { SiteSettings } from '../../content/schema/entries'
+
 import type { MailingList } from '../../content/schema/forms'
 import { escapeHtml } from '../../shared/html'
 import type { Language } from '../../shared/languages'
+import type { SiteSettings } from '../../shared/types'
 import type { Mail } from './mail'
 
 /** The unsubscribe link's label; everything else the list's content says. */

@@ -21,12 +21,14 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { FormsContent } from '../../content/forms'
-import type { SiteSettings } from '../../content/schema/entries'
 import { isLanguage, type Language } from '../../shared/languages'
+import type { SiteSettings } from '../../shared/types'
 import { confirmationMail } from './confirmation-mail'
 import type { Database } from './database'
 import type { Mailer } from './mail'
-import { DEFAULTS, hashToken, newToken, subscriptionLink } from './store'
+import { errorCode, failureOf, isPermanent } from './mail-failure'
+import { claimJobs, markOutcomes, type Outcome, prepareJobs, type Ready } from './mail-queue'
+import { DEFAULTS, subscriptionLink } from './store'
 
 export interface SenderLog {
   info(details: object, message: string): void
@@ -67,66 +69,6 @@ export interface RoundResult {
   failed: number
   skipped: number
 }
-
-interface Claimed {
-  id: string
-  subscriber_id: string
-  list: string
-  language: string
-  attempts: number
-}
-
-interface Ready extends Claimed {
-  email: string
-  confirmToken: string
-  unsubscribeToken: string
-}
-
-type Outcome =
-  | { job: Ready; result: 'sent' }
-  | { job: Ready; result: 'retry' | 'failed'; error: string; failure: Failure }
-
-type Failure = { code?: unknown; responseCode?: unknown; command?: unknown }
-
-/** Only what identifies a failure, never its message: SMTP errors quote the recipient. */
-export const failureOf = (error: unknown): Failure => {
-  const { code, responseCode, command } = (error ?? {}) as Record<string, unknown>
-  return { code, responseCode, command }
-}
-
-/** The stored reason of a failed attempt: the SMTP code, else the error's code. */
-const errorCode = (failure: Failure) => {
-  const text =
-    typeof failure.responseCode === 'number'
-      ? `smtp ${failure.responseCode}`
-      : typeof failure.code === 'string'
-        ? failure.code
-        : 'error'
-  return /^[\w .-]{1,40}$/.test(text) ? text : 'error'
-}
-
-/**
- * A refusal for good: an SMTP 5xx (the recipient or the message refused), or a mail that
- * could not be addressed at all. Connection errors, time-outs, SMTP 4xx and a refused login
- * (a setting to fix, after which the mails should still go) are tried again.
- */
-const isPermanent = (failure: Failure) =>
-  typeof failure.responseCode === 'number'
-    ? failure.responseCode >= 500 && failure.responseCode < 600 && failure.code !== 'EAUTH'
-    : failure.code === 'EENVELOPE' || failure.code === 'unknown list'
-
-const CLAIM = `
-UPDATE mail_jobs SET locked_until = $2::timestamptz, claimed_by = $3, attempts = attempts + 1
-WHERE id IN (
-  SELECT id FROM mail_jobs
-  WHERE sent_at IS NULL AND failed_at IS NULL AND run_at <= $1::timestamptz
-    AND (locked_until IS NULL OR locked_until <= $1::timestamptz)
-  ORDER BY run_at, id
-  LIMIT $4
-  FOR UPDATE SKIP LOCKED
-)
-RETURNING id, subscriber_id, list, language, attempts`
-
 export class MailSender {
   readonly #db: Database
   readonly #mailer: Mailer
@@ -254,13 +196,15 @@ export class MailSender {
       this.#unmarked = []
     }
     const now = this.#now()
-    const claimed = await this.#db.query<Claimed>(
-      CLAIM,
-      [now, new Date(now.getTime() + this.#leaseMs), this.#me, this.#batchSize],
-      { name: 'forms-mail-claim' },
+    const claimed = await claimJobs(
+      this.#db,
+      this.#me,
+      now,
+      new Date(now.getTime() + this.#leaseMs),
+      this.#batchSize,
     )
     if (claimed.length === 0) return { claimed: 0, result }
-    const ready = await this.#prepare(claimed, now)
+    const ready = await prepareJobs(this.#db, this.#me, claimed, now, this.#ttl)
     result.skipped = claimed.length - ready.length
     // A few mails at a time, as many as the mailer has connections: all of a batch at once
     // composed every mail in one go and held up the requests for a tenth of a second.
@@ -283,83 +227,6 @@ export class MailSender {
       this.#log?.info({ ...result }, 'confirmation e-mails sent')
     }
     return { claimed: claimed.length, result }
-  }
-
-  /**
-   * The links of the claimed mails, made in one transaction that locks the subscribers first
-   * (as every transaction does). A job whose subscriber is gone or no longer pending, or with
-   * a newer job for the same subscriber (asked again since), is dropped.
-   */
-  async #prepare(claimed: Claimed[], now: Date): Promise<Ready[]> {
-    return this.#db.transaction(async (tx) => {
-      const rows = await tx.query<{
-        job_id: string
-        id: string
-        email: string
-        status: string
-        newest: boolean
-      }>(
-        `SELECT j.id AS job_id, s.id, s.email, s.status,
-           NOT EXISTS (SELECT 1 FROM mail_jobs n
-                       WHERE n.subscriber_id = j.subscriber_id AND n.id > j.id) AS newest
-         FROM subscribers s JOIN mail_jobs j ON j.subscriber_id = s.id
-         WHERE j.id = ANY($1::bigint[]) AND j.claimed_by = $2
-           AND j.sent_at IS NULL AND j.failed_at IS NULL
-         ORDER BY s.id
-         FOR UPDATE OF s`,
-        [claimed.map((job) => job.id), this.#me],
-        { name: 'forms-mail-lock' },
-      )
-      const byJob = new Map(rows.map((row) => [String(row.job_id), row]))
-      const ready: Ready[] = []
-      const dropped: { id: string; reason: string }[] = []
-      for (const job of claimed) {
-        const row = byJob.get(String(job.id))
-        if (!row) continue
-        if (row.status !== 'pending' || !row.newest) {
-          dropped.push({ id: String(job.id), reason: row.newest ? 'not pending' : 'superseded' })
-          continue
-        }
-        ready.push({
-          ...job,
-          id: String(job.id),
-          email: row.email,
-          confirmToken: newToken(),
-          unsubscribeToken: newToken(),
-        })
-      }
-      if (dropped.length > 0) {
-        await tx.query(
-          `UPDATE mail_jobs j SET failed_at = $2, locked_until = NULL, last_error = v.reason
-           FROM unnest($1::bigint[], $3::text[]) AS v (id, reason) WHERE j.id = v.id`,
-          [dropped.map((job) => job.id), now, dropped.map((job) => job.reason)],
-        )
-      }
-      if (ready.length === 0) return ready
-      // Only the newest confirmation link works.
-      await tx.query(
-        `DELETE FROM subscriber_tokens
-         WHERE subscriber_id = ANY($1::uuid[]) AND purpose = 'confirm' AND used_at IS NULL`,
-        [ready.map((job) => job.subscriber_id)],
-        { name: 'forms-mail-old-links' },
-      )
-      await tx.query(
-        `INSERT INTO subscriber_tokens (hash, subscriber_id, purpose, created_at, expires_at)
-         SELECT hash, subscriber_id, purpose, $4::timestamptz,
-           CASE purpose WHEN 'confirm' THEN $5::timestamptz ELSE $6::timestamptz END
-         FROM unnest($1::text[], $2::uuid[], $3::text[]) AS t (hash, subscriber_id, purpose)`,
-        [
-          ready.flatMap((job) => [hashToken(job.confirmToken), hashToken(job.unsubscribeToken)]),
-          ready.flatMap((job) => [job.subscriber_id, job.subscriber_id]),
-          ready.flatMap(() => ['confirm', 'unsubscribe']),
-          now,
-          new Date(now.getTime() + this.#ttl.confirm),
-          new Date(now.getTime() + this.#ttl.unsubscribe),
-        ],
-        { name: 'forms-mail-links' },
-      )
-      return ready
-    })
   }
 
   async #send(job: Ready): Promise<Outcome> {
@@ -397,73 +264,11 @@ export class MailSender {
     }
   }
 
-  /** Records the outcomes of a round, in one transaction when more than sent mails. */
-  async #mark(outcomes: Outcome[]): Promise<void> {
-    const now = this.#now()
-    const sent = outcomes.filter((outcome) => outcome.result === 'sent')
-    const retry = outcomes.filter((outcome) => outcome.result === 'retry')
-    const failed = outcomes.filter((outcome) => outcome.result === 'failed')
-    const ids = (list: Outcome[]) => list.map((outcome) => outcome.job.id)
-    const markSent = (tx: Pick<Database, 'query'>) =>
-      tx.query(
-        `UPDATE mail_jobs SET sent_at = $2, locked_until = NULL, last_error = NULL
-         WHERE id = ANY($1::bigint[]) AND claimed_by = $3 AND sent_at IS NULL`,
-        [ids(sent), now, this.#me],
-        { name: 'forms-mail-sent' },
-      )
-    if (retry.length === 0 && failed.length === 0) {
-      if (sent.length > 0) await markSent(this.#db)
-      return
-    }
-    await this.#db.transaction(async (tx) => {
-      if (failed.length > 0) {
-        // The address may ask again at once (what a failed mail in the request used to do).
-        await tx.query(
-          `UPDATE subscribers SET mailed_at = NULL
-           WHERE id IN (SELECT subscriber_id FROM mail_jobs
-                        WHERE id = ANY($1::bigint[]) AND claimed_by = $2
-                          AND sent_at IS NULL AND failed_at IS NULL)`,
-          [ids(failed), this.#me],
-        )
-      }
-      // The links of mails not sent were never seen by anyone.
-      await tx.query('DELETE FROM subscriber_tokens WHERE hash = ANY($1::text[])', [
-        [...retry, ...failed].flatMap((outcome) => [
-          hashToken(outcome.job.confirmToken),
-          hashToken(outcome.job.unsubscribeToken),
-        ]),
-      ])
-      if (sent.length > 0) await markSent(tx)
-      if (retry.length > 0) {
-        await tx.query(
-          `UPDATE mail_jobs j
-           SET run_at = $2::timestamptz + v.delay * interval '1 millisecond',
-               locked_until = NULL, last_error = v.error
-           FROM unnest($1::bigint[], $3::integer[], $4::text[]) AS v (id, delay, error)
-           WHERE j.id = v.id AND j.claimed_by = $5 AND j.sent_at IS NULL`,
-          [
-            ids(retry),
-            now,
-            retry.map((outcome) => this.#delay(outcome.job.attempts)),
-            retry.map((outcome) => ('error' in outcome ? outcome.error : '')),
-            this.#me,
-          ],
-        )
-      }
-      if (failed.length > 0) {
-        await tx.query(
-          `UPDATE mail_jobs j SET failed_at = $2, locked_until = NULL, last_error = v.error
-           FROM unnest($1::bigint[], $3::text[]) AS v (id, error)
-           WHERE j.id = v.id AND j.claimed_by = $4 AND j.sent_at IS NULL`,
-          [
-            ids(failed),
-            now,
-            failed.map((outcome) => ('error' in outcome ? outcome.error : '')),
-            this.#me,
-          ],
-        )
-      }
-    })
+  /** Records the outcomes of a round (see `markOutcomes`), with this sender's retry delays. */
+  #mark(outcomes: Outcome[]): Promise<void> {
+    return markOutcomes(this.#db, this.#me, outcomes, this.#now(), (attempts) =>
+      this.#delay(attempts),
+    )
   }
 
   /** The wait before attempt `attempts + 1`: doubling from the base, a little spread. */

@@ -1,7 +1,7 @@
 /** What the exchange-rate sections receive from the build (page data), and the history files. */
-import type { RatesTexts } from '../../content/schema/rates'
 import type { Language } from '../languages'
 import type { DayList } from './days'
+import type { RatesTexts } from './texts'
 
 export type { RatesTexts }
 

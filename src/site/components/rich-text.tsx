@@ -1,4 +1,4 @@
-import type { RichText as RichTextValue } from '../../content/markdown'
+import type { RichText as RichTextValue } from '../../content/rich-text'
 import { Section } from './ui'
 
 /** HTML rendered and sanitised from Markdown at build time; never built from visitor input. */

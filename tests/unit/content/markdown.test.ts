@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import {
-  linksIn,
-  markdownKey,
-  PendingMarkdown,
-  type Rendering,
-  renderRichText,
-} from '../../../src/content/markdown'
+import { linksIn, markdownKey, type Rendering, renderRichText } from '../../../src/content/markdown'
 import { renderMarkdown } from '../../../src/content/markdown-render'
+import { PendingMarkdown } from '../../../src/content/rich-text'
 
 describe('Markdown to HTML at build time', () => {
   it('drops scripts, raw HTML and event handlers', () => {

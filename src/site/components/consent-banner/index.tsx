@@ -8,85 +8,15 @@
  * It is loaded only when needed (no choice yet, or "Cookie settings" in the footer) and
  * rendered in a root of its own.
  */
-import {
-  type KeyboardEvent,
-  lazy,
-  type ReactNode,
-  Suspense,
-  useEffect,
-  useId,
-  useRef,
-  useState,
-} from 'react'
-import type { ConsentTexts } from '../../../content/schema/entries'
-import { CATEGORIES, type Choice, everyCategory, type Tracker } from '../../../shared/consent'
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react'
+import { CATEGORIES } from '../../../shared/consent'
 import { buttonClass } from '../button'
+import { Actions, type ConsentBannerProps, trapKeys } from './layer'
 import styles from './styles.module.css'
-
-export interface ConsentBannerProps {
-  texts: ConsentTexts
-  language: string
-  /** The choice the settings start from (the stored one). */
-  initial: Choice
-  /** The trackers this site has (an ID configured); the others are not offered. */
-  trackers: readonly Tracker[]
-  layer: 'first' | 'settings'
-  /** False when the visitor was busy elsewhere (typing): the banner then waits to be found. */
-  takeFocus: boolean
-  decide(choice: Choice): void
-  close(): void
-}
-
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled])'
-
-/** Keeps Tab and Shift+Tab inside `container`; Escape calls `onEscape`. */
-export function trapKeys(event: KeyboardEvent<HTMLElement>, onEscape: () => void) {
-  if (event.key === 'Escape') {
-    event.preventDefault()
-    onEscape()
-    return
-  }
-  if (event.key !== 'Tab') return
-  const items = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)]
-  const first = items[0]
-  const last = items.at(-1)
-  if (!first || !last) return
-  // From the title (not a stop of its own) Tab goes to the first control, Shift+Tab the last.
-  if (!items.includes(document.activeElement as HTMLElement)) {
-    event.preventDefault()
-    ;(event.shiftKey ? last : first).focus()
-  } else if (event.shiftKey && document.activeElement === first) {
-    event.preventDefault()
-    last.focus()
-  } else if (!event.shiftKey && document.activeElement === last) {
-    event.preventDefault()
-    first.focus()
-  }
-}
 
 /** Loads the settings layer (on the way to the "Settings" button, so it is there on click). */
 const loadSettings = () => import('./settings')
 const SettingsLayer = lazy(loadSettings)
-
-/**
- * "Accept all" and "Reject all", then the layer's own third button. Every choice is the site's
- * primary button: none is pushed (section 25 TDDDG, equal prominence).
- */
-export function Actions(props: ConsentBannerProps & { children: ReactNode }) {
-  /** Accept or reject every category; opt-outs of single trackers stay as they are. */
-  const all = (allowed: boolean): Choice => everyCategory(allowed, props.initial)
-  return (
-    <div className={styles.actions}>
-      <button type="button" className={buttonClass()} onClick={() => props.decide(all(true))}>
-        {props.texts.acceptAll}
-      </button>
-      <button type="button" className={buttonClass()} onClick={() => props.decide(all(false))}>
-        {props.texts.rejectAll}
-      </button>
-      {props.children}
-    </div>
-  )
-}
 
 export function ConsentBanner(props: ConsentBannerProps) {
   const { texts } = props

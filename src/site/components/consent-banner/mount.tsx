@@ -1,6 +1,7 @@
 /** Renders the cookie banner in a root of its own, outside the page's React tree. */
 import { createRoot } from 'react-dom/client'
-import { ConsentBanner, type ConsentBannerProps } from '.'
+import { ConsentBanner } from '.'
+import type { ConsentBannerProps } from './layer'
 
 export interface MountedBanner {
   /** Renders the banner again with new props (its layer and switches stay as they are). */

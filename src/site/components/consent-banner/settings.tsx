@@ -14,7 +14,7 @@ import {
 } from '../../../shared/consent'
 import { ROOT_ELEMENT_ID } from '../../../shared/constants'
 import { buttonClass } from '../button'
-import { Actions, type ConsentBannerProps, trapKeys } from '.'
+import { Actions, type ConsentBannerProps, trapKeys } from './layer'
 import styles from './styles.module.css'
 
 export default function SettingsLayer(

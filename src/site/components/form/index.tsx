@@ -8,14 +8,13 @@
  * beside their fields and in a summary, focus moves to the first one, and success is a client
  * navigation to the form's success page.
  */
-import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { SectionOf } from '../../../content/schema/sections'
 import {
   answerField,
   type FormDefinition,
   HONEYPOT_FIELD,
   MAX_EMAIL_LENGTH,
-  type Question,
 } from '../../../shared/forms/definition'
 import {
   errorLine,
@@ -27,16 +26,13 @@ import { navigateTo } from '../../../shared/navigation'
 import { buttonClass } from '../button'
 import { Link } from '../link'
 import { Section } from '../ui'
+import { Choices, idOf, Marker, QuestionField } from './fields'
 import styles from './styles.module.css'
 
 type Status = { state: 'idle' } | { state: 'sending' } | { state: 'failed'; message: string }
 
 /** The rules and the sending, loaded when the visitor first needs them. */
 const loadClient = () => import('./client')
-
-/** Input ids: unique per form, derived from the field's name. */
-const idOf = (form: FormDefinition, field: string) =>
-  `${form.id}-${field.replace(/[^a-z0-9-]/gi, '-')}`
 
 export function Form({ form }: { form: FormDefinition }) {
   const messages = FORM_MESSAGES[form.language]
@@ -268,178 +264,6 @@ export function Form({ form }: { form: FormDefinition }) {
       )}
     </form>
   )
-}
-
-type Messages = (typeof FORM_MESSAGES)['en']
-
-function Marker({ required, messages }: { required: boolean; messages: Messages }) {
-  return <span className={styles.marker}>({required ? messages.required : messages.optional})</span>
-}
-
-function Choices({
-  form,
-  name,
-  legend,
-  type,
-  required,
-  options,
-  messages,
-  hint,
-  error,
-  invalid,
-}: {
-  form: FormDefinition
-  name: string
-  legend: string
-  type: 'checkbox' | 'radio'
-  required: boolean
-  options: { id: string; label: string }[]
-  messages: Messages
-  hint?: string
-  error: ReactNode
-  invalid: boolean
-}) {
-  const id = idOf(form, name)
-  return (
-    <fieldset
-      className={styles.fieldset}
-      data-field=""
-      id={id}
-      aria-describedby={
-        [hint && `${id}-hint`, invalid && `${id}-error`].filter(Boolean).join(' ') || undefined
-      }
-    >
-      <legend className={styles.label}>
-        {legend} <Marker required={required} messages={messages} />
-      </legend>
-      {hint && (
-        <p id={`${id}-hint`} className={styles.hint}>
-          {hint}
-        </p>
-      )}
-      {error}
-      {options.map((option) => (
-        <div key={option.id} className={styles.choice}>
-          <input
-            id={`${id}-${option.id}`}
-            type={type}
-            name={name}
-            value={option.id}
-            // A required radio group needs one answer; checkboxes are checked by our rules.
-            required={type === 'radio' && required}
-            aria-invalid={invalid ? true : undefined}
-          />
-          <label htmlFor={`${id}-${option.id}`}>{option.label}</label>
-        </div>
-      ))}
-    </fieldset>
-  )
-}
-
-function QuestionField({
-  form,
-  question,
-  messages,
-  error,
-  invalid,
-}: {
-  form: FormDefinition
-  question: Question
-  messages: Messages
-  error: ReactNode
-  invalid: boolean
-}) {
-  const name = answerField(question.id)
-  const id = idOf(form, name)
-  switch (question.type) {
-    case 'single':
-    case 'multiple':
-      return (
-        <Choices
-          form={form}
-          name={name}
-          legend={question.label}
-          type={question.type === 'single' ? 'radio' : 'checkbox'}
-          required={question.required}
-          options={question.options}
-          messages={messages}
-          hint={question.hint}
-          error={error}
-          invalid={invalid}
-        />
-      )
-    case 'scale': {
-      const values = Array.from(
-        { length: question.max - question.min + 1 },
-        (_, index) => question.min + index,
-      )
-      return (
-        <fieldset
-          className={styles.fieldset}
-          data-field=""
-          id={id}
-          aria-describedby={[`${id}-ends`, question.hint && `${id}-hint`, invalid && `${id}-error`]
-            .filter(Boolean)
-            .join(' ')}
-        >
-          <legend className={styles.label}>
-            {question.label} <Marker required={question.required} messages={messages} />
-          </legend>
-          {question.hint && (
-            <p id={`${id}-hint`} className={styles.hint}>
-              {question.hint}
-            </p>
-          )}
-          <p id={`${id}-ends`} className={styles.hint}>
-            {question.min} = {question.minLabel}, {question.max} = {question.maxLabel}
-          </p>
-          {error}
-          <div className={styles.scale}>
-            {values.map((value) => (
-              <div key={value} className={styles.scaleValue}>
-                <input
-                  id={`${id}-${value}`}
-                  type="radio"
-                  name={name}
-                  value={value}
-                  required={question.required}
-                  aria-invalid={invalid ? true : undefined}
-                />
-                <label htmlFor={`${id}-${value}`}>{value}</label>
-              </div>
-            ))}
-          </div>
-        </fieldset>
-      )
-    }
-    case 'text':
-      return (
-        <div className={styles.field} data-field="">
-          <label className={styles.label} htmlFor={id}>
-            {question.label} <Marker required={question.required} messages={messages} />
-          </label>
-          {question.hint && (
-            <p id={`${id}-hint`} className={styles.hint}>
-              {question.hint}
-            </p>
-          )}
-          {error}
-          <textarea
-            className={styles.input}
-            id={id}
-            name={name}
-            rows={5}
-            maxLength={question.maxLength}
-            required={question.required}
-            aria-invalid={invalid ? true : undefined}
-            aria-describedby={
-              [question.hint && `${id}-hint`, invalid && `${id}-error`].filter(Boolean).join(' ') ||
-              undefined
-            }
-          />
-        </div>
-      )
-  }
 }
 
 /** A `form` section: its heading and introduction, then the form in the page's language. */

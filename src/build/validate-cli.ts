@@ -7,12 +7,12 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { parse } from 'yaml'
-import { readBuildConfig } from '../build/config'
-import { ContentValidationError, formatProblem } from './errors'
-import { createFileStore, parseMarkdownFile } from './file-store'
-import { loadContent } from './load'
-import { renderRichText } from './markdown'
-import * as schemas from './schema/entries'
+import { ContentValidationError, formatProblem } from '../content/errors'
+import { createFileStore, parseMarkdownFile } from '../content/file-store'
+import { loadContent } from '../content/load'
+import { renderRichText } from '../content/markdown'
+import * as schemas from '../content/schema/entries'
+import { readBuildConfig } from './config'
 
 async function checkFiles(type: string, files: string[]): Promise<number> {
   const schema = (schemas as Record<string, unknown>)[type] as import('zod').ZodType | undefined
@@ -55,7 +55,9 @@ async function main(): Promise<number> {
   if (args[0] === '--as') return checkFiles(args[1] ?? '', args.slice(2))
   const { contentDir, root } = readBuildConfig()
   try {
-    const content = await loadContent(createFileStore(contentDir), { publicDir: resolve(root, 'public') })
+    const content = await loadContent(createFileStore(contentDir), {
+      publicDir: resolve(root, 'public'),
+    })
     console.log(`${contentDir}: ${content.entries.length} entries, all valid.`)
     return 0
   } catch (error) {

@@ -6,9 +6,9 @@
 import { writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { readSitePolicy } from '../server/static-files'
-import { readBuildConfig } from './config'
-import { nginxConfig } from './host-config'
+import { readBuildConfig } from '../build/config'
+import { nginxConfig } from '../build/host-config'
+import { readSitePolicy } from './static-files'
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

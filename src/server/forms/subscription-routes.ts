@@ -1,0 +1,95 @@
+/**
+ * The links of the mailing lists' e-mails: confirming a subscription (a page with one button,
+ * whose POST confirms, so mail scanners that open every link confirm nothing) and
+ * unsubscribing (the link itself, and the one-click POST of RFC 8058). Each ends on a page of
+ * the site: confirmed, unsubscribed, or the link no longer works.
+ */
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify'
+import type { FormsContent } from '../../content/forms'
+import { LINK_EXPIRED_PAGE, UNSUBSCRIBED_PAGE } from '../../shared/forms/definition'
+import { FORM_MESSAGES } from '../../shared/forms/messages'
+import { DEFAULT_LANGUAGE, type Language } from '../../shared/languages'
+import { confirmPage, html } from './pages'
+import { isLanguage } from './request'
+import { type FormsStore, type LinkOutcome, subscriptionLink } from './store'
+
+/** The routes of the e-mails' links; `config` carries the confirmation's rate limit. */
+export function subscriptionRoutes(
+  app: FastifyInstance,
+  store: FormsStore,
+  forms: FormsContent,
+  config: FastifyContextConfig,
+): void {
+  const pageOf = (language: Language, page: string) => `/${language}/${page}/`
+  const confirmedPage = (outcome: { list: string; language: Language }) =>
+    pageOf(outcome.language, forms.lists[outcome.list]?.confirmedPage ?? LINK_EXPIRED_PAGE)
+  const linkTarget = (outcome: LinkOutcome, fallback: Language, done: string) =>
+    outcome.outcome === 'invalid'
+      ? pageOf(fallback, LINK_EXPIRED_PAGE)
+      : outcome.outcome === 'expired'
+        ? pageOf(outcome.language, LINK_EXPIRED_PAGE)
+        : done
+  const tokenOf = (request: FastifyRequest) => {
+    const query = request.query as Record<string, unknown>
+    return {
+      token: typeof query.token === 'string' ? query.token : '',
+      language: isLanguage(query.lang) ? query.lang : DEFAULT_LANGUAGE,
+    }
+  }
+
+  app.get('/api/subscriptions/confirm', { config }, async (request, reply) => {
+    const { token, language } = tokenOf(request)
+    const found = await store.inspectConfirmation(token)
+    request.log.info({ state: found.state }, 'confirmation link opened')
+    if (found.state === 'invalid') return reply.redirect(pageOf(language, LINK_EXPIRED_PAGE), 303)
+    if (found.state === 'expired') {
+      return reply.redirect(pageOf(found.language, LINK_EXPIRED_PAGE), 303)
+    }
+    if (found.state === 'done') return reply.redirect(confirmedPage(found), 303)
+    const list = forms.lists[found.list]
+    const name = list?.name[found.language] ?? found.list
+    const button =
+      list?.mail.button[found.language] ?? FORM_MESSAGES[found.language].confirmPage.title
+    return html(
+      reply,
+      200,
+      confirmPage(
+        found.language,
+        name,
+        button,
+        subscriptionLink('', 'confirm', token, found.language),
+      ),
+    )
+  })
+
+  app.post('/api/subscriptions/confirm', { bodyLimit: 4096, config }, async (request, reply) => {
+    const { token, language } = tokenOf(request)
+    const outcome = await store.confirm(token)
+    request.log.info({ outcome: outcome.outcome }, 'subscription confirmed')
+    const target = linkTarget(
+      outcome,
+      language,
+      outcome.outcome === 'done' ? confirmedPage(outcome) : '',
+    )
+    return reply.redirect(target, 303)
+  })
+
+  app.get('/api/subscriptions/unsubscribe', async (request, reply) => {
+    const { token, language } = tokenOf(request)
+    const outcome = await store.unsubscribe(token)
+    request.log.info({ outcome: outcome.outcome }, 'unsubscribe link followed')
+    const done = outcome.outcome === 'done' ? pageOf(outcome.language, UNSUBSCRIBED_PAGE) : ''
+    return reply.redirect(linkTarget(outcome, language, done), 303)
+  })
+
+  // RFC 8058: a mail client unsubscribes with a POST of `List-Unsubscribe=One-Click`.
+  app.post('/api/subscriptions/unsubscribe', { bodyLimit: 4096 }, async (request, reply) => {
+    const { token } = tokenOf(request)
+    const outcome = await store.unsubscribe(token)
+    request.log.info({ outcome: outcome.outcome }, 'one-click unsubscribe')
+    if (outcome.outcome !== 'done') {
+      return reply.code(410).type('text/plain; charset=utf-8').send('This link no longer works.')
+    }
+    return reply.type('text/plain; charset=utf-8').send('Unsubscribed.')
+  })
+}

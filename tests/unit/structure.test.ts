@@ -1,0 +1,202 @@
+/**
+ * The shape of `src/`, read from the code's own imports so it cannot drift: `src/shared/` is
+ * the ground everything else stands on, no files import each other in a circle, and build code
+ * and browser code never import each other (README, "How it fits together"). Every relative
+ * import counts: static, `export … from`, dynamic `import()` and type-only ones alike.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { parseSync } from 'rolldown/utils'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+const SOURCE = join(ROOT, 'src')
+
+/** Files (relative to the project) and the project files each one imports. */
+type ImportGraph = ReadonlyMap<string, readonly string[]>
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name)
+    if (statSync(path).isDirectory()) return sourceFiles(path)
+    return /\.tsx?$/.test(name) && !name.endsWith('.d.ts') ? [path] : []
+  })
+}
+
+/** Every module specifier the file names: imports, re-exports, `import()` and `import('…').T`. */
+function specifiersOf(file: string, text: string): string[] {
+  const parsed = parseSync(file, text)
+  if (parsed.errors.length > 0) throw new Error(`${file}: ${parsed.errors[0]?.message}`)
+  const found: string[] = []
+  const literal = (node: unknown) => {
+    const value = (node as { value?: unknown } | null)?.value
+    if (typeof value === 'string') found.push(value)
+  }
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child)
+      return
+    }
+    if (typeof node !== 'object' || node === null) return
+    const { type } = node as { type?: string }
+    if (
+      type === 'ImportDeclaration' ||
+      type === 'ExportNamedDeclaration' ||
+      type === 'ExportAllDeclaration' ||
+      type === 'ImportExpression' ||
+      type === 'TSImportType'
+    ) {
+      literal((node as { source?: unknown }).source)
+    }
+    for (const child of Object.values(node)) visit(child)
+  }
+  visit(parsed.program)
+  return found
+}
+
+/** The project file a relative specifier names, or undefined (packages, styles, assets). */
+function resolveSpecifier(from: string, specifier: string): string | undefined {
+  if (!/^\.\.?(\/|$)/.test(specifier)) return undefined
+  const base = resolve(dirname(from), specifier)
+  const candidates = [
+    base,
+    `${base}.ts`,
+    `${base}.tsx`,
+    join(base, 'index.ts'),
+    join(base, 'index.tsx'),
+  ]
+  return candidates.find((path) => /\.tsx?$/.test(path) && isFile(path))
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
+}
+
+function readGraph(): ImportGraph {
+  const graph = new Map<string, string[]>()
+  for (const file of sourceFiles(SOURCE)) {
+    const targets = specifiersOf(file, readFileSync(file, 'utf8'))
+      .map((specifier) => resolveSpecifier(file, specifier))
+      .filter((target): target is string => target !== undefined)
+    graph.set(relative(ROOT, file), [...new Set(targets.map((target) => relative(ROOT, target)))])
+  }
+  return graph
+}
+
+/**
+ * Every circle of the graph as a path back to its start (`a → b → a`): the shortest one
+ * through each file that has one, each loop of files named once.
+ */
+function circles(graph: ImportGraph): string[][] {
+  const found = new Map<string, string[]>()
+  for (const start of [...graph.keys()].sort()) {
+    const path = shortestWayBack(graph, start)
+    const members = path && [...new Set(path)].sort().join()
+    if (path && members && !found.has(members)) found.set(members, path)
+  }
+  return [...found.values()]
+}
+
+/** The shortest chain of imports from `start` back to itself (breadth first), if any. */
+function shortestWayBack(graph: ImportGraph, start: string): string[] | undefined {
+  const cameFrom = new Map<string, string>()
+  const queue = [start]
+  for (const file of queue) {
+    for (const target of graph.get(file) ?? []) {
+      if (target === start) {
+        const path = [start]
+        for (let step = file; step !== start; step = cameFrom.get(step) ?? start) {
+          path.splice(1, 0, step)
+        }
+        return [...path, start]
+      }
+      if (!cameFrom.has(target)) {
+        cameFrom.set(target, file)
+        queue.push(target)
+      }
+    }
+  }
+  return undefined
+}
+
+const isUnder = (folders: readonly string[]) => (file: string) =>
+  folders.some((folder) => file.startsWith(`${folder}/`))
+
+/** The imports `from → to` of files `importer` picks that name a file `imported` picks. */
+function importsBetween(
+  graph: ImportGraph,
+  importer: (file: string) => boolean,
+  imported: (file: string) => boolean,
+): string[] {
+  return [...graph].flatMap(([file, targets]) =>
+    importer(file) ? targets.filter(imported).map((target) => `${file} → ${target}`) : [],
+  )
+}
+
+const SHARED = isUnder(['src/shared'])
+const BUILD = isUnder(['src/build'])
+const BROWSER = isUnder(['src/runtime', 'src/site', 'src/sw'])
+
+describe('the checks themselves', () => {
+  it('read every kind of relative import, also type-only ones and import types', () => {
+    const text = [
+      "import type { A } from './a'",
+      "import { type B, c } from './b'",
+      "export type { D } from './d'",
+      "export * from './e'",
+      "import './f'",
+      "type G = import('./g').G",
+      "const h = () => import('./h')",
+      "// import './comment'",
+      "const text = `import('./template')`",
+    ].join('\n')
+    expect(specifiersOf('x.ts', text)).toEqual(['./a', './b', './d', './e', './f', './g', './h'])
+  })
+
+  it('find a circle of three files and name them in order, and a file importing itself', () => {
+    const graph = new Map([
+      ['c', ['a']],
+      ['a', ['b', 'd']],
+      ['b', ['c']],
+      ['d', []],
+    ])
+    expect(circles(graph)).toEqual([['a', 'b', 'c', 'a']])
+    expect(circles(new Map([['a', ['a']]]))).toEqual([['a', 'a']])
+    expect(
+      circles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([])
+  })
+})
+
+describe('the structure of src/', () => {
+  const graph = readGraph()
+
+  it('reads the imports of every source file', () => {
+    expect(graph.size).toBeGreaterThan(100)
+    expect(graph.get('src/runtime/entry.tsx')).toContain('src/runtime/consent.ts')
+  })
+
+  it('src/shared imports nothing outside src/shared', () => {
+    expect(importsBetween(graph, SHARED, (file) => !SHARED(file))).toEqual([])
+  })
+
+  it('has no import circles', () => {
+    expect(circles(graph).map((circle) => circle.join(' → '))).toEqual([])
+  })
+
+  it('build code and browser code never import each other', () => {
+    expect([
+      ...importsBetween(graph, BROWSER, BUILD),
+      ...importsBetween(graph, BUILD, BROWSER),
+    ]).toEqual([])
+  })
+})
