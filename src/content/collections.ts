@@ -157,7 +157,6 @@ export const ALL_COLLECTIONS: ReadonlySet<CollectionName> = new Set(
   Object.keys(COLLECTIONS) as CollectionName[],
 )
 
-
 export interface Located {
   collection: Collection
   /** The entry's language: its folder's, or (blog posts) its own field's. */

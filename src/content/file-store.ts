@@ -59,7 +59,9 @@ export function formatContentFile(file: string, data: Record<string, unknown>): 
   const yaml = (value: unknown) => stringify(value, { lineWidth: 0 })
   if (!file.endsWith('.md')) return yaml(data)
   const { body = '', ...front } = data
-  return `---\n${yaml(front)}---\n${String(body).replace(/^\s*\n/, '').trimEnd()}\n`
+  return `---\n${yaml(front)}---\n${String(body)
+    .replace(/^\s*\n/, '')
+    .trimEnd()}\n`
 }
 
 /** Every data file below `dir`, as paths relative to it with forward slashes. */

@@ -3,14 +3,15 @@
  * validated for the build and for the forms service, and turned into one language's
  * definition (`FormDefinition`) for the page and the service's checks.
  */
-import type { Language } from '../shared/languages'
+
 import { type FormDefinition, formAction, type Question } from '../shared/forms/definition'
-import { type ContentProblem, ContentValidationError } from './errors'
-import { validateDocument } from './validate-document'
+import type { Language } from '../shared/languages'
 import type { SiteSettings } from '../shared/types'
+import { type ContentProblem, ContentValidationError } from './errors'
 import { siteSettings } from './schema/entries'
 import { type MailingList, mailingList, type Survey, survey } from './schema/forms'
 import type { ContentDocument, ContentSource } from './source'
+import { validateDocument } from './validate-document'
 
 export interface FormsContent {
   lists: Record<string, MailingList>
@@ -155,6 +156,9 @@ export function localizeForm(
           }
         case 'text':
           return { ...base, type: 'text', maxLength: question.maxLength }
+        default:
+          // Every question type is handled above; a new one fails the type check here.
+          return question satisfies never
       }
     }),
     submit: found.submit[language],

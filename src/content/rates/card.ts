@@ -4,8 +4,9 @@
  * of `{ "date", "currency", "rate" }`). Rates are units of the currency per 1 euro, like the
  * ECB's. Checked against the ECB reference rates: every problem names the file and its line.
  */
+
+import { parseDecimal, percentChange } from '../../shared/rates/decimal'
 import type { ContentProblem } from '../errors'
-import { percentChange, parseDecimal } from '../../shared/rates/decimal'
 import { checkRate, type DayRates, isCalendarDate, lineAt, type RateDays, ratesOn } from './ecb'
 
 /** One rate as read, with the line it came from. */
@@ -93,7 +94,8 @@ function readJson(text: string, file: string, problems: ContentProblem[]): CardR
     problems.push({
       file,
       field: '',
-      message: 'expected an array of rates: [{ "date": "2020-01-28", "currency": "USD", "rate": 1.0987 }, …]',
+      message:
+        'expected an array of rates: [{ "date": "2020-01-28", "currency": "USD", "rate": 1.0987 }, …]',
     })
     return []
   }
@@ -176,7 +178,10 @@ export function parseCardRates(
       parseDecimal(rate) ?? { units: 1n, scale: 0 },
       parseDecimal(ecbRate) ?? { units: 1n, scale: 0 },
     )
-    if (deviation > BigInt(PLAUSIBLE_DEVIATION_PERCENT * 100) || deviation < -BigInt(PLAUSIBLE_DEVIATION_PERCENT * 100)) {
+    if (
+      deviation > BigInt(PLAUSIBLE_DEVIATION_PERCENT * 100) ||
+      deviation < -BigInt(PLAUSIBLE_DEVIATION_PERCENT * 100)
+    ) {
       problem(
         `${currency} on ${date}: the rate ${rate} is ${(Number(deviation) / 100).toFixed(2)} % away from the ECB rate ${ecbRate} of ${reference.date}; expected at most ${PLAUSIBLE_DEVIATION_PERCENT} % (a typo?)`,
       )
@@ -227,7 +232,9 @@ export function parseCardRates(
     }
   }
   return {
-    days: dates.reverse().map((date) => ({ date, rates: (byDate.get(date) as { rates: DayRates }).rates })),
+    days: dates
+      .reverse()
+      .map((date) => ({ date, rates: (byDate.get(date) as { rates: DayRates }).rates })),
     currencies,
   }
 }

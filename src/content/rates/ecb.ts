@@ -8,8 +8,9 @@
  * closing days (25 December, 1 January, …) and weekends have no `Cube time`: the file simply
  * has no such day. Every problem names its line.
  */
-import type { ContentProblem } from '../errors'
+
 import { parseDecimal } from '../../shared/rates/decimal'
+import type { ContentProblem } from '../errors'
 
 /** One day's rates: currency code → rate text. */
 export type DayRates = Record<string, string>
@@ -124,7 +125,11 @@ export function parseEcbXml(text: string, file: string, problems: ContentProblem
     } else current.rates[currency] = rate
   }
   if (days.length === 0 && problems.length === 0) {
-    problems.push({ file, field: '', message: 'expected at least one day of rates (<Cube time="…">); found none' })
+    problems.push({
+      file,
+      field: '',
+      message: 'expected at least one day of rates (<Cube time="…">); found none',
+    })
   }
   // A day without rates (a TARGET holiday written out empty) is no day of rates.
   return { days: days.filter((day) => Object.keys(day.rates).length > 0).sort(latestFirst) }
@@ -141,6 +146,9 @@ export function mergeDays(older: RateDays, newer: RateDays): RateDays {
 }
 
 /** The rates in force on `date`: that day's, or the latest published before it (holidays). */
-export function ratesOn(history: RateDays, date: string): { date: string; rates: DayRates } | undefined {
+export function ratesOn(
+  history: RateDays,
+  date: string,
+): { date: string; rates: DayRates } | undefined {
   return history.days.find((day) => day.date <= date)
 }

@@ -17,9 +17,9 @@ import {
   type RatesTexts,
 } from '../../shared/rates/types'
 import type { ContentProblem } from '../errors'
-import { validateDocument } from '../validate-document'
 import { ratesTexts } from '../schema/rates'
 import type { ContentDocument } from '../source'
+import { validateDocument } from '../validate-document'
 import { type CardRates, parseCardRates } from './card'
 import { mergeDays, parseEcbXml, type RateDays } from './ecb'
 import { cardDays, type NetworkHistory, networkHistory } from './history'
@@ -58,7 +58,8 @@ export function readRates(
   const files = documents.filter((document) => isRatesFile(document.file))
   const snapshotDocument = files.find((document) => document.file === ECB_FILE)
   let ecb: RatesContent['ecb'] = { days: [], fromSnapshot: true }
-  if (snapshotDocument) ecb = { ...parseEcbXml(rawText(snapshotDocument), ECB_FILE, problems), fromSnapshot: true }
+  if (snapshotDocument)
+    ecb = { ...parseEcbXml(rawText(snapshotDocument), ECB_FILE, problems), fromSnapshot: true }
   if (fetched) {
     const fetchedProblems: ContentProblem[] = []
     const fresh = parseEcbXml(fetched.text, fetched.url, fetchedProblems)
@@ -181,10 +182,7 @@ function networkRates(rates: RatesContent, network: string) {
 }
 
 /** The history files of a card network (one per currency), or undefined for an unknown one. */
-export function cardRateHistory(
-  rates: RatesContent,
-  network: string,
-): NetworkHistory | undefined {
+export function cardRateHistory(rates: RatesContent, network: string): NetworkHistory | undefined {
   return networkRates(rates, network)?.history
 }
 
@@ -216,7 +214,5 @@ export function cardRatesData(
 
 /** Every card network's history files, for the build to write. */
 export function rateHistoryFiles(rates: RatesContent): NetworkHistory['files'] {
-  return Object.keys(rates.cards).flatMap(
-    (network) => cardRateHistory(rates, network)?.files ?? [],
-  )
+  return Object.keys(rates.cards).flatMap((network) => cardRateHistory(rates, network)?.files ?? [])
 }

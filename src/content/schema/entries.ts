@@ -119,10 +119,7 @@ true satisfies Same<z.output<typeof uiStrings>, UiStrings>
 const described = (what: string) =>
   z.strictObject({
     label: text(`the name of ${what}`, 60),
-    description: text(
-      `what ${what} is for, who provides it and how long its cookies last`,
-      500,
-    ),
+    description: text(`what ${what} is for, who provides it and how long its cookies last`, 500),
   })
 
 /**
@@ -225,7 +222,10 @@ export const supportCategory = z.strictObject({
 export const supportClient = z.strictObject({
   ...pageBase,
   partner: text('the partner name', 60),
-  category: reference('supportCategory', 'the support category (its file name under support-categories/)'),
+  category: reference(
+    'supportCategory',
+    'the support category (its file name under support-categories/)',
+  ),
   products: text('what the bank provides behind the partner', 300),
   everydayHelp: markdown('where to get everyday help'),
   complaints: markdown('how to complain'),

@@ -1,7 +1,7 @@
 /** Field types shared by every content type, each with a message saying what is expected. */
 import { z } from 'zod'
-import type { CollectionName } from './collection-name'
 import { PendingMarkdown, type RichText } from '../rich-text'
+import type { CollectionName } from './collection-name'
 import { editorMeta, hintOf } from './editor'
 
 /** Plain text, trimmed, between 1 and `max` characters. */

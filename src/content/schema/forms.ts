@@ -123,9 +123,13 @@ const textQuestion = z.strictObject({
 
 export const QUESTION_TYPES = ['single', 'multiple', 'scale', 'text'] as const
 
-const question = z.discriminatedUnion('type', [singleQuestion, multipleQuestion, scaleQuestion, textQuestion], {
-  error: `expected a question with type ${QUESTION_TYPES.join(', ')}`,
-})
+const question = z.discriminatedUnion(
+  'type',
+  [singleQuestion, multipleQuestion, scaleQuestion, textQuestion],
+  {
+    error: `expected a question with type ${QUESTION_TYPES.join(', ')}`,
+  },
+)
 
 /** A survey: its questions, and the version its answers are stored with. */
 export const survey = z.strictObject({

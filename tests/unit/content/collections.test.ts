@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { ALL_COLLECTIONS, locate } from '../../../src/content/collections'
-import { type ContentProblem, ContentValidationError } from '../../../src/content/errors'
 import { loadContent } from '../../../src/content/load'
 import { memorySource, problemsOf, validDocuments } from '../../fixtures/content'
 import {
@@ -11,7 +10,6 @@ import {
   supportCategoryEntry,
   supportClientEntry,
 } from '../../fixtures/entries'
-
 
 /** The valid store, with a service, support category and client in both languages. */
 function store(): Map<string, unknown> {

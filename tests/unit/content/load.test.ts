@@ -3,11 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
-import { type ContentProblem, ContentValidationError } from '../../../src/content/errors'
 import { createFileStore } from '../../../src/content/file-store'
 import { loadContent } from '../../../src/content/load'
 import { memorySource, pageFile, problemsOf, validDocuments } from '../../fixtures/content'
-
 
 describe('content validation', () => {
   it('accepts a complete store', async () => {

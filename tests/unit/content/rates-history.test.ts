@@ -15,8 +15,8 @@ import { createRouteTable } from '../../../src/build/routes'
 import type { ContentProblem } from '../../../src/content/errors'
 import { createFileStore } from '../../../src/content/file-store'
 import { loadContent } from '../../../src/content/load'
-import type { SiteContent } from '../../../src/content/site-content'
 import { cardRatesData, rateHistoryFiles, readRates } from '../../../src/content/rates'
+import type { SiteContent } from '../../../src/content/site-content'
 import { compactDays, expandDays } from '../../../src/shared/rates/days'
 import type { CardRatesData } from '../../../src/shared/rates/types'
 import type { PageData } from '../../../src/shared/types'
@@ -131,7 +131,8 @@ describe('the history files', () => {
 </Cube>
 </gesmes:Envelope>
 `
-    const card = 'date,currency,rate\n2020-01-24,USD,1.0980\n2020-01-25,USD,1.0975\n2020-01-27,USD,1.0970\n'
+    const card =
+      'date,currency,rate\n2020-01-24,USD,1.0980\n2020-01-25,USD,1.0975\n2020-01-27,USD,1.0970\n'
     const problems: ContentProblem[] = []
     const rates = readRates(
       [

@@ -9,7 +9,6 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { fetchEcbRates } from '../../../src/build/rates'
-import { pageFile, problemsOf, validDocuments } from '../../fixtures/content'
 import type { ContentProblem } from '../../../src/content/errors'
 import { createFileStore } from '../../../src/content/file-store'
 import { loadContent } from '../../../src/content/load'
@@ -17,13 +16,13 @@ import { cardRatesData, ecbRatesData, readRates, sparklinePath } from '../../../
 import { parseCardRates } from '../../../src/content/rates/card'
 import { parseEcbXml, ratesOn } from '../../../src/content/rates/ecb'
 import { expandDays } from '../../../src/shared/rates/days'
-import { currencyName } from '../../../src/shared/rates/names'
 import {
   markupPercent,
   parseDecimal,
   percentChange,
   toEuroCents,
 } from '../../../src/shared/rates/decimal'
+import { currencyName } from '../../../src/shared/rates/names'
 import {
   formatAmount,
   formatEuros,
@@ -31,6 +30,7 @@ import {
   formatRate,
   parseAmount,
 } from '../../../src/site/components/rates/format'
+import { pageFile, problemsOf, validDocuments } from '../../fixtures/content'
 
 const ROOT = join(import.meta.dirname, '../../..')
 const ecbXml = await readFile(join(ROOT, 'content/exchange-rates/ecb.xml'), 'utf8')
@@ -110,7 +110,10 @@ describe('the ECB reference rates (XML)', () => {
     const text = ecbFile({
       '2020-01-28': { USD: '1.1005', JPY: 'abc', GBP: '0' },
       '2020-02-30': { USD: '1.1' },
-    }).replace('<Cube currency="USD" rate="1.1005"/>', '<Cube currency="USD" rate="1.1005"/>\n<Cube currency="USD" rate="1.2"/>')
+    }).replace(
+      '<Cube currency="USD" rate="1.1005"/>',
+      '<Cube currency="USD" rate="1.1005"/>\n<Cube currency="USD" rate="1.2"/>',
+    )
     parseEcbXml(text, 'exchange-rates/ecb.xml', problems)
     expect(problems.map((p) => `${p.field}: ${p.message}`)).toEqual([
       'line 7: expected USD once on 2020-01-28; it appears twice',
@@ -132,7 +135,12 @@ describe('the ECB reference rates (XML)', () => {
 describe('the card network’s rates (CSV or JSON)', () => {
   it('reads the content store’s file against the ECB sample without a problem', () => {
     const problems: ContentProblem[] = []
-    const card = parseCardRates(cardCsv, 'exchange-rates/mastercard.csv', ecbSample.history, problems)
+    const card = parseCardRates(
+      cardCsv,
+      'exchange-rates/mastercard.csv',
+      ecbSample.history,
+      problems,
+    )
     expect(problems).toEqual([])
     expect(card.days).toHaveLength(28)
     expect(card.currencies).toHaveLength(32)
@@ -148,7 +156,10 @@ describe('the card network’s rates (CSV or JSON)', () => {
     expect(problems).toEqual([
       'exchange-rates/mastercard.json › line 3: unknown currency XYZ: expected one the ECB publishes reference rates for (JPY, USD)',
     ])
-    const { rates } = cardProblems(json.replace(',\n  { "date": "2020-01-28", "currency": "XYZ", "rate": "1.2" }', ''), 'x.json')
+    const { rates } = cardProblems(
+      json.replace(',\n  { "date": "2020-01-28", "currency": "XYZ", "rate": "1.2" }', ''),
+      'x.json',
+    )
     expect(rates.days[0]?.rates.USD).toBe('1.095')
   })
 
@@ -182,8 +193,12 @@ describe('the card network’s rates (CSV or JSON)', () => {
 
   it('refuses a rate given twice, a missing header and a short line', () => {
     expect(
-      cardProblems('date,currency,rate\n2020-01-28,USD,1.095\n2020-01-28,JPY,119.4\n2020-01-28,USD,1.096\n').problems,
-    ).toEqual(['exchange-rates/mastercard.csv › line 4: expected USD once on 2020-01-28; it appears again'])
+      cardProblems(
+        'date,currency,rate\n2020-01-28,USD,1.095\n2020-01-28,JPY,119.4\n2020-01-28,USD,1.096\n',
+      ).problems,
+    ).toEqual([
+      'exchange-rates/mastercard.csv › line 4: expected USD once on 2020-01-28; it appears again',
+    ])
     expect(cardProblems('day;code;value\n').problems[0]).toContain(
       'line 1: expected a header line naming the columns date, currency and rate',
     )
@@ -193,7 +208,9 @@ describe('the card network’s rates (CSV or JSON)', () => {
   })
 
   it('compares a rate of a holiday with the latest ECB rates before it', () => {
-    const { problems } = cardProblems('date,currency,rate\n2020-01-25,USD,1.0940\n2020-01-25,JPY,119.9\n')
+    const { problems } = cardProblems(
+      'date,currency,rate\n2020-01-25,USD,1.0940\n2020-01-25,JPY,119.9\n',
+    )
     expect(problems).toEqual([])
   })
 })
@@ -355,20 +372,18 @@ describe('the rates in the content store', () => {
 
   it('lays fetched rates over the snapshot; a broken download leaves the snapshot', () => {
     const fresh = ecbFile({ '2020-01-29': { USD: '1.1016' } })
-    const merged = readRates(
-      [{ file: 'exchange-rates/ecb.xml', data: { text: ecbXml } }],
-      [],
-      { text: fresh, url: 'https://ecb.example/90d.xml' },
-    )
+    const merged = readRates([{ file: 'exchange-rates/ecb.xml', data: { text: ecbXml } }], [], {
+      text: fresh,
+      url: 'https://ecb.example/90d.xml',
+    })
     expect(merged.ecb.fromSnapshot).toBe(false)
     expect(merged.ecb.days[0]?.date).toBe('2020-01-29')
     expect(merged.ecb.days).toHaveLength(29)
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    const broken = readRates(
-      [{ file: 'exchange-rates/ecb.xml', data: { text: ecbXml } }],
-      [],
-      { text: '<html>maintenance</html>', url: 'https://ecb.example/90d.xml' },
-    )
+    const broken = readRates([{ file: 'exchange-rates/ecb.xml', data: { text: ecbXml } }], [], {
+      text: '<html>maintenance</html>',
+      url: 'https://ecb.example/90d.xml',
+    })
     expect(broken.ecb.fromSnapshot).toBe(true)
     expect(broken.ecb.days[0]?.date).toBe('2020-01-28')
     expect(warn).toHaveBeenCalled()
