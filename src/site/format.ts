@@ -1,3 +1,4 @@
+import { dateFormat } from '../shared/intl-formats'
 import { LOCALE_DATA, type Locale } from '../shared/languages'
 
 /** Formatting of interface strings and dates, per language, with Intl only. */
@@ -10,7 +11,7 @@ export function fill(template: string, values: Record<string, string | number>):
 /** A calendar date (YYYY-MM-DD) in the locale's long form; the same on server and browser. */
 export function formatDate(iso: string, locale: string): string {
   const intl = LOCALE_DATA[locale as Locale]?.intl ?? LOCALE_DATA.en.intl
-  return new Intl.DateTimeFormat(intl, {
+  return dateFormat(intl, {
     day: 'numeric',
     month: 'long',
     year: 'numeric',

@@ -2,6 +2,7 @@
  * Numbers of the rate pages in the page's language (Intl only): rates with the decimals they
  * were published with, percentages with two, euros in cents. The same on server and browser.
  */
+import { numberFormat } from '../../../shared/intl-formats'
 import { type Language, LOCALE_DATA } from '../../../shared/languages'
 import {
   type Decimal,
@@ -15,7 +16,7 @@ const intl = (language: Language) => LOCALE_DATA[language].intl
 /** A rate as published ("0.84603" → "0.84603" / "0,84603"; "120.02" → "120.02"). */
 export function formatRate(rate: string, language: Language): string {
   const places = decimalPlaces(rate)
-  return new Intl.NumberFormat(intl(language), {
+  return numberFormat(intl(language), {
     minimumFractionDigits: places,
     maximumFractionDigits: places,
   }).format(Number(rate))
@@ -23,7 +24,7 @@ export function formatRate(rate: string, language: Language): string {
 
 /** A percentage with two decimals; `signed` shows + and − (a change), else only −. */
 export function formatPercent(value: number, language: Language, signed = false): string {
-  return new Intl.NumberFormat(intl(language), {
+  return numberFormat(intl(language), {
     style: 'percent',
     minimumFractionDigits: 2,
     maximumFractionDigits: 2,
@@ -39,17 +40,17 @@ export function formatMarkup(ecb: string, card: string, language: Language): str
 
 /** Euros from cents ("90.87 €" / "€90.87"). */
 export function formatEuros(cents: bigint, language: Language): string {
-  return new Intl.NumberFormat(intl(language), { style: 'currency', currency: 'EUR' }).format(
+  return numberFormat(intl(language), { style: 'currency', currency: 'EUR' }).format(
     Number(cents) / 100,
   )
 }
 
 /** An amount of `currency` with the decimals it was entered with, at least the currency's. */
 export function formatAmount(amount: Decimal, currency: string, language: Language): string {
-  const format = new Intl.NumberFormat(intl(language), { style: 'currency', currency })
+  const format = numberFormat(intl(language), { style: 'currency', currency })
   const minimum = format.resolvedOptions().minimumFractionDigits ?? 2
   const places = Math.max(minimum, amount.scale)
-  return new Intl.NumberFormat(intl(language), {
+  return numberFormat(intl(language), {
     style: 'currency',
     currency,
     minimumFractionDigits: places,
