@@ -20,6 +20,8 @@ export interface LighthouseResult {
   /** Cumulative layout shift (unitless). */
   cls: number
   lcpMs: number
+  /** What the largest paint was (Lighthouse's label of the element): never the cookie banner. */
+  lcpElement: string
   tbtMs: number
   /** Why a category is below 100. */
   failedAudits: FailedAudit[]
@@ -59,6 +61,15 @@ export function failedAudits(lhr: Result): FailedAudit[] {
   return [...failed.values()]
 }
 
+/** The label Lighthouse gives the largest-contentful-paint element, or '' without one. */
+export function lcpElementOf(lhr: Result): string {
+  const details = lhr.audits['largest-contentful-paint-element']?.details as
+    | { items?: { items?: { node?: { nodeLabel?: string; selector?: string } }[] }[] }
+    | undefined
+  const node = details?.items?.[0]?.items?.[0]?.node
+  return node?.nodeLabel ?? node?.selector ?? ''
+}
+
 /** The figures of one Lighthouse report. */
 export function summarise(path: string, lhr: Result): LighthouseResult {
   const score = (key: (typeof CATEGORIES)[number]) =>
@@ -72,6 +83,7 @@ export function summarise(path: string, lhr: Result): LighthouseResult {
     seo: score('seo'),
     cls: metric('cumulative-layout-shift'),
     lcpMs: Math.round(metric('largest-contentful-paint')),
+    lcpElement: lcpElementOf(lhr),
     tbtMs: Math.round(metric('total-blocking-time')),
     failedAudits: failedAudits(lhr),
   }
@@ -155,8 +167,18 @@ const row = (cells: (string | number)[]) =>
 /** A Markdown table of the scores, then each page's missed targets and failed audits. */
 export function formatLighthouse(results: LighthouseResult[]): string {
   const lines = [
-    row(['Page', 'Performance', 'Accessibility', 'Best practices', 'SEO', 'CLS', 'LCP', 'TBT']),
-    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+    row([
+      'Page',
+      'Performance',
+      'Accessibility',
+      'Best practices',
+      'SEO',
+      'CLS',
+      'LCP',
+      'TBT',
+      'LCP element',
+    ]),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
     ...results.map((r) =>
       row([
         `\`${r.path}\``,
@@ -167,6 +189,7 @@ export function formatLighthouse(results: LighthouseResult[]): string {
         formatCls(r.cls),
         `${r.lcpMs} ms`,
         `${r.tbtMs} ms`,
+        r.lcpElement.slice(0, 60),
       ]),
     ),
   ]

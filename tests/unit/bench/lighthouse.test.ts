@@ -15,6 +15,7 @@ const perfect: LighthouseResult = {
   seo: 100,
   cls: 0,
   lcpMs: 1200,
+  lcpElement: 'p.lead',
   tbtMs: 0,
   failedAudits: [],
 }
@@ -27,6 +28,7 @@ const flawed: LighthouseResult = {
   seo: 91,
   cls: 0.0002,
   lcpMs: 2804,
+  lcpElement: 'h1',
   tbtMs: 40,
   failedAudits: [
     { id: 'color-contrast', title: 'Background and foreground colors do not have enough contrast' },
@@ -61,10 +63,10 @@ describe('belowTarget', () => {
 describe('formatLighthouse', () => {
   it('prints a table row per page, then misses and failed audits of imperfect pages', () => {
     expect(formatLighthouse([perfect, flawed]).split('\n')).toEqual([
-      '| Page | Performance | Accessibility | Best practices | SEO | CLS | LCP | TBT |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-      '| `/en/` | 100 | 100 | 100 | 100 | 0 | 1200 ms | 0 ms |',
-      '| `/en/services/cards/` | 95 | 92 | 100 | 91 | 0.0002 | 2804 ms | 40 ms |',
+      '| Page | Performance | Accessibility | Best practices | SEO | CLS | LCP | TBT | LCP element |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+      '| `/en/` | 100 | 100 | 100 | 100 | 0 | 1200 ms | 0 ms | p.lead |',
+      '| `/en/services/cards/` | 95 | 92 | 100 | 91 | 0.0002 | 2804 ms | 40 ms | h1 |',
       '',
       '`/en/services/cards/` misses performance 95 < 100, accessibility 92 < 100, seo 91 < 100, cls 0.0002 > 0',
       '- `color-contrast`: Background and foreground colors do not have enough contrast',
