@@ -70,11 +70,19 @@ export async function firstLoadJs(
   report: ChunkReport,
 ): Promise<FirstLoad> {
   const html = await readFile(join(distDir, path, 'index.html'), 'utf8')
+  // The boot script names the entry and the page's chunks, which it loads after the first
+  // paint: all of them are the first load's JavaScript.
   const scripts = new Set(
     [
       ...html.matchAll(/<script type="module" src="([^"]+)"/g),
       ...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g),
-    ].map((match) => match[1] as string),
+      ...html.matchAll(/ data-entry="([^"]+)"/g),
+      ...[...html.matchAll(/ data-modules="([^"]*)"/g)].flatMap((match) =>
+        (match[1] ?? '').split(' ').map((href) => [href, href]),
+      ),
+    ]
+      .map((match) => match[1] as string)
+      .filter(Boolean),
   )
   let raw = 0
   let gzip = 0

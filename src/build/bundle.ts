@@ -14,7 +14,13 @@ import type { InlineConfig, Manifest } from 'vite'
 import type { BootData, BuildResources } from '../shared/types'
 import type { BuildConfig } from './config'
 import type { PageAssets } from './document'
-import { CLIENT_ENTRY, SERVER_ENTRY, SERVICE_WORKER_ENTRY, templateSource } from './entries'
+import {
+  BOOT_ENTRY,
+  CLIENT_ENTRY,
+  SERVER_ENTRY,
+  SERVICE_WORKER_ENTRY,
+  templateSource,
+} from './entries'
 import { contentHash } from './page-data'
 import { filesUnder, hashFiles } from './stamp'
 import { type Timeline, untimed } from './timeline'
@@ -148,7 +154,9 @@ export async function bundle(
       // instead of one per template and component, and client navigation loads no CSS.
       cssCodeSplit: false,
       reportCompressedSize: false,
-      rolldownOptions: { input: { entry: join(config.root, CLIENT_ENTRY) } },
+      rolldownOptions: {
+        input: { entry: join(config.root, CLIENT_ENTRY), boot: join(config.root, BOOT_ENTRY) },
+      },
     },
   }
   const server: InlineConfig = {
@@ -229,6 +237,8 @@ export async function bundle(
 
     const entry = manifest[CLIENT_ENTRY]
     if (!entry) throw new Error(`The client bundle has no entry for ${CLIENT_ENTRY}`)
+    const boot = manifest[BOOT_ENTRY]
+    if (!boot) throw new Error(`The client bundle has no entry for ${BOOT_ENTRY}`)
     const assetCache = new Map<string, PageAssets>()
 
     return {
@@ -260,6 +270,7 @@ export async function bundle(
         visit(key, seen)
         const fonts = (entry.assets ?? []).filter((file) => PRELOADED_FONT.test(file))
         const assets = {
+          boot: `/${boot.file}`,
           entry: `/${entry.file}`,
           preload: [...preload],
           styles: [...styles],

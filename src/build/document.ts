@@ -13,6 +13,11 @@ import type { BootData, PageHead } from '../shared/types'
 /** The files a page needs from the client bundle. */
 export interface PageAssets {
   entry: string
+  /**
+   * The script the page names (`src/runtime/boot.ts`): it loads `entry` and `preload` after the
+   * first paint. Without it (the dev server) the page names the entry itself.
+   */
+  boot?: string
   /** JavaScript to preload: the entry's imports and the template's chunk with its imports. */
   preload: string[]
   styles: string[]
@@ -90,6 +95,17 @@ const ROOT_CSS = `:root{--color-brand:${THEME_COLOR};--duration-image-fade:${IMA
  */
 export const INLINE_BLOCKS = { styles: [ROOT_CSS, NO_SCRIPT_CSS], scripts: [] as string[] }
 
+/** The page's code: after its first paint through the boot script, or named directly. */
+function scriptTags(assets: PageAssets): string {
+  if (assets.boot) {
+    return `<script type="module" src="${assets.boot}" data-entry="${assets.entry}" data-modules="${assets.preload.join(' ')}"></script>`
+  }
+  return [
+    `<script type="module" src="${assets.entry}"></script>`,
+    ...assets.preload.map((href) => `<link rel="modulepreload" href="${href}">`),
+  ].join('\n')
+}
+
 export function renderDocument(
   boot: BootData,
   appHtml: string,
@@ -114,8 +130,7 @@ ${sharingTags(head, siteName, boot.page.componentChunkName)}${structured
 <noscript><style>${NO_SCRIPT_CSS}</style></noscript>
 ${assets.fonts.map((href) => `<link rel="preload" href="${href}" as="font" type="font/woff2" crossorigin>`).join('\n')}
 ${assets.styles.map((href) => `<link rel="stylesheet" href="${href}">`).join('\n')}
-<script type="module" src="${assets.entry}"></script>
-${assets.preload.map((href) => `<link rel="modulepreload" href="${href}">`).join('\n')}
+${scriptTags(assets)}
 </head>
 <body>
 <div id="${ROOT_ELEMENT_ID}">${appHtml}</div>

@@ -85,7 +85,7 @@ describe('build', () => {
     expect(second.buildHash).toBe(first.buildHash)
     expect(await page()).toBe(firstPage)
     expect(Buffer.compare(await pdf(), firstPdf)).toBe(0)
-    const asset = /<script type="module" src="([^"]+)"/.exec(firstPage)?.[1] ?? ''
+    const asset = / data-entry="([^"]+)"/.exec(firstPage)?.[1] ?? ''
     expect((await readFile(join(config.outDir, `${asset}.br`))).length).toBeGreaterThan(0)
 
     const file = join(config.contentDir, 'en/pages/services/cards.yaml')

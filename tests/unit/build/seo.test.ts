@@ -112,6 +112,26 @@ describe('sharing tags', () => {
     expect(html).not.toContain('og:locale:alternate')
     expect(html).toContain(`<meta property="og:site_name" content="${queries.en.data.brandName}">`)
   })
+
+  it('name one script, which loads the page code after the first paint, and no module preloads', () => {
+    const boot = {
+      buildHash: 'x',
+      serviceWorker: false,
+      tracking: { adsIds: [] },
+      page: page('/en/'),
+      staticQueries: { q: queries.en.data },
+    }
+    const assets = { entry: '/e.js', preload: ['/a.js', '/b.js'], styles: [], fonts: [] }
+    const html = renderDocument(boot, '', { ...assets, boot: '/boot.js' })
+    expect(html.match(/<script type="module"[^>]*>/g)).toEqual([
+      '<script type="module" src="/boot.js" data-entry="/e.js" data-modules="/a.js /b.js">',
+    ])
+    expect(html).not.toContain('modulepreload')
+    // Without a boot script (the dev server) the page names its entry and preloads.
+    const direct = renderDocument(boot, '', assets)
+    expect(direct).toContain('<script type="module" src="/e.js"></script>')
+    expect(direct).toContain('<link rel="modulepreload" href="/a.js">')
+  })
 })
 
 describe('blog feeds', () => {
