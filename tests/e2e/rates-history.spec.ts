@@ -8,7 +8,7 @@
  */
 import { expect, type Locator, type Page, test } from '@playwright/test'
 import { axeViolations } from './support/axe'
-import { collectRequests, disablePrefetch, openPage } from './support/helpers'
+import { collectRequests, disablePrefetch, openPage, waitForRouteUpdates } from './support/helpers'
 
 const WORDS = {
   en: {
@@ -218,6 +218,8 @@ for (const [language, words] of Object.entries(WORDS)) {
       gone = false
       await page.getByRole('button', { name: words.reload }).click()
       await page.waitForEvent('load')
+      // The reloaded page's code runs after its first paint: wait until it has taken over.
+      await waitForRouteUpdates(page, 1)
       await page.getByRole('button', { name: words.show(words.usd) }).click()
       await expect(page.getByRole('table', { name: words.table(words.usd) })).toBeVisible()
     })
