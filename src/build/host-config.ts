@@ -178,6 +178,10 @@ ${notFound}
 ${headersOf('hashed')}
   }
 
+  location ^~ /page-data/ {
+${headersOf('data')}
+  }
+
   location ^~ ${HASHED_IMAGES_DIR}/ {
 ${headersOf('hashed')}
   }

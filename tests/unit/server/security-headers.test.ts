@@ -7,6 +7,7 @@ import { hostHeadersFile, nginxConfig, sitePolicy } from '../../../src/build/hos
 import { createApp } from '../../../src/server/app'
 import { readCspReports } from '../../../src/server/csp-report'
 import {
+  DRAWING_CONTENT_SECURITY_POLICY,
   pageContentSecurityPolicy,
   SITE_POLICY_FILE,
   type SitePolicy,
@@ -116,16 +117,12 @@ describe('headers sent by npm start', () => {
     'x-frame-options': 'DENY',
   }
 
-  it('gives every kind of file the security headers and its cache policy', async () => {
+  it('gives every document the security headers and its cache policy', async () => {
     const cases: [string, number, string][] = [
       ['/en/about/', 200, 'no-cache'],
       ['/en/missing/', 404, 'no-cache'],
-      ['/page-data/en/about/page-data.json', 200, 'no-cache'],
       ['/sw.js', 200, 'no-cache'],
-      ['/assets/entry-abc.js', 200, 'public, max-age=31536000, immutable'],
-      ['/rates/mastercard/0123456789/USD.json', 200, 'public, max-age=31536000, immutable'],
       ['/rates/mastercard/0123456789/XXX.json', 404, 'no-cache'],
-      ['/icon.svg', 200, 'no-cache'],
       ['/en/about', 301, 'no-cache'],
     ]
     for (const [path, status, cache] of cases) {
@@ -135,6 +132,26 @@ describe('headers sent by npm start', () => {
       expect(String(response.headers['permissions-policy']), path).toContain('camera=()')
       expect(response.headers['content-security-policy'], path).toBeTruthy()
       expect(response.headers['strict-transport-security'], path).toBeUndefined()
+    }
+  })
+
+  it('sends what pages fetch with a sandboxing policy and nosniff, not the documents’ headers', async () => {
+    const cases: [string, string][] = [
+      ['/page-data/en/about/page-data.json', 'no-cache'],
+      ['/assets/entry-abc.js', 'public, max-age=31536000, immutable'],
+      ['/rates/mastercard/0123456789/USD.json', 'public, max-age=31536000, immutable'],
+      ['/icon.svg', 'no-cache'],
+    ]
+    for (const [path, cache] of cases) {
+      const response = await app.inject(path)
+      expect(response.statusCode, path).toBe(200)
+      expect(response.headers, path).toMatchObject({
+        'cache-control': cache,
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': DRAWING_CONTENT_SECURITY_POLICY,
+      })
+      for (const name of ['permissions-policy', 'referrer-policy', 'x-frame-options'])
+        expect(response.headers[name], `${path} ${name}`).toBeUndefined()
     }
   })
 
@@ -307,7 +324,7 @@ describe('configuration for other servers', () => {
     // A currency's rates by day: its folder hashes the rates, so it is kept like a bundle.
     expect(rules.get('/rates/*')).toEqual([
       'Cache-Control: public, max-age=31536000, immutable',
-      "Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      "Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox",
     ])
   })
 

@@ -119,7 +119,7 @@ describe('static server', () => {
     const response = await app.inject('/images/drawing.svg')
     expect(response.headers['content-type']).toMatch(/^image\/svg\+xml/)
     expect(response.headers['content-security-policy']).toBe(
-      "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox",
     )
     const page = String((await app.inject('/en/about/')).headers['content-security-policy'])
     expect(page).toContain("default-src 'self'")
