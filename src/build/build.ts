@@ -22,6 +22,7 @@ import { rssFeeds } from './feeds'
 import { writeHostConfiguration } from './host-config'
 import { openMarkdownCache } from './markdown-cache'
 import { createPageData, createStaticQueries, manifestPath } from './page-data'
+import { openPdfWriter } from './pdf-writer'
 import { fetchEcbRates } from './rates'
 import { createRouteTable } from './routes'
 import { ROBOTS_PATH, robotsTxt, SITEMAP_PATH, sitemapXml } from './seo'
@@ -161,12 +162,17 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
       }),
     ),
   )
+  // Without cached PDFs (a first build) the worker loads pdf-lib while the content loads.
+  const pdfWriter = openPdfWriter()
+  const cachedPdfs = await readdir(join(config.cacheDir, 'documents')).catch(() => [])
+  if (cachedPdfs.length === 0) pdfWriter.warm()
   const documentsWritten = contentLoaded.then((content) =>
     measure('documents (PDF)', () =>
       writeDocuments(content, stage, {
         markdownCache,
         cacheDir: config.cacheDir,
         root: config.root,
+        pdfWriter,
       }),
     ),
   )
@@ -185,7 +191,12 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   ])
   const failed = [loaded, bundledResult, images].find((result) => result.status === 'rejected')
   if (failed) {
-    await Promise.all([compressor.finish().catch(() => 0), documentsWritten.catch(() => 0)])
+    await Promise.all([
+      compressor.finish().catch(() => 0),
+      documentsWritten.catch(() => 0),
+      // Started early, it would keep the process alive when the content failed to load.
+      pdfWriter.close(),
+    ])
     await rm(stage, { recursive: true, force: true })
     throw (failed as PromiseRejectedResult).reason
   }

@@ -6,7 +6,7 @@ import { type DocumentSpec, documentsOf, MEDIA_KIT_PATH } from '../content/docum
 import { type MarkdownCache, renderMarkdownCached } from '../content/markdown'
 import type { SiteContent } from '../content/site-content'
 import { LANGUAGES } from '../shared/languages'
-import { openPdfWriter } from './pdf-writer'
+import { openPdfWriter, type PdfWriter } from './pdf-writer'
 
 /** The media kit: company facts and, in every language, what the company does. */
 export async function mediaKit(content: SiteContent, cache?: MarkdownCache): Promise<DocumentSpec> {
@@ -45,6 +45,8 @@ export interface DocumentOptions {
   cacheDir?: string
   /** The project root: the PDF writer's code is part of each document's hash. */
   root?: string
+  /** The writer to use (the build's, started early); by default one of its own. */
+  pdfWriter?: PdfWriter
 }
 
 const WRITER_FILES = ['src/build/pdf.ts', 'package-lock.json']
@@ -67,7 +69,7 @@ export async function writeDocuments(
   const cacheDir = options.cacheDir ? join(options.cacheDir, 'documents') : undefined
   if (cacheDir) await mkdir(cacheDir, { recursive: true })
   const used = new Set<string>()
-  const pdfWriter = openPdfWriter()
+  const pdfWriter = options.pdfWriter ?? openPdfWriter()
   try {
     await Promise.all(
       specs.map(async (spec) => {

@@ -17,6 +17,11 @@ export type PdfResponse = { id: number; pdf: Uint8Array } | { id: number; error:
 
 export interface PdfWriter {
   render(spec: DocumentSpec, issuer: string): Promise<Uint8Array>
+  /**
+   * Starts the worker now, so it has loaded pdf-lib by the time the content is ready: a build
+   * from an empty cache waits for its PDFs last.
+   */
+  warm(): void
   close(): Promise<void>
 }
 
@@ -24,6 +29,7 @@ export function openPdfWriter(programsDir = process.env.SITE_PROGRAMS_DIR): PdfW
   if (!programsDir) {
     return {
       render: async (spec, issuer) => (await import('./pdf')).renderPdf(spec, issuer),
+      warm: () => {},
       close: async () => {},
     }
   }
@@ -62,6 +68,9 @@ export function openPdfWriter(programsDir = process.env.SITE_PROGRAMS_DIR): PdfW
       })
       worker.postMessage(request)
       return done
+    },
+    warm() {
+      worker ??= start()
     },
     async close() {
       await worker?.terminate()
