@@ -5,7 +5,7 @@
 import { expect, type Page, test } from '@playwright/test'
 import { databases, linkIn, SITE_CONTENT, startService, type TestService } from '../support/forms'
 import { axeViolations } from './support/axe'
-import { recordCspViolations } from './support/helpers'
+import { recordCspViolations, recordRouteEvents, waitForRouteUpdates } from './support/helpers'
 import { DIST } from './support/site'
 
 for (const database of databases()) {
@@ -26,6 +26,12 @@ for (const database of databases()) {
       page.evaluate(() => {
         ;(window as unknown as { marked: boolean }).marked = true
       })
+    /** Opens a page and waits until its code has taken over (it starts after the first paint). */
+    const openForm = async (page: Page, url: string) => {
+      await recordRouteEvents(page)
+      await page.goto(url)
+      await waitForRouteUpdates(page, 1)
+    }
     const stillMarked = (page: Page) =>
       page.evaluate(() => (window as unknown as { marked?: boolean }).marked === true)
 
@@ -33,7 +39,7 @@ for (const database of databases()) {
       page,
     }) => {
       const before = service.inbox.mails.length
-      await page.goto(`${origin}/en/newsletter/`)
+      await openForm(page, `${origin}/en/newsletter/`)
       await markDocument(page)
       await page.getByLabel('E-mail address').fill('ada.browser@example.com')
       await page.getByLabel('Regulatory developments').check()
@@ -81,7 +87,7 @@ for (const database of databases()) {
       page.on('request', (request) => {
         if (request.url().includes('/api/')) sent += 1
       })
-      await page.goto(`${origin}/de/newsletter/`)
+      await openForm(page, `${origin}/de/newsletter/`)
       await page.getByLabel('E-Mail-Adresse').fill('kein-at-zeichen')
       await page.getByRole('button', { name: 'Newsletter abonnieren' }).click()
       const email = page.getByLabel('E-Mail-Adresse')
@@ -139,7 +145,7 @@ for (const database of databases()) {
     test('the split-payment survey works by keyboard alone and stores the answers', async ({
       page,
     }) => {
-      await page.goto(`${origin}/de/services/splitpay/survey/`)
+      await openForm(page, `${origin}/de/services/splitpay/survey/`)
       const form = page.locator('form[data-form="splitpay-survey"]')
       /** Presses Tab until `target` has focus (from wherever focus is), 60 stops at most. */
       const tabTo = async (target: ReturnType<typeof page.locator>) => {
@@ -176,7 +182,7 @@ for (const database of databases()) {
 
     test('says so when the form cannot be sent, and keeps what was entered', async ({ page }) => {
       await page.route('**/api/forms/**', (route) => route.abort('internetdisconnected'))
-      await page.goto(`${origin}/en/services/`)
+      await openForm(page, `${origin}/en/services/`)
       const form = page.locator('form[data-form="productupdates"]')
       await form.getByLabel('E-mail address').fill('offline@example.com')
       await form.locator('input[type=checkbox][name=topics]').first().check()
