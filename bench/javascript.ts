@@ -72,17 +72,14 @@ export async function firstLoadJs(
   const html = await readFile(join(distDir, path, 'index.html'), 'utf8')
   // The boot script names the entry and the page's chunks, which it loads after the first
   // paint: all of them are the first load's JavaScript.
+  const named = (pattern: RegExp) => [...html.matchAll(pattern)].map((match) => match[1] ?? '')
   const scripts = new Set(
     [
-      ...html.matchAll(/<script type="module" src="([^"]+)"/g),
-      ...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g),
-      ...html.matchAll(/ data-entry="([^"]+)"/g),
-      ...[...html.matchAll(/ data-modules="([^"]*)"/g)].flatMap((match) =>
-        (match[1] ?? '').split(' ').map((href) => [href, href]),
-      ),
-    ]
-      .map((match) => match[1] as string)
-      .filter(Boolean),
+      ...named(/<script type="module" src="([^"]+)"/g),
+      ...named(/<link rel="modulepreload" href="([^"]+)"/g),
+      ...named(/ data-entry="([^"]+)"/g),
+      ...named(/ data-modules="([^"]*)"/g).flatMap((list) => list.split(' ')),
+    ].filter(Boolean),
   )
   let raw = 0
   let gzip = 0
