@@ -15,6 +15,8 @@ export function startOptOutLinks(
   consent: ConsentController,
   ui: { texts(): ConsentTexts | undefined },
 ): void {
+  // One chain, so the lines appear in the order of the clicks even while the module loads.
+  let shown: Promise<void> = Promise.resolve()
   document.addEventListener(
     'click',
     (event) => {
@@ -27,10 +29,10 @@ export function startOptOutLinks(
       const texts = ui.texts()
       if (!texts) return
       const message = texts.optedOut.replace('{service}', texts.trackers[tracker as Tracker].label)
-      import('./opt-out-status').then(
-        ({ showOptOutStatus }) => showOptOutStatus(link, message),
-        (error: unknown) => console.error(error),
-      )
+      shown = shown
+        .then(() => import('./opt-out-status'))
+        .then(({ showOptOutStatus }) => showOptOutStatus(link, message))
+        .catch((error: unknown) => console.error(error))
     },
     true,
   )
