@@ -125,9 +125,10 @@ export function formatFirstLoad(load: FirstLoad): string {
 
 /**
  * The JavaScript consent adds beside the page (loaded after hydration, not on the first-load
- * path): its runtime on every visit, and the banner's chunks on a first visit (when it shows).
+ * path): its runtime on every visit, and the banner's chunks on a first visit (when it shows),
+ * less those the page has already loaded (`pageScripts`: its first load, as `/assets/…`).
  */
-export async function consentJs(distDir: string) {
+export async function consentJs(distDir: string, pageScripts: readonly string[]) {
   const assets = join(distDir, 'assets')
   const names = await readdir(assets)
   const runtime = names.find((name) => /^consent-[\w-]+\.js$/.test(name))
@@ -140,7 +141,7 @@ export async function consentJs(distDir: string) {
     ),
   ]
     .map((match) => match[1] as string)
-    .filter((name) => !name.startsWith('entry-'))
+    .filter((name) => !pageScripts.includes(`/assets/${name}`))
   const runtimeBytes = await gzipBytes(join(assets, runtime))
   let bannerBytes = 0
   for (const name of lazy) bannerBytes += await gzipBytes(join(assets, name))

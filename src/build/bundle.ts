@@ -44,6 +44,25 @@ export interface Bundle {
   keep(): Promise<void>
 }
 
+/**
+ * How the client code is cut into files. Left to itself, the bundler makes a file of every
+ * module that two templates share: a content page loaded 12 files, and one client navigation
+ * fetched four chunks of 0.3 KB that each carried 0.5 KB of response headers. So:
+ * - React is a file of its own, which stays cached from one deploy to the next;
+ * - the small components and helpers the templates share are one file, loaded with the first
+ *   page, so a navigation fetches the target's template and its data only. The heavy ones
+ *   (forms, exchange rates, the consent banner) keep their own chunks, loaded where used.
+ */
+const CHUNK_GROUPS = [
+  { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
+  {
+    name: 'components',
+    test: /[\\/]src[\\/](site[\\/](format\.ts|templates[\\/]\w+\.module\.css|components[\\/](?!form[\\/]|rates[\\/]|consent-banner[\\/]))|shared[\\/](intl-formats|connection)\.ts)/,
+    priority: 1,
+    minShareCount: 2,
+  },
+]
+
 const MANIFEST_FILE = '.vite/manifest.json'
 /** Beside the cached bundles: what each client chunk is made of, for `npm run bench`. */
 export const CHUNK_REPORT = 'chunks.json'
@@ -156,6 +175,7 @@ export async function bundle(
       reportCompressedSize: false,
       rolldownOptions: {
         input: { entry: join(config.root, CLIENT_ENTRY), boot: join(config.root, BOOT_ENTRY) },
+        output: { codeSplitting: { groups: CHUNK_GROUPS } },
       },
     },
   }

@@ -158,6 +158,13 @@ describe('Picture', () => {
     for (const file of (attribute(image, 'srcSet') ?? '').split(', ')) {
       expect((await stat(join(outDir, file.split(' ')[0] as string))).size).toBeGreaterThan(0)
     }
+    expect(attribute(image, 'fetchpriority')).toBeUndefined()
+    // In the first screen: loaded at once and ahead of other images.
+    const first = renderToStaticMarkup(
+      <Picture image={field as ImageValue} sizes="100vw" priority />,
+    ).match(/<img\b[^>]*>/)?.[0]
+    expect(attribute(first ?? '', 'loading')).toBe('eager')
+    expect(attribute(first ?? '', 'fetchpriority')).toBe('high')
   })
 
   it('shows a drawing as it is, with its size, and loads first-screen images at once', () => {

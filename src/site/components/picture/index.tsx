@@ -53,7 +53,8 @@ export function Picture({ image, sizes, priority = false, className }: PicturePr
         height={responsive.height}
         loading={loading}
         decoding="async"
-        fetchPriority={priority ? 'high' : undefined}
+        // React 18 knows no `fetchPriority` and asks for the attribute's own spelling.
+        {...{ fetchpriority: priority ? 'high' : undefined }}
         data-fade=""
       />
     </picture>

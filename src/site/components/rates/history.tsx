@@ -25,17 +25,17 @@ function HistoryTable({
   currency,
   history,
   className,
-  ref,
+  boxRef,
 }: HistoryProps & {
   history: RateHistory
   className?: string
-  ref?: Ref<HTMLElement>
+  boxRef?: Ref<HTMLElement>
 }) {
   const { texts, language, network } = data
   const date = (iso: string) => formatDate(iso, language)
   return (
     <Table
-      ref={ref}
+      boxRef={boxRef}
       className={className}
       caption={fill(texts.historyCaption, { currency: currency.name, network })}
       head={
@@ -95,7 +95,7 @@ export function History({ data, currency }: HistoryProps) {
       <div id={id} className={styles.historyBox} hidden={!open}>
         {state.status === 'loaded' ? (
           <HistoryTable
-            ref={table}
+            boxRef={table}
             data={data}
             currency={currency}
             history={state.history}

@@ -33,18 +33,19 @@ export function Table({
   head,
   children,
   className,
-  ref,
+  boxRef,
 }: {
   caption: string
   head: ReactNode
   children: ReactNode
   /** A class of the box besides its own (a box of fixed height). */
   className?: string
-  ref?: Ref<HTMLElement>
+  /** The scrolling box, for focus (a prop of its own: React 18 keeps `ref` from components). */
+  boxRef?: Ref<HTMLElement>
 }) {
   return (
     <section
-      ref={ref}
+      ref={boxRef}
       className={className ? `${styles.scroll} ${className}` : styles.scroll}
       aria-label={caption}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
