@@ -6,9 +6,8 @@
  */
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { parse } from 'yaml'
 import { ContentValidationError, formatProblem } from '../content/errors'
-import { createFileStore, parseMarkdownFile } from '../content/file-store'
+import { createFileStore, parseMarkdownFile, parseYaml } from '../content/file-store'
 import { loadContent } from '../content/load'
 import { renderRichText } from '../content/markdown'
 import * as schemas from '../content/schema/entries'
@@ -25,7 +24,7 @@ async function checkFiles(type: string, files: string[]): Promise<number> {
     const source = await readFile(resolve(file), 'utf8')
     let data: unknown
     try {
-      data = file.endsWith('.md') ? parseMarkdownFile(source) : parse(source)
+      data = file.endsWith('.md') ? parseMarkdownFile(source) : parseYaml(source)
     } catch (error) {
       console.error(`${file}: expected valid YAML: ${(error as Error).message.split('\n')[0]}`)
       problems += 1

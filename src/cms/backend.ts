@@ -14,12 +14,8 @@ import { createHash } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { type ContentProblem, ContentValidationError, formatProblem } from '../content/errors'
-import {
-  createFileStore,
-  formatContentFile,
-  listContentFiles,
-  parseContentFile,
-} from '../content/file-store'
+import { formatContentFile } from '../content/file-format'
+import { createFileStore, listContentFiles, parseContentFile } from '../content/file-store'
 import { loadContent } from '../content/load'
 import type { ContentSource } from '../content/source'
 import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from './paths'

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
-import { createFileStore } from '../../../src/content/file-store'
+import { createFileStore, parseContentFile } from '../../../src/content/file-store'
 import { loadContent } from '../../../src/content/load'
 import { memorySource, pageFile, problemsOf, validDocuments } from '../../fixtures/content'
 
@@ -157,6 +157,27 @@ describe('file store', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
+  })
+
+  it('names the line of a YAML mistake in the file, also below front matter, and keeps dates as text', () => {
+    expect(parseContentFile('a.yaml', 'title: About\ntitle: Again\n')).toEqual({
+      problem: {
+        file: 'a.yaml',
+        field: '',
+        message: 'expected valid YAML (line 2): duplicated mapping key',
+      },
+    })
+    expect(parseContentFile('b.md', '---\ntitle: About\n  bad: indent\n---\nText\n')).toMatchObject(
+      {
+        problem: {
+          file: 'b.md',
+          message: expect.stringMatching(/^expected valid YAML \(line 3\)/),
+        },
+      },
+    )
+    expect(parseContentFile('c.yaml', 'date: 2025-01-31\nshown: yes\ncount: 3\n')).toEqual({
+      document: { file: 'c.yaml', data: { date: '2025-01-31', shown: 'yes', count: 3 } },
+    })
   })
 
   it('reports a missing content directory', async () => {
