@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
-import { isAbsolute, join } from 'node:path'
+import { isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -54,7 +54,7 @@ function codeHash() {
 
 // RUN_BIN_DIR (inside the project, so the programs resolve node_modules): the bench's cold
 // builds compile into an empty one, as on a fresh clone.
-const binDir = process.env.RUN_BIN_DIR ?? join(ROOT, '.cache', 'bin')
+const binDir = resolve(ROOT, process.env.RUN_BIN_DIR ?? join('.cache', 'bin'))
 const version = join(binDir, codeHash())
 
 if (!existsSync(version)) {

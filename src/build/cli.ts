@@ -31,5 +31,6 @@ main().catch((error: unknown) => {
   } else {
     console.error(error)
   }
-  process.exitCode = 1
+  // At once: bundling, workers and compression still under way would keep the process alive.
+  process.exit(1)
 })
