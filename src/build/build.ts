@@ -12,6 +12,7 @@ import type { SiteContent } from '../content/site-content'
 import { LANGUAGES } from '../shared/languages'
 import { APP_DATA_URL, notFoundPath, pageDataUrl, staticQueryUrl } from '../shared/paths'
 import type { AppData, BootData, LayoutData } from '../shared/types'
+import type { BuildPage } from './build-page'
 import { type Bundle, bundle } from './bundle'
 import { openCompressor } from './compress'
 import type { BuildConfig } from './config'
@@ -22,6 +23,7 @@ import { rssFeeds } from './feeds'
 import { writeHostConfiguration } from './host-config'
 import { openMarkdownCache } from './markdown-cache'
 import { createPageData, createStaticQueries, manifestPath } from './page-data'
+import { openPageReuse } from './page-reuse'
 import { openPdfWriter } from './pdf-writer'
 import { fetchEcbRates } from './rates'
 import { createRouteTable } from './routes'
@@ -34,6 +36,8 @@ import { ICON_PATH, iconSvg, webManifest } from './web-manifest'
 
 export interface BuildReport {
   pages: number
+  /** Pages whose inputs were unchanged: linked from the last site, not rendered. */
+  pagesReused: number
   buildHash: string
   /** The code was unchanged since a cached build: its bundles were reused. */
   bundlesReused: boolean
@@ -51,6 +55,8 @@ async function writeAll(
   files: Iterable<[string, string]>,
   written: (path: string, data: string) => void = () => {},
   concurrency = 64,
+  /** Files there may be links to the last site's: removed first, never written through. */
+  replace = false,
 ): Promise<void> {
   const iterator = files[Symbol.iterator]()
   const createdDirs = new Set<string>()
@@ -62,9 +68,25 @@ async function writeAll(
         await mkdir(dir, { recursive: true })
         createdDirs.add(dir)
       }
+      if (replace) {
+        await Promise.all(['', '.br', '.gz'].map((twin) => rm(path + twin, { force: true })))
+      }
       await writeFile(path, data)
       written(path, data)
     }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+}
+
+/** Runs `task` on each item, `concurrency` at a time. */
+async function eachLimited<T>(
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) await task(items[next++] as T)
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
 }
@@ -220,10 +242,38 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const histories = rateHistoryFiles(content.rates)
   const historyByUrl = new Map(histories.map((file) => [file.url, file.history]))
   const resources = (url: string) => historyByUrl.get(url)
-  function* pageFiles(): Generator<[string, string]> {
-    for (const { url, history } of histories) yield [join(stage, url), JSON.stringify(history)]
-    for (const route of routes) {
-      const page = createPageData(route, queries, content, config.siteUrl)
+  const reuse = await openPageReuse(
+    config.outDir,
+    stage,
+    config.cacheDir,
+    JSON.stringify([
+      bundled.codeVersion,
+      bundled.buildHash,
+      config.serviceWorker,
+      config.tracking,
+      structuredContext,
+    ]),
+  )
+  const pageDataOf = (route: BuildPage) => {
+    const page = createPageData(route, queries, content, config.siteUrl)
+    const json = JSON.stringify(page)
+    const structured = structuredData(route, structuredContext)
+    return { page, json, structured, key: reuse.key(json, JSON.stringify(structured)) }
+  }
+  // Pages the last site holds as they are now: linked (with their twins), not rendered.
+  const unchanged: BuildPage[] = []
+  function* pageFiles(pages: Iterable<BuildPage>, reusing: boolean): Generator<[string, string]> {
+    if (reusing) {
+      for (const { url, history } of histories) yield [join(stage, url), JSON.stringify(history)]
+    }
+    for (const route of pages) {
+      const { page, json, structured, key } = pageDataOf(route)
+      reuse.record(page.path, key)
+      // The 404 pages are also written as 404.html files below: always rendered.
+      if (reusing && !route.route.matchPath && reuse.unchanged(page.path, key)) {
+        unchanged.push(route)
+        continue
+      }
       const staticQueries: Record<string, LayoutData> = {}
       for (const hash of page.staticQueryHashes) {
         const data = queryByHash.get(hash)
@@ -240,14 +290,29 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
         boot,
         bundled.renderer.renderPage(boot, resources),
         bundled.assetsFor(page.componentChunkName),
-        structuredData(route, structuredContext),
+        structured,
       )
       if (route.route.matchPath) htmlByPath.set(page.path, html)
       yield [htmlFile(stage, page.path), html]
-      yield [join(stage, pageDataUrl(page.path)), JSON.stringify(page)]
+      yield [join(stage, pageDataUrl(page.path)), json]
     }
   }
-  await measure('pages: render and write', () => writeAll(pageFiles(), compressor.add))
+  const pagesReused = await measure('pages: render and write', async () => {
+    await writeAll(pageFiles(routes, true), compressor.add)
+    // Files of the last site gone meanwhile: those pages are rendered after all.
+    const gone: BuildPage[] = []
+    await eachLimited(unchanged, 64, async (route) => {
+      const path = route.route.path
+      for (const file of [join(path, 'index.html'), pageDataUrl(path)]) {
+        if (!(await reuse.link(file))) {
+          gone.push(route)
+          return
+        }
+      }
+    })
+    await writeAll(pageFiles(gone, false), compressor.add, 64, true)
+    return unchanged.length - gone.length
+  })
   step('pages')
 
   const appData: AppData = { webpackCompilationHash: bundled.buildHash }
@@ -294,13 +359,16 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   step('compression')
   await measure('finish: cache and swap', async () => {
     await bundled.keep()
+    await reuse.markSite(stage)
     await swapIn(stage, config.outDir)
+    await reuse.save()
     await writeStamp(config, await hash)
   })
   step('finish')
 
   return {
     pages: routes.length,
+    pagesReused,
     buildHash: bundled.buildHash,
     bundlesReused: bundled.cached,
     precached,

@@ -34,6 +34,8 @@ export interface ServerRenderer {
 export interface Bundle {
   /** Hash of the client bundle: `webpackCompilationHash` of app-data.json. */
   buildHash: string
+  /** Hash of the code the bundles and the build are made of (`src/`, `public/`, the lockfile). */
+  codeVersion: string
   renderer: ServerRenderer
   assetsFor(template: string): PageAssets
   /** Path of the bundled service worker, before its precache manifest is injected. */
@@ -120,7 +122,8 @@ export async function bundle(
   { measure }: Pick<Timeline, 'measure'> = untimed,
 ): Promise<Bundle> {
   const versionsDir = join(config.cacheDir, 'bundles')
-  const version = join(versionsDir, await codeHash(config.root))
+  const codeVersion = await codeHash(config.root)
+  const version = join(versionsDir, codeVersion)
   const serverOut = join(version, 'server')
   const workerOut = join(version, 'sw')
   const clientCache = join(version, 'client')
@@ -263,6 +266,7 @@ export async function bundle(
 
     return {
       buildHash: contentHash(manifestJson, 20),
+      codeVersion,
       renderer,
       serviceWorkerSource: join(workerOut, 'sw.js'),
       cached,

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     .map(([name, ms]) => `${name} ${ms} ms`)
     .join(', ')
   console.log(
-    `Built ${report.pages} pages to ${relative(process.cwd(), config.outDir) || '.'} in ${seconds} s (${steps}); build ${report.buildHash}${report.bundlesReused ? ' (bundles reused: code unchanged)' : ''}, ${report.precached} files precached.`,
+    `Built ${report.pages} pages${report.pagesReused ? ` (${report.pagesReused} unchanged, linked)` : ''} to ${relative(process.cwd(), config.outDir) || '.'} in ${seconds} s (${steps}); build ${report.buildHash}${report.bundlesReused ? ' (bundles reused: code unchanged)' : ''}, ${report.precached} files precached.`,
   )
   if (process.env.BUILD_PROFILE) {
     await writeProfile(process.env.BUILD_PROFILE, report.profile)

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { link, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -98,6 +98,60 @@ describe('build', () => {
     } finally {
       await writeFile(file, original)
     }
+  })
+
+  it('links the pages an edit left as they were from the last site, renders the others, and never writes into the last site', async () => {
+    const config = configFor('dist-reuse')
+    const at = (path: string) => join(config.outDir, path)
+    const cards = 'en/services/cards/index.html'
+    const first = await buildSite(config)
+    expect(first.pagesReused).toBe(0)
+    const about = await stat(at('en/about/index.html'))
+
+    // Held apart: the last site's file of the page about to change.
+    const held = join(dir, 'held-cards.html')
+    await link(at(cards), held)
+    const before = await readFile(held, 'utf8')
+    const file = join(config.contentDir, 'en/pages/services/cards.yaml')
+    const original = await readFile(file, 'utf8')
+    await writeFile(file, stringify({ ...parse(original), whatItIs: 'A **linked** text.' }))
+    try {
+      const second = await buildSite(config)
+      expect(second.pagesReused).toBeGreaterThan(first.pages - 10)
+      expect(second.pagesReused).toBeLessThan(first.pages)
+      expect(await readFile(at(cards), 'utf8')).toContain('A <strong>linked</strong> text.')
+      expect(await readFile(held, 'utf8')).toBe(before)
+      // The same file as before, with its twins.
+      expect((await stat(at('en/about/index.html'))).ino).toBe(about.ino)
+      expect((await stat(at('en/about/index.html.br'))).size).toBeGreaterThan(0)
+      expect((await stat(at('en/about/index.html.gz'))).size).toBeGreaterThan(0)
+
+      // Files of the last site gone: those pages are rendered again, twins made again.
+      await rm(at('page-data/en/about/page-data.json'))
+      await rm(at('en/imprint/index.html.br'))
+      const third = await buildSite(config)
+      expect(third.pagesReused).toBe(first.pages - 3)
+      expect(JSON.parse(await readFile(at('page-data/en/about/page-data.json'), 'utf8')).path).toBe(
+        '/en/about/',
+      )
+      expect((await stat(at('en/imprint/index.html.br'))).size).toBeGreaterThan(0)
+
+      // A site another build wrote: everything is rendered.
+      await writeFile(at('.pages'), 'another build')
+      expect((await buildSite(config)).pagesReused).toBe(0)
+    } finally {
+      await writeFile(file, original)
+      await rm(held)
+    }
+    // A setting every page embeds: everything is rendered.
+    const moved = readBuildConfig({
+      CONTENT_DIR: config.contentDir,
+      OUT_DIR: config.outDir,
+      BUILD_CACHE_DIR: join(dir, 'cache'),
+      SITE_URL: 'https://moved.example',
+    })
+    expect((await buildSite(moved)).pagesReused).toBe(0)
+    expect(await readFile(at(cards), 'utf8')).toContain('https://moved.example/en/services/cards/')
   })
 
   it('swaps the new site in whole and removes the last one after, as well as any a stopped build left', async () => {
