@@ -253,6 +253,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
       config.tracking,
       structuredContext,
     ]),
+    (file) => compressor.add(file),
   )
   const pageDataOf = (route: BuildPage) => {
     const page = createPageData(route, queries, content, config.siteUrl)
@@ -353,7 +354,8 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   )
   await writeHostConfiguration(stage, config.tracking)
   await measure('compression: last files', async () => {
-    await compressor.sweep()
+    // Pages and their data went through `add`, or were linked with their twins.
+    await compressor.sweep([...LANGUAGES, 'page-data'])
     await compressor.finish()
   })
   step('compression')

@@ -52,6 +52,8 @@ export async function openPageReuse(
   stage: string,
   cacheDir: string,
   salt: string,
+  /** Makes a linked file's twins when the last site lacks them. */
+  compress: (file: string) => void,
 ): Promise<PageReuse> {
   const recordFile = join(cacheDir, RECORD_FILE)
   const last = await readRecord(recordFile)
@@ -77,8 +79,8 @@ export async function openPageReuse(
         await mkdir(dir, { recursive: true })
         createdDirs.add(dir)
       }
-      // Both twins or neither: the compressor's sweep makes missing ones as new files. A link
-      // is never written through, which would change the last site's file, still being served.
+      // Both twins or neither: the compressor makes missing ones as new files. A link is never
+      // written through, which would change the last site's file, still being served.
       const linked: string[] = []
       try {
         for (const twin of TWINS) {
@@ -89,6 +91,7 @@ export async function openPageReuse(
       } catch {
         if (linked.length === 0) return false
         await Promise.all(linked.slice(1).map((file) => rm(file, { force: true })))
+        compress(target)
         return true
       }
     },
