@@ -19,6 +19,7 @@
  * Every run also writes bench/out/results.json.
  *
  * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the warm runs per size (median);
+ * BENCH_LIGHTHOUSE_RUNS the Lighthouse runs per page (3; the median run counts);
  * BENCH_LIGHTHOUSE=0, BENCH_SERVING=0 and BENCH_FORMS=0 leave those parts out; BENCH_ONLY=
  * builds|javascript|rates|lighthouse|serving|forms runs one part (the parts after the builds
  * build the real site first).
@@ -282,7 +283,11 @@ async function lighthouse(dist: string) {
     const app = await createApp({ root, logLevel: 'silent' })
     const origin = await app.listen({ port: 0, host: '127.0.0.1' })
     try {
-      const audits = await lighthouseAudit(origin, LIGHTHOUSE_PAGES)
+      const audits = await lighthouseAudit(
+        origin,
+        LIGHTHOUSE_PAGES,
+        Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3),
+      )
       log(`Lighthouse, mobile, ${variant}:\n${formatLighthouse(audits)}`)
       details[`lighthouse.${variant}`] = audits
       for (const audit of audits) {

@@ -5,6 +5,7 @@ import {
   failedAudits,
   formatLighthouse,
   type LighthouseResult,
+  medianRun,
 } from '../../../bench/lighthouse'
 
 const perfect: LighthouseResult = {
@@ -35,6 +36,18 @@ const flawed: LighthouseResult = {
     { id: 'canonical', title: 'Document does not have a valid `rel=canonical`' },
   ],
 }
+
+describe('medianRun', () => {
+  it('takes the run in the middle by score, then by LCP, so one slow or fast run decides nothing', () => {
+    const slow = { ...perfect, performance: 98, lcpMs: 1900 }
+    const middle = { ...perfect, performance: 100, lcpMs: 1500 }
+    const fast = { ...perfect, performance: 100, lcpMs: 1300 }
+    expect(medianRun([fast, slow, middle])).toBe(middle)
+    expect(medianRun([slow, slow, fast])).toBe(slow)
+    expect(medianRun([perfect])).toBe(perfect)
+    expect(() => medianRun([])).toThrow()
+  })
+})
 
 describe('belowTarget', () => {
   it('is empty for a page meeting every target', () => {
