@@ -22,7 +22,19 @@ function start(): void {
   })
 }
 
-// A frame, then a task: the first paint has happened. A page opened in a background tab is
-// not painted until shown, and has nothing to wait for.
-if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(start))
-else start()
+/** The longest the code waits for the fonts: a slow font must not keep the page's code away. */
+const FONT_WAIT_MS = 1000
+
+// The page's text is painted once its font is there (`font-display: optional` holds it back a
+// moment), often a frame or more after the first paint: the code waits for the fonts, then for
+// two frames (the second begins once the first is on screen) and a task. Started at the first
+// frame, its requests ran ahead of the largest paint on slow loads, which then waited for them.
+// A page opened in a background tab is not painted until shown, and has nothing to wait for.
+if (document.visibilityState === 'visible') {
+  Promise.race([
+    document.fonts.ready,
+    new Promise((resolve) => setTimeout(resolve, FONT_WAIT_MS)),
+  ]).then(() => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start))))
+} else {
+  start()
+}
