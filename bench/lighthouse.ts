@@ -152,6 +152,16 @@ export async function lighthouseAudit(
   }
 }
 
+/** Runs a page from `BENCH_LIGHTHOUSE_RUNS`: 3 unless set, and a whole number of at least 1. */
+export function lighthouseRuns(setting: string | undefined): number {
+  if (setting === undefined || setting === '') return 3
+  const runs = Number(setting)
+  if (!Number.isInteger(runs) || runs < 1) {
+    throw new Error(`BENCH_LIGHTHOUSE_RUNS must be a whole number of at least 1, not "${setting}"`)
+  }
+  return runs
+}
+
 /** The run in the middle by performance score, then by LCP (the lower middle of an even count). */
 export function medianRun(runs: LighthouseResult[]): LighthouseResult {
   const sorted = [...runs].sort((a, b) => a.performance - b.performance || b.lcpMs - a.lcpMs)

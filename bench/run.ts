@@ -42,7 +42,7 @@ import {
   navigationBytes,
   readChunkReport,
 } from './javascript'
-import { formatLighthouse, LIGHTHOUSE_TARGETS, lighthouseAudit } from './lighthouse'
+import { formatLighthouse, LIGHTHOUSE_TARGETS, lighthouseAudit, lighthouseRuns } from './lighthouse'
 import { buildRatesSite, formatRatesFigures, type RatesFigures, ratesFigures } from './rates'
 import { formatServing, servingLoad } from './serving'
 
@@ -286,7 +286,7 @@ async function lighthouse(dist: string) {
       const audits = await lighthouseAudit(
         origin,
         LIGHTHOUSE_PAGES,
-        Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3),
+        lighthouseRuns(process.env.BENCH_LIGHTHOUSE_RUNS),
       )
       log(`Lighthouse, mobile, ${variant}:\n${formatLighthouse(audits)}`)
       details[`lighthouse.${variant}`] = audits

@@ -47,6 +47,19 @@ export interface BuildReport {
   profile: Profile
 }
 
+/** Runs `task` on each item, `concurrency` at a time, taking items as they come. */
+async function eachLimited<T>(
+  items: Iterable<T>,
+  concurrency: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
+  const iterator = items[Symbol.iterator]()
+  const worker = async () => {
+    for (let next = iterator.next(); !next.done; next = iterator.next()) await task(next.value)
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+}
+
 /**
  * Writes files with bounded concurrency (thousands of pages must not open thousands of files),
  * telling `written` of each.
@@ -54,41 +67,22 @@ export interface BuildReport {
 async function writeAll(
   files: Iterable<[string, string]>,
   written: (path: string, data: string) => void = () => {},
-  concurrency = 64,
   /** Files there may be links to the last site's: removed first, never written through. */
   replace = false,
 ): Promise<void> {
-  const iterator = files[Symbol.iterator]()
   const createdDirs = new Set<string>()
-  const worker = async () => {
-    for (let next = iterator.next(); !next.done; next = iterator.next()) {
-      const [path, data] = next.value
-      const dir = dirname(path)
-      if (!createdDirs.has(dir)) {
-        await mkdir(dir, { recursive: true })
-        createdDirs.add(dir)
-      }
-      if (replace) {
-        await Promise.all(['', '.br', '.gz'].map((twin) => rm(path + twin, { force: true })))
-      }
-      await writeFile(path, data)
-      written(path, data)
+  await eachLimited(files, 64, async ([path, data]) => {
+    const dir = dirname(path)
+    if (!createdDirs.has(dir)) {
+      await mkdir(dir, { recursive: true })
+      createdDirs.add(dir)
     }
-  }
-  await Promise.all(Array.from({ length: concurrency }, worker))
-}
-
-/** Runs `task` on each item, `concurrency` at a time. */
-async function eachLimited<T>(
-  items: readonly T[],
-  concurrency: number,
-  task: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) await task(items[next++] as T)
-  }
-  await Promise.all(Array.from({ length: concurrency }, worker))
+    if (replace) {
+      await Promise.all(['', '.br', '.gz'].map((twin) => rm(path + twin, { force: true })))
+    }
+    await writeFile(path, data)
+    written(path, data)
+  })
 }
 
 /** `dist/en/about/index.html` for `/en/about/`. */
@@ -311,7 +305,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
         }
       }
     })
-    await writeAll(pageFiles(gone, false), compressor.add, 64, true)
+    await writeAll(pageFiles(gone, false), compressor.add, true)
     return unchanged.length - gone.length
   })
   step('pages')

@@ -32,7 +32,8 @@ const FONT_WAIT_MS = 1000
 // A page opened in a background tab is not painted until shown, and has nothing to wait for.
 if (document.visibilityState === 'visible') {
   Promise.race([
-    document.fonts.ready,
+    // Without the Font Loading API there is nothing to wait for.
+    document.fonts?.ready,
     new Promise((resolve) => setTimeout(resolve, FONT_WAIT_MS)),
   ]).then(() => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start))))
 } else {

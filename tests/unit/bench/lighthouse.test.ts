@@ -5,6 +5,7 @@ import {
   failedAudits,
   formatLighthouse,
   type LighthouseResult,
+  lighthouseRuns,
   medianRun,
 } from '../../../bench/lighthouse'
 
@@ -46,6 +47,19 @@ describe('medianRun', () => {
     expect(medianRun([slow, slow, fast])).toBe(slow)
     expect(medianRun([perfect])).toBe(perfect)
     expect(() => medianRun([])).toThrow()
+  })
+})
+
+describe('lighthouseRuns', () => {
+  it('is 3 unless set, and refuses what is not a whole number of at least 1, saying which setting', () => {
+    expect(lighthouseRuns(undefined)).toBe(3)
+    expect(lighthouseRuns('')).toBe(3)
+    expect(lighthouseRuns('5')).toBe(5)
+    for (const bad of ['0', '-1', '2.5', 'three']) {
+      expect(() => lighthouseRuns(bad)).toThrow(
+        `BENCH_LIGHTHOUSE_RUNS must be a whole number of at least 1, not "${bad}"`,
+      )
+    }
   })
 })
 
