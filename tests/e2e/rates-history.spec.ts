@@ -256,10 +256,17 @@ test.describe('service worker', () => {
       .toBe(true)
     await page.getByRole('button', { name: words.show(words.usd) }).click()
     await expect(page.getByRole('table', { name: words.table(words.usd) })).toBeVisible()
-    const cached = await page.evaluate(async () =>
-      (await (await caches.open('rates')).keys()).map((request) => new URL(request.url).pathname),
-    )
-    expect(cached).toEqual([expect.stringMatching(/\/USD\.json$/)])
+    // The worker answers the page first and writes its cache after (Workbox waits on it in the
+    // fetch event), so the file may reach the cache a moment after the table shows.
+    await expect
+      .poll(() =>
+        page.evaluate(async () =>
+          (await (await caches.open('rates')).keys()).map(
+            (request) => new URL(request.url).pathname,
+          ),
+        ),
+      )
+      .toEqual([expect.stringMatching(/\/USD\.json$/)])
 
     await context.setOffline(true)
     await page.reload()
