@@ -3,7 +3,7 @@
  * then the shared data, app data, manifests, service worker and precompressed assets.
  */
 import { spawn } from 'node:child_process'
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { createFileStore } from '../content/file-store'
 import { loadContent } from '../content/load'
@@ -27,6 +27,7 @@ import { openPageReuse } from './page-reuse'
 import { openPdfWriter } from './pdf-writer'
 import { fetchEcbRates } from './rates'
 import { createRouteTable } from './routes'
+import { openSearchCollector } from './search/collect'
 import { ROBOTS_PATH, robotsTxt, SITEMAP_PATH, sitemapXml } from './seo'
 import { writeServiceWorker } from './service-worker'
 import { inputHash, writeStamp } from './stamp'
@@ -249,6 +250,10 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     ]),
     (file) => compressor.add(file),
   )
+  const search = await openSearchCollector(
+    config.cacheDir,
+    Object.fromEntries(LANGUAGES.map((language) => [language, queries[language].data])),
+  )
   const pageDataOf = (route: BuildPage) => {
     const page = createPageData(route, queries, content, config.siteUrl)
     const json = JSON.stringify(page)
@@ -267,6 +272,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
       // The 404 pages are also written as 404.html files below: always rendered.
       if (reusing && !route.route.matchPath && reuse.unchanged(page.path, key)) {
         unchanged.push(route)
+        search.add(page, key)
         continue
       }
       const staticQueries: Record<string, LayoutData> = {}
@@ -287,6 +293,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
         bundled.assetsFor(page.componentChunkName),
         structured,
       )
+      search.add(page, key, html)
       if (route.route.matchPath) htmlByPath.set(page.path, html)
       yield [htmlFile(stage, page.path), html]
       yield [join(stage, pageDataUrl(page.path)), json]
@@ -310,6 +317,9 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   })
   step('pages')
 
+  const searchFiles = await measure('search index', () =>
+    search.files((path) => readFile(htmlFile(stage, path), 'utf8')),
+  )
   const appData: AppData = { webpackCompilationHash: bundled.buildHash }
   const extra: [string, string][] = [
     [join(stage, APP_DATA_URL), JSON.stringify(appData)],
@@ -320,6 +330,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
       join(stage, path),
       xml,
     ]),
+    ...searchFiles.map(([path, json]): [string, string] => [join(stage, path), json]),
     ...LANGUAGES.map((language): [string, string] => [
       join(stage, staticQueryUrl(queries[language].hash)),
       queries[language].json,
@@ -358,6 +369,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     await reuse.markSite(stage)
     await swapIn(stage, config.outDir)
     await reuse.save()
+    await search.save()
     await writeStamp(config, await hash)
   })
   step('finish')

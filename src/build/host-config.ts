@@ -19,6 +19,7 @@ import {
 import { HASHED_IMAGES_DIR } from '../shared/images'
 import { LANGUAGES } from '../shared/languages'
 import { RATES_HISTORY_DIR } from '../shared/rates/history'
+import { SEARCH_ROOT } from '../shared/search/format'
 import { INLINE_BLOCKS } from './document'
 
 const sha256 = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`
@@ -61,7 +62,7 @@ export function hostHeadersFile(policy: SitePolicy): string {
     '# Response headers for static hosts that read this file (Netlify, Cloudflare Pages).',
     '# Written by the build from src/shared/http-headers.ts; do not edit.',
     rule('/*', everywhere),
-    ...['/assets/*', `${HASHED_IMAGES_DIR}/*`].map((path) =>
+    ...['/assets/*', `${HASHED_IMAGES_DIR}/*`, `${SEARCH_ROOT}:language/:version/*`].map((path) =>
       rule(path, {
         'cache-control': hashed['cache-control'] as string,
         'content-security-policy': hashed['content-security-policy'] as string,
@@ -72,7 +73,7 @@ export function hostHeadersFile(policy: SitePolicy): string {
       'content-security-policy': rates['content-security-policy'] as string,
     }),
     rule('/icon.svg', { 'content-security-policy': drawing['content-security-policy'] as string }),
-    ...['/page-data/*', '/sw.js'].map((path) =>
+    ...['/page-data/*', `${SEARCH_ROOT}:language/index.json`, '/sw.js'].map((path) =>
       rule(path, { 'cache-control': page['cache-control'] as string }),
     ),
   ].join('\n')}\n`
@@ -179,6 +180,15 @@ ${headersOf('hashed')}
   }
 
   location ^~ /page-data/ {
+${headersOf('data')}
+  }
+
+  # Each language's search index, and the files of its version (the folder hashes them).
+  location ^~ ${SEARCH_ROOT} {
+    location ~ ^${SEARCH_ROOT}[^/]+/[^/]+/ {
+      try_files $uri =404;
+${headersOf('hashed').replace(/^ {4}/gm, '      ')}
+    }
 ${headersOf('data')}
   }
 

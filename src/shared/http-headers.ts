@@ -11,6 +11,7 @@
 import type { TrackingIds } from './consent'
 import { HASHED_IMAGES_DIR } from './images'
 import { isHistoryPath } from './rates/history'
+import { isSearchFilePath, SEARCH_ROOT } from './search/format'
 
 /**
  * Where browsers send reports of what the policy blocked (`report-uri`: every browser sends
@@ -81,9 +82,11 @@ export const TEXT_EXTENSIONS = new Set([
 /**
  * The kinds of response, each with its own cache policy or content policy:
  * - `page`: HTML of a page (also the 404 pages, sent with status 404);
- * - `data`: page data, shared data and `app-data.json`, read by the runtime on navigation;
+ * - `data`: page data, shared data and `app-data.json`, read by the runtime on navigation, and
+ *   each language's search index (`/search/{language}/index.json`);
  * - `worker`: `/sw.js`, which browsers must check on every navigation;
- * - `hashed`: bundles and image variants whose names hash their content: never change;
+ * - `hashed`: bundles, image variants and the search's files, whose names (or folders) hash
+ *   their content: never change;
  * - `rates`: a currency's exchange rates by day (`/rates/…`), fetched by the rate pages when a
  *   visitor asks for them; their folder hashes the rates, so they never change either;
  * - `drawing`: an SVG that is not hashed (editors' drawings are hashed, the icon is not);
@@ -110,8 +113,10 @@ export function responseKind(path: string): ResponseKind {
   if (path.startsWith('/api/')) return 'api'
   if (path.startsWith('/assets/') || path.startsWith(`${HASHED_IMAGES_DIR}/`)) return 'hashed'
   if (isHistoryPath(path)) return 'rates'
+  // The search's files are named by their folder's hash; its index, read first, is not.
+  if (isSearchFilePath(path)) return 'hashed'
   if (path === '/sw.js') return 'worker'
-  if (path.startsWith('/page-data/')) return 'data'
+  if (path.startsWith('/page-data/') || path.startsWith(SEARCH_ROOT)) return 'data'
   const extension = extensionOf(path)
   if (path.endsWith('/') || extension === '.html') return 'page'
   if (extension === '.svg') return 'drawing'

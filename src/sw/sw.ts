@@ -4,13 +4,15 @@
  * pages and page data go network-first, so a deploy is never hidden behind stale content,
  * and the cache only answers when the network does not. A currency's exchange rates by day
  * (`/rates/…`) come from the cache first: their names change with their content, so a cached
- * one is never stale, and a currency seen once works offline.
+ * one is never stale, and a currency seen once works offline. The search's files likewise; its
+ * index (`/search/{language}/index.json`, which names the current files) network-first.
  */
 import { ExpirationPlugin } from 'workbox-expiration'
 import { cleanupOutdatedCaches, type PrecacheEntry, precacheAndRoute } from 'workbox-precaching'
 import { registerRoute } from 'workbox-routing'
 import { CacheFirst, NetworkFirst, NetworkOnly } from 'workbox-strategies'
 import { isHistoryPath } from '../shared/rates/history'
+import { isSearchFilePath, SEARCH_ROOT } from '../shared/search/format'
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> }
 
@@ -46,4 +48,19 @@ registerRoute(
     // a visitor loads the currencies they look at, not every one.
     plugins: [new ExpirationPlugin({ maxEntries: 100 })],
   }),
+)
+
+// The search: each language's index from the network when there is one; the files of a version
+// (postings, pages' text) from the cache, where the search dialog also puts them ahead of need.
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && isSearchFilePath(url.pathname),
+  new CacheFirst({
+    cacheName: 'search',
+    plugins: [new ExpirationPlugin({ maxEntries: 600 })],
+  }),
+)
+
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname.startsWith(SEARCH_ROOT),
+  new NetworkFirst({ cacheName: 'search-index' }),
 )

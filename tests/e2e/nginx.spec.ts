@@ -110,6 +110,11 @@ async function samplePaths(): Promise<string[]> {
     // A currency's rates by day (cached for good), and one that is not there.
     await first('rates', /\/USD\.json$/),
     '/rates/mastercard/0000000000/USD.json',
+    // The search: an index (revalidated), a file of its version (cached for good), one gone.
+    '/search/de/index.json',
+    await first('search/de', /\/c0\.json$/),
+    await first('search/en', /\/p0\.json$/),
+    '/search/en/000000000000/c0.json',
     '/de/gibt-es-nicht/',
     '/en/nothing/',
     '/nothing.json',

@@ -46,6 +46,8 @@ beforeAll(async () => {
   await put('assets/entry-abc.js', 'x')
   await put('page-data/en/about/page-data.json', '{}')
   await put('rates/mastercard/0123456789/USD.json', '{"currency":"USD","days":[]}')
+  await put('search/en/index.json', '{}')
+  await put('search/en/Ab12cd34Ef56/c0.json', '{}')
   await put('sw.js', 'self')
   await put('icon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>')
   await put('_headers', '/*\n  X: y\n')
@@ -140,6 +142,9 @@ describe('headers sent by npm start', () => {
       ['/page-data/en/about/page-data.json', 'no-cache'],
       ['/assets/entry-abc.js', 'public, max-age=31536000, immutable'],
       ['/rates/mastercard/0123456789/USD.json', 'public, max-age=31536000, immutable'],
+      // The search's index is revalidated; the files of its version are named by their folder.
+      ['/search/en/index.json', 'no-cache'],
+      ['/search/en/Ab12cd34Ef56/c0.json', 'public, max-age=31536000, immutable'],
       ['/icon.svg', 'no-cache'],
     ]
     for (const [path, cache] of cases) {
@@ -321,6 +326,10 @@ describe('configuration for other servers', () => {
     expect(rules.get('/assets/*')).toContain('Cache-Control: public, max-age=31536000, immutable')
     expect(rules.get('/images/_/*')).toContain('Cache-Control: public, max-age=31536000, immutable')
     expect(rules.get('/page-data/*')).toEqual(['Cache-Control: no-cache'])
+    expect(rules.get('/search/:language/index.json')).toEqual(['Cache-Control: no-cache'])
+    expect(rules.get('/search/:language/:version/*')).toContain(
+      'Cache-Control: public, max-age=31536000, immutable',
+    )
     // A currency's rates by day: its folder hashes the rates, so it is kept like a bundle.
     expect(rules.get('/rates/*')).toEqual([
       'Cache-Control: public, max-age=31536000, immutable',
@@ -346,6 +355,13 @@ describe('configuration for other servers', () => {
     expect(rates.slice(0, rates.indexOf('}'))).toContain(
       'add_header Cache-Control "public, max-age=31536000, immutable" always;',
     )
+    // The search's index is revalidated, the files of its version kept for good.
+    const search = text.slice(text.indexOf('location ^~ /search/ {'))
+    const versioned = search.slice(0, search.indexOf('}'))
+    expect(versioned).toContain('location ~ ^/search/[^/]+/[^/]+/ {')
+    expect(versioned).toContain('add_header Cache-Control "public, max-age=31536000, immutable"')
+    const index = search.slice(search.indexOf('}'), search.indexOf('\n  }'))
+    expect(index).toContain('add_header Cache-Control "no-cache" always;')
     expect(nginxConfig(policy, { root: '/srv/site', brotli: false })).not.toContain('brotli')
   })
 })
