@@ -20,6 +20,28 @@ function page(title: string, language: string) {
   }
 }
 
+/** The search dialog's words of a generated store (English in both languages). */
+const SEARCH = {
+  button: 'Search',
+  title: 'Search the website',
+  label: 'Search for',
+  placeholder: 'e.g. card',
+  close: 'Close search',
+  hint: 'Arrow keys move through the results, Enter opens one, Escape closes the search.',
+  loading: 'Loading the search …',
+  results: '{count} results',
+  oneResult: '1 result',
+  noResults: 'No results for “{query}”.',
+  showMore: 'Show more results',
+  otherLanguage: 'Search the other pages',
+  ownLanguage: 'Search these pages',
+  otherLanguageResults: 'Results from the other pages',
+  error: 'The search could not be loaded.',
+  offline: 'You are offline.',
+  offlineResults: 'You are offline: results show the pages saved on this device.',
+  retry: 'Try again',
+}
+
 /** Interface strings of a generated store (English in both languages; only size matters). */
 const STRINGS = {
   skipToContent: 'Skip to content',
@@ -86,6 +108,7 @@ export function sampleLayout(language: string) {
       },
     ],
     cookieSettings: link('Cookie settings', '/privacy-policy/'),
+    search: SEARCH,
     strings: { ...STRINGS, languageName: language === 'de' ? 'Deutsch' : 'English' },
   }
 }

@@ -59,7 +59,7 @@ const CHUNK_GROUPS = [
   { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
   {
     name: 'components',
-    test: /[\\/]src[\\/](site[\\/](format\.ts|templates[\\/]\w+\.module\.css|components[\\/](?!form[\\/]|rates[\\/]|consent-banner[\\/]))|shared[\\/](intl-formats|connection)\.ts)/,
+    test: /[\\/]src[\\/](site[\\/](format\.ts|templates[\\/]\w+\.module\.css|components[\\/](?!form[\\/]|rates[\\/]|consent-banner[\\/]|search[\\/]))|shared[\\/](intl-formats|connection)\.ts)/,
     priority: 1,
     minShareCount: 2,
   },

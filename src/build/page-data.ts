@@ -33,6 +33,7 @@ export function createStaticQueries(content: SiteContent): Record<Language, Stat
       footer: layout.footer,
       cookieSettings: layout.cookieSettings,
       ...(layout.consent ? { consent: layout.consent } : {}),
+      search: layout.search,
       strings: layout.strings,
     }
     const json = JSON.stringify(data)

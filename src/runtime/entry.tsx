@@ -52,7 +52,7 @@ const INTERACTIONS = ['pointerdown', 'mouseover', 'touchstart', 'keydown', 'focu
 function deferNavigation(start: () => Promise<Navigation>): () => Promise<Navigation> {
   let loading: Promise<Navigation> | undefined
   let pointed: HTMLAnchorElement | null = null
-  const held: HTMLAnchorElement[] = []
+  const held: HTMLElement[] = []
   const anchorOf = (target: EventTarget | null) =>
     target instanceof Element ? target.closest<HTMLAnchorElement>('a[href]') : null
   const onInteraction = (event: Event) => {
@@ -60,6 +60,13 @@ function deferNavigation(start: () => Promise<Navigation>): () => Promise<Naviga
     void load()
   }
   const holdClick = (event: MouseEvent) => {
+    // The search button, which the navigation code opens.
+    const search = (event.target as Element).closest?.('[data-search-open]')
+    if (search) {
+      held.push(search as HTMLElement)
+      void load()
+      return
+    }
     const anchor = anchorOf(event.target)
     if (!anchor) return
     const facts = {
@@ -92,7 +99,9 @@ function deferNavigation(start: () => Promise<Navigation>): () => Promise<Naviga
       (error: unknown) => {
         // Without the navigation code, links work as plain links.
         stopHolding()
-        for (const anchor of held.splice(0)) window.location.assign(anchor.href)
+        for (const element of held.splice(0)) {
+          if (element instanceof HTMLAnchorElement) window.location.assign(element.href)
+        }
         throw error
       },
     )

@@ -15,6 +15,7 @@ import { createLoader, type LoadedPage } from './loader'
 import { startPrefetching } from './prefetch'
 import { createRouter, notFoundPageFor, type Router } from './router'
 import { createScrollStore } from './scroll'
+import { startSearchTrigger } from './search-trigger'
 import { registerServiceWorker, serviceWorkerUpdated } from './service-worker'
 import type { Store } from './store'
 
@@ -48,6 +49,13 @@ export function startNavigation(
   })
   router.start()
   setNavigator((href) => router.navigate(href))
+  startSearchTrigger({
+    language: () => store.get().language,
+    texts: () => {
+      const state = store.get()
+      return layoutsOf(state)[state.language]?.search
+    },
+  })
 
   // A static host's generic 404 page: show the one for the address's language.
   const wanted = notFoundPageFor(boot.page.path, boot.page.matchPath, window.location.pathname)

@@ -225,6 +225,38 @@ export interface UiStrings {
   contact: string
 }
 
+/** The words of the site search's button and dialog. */
+export interface SearchTexts {
+  /** The header's button. */
+  button: string
+  title: string
+  /** The label of the search field. */
+  label: string
+  placeholder: string
+  close: string
+  /** How the dialog works by keyboard. */
+  hint: string
+  loading: string
+  /** `{count}` results. */
+  results: string
+  oneResult: string
+  /** With `{query}`. */
+  noResults: string
+  showMore: string
+  /** Searches the other language's pages. */
+  otherLanguage: string
+  /** Back to the pages of this language. */
+  ownLanguage: string
+  /** Above results in the other language. */
+  otherLanguageResults: string
+  error: string
+  /** Offline, before the search was ever loaded. */
+  offline: string
+  /** Offline: only the pages this device holds are shown. */
+  offlineResults: string
+  retry: string
+}
+
 /** The shared data of one language: `/page-data/sq/d/{hash}.json`. */
 export interface LayoutData {
   language: Language
@@ -237,6 +269,7 @@ export interface LayoutData {
   cookieSettings: NavigationItem
   /** The cookie banner's words. */
   consent?: ConsentTexts
+  search: SearchTexts
   legalEntity: string
   strings: UiStrings
 }

@@ -1,7 +1,7 @@
 /** zod schemas of every content type. One schema per type; the collections table maps files to them. */
 import { z } from 'zod'
 import type { ConsentTexts } from '../../shared/consent'
-import type { SiteSettings, UiStrings } from '../../shared/types'
+import type { SearchTexts, SiteSettings, UiStrings } from '../../shared/types'
 import { href, image, isoDate, link, markdown, reference, slug, text } from './fields'
 import type { Same } from './same'
 import { ICONS, sections } from './sections'
@@ -154,6 +154,28 @@ export const consentTexts = z.strictObject({
 })
 true satisfies Same<z.output<typeof consentTexts>, ConsentTexts>
 
+export const searchTexts = z.strictObject({
+  button: text("the label of the header's search button", 30),
+  title: text('the title of the search dialog', 80),
+  label: text('the label of the search field', 60),
+  placeholder: text('the example in the empty search field', 80),
+  close: text('the label of the button that closes the search', 60),
+  hint: text('how the search works by keyboard', 200),
+  loading: text('the note while the search loads', 80),
+  results: text('the number of results, with {count}', 60),
+  oneResult: text('the text for one result', 60),
+  noResults: text('the note when nothing is found, with {query}', 120),
+  showMore: text('the label of the button that shows more results', 60),
+  otherLanguage: text('the button that searches the pages of the other language', 80),
+  ownLanguage: text("the button that searches this language's pages again", 80),
+  otherLanguageResults: text('the note above results in the other language', 120),
+  error: text('the note when the search cannot be loaded', 160),
+  offline: text('the note when the search was never loaded and there is no connection', 200),
+  offlineResults: text('the note that offline only the pages on this device are found', 200),
+  retry: text('the label of the button that tries again', 40),
+})
+true satisfies Same<z.output<typeof searchTexts>, SearchTexts>
+
 export const layout = z.strictObject({
   navigation: z.array(link).min(1, { error: 'expected at least one link' }),
   footer: z.array(
@@ -169,6 +191,8 @@ export const layout = z.strictObject({
   cookieSettings: link,
   /** The cookie banner's words (optional until a language has them). */
   consent: consentTexts.optional(),
+  /** The site search's button and dialog. */
+  search: searchTexts,
   strings: uiStrings,
 })
 export type LayoutContent = z.infer<typeof layout>

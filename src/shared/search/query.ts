@@ -116,10 +116,11 @@ export function createSearcher(source: SearchSource) {
     const loaded = new Map(
       await Promise.all([...needed].map(async (n) => [n, await source.chunk(n)] as const)),
     )
-    // Per query word: page → block → the scores of the words it stands for, added up (a block
-    // with "block", "blocked" and "blocking" is about blocking more than one with one of them).
+    // Per query word: page → block → the best score of the words it stands for, and a quarter
+    // of the others' (a block with "block", "blocked" and "blocking" is about blocking more
+    // than one with one of them, but a word itself says more than three compounds of it).
     const scores = expansions.map((matches) => {
-      const byPage = new Map<number, Map<number, number>>()
+      const byPage = new Map<number, Map<number, [best: number, sum: number]>>()
       for (const match of matches) {
         const postings = loaded.get(chunkOf(index.chunks, match.index))?.[match.term]
         if (!postings) continue
@@ -133,12 +134,19 @@ export function createSearcher(source: SearchSource) {
           page += postings[i] ?? 0
           const block = postings[i + 1] ?? 0
           const score = match.quality * rarity * (postings[i + 2] ?? 0)
-          const blocks = byPage.get(page) ?? new Map<number, number>()
+          const blocks = byPage.get(page) ?? new Map<number, [number, number]>()
           byPage.set(page, blocks)
-          blocks.set(block, (blocks.get(block) ?? 0) + score)
+          const [best, sum] = blocks.get(block) ?? [0, 0]
+          blocks.set(block, [Math.max(best, score), sum + score])
         }
       }
-      return byPage
+      const combined = new Map<number, Map<number, number>>()
+      for (const [page, blocks] of byPage) {
+        const values = new Map<number, number>()
+        for (const [block, [best, sum]] of blocks) values.set(block, best + (sum - best) / 4)
+        combined.set(page, values)
+      }
+      return combined
     })
 
     const pages = new Set(scores.flatMap((byPage) => [...byPage.keys()]))
@@ -147,22 +155,34 @@ export function createSearcher(source: SearchSource) {
       let matched = 0
       let score = 0
       const byBlock = new Map<number, number>()
+      const wordsIn = new Map<number, number>()
       for (const byPage of scores) {
         const blocks = byPage.get(page)
         if (!blocks) continue
         matched++
         score += Math.max(...blocks.values())
-        for (const [block, value] of blocks) byBlock.set(block, (byBlock.get(block) ?? 0) + value)
-      }
-      // The excerpt comes from the best block of text; the title alone shows the first one.
-      let block = 0
-      let best = 0
-      for (const [candidate, value] of byBlock) {
-        if (candidate > 0 && value > best) {
-          block = candidate
-          best = value
+        for (const [block, value] of blocks) {
+          byBlock.set(block, (byBlock.get(block) ?? 0) + value)
+          wordsIn.set(block, (wordsIn.get(block) ?? 0) + 1)
         }
       }
+      // The excerpt comes from the best block of text, preferring one with every word; the
+      // title alone shows the first one.
+      let block = 0
+      let best = 0
+      let together = false
+      for (const [candidate, value] of byBlock) {
+        if (candidate === 0) continue
+        const all = wordsIn.get(candidate) === queryWords.length
+        if ((all && !together) || (all === together && value > best)) {
+          block = candidate
+          best = value
+          together = all
+        }
+      }
+      // Words that stand together in one block ("block your card") say more than words
+      // anywhere on the page: that block counts once more.
+      if (together && queryWords.length > 1) score += best
       hits.push({ page, block, score, matched })
     }
     const most = Math.max(0, ...hits.map((hit) => hit.matched))

@@ -48,6 +48,31 @@ export function Header({ layout, language, currentPath, ...switcher }: HeaderPro
           <Logo className={styles.logo} />
           <span>{layout.brandName}</span>
         </Link>
+        {/* Opened by the runtime (`src/runtime/search-trigger.ts`), which loads the dialog. */}
+        <button
+          type="button"
+          className={styles.searchButton}
+          data-search-open=""
+          data-needs-script=""
+          aria-haspopup="dialog"
+          aria-keyshortcuts="/ Control+K Meta+K"
+        >
+          <svg
+            className={styles.searchIcon}
+            viewBox="0 0 24 24"
+            width="20"
+            height="20"
+            aria-hidden="true"
+            focusable="false"
+          >
+            <circle cx="10.5" cy="10.5" r="6.5" />
+            <path d="M15.5 15.5 21 21" />
+          </svg>
+          {layout.search.button}
+          <span className={styles.searchKey} aria-hidden="true">
+            /
+          </span>
+        </button>
         <button
           ref={button}
           type="button"

@@ -1,0 +1,79 @@
+/**
+ * Opens the site search: the header's button, `/` and Ctrl+K (⌘K) anywhere but in a text
+ * field. The dialog's code and the language's index load when the visitor reaches for the
+ * button (pointer or focus), or at the latest when it opens: nothing before.
+ */
+import type { Language } from '../shared/languages'
+import type { SearchTexts } from '../shared/types'
+
+export interface SearchContext {
+  /** The interface language now. */
+  language(): Language
+  texts(): SearchTexts | undefined
+}
+
+const BUTTON = '[data-search-open]'
+
+/** True where a key is text the visitor is typing. */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false
+  return (
+    target.isContentEditable ||
+    target.closest('input, textarea, select, [contenteditable]') !== null
+  )
+}
+
+/** True for the keys that open the search. */
+export function isSearchShortcut(
+  event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>,
+): boolean {
+  if (event.altKey) return false
+  // `/` is Shift+7 on German keyboards: Shift may be down.
+  if (event.key === '/') return !event.ctrlKey && !event.metaKey
+  return (
+    (event.key === 'k' || event.key === 'K') && (event.ctrlKey || event.metaKey) && !event.shiftKey
+  )
+}
+
+export function startSearchTrigger(context: SearchContext): void {
+  let dialog: Promise<typeof import('../site/components/search/dialog')> | undefined
+  const load = () => {
+    dialog ??= import('../site/components/search/dialog')
+    dialog.catch(() => {
+      dialog = undefined
+    })
+    return dialog
+  }
+  const prefetch = () => {
+    load().then(
+      (module) => module.prefetchIndex(context.language()),
+      () => {},
+    )
+  }
+  const open = (opener: HTMLElement | null) => {
+    const texts = context.texts()
+    if (!texts) return
+    load().then(
+      (module) => module.openSearch({ language: context.language(), texts, opener }),
+      (error: unknown) => console.error(error),
+    )
+  }
+
+  document.addEventListener('click', (event) => {
+    const button = (event.target as Element | null)?.closest?.(BUTTON)
+    if (!(button instanceof HTMLElement)) return
+    event.preventDefault()
+    open(button)
+  })
+  document.addEventListener('keydown', (event) => {
+    if (event.defaultPrevented || isTyping(event.target) || !isSearchShortcut(event)) return
+    if (document.querySelector('dialog[open]')) return
+    event.preventDefault()
+    open(document.querySelector<HTMLElement>(BUTTON))
+  })
+  const reach = (event: Event) => {
+    if ((event.target as Element | null)?.closest?.(BUTTON)) prefetch()
+  }
+  document.addEventListener('pointerover', reach, { passive: true })
+  document.addEventListener('focusin', reach)
+}
