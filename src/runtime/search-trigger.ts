@@ -69,7 +69,10 @@ export function startSearchTrigger(context: SearchContext): void {
     if (event.defaultPrevented || isTyping(event.target) || !isSearchShortcut(event)) return
     if (document.querySelector('dialog[open]')) return
     event.preventDefault()
-    open(document.querySelector<HTMLElement>(BUTTON))
+    // Focus returns where it was; from nowhere in particular, to the button.
+    const active = document.activeElement
+    const from = active instanceof HTMLElement && active !== document.body ? active : null
+    open(from ?? document.querySelector<HTMLElement>(BUTTON))
   })
   const reach = (event: Event) => {
     if ((event.target as Element | null)?.closest?.(BUTTON)) prefetch()

@@ -28,7 +28,9 @@ const SCOPES: Partial<Record<TemplateName, SearchScope>> = {
 }
 
 export function searchScope(page: PageData): SearchScope {
-  if (page.result.languageNeutral || page.matchPath) return 'none'
+  if (page.result.languageNeutral || page.matchPath || page.result.head.noindex) return 'none'
+  // A page that is another's copy (`/` of `/en/`) is found as the other.
+  if (new URL(page.result.head.canonical).pathname !== page.path) return 'none'
   return SCOPES[page.componentChunkName] ?? 'page'
 }
 

@@ -25,13 +25,27 @@ export interface QueryWord {
   prefix: boolean
 }
 
+/** Letters a stem may lose of its word: beyond that, the stemmer took a word it did not know. */
+const MAX_STRIPPED = 3
+
+/**
+ * The stem a query word is found by, at most three letters shorter than the word: the German
+ * stemmer takes "statement" down to "stat", which would find "Status" and "Statistik".
+ */
+function boundedStem(term: string, language: Language): string {
+  const stemmed = stem(term, language)
+  return stemmed.length >= term.length - MAX_STRIPPED
+    ? stemmed
+    : term.slice(0, term.length - MAX_STRIPPED)
+}
+
 /** The words of a query worth searching for, the last one marked while it is being typed. */
 export function parseQuery(query: string, language: Language): QueryWord[] {
   const found = words(query)
   const typing = query.length > 0 && !/\s$/.test(query)
   const parsed = found.map((word, index) => ({
     term: word.term,
-    stem: stem(word.term, language),
+    stem: boundedStem(word.term, language),
     prefix: typing && index === found.length - 1,
   }))
   const meaningful = parsed.filter((word) => !isStopWord(word.term, language))

@@ -10,6 +10,7 @@ import { buildSite } from '../../../src/build/build'
 import { ROOT, readBuildConfig } from '../../../src/build/config'
 import { KILL_SWITCH_WORKER } from '../../../src/build/service-worker'
 import { inputHash, isFresh } from '../../../src/build/stamp'
+import type { SearchIndex } from '../../../src/shared/search/format'
 
 const run = promisify(execFile)
 let dir: string
@@ -152,6 +153,41 @@ describe('build', () => {
     })
     expect((await buildSite(moved)).pagesReused).toBe(0)
     expect(await readFile(at(cards), 'utf8')).toContain('https://moved.example/en/services/cards/')
+  })
+
+  it('writes the same search index after an edit as from scratch, taking linked pages’ text from the cache or their files', async () => {
+    const config = configFor('dist-search', { BUILD_CACHE_DIR: join(dir, 'cache-search') })
+    const index = async () =>
+      JSON.parse(await readFile(join(config.outDir, 'search/en/index.json'), 'utf8')) as SearchIndex
+    await buildSite(config)
+    const file = join(config.contentDir, 'en/pages/services/cards.yaml')
+    const original = await readFile(file, 'utf8')
+    await writeFile(file, stringify({ ...parse(original), whatItIs: 'Zanzibar sandpipers.' }))
+    try {
+      const edited = await buildSite(config)
+      expect(edited.pagesReused).toBeGreaterThan(edited.pages - 10)
+      const incremental = await index()
+      expect(incremental.terms).toContain('zanzibar')
+      // Without the cache, the linked pages' text is read from their files.
+      await rm(join(config.cacheDir, 'search'), { recursive: true })
+      expect((await buildSite(config)).pagesReused).toBeGreaterThan(edited.pages - 10)
+      expect(await index()).toEqual(incremental)
+      // From scratch: the same index.
+      await rm(join(dir, 'cache-search'), { recursive: true })
+      await rm(config.outDir, { recursive: true })
+      await buildSite(config)
+      const scratch = await index()
+      expect(scratch).toEqual(incremental)
+      const [page] = scratch.urls.map((url, n) => ({ url, n }))
+      expect(page).toBeDefined()
+      const text = await readFile(
+        join(config.outDir, `search/en/${scratch.version}/p${page?.n}.json`),
+        'utf8',
+      )
+      expect(JSON.parse(text).url).toBe(page?.url)
+    } finally {
+      await writeFile(file, original)
+    }
   })
 
   it('swaps the new site in whole and removes the last one after, as well as any a stopped build left', async () => {
