@@ -20,6 +20,7 @@ import { startImageFade } from './image-fade'
 import { interfaceLanguage, rememberLanguageSwitches, storeLanguage } from './language'
 import type { LoadedPage } from './loader'
 import type { Navigation } from './navigation'
+import { isSearchShortcut, isTyping } from './search-keys'
 import { createStore, type Store } from './store'
 
 function Root({
@@ -83,9 +84,18 @@ function deferNavigation(start: () => Promise<Navigation>): () => Promise<Naviga
     held.push(anchor)
     void load()
   }
+  // The search's keys, pressed before its code is there: the button is pressed for them then.
+  let searchKey = false
+  const holdKey = (event: KeyboardEvent) => {
+    if (isTyping(event.target) || !isSearchShortcut(event)) return
+    event.preventDefault()
+    searchKey = true
+    void load()
+  }
   const stopHolding = () => {
     for (const type of INTERACTIONS) document.removeEventListener(type, onInteraction, true)
     document.removeEventListener('click', holdClick, true)
+    document.removeEventListener('keydown', holdKey, true)
   }
   const load = () => {
     loading ??= start().then(
@@ -94,6 +104,7 @@ function deferNavigation(start: () => Promise<Navigation>): () => Promise<Naviga
         if (pointed?.matches(':hover')) navigation.prefetch(pointed.href)
         // The router listens now: a click again is a click it takes.
         for (const anchor of held.splice(0)) anchor.click()
+        if (searchKey) document.querySelector<HTMLElement>('[data-search-open]')?.click()
         return navigation
       },
       (error: unknown) => {
@@ -111,6 +122,7 @@ function deferNavigation(start: () => Promise<Navigation>): () => Promise<Naviga
     document.addEventListener(type, onInteraction, { capture: true, passive: true })
   }
   document.addEventListener('click', holdClick, true)
+  document.addEventListener('keydown', holdKey, true)
   const idle = (window as IdleWindow).requestIdleCallback
   if (idle) idle(() => void load(), { timeout: 2000 })
   else window.setTimeout(() => void load(), 200)

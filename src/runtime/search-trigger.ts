@@ -5,6 +5,9 @@
  */
 import type { Language } from '../shared/languages'
 import type { SearchTexts } from '../shared/types'
+import { isSearchShortcut, isTyping } from './search-keys'
+
+export { isSearchShortcut }
 
 export interface SearchContext {
   /** The interface language now. */
@@ -13,27 +16,6 @@ export interface SearchContext {
 }
 
 const BUTTON = '[data-search-open]'
-
-/** True where a key is text the visitor is typing. */
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false
-  return (
-    target.isContentEditable ||
-    target.closest('input, textarea, select, [contenteditable]') !== null
-  )
-}
-
-/** True for the keys that open the search. */
-export function isSearchShortcut(
-  event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>,
-): boolean {
-  if (event.altKey) return false
-  // `/` is Shift+7 on German keyboards: Shift may be down.
-  if (event.key === '/') return !event.ctrlKey && !event.metaKey
-  return (
-    (event.key === 'k' || event.key === 'K') && (event.ctrlKey || event.metaKey) && !event.shiftKey
-  )
-}
 
 export function startSearchTrigger(context: SearchContext): void {
   let dialog: Promise<typeof import('../site/components/search/dialog')> | undefined
