@@ -68,7 +68,7 @@ export function Header({ layout, language, currentPath, ...switcher }: HeaderPro
             <circle cx="10.5" cy="10.5" r="6.5" />
             <path d="M15.5 15.5 21 21" />
           </svg>
-          {layout.search.button}
+          <span className={styles.searchLabel}>{layout.search.button}</span>
           <span className={styles.searchKey} aria-hidden="true">
             /
           </span>
