@@ -7,6 +7,8 @@
  *   the cold build's profile per phase.
  * - Browser code: first-load JavaScript of a content page and a form page, chunk by chunk with
  *   the modules in each; the consent code beside the page; the bytes of one client navigation.
+ * - Search: the bytes from pressing `/` to the first result, in each language, and the index's
+ *   size (`bench/search.ts`).
  * - Exchange rates: the rate pages' page data and the history files loaded on demand, with the
  *   stored 28 days and with a generated 90-day file (`bench/rates.ts`).
  * - Lighthouse (mobile) on six pages of the real site, built without tracker IDs and with them
@@ -21,7 +23,7 @@
  * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the warm runs per size (median);
  * BENCH_LIGHTHOUSE_RUNS the Lighthouse runs per page (3; the median run counts);
  * BENCH_LIGHTHOUSE=0, BENCH_SERVING=0 and BENCH_FORMS=0 leave those parts out; BENCH_ONLY=
- * builds|javascript|rates|lighthouse|serving|forms runs one part (the parts after the builds
+ * builds|javascript|search|rates|lighthouse|serving|forms runs one part (the parts after the builds
  * build the real site first).
  */
 import { execFileSync } from 'node:child_process'
@@ -44,6 +46,7 @@ import {
 } from './javascript'
 import { formatLighthouse, LIGHTHOUSE_TARGETS, lighthouseAudit, lighthouseRuns } from './lighthouse'
 import { buildRatesSite, formatRatesFigures, type RatesFigures, ratesFigures } from './rates'
+import { indexSizes, searchBytes } from './search'
 import { formatServing, servingLoad } from './serving'
 
 const ROOT = resolve(import.meta.dirname, '..')
@@ -214,6 +217,31 @@ async function javascript(dist: string, cache: string) {
   details['js.navigation'] = navigation
 }
 
+/** The site search: the bytes from the key to the first result, per language. */
+async function search(dist: string) {
+  const measured = await searchBytes(dist, [
+    { path: '/en/', query: 'block card' },
+    { path: '/de/', query: 'Karte sperren' },
+  ])
+  for (const run of measured) {
+    add({
+      id: `search.first-result.${run.language}`,
+      label: `search, bytes to the first result, "${run.query}" on /${run.language}/`,
+      value: run.totalKb,
+      unit: 'KB',
+      note: `${run.requests.length} requests, ${run.milliseconds} ms here; Pagefind 1.6 on this site: 110+ KB`,
+    })
+    for (const request of run.requests) log(`  ${request.url} ${kb(request.bytes)} KB`)
+    details[`search.first-result.${run.language}`] = run
+  }
+  for (const size of await indexSizes(dist)) {
+    log(
+      `search index ${size.language}: ${size.pages} pages, ${size.terms} words, ${size.chunks} chunks; index ${size.indexKb} KB, files ${size.filesKb} KB (Brotli)`,
+    )
+    details[`search.index.${size.language}`] = size
+  }
+}
+
 /** The Mastercard page's page data in either language: the latest day only (issue 15). */
 const RATES_PAGE_DATA_KB = 4
 
@@ -374,10 +402,13 @@ function commit(): string {
 async function main() {
   await mkdir(OUT, { recursive: true })
   if (wanted('builds')) await builds()
-  const needsSite = ['builds', 'javascript', 'rates', 'lighthouse', 'serving'].some(wanted)
+  const needsSite = ['builds', 'javascript', 'search', 'rates', 'lighthouse', 'serving'].some(
+    wanted,
+  )
   if (needsSite) {
     const { dist, cache } = await realSite(wanted('builds'))
     if (wanted('javascript')) await javascript(dist, cache)
+    if (wanted('search')) await search(dist)
     if (wanted('rates')) await rates(dist)
     if (wanted('lighthouse') && !skipped('BENCH_LIGHTHOUSE')) await lighthouse(dist)
     if (wanted('serving') && !skipped('BENCH_SERVING')) await serving(dist)
