@@ -48,7 +48,8 @@ export function Header({ layout, language, currentPath, ...switcher }: HeaderPro
           <Logo className={styles.logo} />
           <span>{layout.brandName}</span>
         </Link>
-        {/* Opened by the runtime (`src/runtime/search-trigger.ts`), which loads the dialog. */}
+        {/* Opened by the runtime (`src/runtime/search-trigger.ts`), which loads the dialog. Its
+            name is its label, which phones leave out for the magnifier. */}
         <button
           type="button"
           className={styles.searchButton}
@@ -56,6 +57,7 @@ export function Header({ layout, language, currentPath, ...switcher }: HeaderPro
           data-needs-script=""
           aria-haspopup="dialog"
           aria-keyshortcuts="/ Control+K Meta+K"
+          aria-label={layout.search.button}
         >
           <svg
             className={styles.searchIcon}
@@ -68,7 +70,9 @@ export function Header({ layout, language, currentPath, ...switcher }: HeaderPro
             <circle cx="10.5" cy="10.5" r="6.5" />
             <path d="M15.5 15.5 21 21" />
           </svg>
-          <span className={styles.searchLabel}>{layout.search.button}</span>
+          <span className={styles.searchLabel} aria-hidden="true">
+            {layout.search.button}
+          </span>
           <span className={styles.searchKey} aria-hidden="true">
             /
           </span>
