@@ -179,7 +179,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
       }),
     ),
   )
-  // Without cached PDFs (a first build) the worker loads pdf-lib while the content loads.
+  // Without cached PDFs (a first build) the worker loads PDFKit while the content loads.
   const pdfWriter = openPdfWriter()
   const cachedPdfs = await readdir(join(config.cacheDir, 'documents')).catch(() => [])
   if (cachedPdfs.length === 0) pdfWriter.warm()

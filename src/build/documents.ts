@@ -25,7 +25,7 @@ export async function mediaKit(content: SiteContent, cache?: MarkdownCache): Pro
     )
     if (page) {
       const body = await renderMarkdownCached(String(page.data.intro), cache)
-      about.push({ heading: page.data.title, body })
+      about.push({ heading: page.data.title, body, language })
     }
   }
   return {
@@ -49,11 +49,17 @@ export interface DocumentOptions {
   pdfWriter?: PdfWriter
 }
 
-const WRITER_FILES = ['src/build/pdf.ts', 'package-lock.json']
+const WRITER_FILES = [
+  'src/build/pdf.ts',
+  'src/build/pdf-blocks.ts',
+  'src/build/pdf-fonts.ts',
+  'src/build/html-scan.ts',
+  'package-lock.json',
+]
 
 /**
  * Writes every document under `outDir`. A document whose text, issuer and writer are unchanged
- * since an earlier build is copied from the cache; only the others load pdf-lib and render.
+ * since an earlier build is copied from the cache; only the others load PDFKit and render.
  */
 export async function writeDocuments(
   content: SiteContent,

@@ -1,11 +1,15 @@
 /**
- * The PDF writer in a worker thread (`./pdf-writer.ts`): pdf-lib's font tables and deflate
+ * The PDF writer in a worker thread (`./pdf-writer.ts`): laying out text in Inter and deflate
  * are a second of the main thread's time in a build of the real site from an empty cache,
  * which the other core does instead, beside the bundling and rendering.
  */
 import { parentPort } from 'node:worker_threads'
 import { renderPdf } from './pdf'
+import { FONT_FILES, type FontName, pdfFont } from './pdf-fonts'
 import type { PdfRequest, PdfResponse } from './pdf-writer'
+
+// The fonts are read while the content loads (the worker starts early on a first build).
+for (const name of Object.keys(FONT_FILES) as FontName[]) pdfFont(name)
 
 parentPort?.on('message', async ({ id, spec, issuer }: PdfRequest) => {
   let response: PdfResponse

@@ -1,7 +1,7 @@
 /**
  * Writes PDFs off the main thread when the build runs as a compiled program (`scripts/run.mjs`
  * names the folder of its worker in `SITE_PROGRAMS_DIR`), else in this thread, as under the
- * test runner. Either way, pdf-lib loads only once a document has to be written.
+ * test runner. Either way, PDFKit loads only once a document has to be written.
  */
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
@@ -18,7 +18,7 @@ export type PdfResponse = { id: number; pdf: Uint8Array } | { id: number; error:
 export interface PdfWriter {
   render(spec: DocumentSpec, issuer: string): Promise<Uint8Array>
   /**
-   * Starts the worker now, so it has loaded pdf-lib by the time the content is ready: a build
+   * Starts the worker now, so it has loaded PDFKit and the fonts by the time the content is ready: a build
    * from an empty cache waits for its PDFs last.
    */
   warm(): void

@@ -13,8 +13,8 @@ export interface DocumentSpec {
   title: string
   /** Language of the document's text (a contract language for customer information). */
   language: string
-  /** Blocks of the document in order: a heading and its rich text. */
-  parts: { heading?: string; body: RichText }[]
+  /** Blocks of the document in order: a heading and its rich text, in another language where set. */
+  parts: { heading?: string; body: RichText; language?: string }[]
 }
 
 interface EntryLike {

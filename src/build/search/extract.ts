@@ -8,9 +8,10 @@
  * (`hidden`, `aria-hidden="true"`), and whatever a component marks `data-search="skip"` (rate
  * tables, lists of other pages' teasers, which those pages hold themselves).
  *
- * The HTML is React's and markdown-it's, so well formed: a small scanner reads it, no parser.
+ * The HTML is React's and markdown-it's, so well formed: `../html-scan.ts` reads it.
  */
 import type { SearchBlock } from '../../shared/search/format'
+import { attributesOf, decodeEntities, scanHtml, VOID_ELEMENTS } from '../html-scan'
 
 export interface ExtractedPage {
   /** The `h1`'s text. */
@@ -31,21 +32,6 @@ const SKIPPED = new Set([
   'button',
   'select',
   'textarea',
-])
-const VOID = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'source',
-  'track',
-  'wbr',
 ])
 /** Elements within running text: no word break at their edges. */
 const INLINE = new Set([
@@ -78,54 +64,7 @@ const INLINE = new Set([
 ])
 const BLOCK_HEADINGS = new Set(['h2', 'h3', 'h4', 'summary'])
 
-const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
-
-const ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  shy: '',
-  ndash: '–',
-  mdash: '—',
-  hellip: '…',
-}
-
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[\da-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code =
-        name[1] === 'x' || name[1] === 'X'
-          ? Number.parseInt(name.slice(2), 16)
-          : Number.parseInt(name.slice(1), 10)
-      return Number.isFinite(code) ? String.fromCodePoint(code) : whole
-    }
-    return ENTITIES[name.toLowerCase()] ?? whole
-  })
-}
-
-function attributesOf(source: string): Map<string, string> {
-  const attributes = new Map<string, string>()
-  for (const match of source.matchAll(ATTRIBUTE)) {
-    const name = match[1]?.toLowerCase()
-    if (name) attributes.set(name, decodeEntities(match[2] ?? match[3] ?? match[4] ?? ''))
-  }
-  return attributes
-}
-
 const NO_ATTRIBUTES: ReadonlyMap<string, string> = new Map()
-
-/** Letters, digits and `-` (custom elements): the characters of a tag's name. */
-function isNameChar(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) ||
-    (code >= 65 && code <= 90) ||
-    (code >= 48 && code <= 57) ||
-    code === 45
-  )
-}
 
 interface Open {
   name: string
@@ -179,7 +118,7 @@ export function extractPage(html: string): ExtractedPage {
 
   const onText = (raw: string) => {
     if (skipping()) return
-    const text = raw.includes('&') ? decodeEntities(raw) : raw
+    const text = decodeEntities(raw)
     if (capture === 'title') titleText.push(text)
     else if (capture === 'heading') current.heading.push(text)
     else {
@@ -214,7 +153,7 @@ export function extractPage(html: string): ExtractedPage {
       attributes.has('hidden') ||
       attributes.get('aria-hidden') === 'true' ||
       attributes.get('data-search') === 'skip'
-    if (VOID.has(name) || selfClosing) {
+    if (VOID_ELEMENTS.has(name) || selfClosing) {
       if (!INLINE.has(name) && !skipping()) separate()
       return
     }
@@ -246,47 +185,7 @@ export function extractPage(html: string): ExtractedPage {
     }
   }
 
-  // A scanner by character codes: a regular expression over whole tags was five times slower.
-  const n = main.length
-  let i = 0
-  while (i < n) {
-    const lt = main.indexOf('<', i)
-    if (lt < 0) {
-      onText(main.slice(i))
-      break
-    }
-    if (lt > i) onText(main.slice(i, lt))
-    if (main.startsWith('<!--', lt)) {
-      const end = main.indexOf('-->', lt + 4)
-      i = end < 0 ? n : end + 3
-      continue
-    }
-    const closing = main.charCodeAt(lt + 1) === 47 // '/'
-    let j = lt + (closing ? 2 : 1)
-    const nameStart = j
-    while (j < n && isNameChar(main.charCodeAt(j))) j++
-    if (j === nameStart) {
-      onText('<')
-      i = lt + 1
-      continue
-    }
-    const name = main.slice(nameStart, j).toLowerCase()
-    const attributesStart = j
-    let quote = 0
-    for (; j < n; j++) {
-      const code = main.charCodeAt(j)
-      if (quote) {
-        if (code === quote) quote = 0
-      } else if (code === 34 || code === 39) quote = code
-      else if (code === 62) break // '>'
-    }
-    if (closing) onClose(name)
-    else {
-      const selfClosing = main.charCodeAt(j - 1) === 47
-      onOpen(name, main.slice(attributesStart, selfClosing ? j - 1 : j), selfClosing)
-    }
-    i = j + 1
-  }
+  scanHtml(main, { text: onText, open: onOpen, close: onClose })
   flush()
   const page: ExtractedPage = { title, blocks }
   if (pageLang) page.lang = pageLang
