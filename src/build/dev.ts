@@ -17,7 +17,7 @@ import { createFileStore } from '../content/file-store'
 import { loadContent } from '../content/load'
 import { rateHistoryFiles } from '../content/rates'
 import type { SiteContent } from '../content/site-content'
-import { LANGUAGES } from '../shared/languages'
+import { DEFAULT_LANGUAGE, LANGUAGES } from '../shared/languages'
 import { APP_DATA_URL, normalizePath, notFoundPathFor, pageDataName } from '../shared/paths'
 import { isHistoryPath } from '../shared/rates/history'
 import type { BootData, LayoutData } from '../shared/types'
@@ -54,6 +54,31 @@ async function loadState(contentDir: string): Promise<SiteState> {
     rateHistoryFiles(content.rates).map((file) => [file.url, file.history]),
   )
   return { content, routes, queries: createStaticQueries(content), histories }
+}
+
+/** The pages made of some store files, with the shared data they name: the CMS's preview. */
+function previewPages(content: SiteContent, files: readonly string[], siteUrl: string) {
+  const routes = new Map(createRouteTable(content).map((page) => [page.route.path, page]))
+  const queries = createStaticQueries(content)
+  const byHash = new Map(
+    LANGUAGES.map((language) => [queries[language].hash, queries[language].data]),
+  )
+  return content.entries
+    .filter((entry) => files.includes(entry.file))
+    .flatMap((entry) => {
+      const path = entry.routed
+        ? `/${entry.language ?? DEFAULT_LANGUAGE}${entry.originalPath}`
+        : entry.originalPath
+      const page = routes.get(path)
+      if (!page) return []
+      const data = createPageData(page, queries, content, siteUrl)
+      const staticQueries: Record<string, LayoutData> = {}
+      for (const hash of data.staticQueryHashes) {
+        const query = byHash.get(hash)
+        if (query) staticQueries[hash] = query
+      }
+      return [{ file: entry.file, page: data, staticQueries }]
+    })
 }
 
 async function main(): Promise<void> {
@@ -150,7 +175,11 @@ async function main(): Promise<void> {
     }
   }
 
-  const cms = createCmsRoutes({ contentDir: config.contentDir, publicDir: join(ROOT, 'public') })
+  const cms = createCmsRoutes({
+    contentDir: config.contentDir,
+    publicDir: join(ROOT, 'public'),
+    previewPages: (content, files) => previewPages(content, files, siteUrl),
+  })
   const readBody = (request: IncomingMessage) =>
     new Promise<string>((resolve, reject) => {
       let body = ''
@@ -175,7 +204,15 @@ async function main(): Promise<void> {
             requestOrigin: request.headers.origin,
             body: () => readBody(request),
           })
-          .then((answered) => answered ?? answer(pathname))
+          .then(async (answered) => {
+            if (!answered) return answer(pathname)
+            // The editor's page loads the preview's module through Vite (React, CSS modules).
+            if (!answered.type.startsWith('text/html')) return answered
+            return {
+              ...answered,
+              body: await vite.transformIndexHtml(pathname, String(answered.body)),
+            }
+          })
       : answer(pathname)
     result
       .then((result) => {

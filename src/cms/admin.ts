@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { createFileStore } from '../content/file-store'
+import type { SiteContent } from '../content/site-content'
 import { scriptJson } from '../shared/html'
 import { type CmsBackendOptions, createCmsBackend } from './backend'
 import { CMS_API_PATH, CMS_PATH, cmsConfig } from './config'
@@ -27,6 +28,11 @@ const json = (status: number, body: unknown): Answer => ({
   body: JSON.stringify(body),
 })
 
+/** Our module beside Decap: registers the preview of each content type, then starts the CMS. */
+export const PREVIEW_MODULE = '/src/runtime/cms-preview.tsx'
+export const CMS_PREVIEW_PATH = `${CMS_PATH}preview`
+export const CMS_CONFIG_ELEMENT_ID = 'cms-config'
+
 function page(config: Record<string, unknown>): string {
   return `<!doctype html>
 <html lang="en">
@@ -40,7 +46,8 @@ function page(config: Record<string, unknown>): string {
 <body>
 <script>window.CMS_MANUAL_INIT = true</script>
 <script src="${CMS_PATH}decap-cms.js"></script>
-<script>CMS.init({ config: ${scriptJson(config)} })</script>
+<script type="application/json" id="${CMS_CONFIG_ELEMENT_ID}">${scriptJson(config)}</script>
+<script type="module" src="${PREVIEW_MODULE}"></script>
 </body>
 </html>
 `
@@ -50,7 +57,15 @@ function page(config: Record<string, unknown>): string {
  * The CMS's routes for the dev server: `handle` answers what belongs to the CMS and returns
  * undefined for everything else.
  */
-export function createCmsRoutes(options: CmsBackendOptions) {
+export function createCmsRoutes(
+  options: CmsBackendOptions & {
+    /**
+     * The pages of an entry as the site would show them (the dev server renders them with the
+     * build's own code): what the preview beside the editor shows.
+     */
+    previewPages?: (content: SiteContent, files: readonly string[]) => unknown[]
+  },
+) {
   const backend = createCmsBackend(options)
   return {
     async handle(request: {
@@ -67,6 +82,28 @@ export function createCmsRoutes(options: CmsBackendOptions) {
       const host = request.host ?? ''
       if (!LOCAL_HOST.test(host)) return json(403, { error: `the editor runs on localhost only` })
       const origin = `http://${host}`
+      if (pathname === CMS_PREVIEW_PATH) {
+        if (method !== 'POST') return json(405, { error: 'expected POST' })
+        if (request.requestOrigin !== undefined && request.requestOrigin !== origin)
+          return json(403, { error: `requests from ${request.requestOrigin} are not allowed` })
+        let body: { files?: unknown }
+        try {
+          body = JSON.parse(await request.body())
+        } catch {
+          return json(400, { error: 'expected a JSON body' })
+        }
+        if (!Array.isArray(body.files)) return json(400, { error: 'expected files' })
+        try {
+          const preview = await backend.preview(body.files as { path: string; data: unknown }[])
+          const pages =
+            preview.content && options.previewPages
+              ? options.previewPages(preview.content, preview.files)
+              : []
+          return json(200, { pages, problems: preview.problems })
+        } catch (error) {
+          return json(400, { error: error instanceof Error ? error.message : String(error) })
+        }
+      }
       if (pathname === CMS_API_PATH) {
         // Only the editor on this server may write: a page elsewhere cannot reach the store.
         if (method !== 'POST') return json(405, { error: 'expected POST' })

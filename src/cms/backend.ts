@@ -17,6 +17,7 @@ import { type ContentProblem, ContentValidationError, formatProblem } from '../c
 import { formatContentFile } from '../content/file-format'
 import { createFileStore, listContentFiles, parseContentFile } from '../content/file-store'
 import { loadContent } from '../content/load'
+import type { SiteContent } from '../content/site-content'
 import type { ContentSource } from '../content/source'
 import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from './paths'
 
@@ -25,6 +26,14 @@ export interface CmsBackendOptions {
   contentDir: string
   /** The site's `public/` folder; media go to its `images/`. */
   publicDir: string
+}
+
+/** An entry before it is saved: the content with it, or the problems it would add. */
+export interface Preview {
+  content?: SiteContent
+  /** The store files the entry is made of. */
+  files: string[]
+  problems: string[]
 }
 
 export interface CmsResponse {
@@ -115,10 +124,10 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
     }
   }
 
-  /** Problems the changes would add to the store (store file → new text, or null to delete). */
-  async function problemsAdded(changes: Map<string, string | null>): Promise<ContentProblem[]> {
+  /** The store as it would be with the changes (store file → new text, or null to delete). */
+  function changedStore(changes: Map<string, string | null>): ContentSource {
     const store = createFileStore(contentDir)
-    const changed: ContentSource = {
+    return {
       label: contentDir,
       async read() {
         const { documents, problems } = await store.read()
@@ -135,17 +144,32 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
         return result
       },
     }
+  }
+
+  /** The store's content with the changes, or the problems they would add to it. */
+  async function loadChanged(
+    changes: Map<string, string | null>,
+  ): Promise<{ content: SiteContent; problems: [] } | { problems: ContentProblem[] }> {
     const problemsOf = (source: ContentSource) =>
       loadContent(source, { publicDir }).then(
-        () => [],
+        (content) => ({ content, problems: [] as [] }),
         (error: unknown) => {
-          if (error instanceof ContentValidationError) return [...error.problems]
+          if (error instanceof ContentValidationError) return { problems: [...error.problems] }
           throw error
         },
       )
-    const [before, after] = await Promise.all([problemsOf(store), problemsOf(changed)])
-    const known = new Set(before.map((problem) => formatProblem(problem)))
-    return after.filter((problem) => !known.has(formatProblem(problem)))
+    const [before, after] = await Promise.all([
+      problemsOf(createFileStore(contentDir)),
+      problemsOf(changedStore(changes)),
+    ])
+    if ('content' in after) return after
+    const known = new Set(before.problems.map((problem) => formatProblem(problem)))
+    return { problems: after.problems.filter((problem) => !known.has(formatProblem(problem))) }
+  }
+
+  /** Problems the changes would add to the store (store file → new text, or null to delete). */
+  async function problemsAdded(changes: Map<string, string | null>): Promise<ContentProblem[]> {
+    return (await loadChanged(changes)).problems
   }
 
   async function applyChanges(changes: Map<string, string | null>, what: string): Promise<void> {
@@ -176,6 +200,27 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
     if ('problem' in parsed) return raw
     const data = withoutEmptyFields(parsed.document.data)
     return isRecord(data) ? formatContentFile(file, data) : raw
+  }
+
+  /**
+   * An entry as the editor holds it, before it is saved: the content with it, or the problems
+   * it would add (each with file, field and what was expected, as a save or the build says).
+   */
+  async function preview(files: readonly { path: string; data: unknown }[]): Promise<Preview> {
+    const changes = new Map<string, string | null>()
+    for (const { path, data } of files) {
+      const file = storeFileOf(path)
+      const pruned = withoutEmptyFields(data)
+      if (!isRecord(pruned)) throw new CmsRequestError(`expected the fields of ${path}`)
+      changes.set(file, formatContentFile(file, pruned))
+    }
+    const loaded = await loadChanged(changes)
+    const storeFiles = [...changes.keys()]
+    if ('content' in loaded) return { content: loaded.content, files: storeFiles, problems: [] }
+    return {
+      files: storeFiles,
+      problems: loaded.problems.map((problem) => formatProblem(problem, CONTENT)),
+    }
   }
 
   async function persistEntry(params: Record<string, unknown>) {
@@ -276,6 +321,7 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
   }
 
   return {
+    preview,
     /** Answers one request body of the proxy protocol. */
     async handle(body: unknown): Promise<CmsResponse> {
       const request = isRecord(body) ? body : {}
