@@ -58,6 +58,71 @@ const MEDIA_TYPES = /\.(svg|png|jpe?g|webp|avif)$/i
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex')
 
+/** An uploaded file as the CMS sends it. */
+interface MediaAsset {
+  path: string
+  content: string
+  encoding: string
+}
+
+/** The largest image an editor may upload: the build makes the sizes pages need from it. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024
+/** Drawings are text: a larger one is no drawing a page should carry. */
+export const MAX_DRAWING_BYTES = 1024 * 1024
+/** What sharp calls each format the image pipeline takes, by file extension. */
+const RASTER_FORMATS: Record<string, readonly string[]> = {
+  png: ['png'],
+  jpg: ['jpeg'],
+  jpeg: ['jpeg'],
+  webp: ['webp'],
+  avif: ['heif', 'avif'],
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+
+/**
+ * The bytes of an uploaded image, or a refusal the editor reads: not an image (by what the file
+ * holds, not its name), of another format than its name says, too large, or a drawing with
+ * script in it.
+ */
+export async function checkedImage(asset: MediaAsset): Promise<Buffer> {
+  const name = asset.path.split('/').at(-1) ?? asset.path
+  const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? ''
+  if (!MEDIA_TYPES.test(name))
+    throw new CmsRequestError(`${name} is not an image: expected svg, png, jpg, webp or avif`)
+  const data = Buffer.from(asset.content, asset.encoding as BufferEncoding)
+  if (extension === 'svg') {
+    if (data.length > MAX_DRAWING_BYTES)
+      throw new CmsRequestError(
+        `${name} is ${megabytes(data.length)}: drawings (SVG) may be ${megabytes(MAX_DRAWING_BYTES)} at most`,
+      )
+    const text = data.toString('utf8')
+    if (!/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype[^>]*>\s*)?<svg[\s>]/i.test(text))
+      throw new CmsRequestError(`${name} is not an SVG drawing: it does not begin with <svg>`)
+    if (/<script[\s>]|\son\w+\s*=/i.test(text))
+      throw new CmsRequestError(`${name} contains script, which the site does not run: remove it`)
+    return data
+  }
+  if (data.length > MAX_IMAGE_BYTES)
+    throw new CmsRequestError(
+      `${name} is ${megabytes(data.length)}: images may be ${megabytes(MAX_IMAGE_BYTES)} at most`,
+    )
+  const { default: sharp } = await import('sharp')
+  const format = await sharp(data)
+    .metadata()
+    .then(
+      (metadata) => metadata.format as string | undefined,
+      () => undefined,
+    )
+  if (!format)
+    throw new CmsRequestError(`${name} is not an image: its content is no picture sharp can read`)
+  if (!RASTER_FORMATS[extension]?.includes(format))
+    throw new CmsRequestError(
+      `${name} holds a ${format} image: name it .${format === 'jpeg' ? 'jpg' : format}`,
+    )
+  return data
+}
+
 /** Empty texts, lists and groups mean "not given": the CMS leaves them behind when cleared. */
 export function withoutEmptyFields(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((item) => (isRecord(item) ? prune(item) : item))
@@ -234,19 +299,21 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
       if (target !== file) changes.set(file, null)
       changes.set(target, normalise(target, String(dataFile.raw ?? '')))
     }
-    const assets = (params.assets ?? []) as { path: string; content: string; encoding: string }[]
-    for (const asset of assets) mediaFileOf(asset.path)
+    const assets = (params.assets ?? []) as MediaAsset[]
+    for (const asset of assets) {
+      mediaFileOf(asset.path)
+      await checkedImage(asset)
+    }
     await applyChanges(changes, 'This change')
     for (const asset of assets) await writeMedia(asset)
     return { message: 'entry persisted' }
   }
 
-  async function writeMedia(asset: { path: string; content: string; encoding: string }) {
+  async function writeMedia(asset: MediaAsset) {
     const path = mediaFileOf(asset.path)
-    if (!MEDIA_TYPES.test(path))
-      throw new CmsRequestError('expected an image: svg, png, jpg, webp or avif')
+    const data = await checkedImage(asset)
     await mkdir(dirname(path), { recursive: true })
-    await writeFile(path, Buffer.from(asset.content, asset.encoding as BufferEncoding))
+    await writeFile(path, data)
   }
 
   async function deletePaths(paths: string[]) {
@@ -301,7 +368,7 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
       case 'getMediaFile':
         return mediaFile(String(params.path))
       case 'persistMedia': {
-        const asset = params.asset as { path: string; content: string; encoding: string }
+        const asset = params.asset as MediaAsset
         await serial(() => writeMedia(asset))
         return mediaFile(asset.path)
       }

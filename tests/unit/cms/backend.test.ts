@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse, stringify } from 'yaml'
 import { generateContent } from '../../../bench/generate-content'
@@ -263,12 +264,121 @@ describe('CMS local backend: saving', () => {
     })
     expect(script).toEqual({
       status: 400,
-      body: { error: 'expected an image: svg, png, jpg, webp or avif' },
+      body: { error: 'x.js is not an image: expected svg, png, jpg, webp or avif' },
     })
     const outside = await call('persistMedia', {
       asset: { path: 'public/sw.js', content: svg, encoding: 'base64' },
       options: {},
     })
     expect(outside.status).toBe(400)
+  })
+})
+
+describe('CMS local backend: the preview before a save', () => {
+  const about = (intro: string) => ({
+    title: 'About us',
+    description: 'What we do.',
+    intro,
+  })
+
+  it('gives the content with the entry as edited, without writing it', async () => {
+    const before = await read('en/pages/about.yaml')
+    const preview = await backend.preview([
+      { path: 'content/pages/en/about.yaml', data: about('We are a bank, edited.') },
+      { path: 'content/pages/de/about.yaml', data: about('Wir sind eine Bank.') },
+    ])
+    expect(preview.problems).toEqual([])
+    expect(preview.files).toEqual(['en/pages/about.yaml', 'de/pages/about.yaml'])
+    const entry = preview.content?.entries.find((each) => each.file === 'en/pages/about.yaml')
+    expect(entry?.data.intro).toBe('We are a bank, edited.')
+    expect(await read('en/pages/about.yaml')).toBe(before)
+  })
+
+  it('names a broken link as a save and the build would, with file and field', async () => {
+    const preview = await backend.preview([
+      {
+        path: 'content/pages/en/about.yaml',
+        data: {
+          ...about('We are a bank.'),
+          sections: [{ type: 'richText', body: 'See [nothing](/en/nothing-here/).' }],
+        },
+      },
+      { path: 'content/pages/de/about.yaml', data: about('Text.') },
+    ])
+    expect(preview.content).toBeUndefined()
+    expect(preview.problems).toEqual([
+      'content/en/pages/about.yaml › sections.0.body: expected a link to an existing page; nothing is published at /en/nothing-here/',
+    ])
+  })
+
+  it('names a missing field', async () => {
+    const preview = await backend.preview([
+      { path: 'content/pages/de/about.yaml', data: { title: 'Über uns', intro: 'Text.' } },
+    ])
+    expect(preview.problems).toEqual([
+      'content/de/pages/about.yaml › description: expected the meta description as text',
+    ])
+  })
+
+  it('refuses paths outside the store', async () => {
+    await expect(backend.preview([{ path: 'content/../etc/passwd', data: {} }])).rejects.toThrow(
+      /not a path inside the content store/,
+    )
+  })
+})
+
+describe('CMS local backend: uploading images', () => {
+  const upload = (name: string, data: Buffer) =>
+    call('persistMedia', {
+      asset: {
+        path: `public/images/${name}`,
+        content: data.toString('base64'),
+        encoding: 'base64',
+      },
+    })
+  const png = () =>
+    sharp({ create: { width: 40, height: 20, channels: 3, background: '#e4650f' } })
+      .png()
+      .toBuffer()
+
+  it('takes a picture into the image pipeline’s folder', async () => {
+    const { status } = await upload('upload-good.png', await png())
+    expect(status).toBe(200)
+    expect(existsSync(join(dir, 'public/images/upload-good.png'))).toBe(true)
+    const drawing = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"/>'
+    expect((await upload('upload-good.svg', Buffer.from(drawing))).status).toBe(200)
+  })
+
+  it.each([
+    ['notes.png', () => Buffer.from('not a picture'), /notes\.png is not an image/],
+    ['notes.txt', () => Buffer.from('text'), /notes\.txt is not an image: expected svg, png/],
+    [
+      'huge.png',
+      () => Buffer.alloc(6 * 1024 * 1024),
+      /huge\.png is 6\.0 MB: images may be 5\.0 MB at most/,
+    ],
+    [
+      'photo.png',
+      () =>
+        sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+          .jpeg()
+          .toBuffer(),
+      /photo\.png holds a jpeg image: name it \.jpg/,
+    ],
+    [
+      'bad.svg',
+      () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      /bad\.svg contains script/,
+    ],
+    [
+      'fake.svg',
+      () => Buffer.from('<html><body>hi</body></html>'),
+      /fake\.svg is not an SVG drawing/,
+    ],
+  ] as const)('refuses %s, saying why, and writes nothing', async (name, data, message) => {
+    const { status, body } = await upload(name, await data())
+    expect(status).toBe(400)
+    expect((body as { error: string }).error).toMatch(message)
+    expect(existsSync(join(dir, 'public/images', name))).toBe(false)
   })
 })
