@@ -17,6 +17,7 @@ import { createFileStore } from '../content/file-store'
 import { loadContent } from '../content/load'
 import { rateHistoryFiles } from '../content/rates'
 import type { SiteContent } from '../content/site-content'
+import { CONTENT_CHANGED_EVENT } from '../shared/constants'
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../shared/languages'
 import { APP_DATA_URL, normalizePath, notFoundPathFor, pageDataName } from '../shared/paths'
 import { isHistoryPath } from '../shared/rates/history'
@@ -98,7 +99,8 @@ async function main(): Promise<void> {
   watch(config.contentDir, { recursive: true }, () => {
     state = loadState(config.contentDir)
     state.catch(() => {})
-    vite.ws.send({ type: 'full-reload' })
+    // The site's pages reload (`src/runtime/entry.tsx`); the editor, which just saved, does not.
+    vite.ws.send({ type: 'custom', event: CONTENT_CHANGED_EVENT })
   })
 
   const json = (data: unknown) => ({

@@ -300,12 +300,32 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
       changes.set(target, normalise(target, String(dataFile.raw ?? '')))
     }
     const assets = (params.assets ?? []) as MediaAsset[]
-    for (const asset of assets) {
-      mediaFileOf(asset.path)
-      await checkedImage(asset)
+    const images = await Promise.all(
+      assets.map(async (asset) => ({
+        path: mediaFileOf(asset.path),
+        data: await checkedImage(asset),
+      })),
+    )
+    // The images the entry names are written first, since the check of the entry looks for
+    // them in public/images/; a refusal takes them back, and any file they replaced returns.
+    const replaced = await Promise.all(
+      images.map(({ path }) => readFile(path).catch(() => undefined)),
+    )
+    for (const { path, data } of images) {
+      await mkdir(dirname(path), { recursive: true })
+      await writeFile(path, data)
     }
-    await applyChanges(changes, 'This change')
-    for (const asset of assets) await writeMedia(asset)
+    try {
+      await applyChanges(changes, 'This change')
+    } catch (error) {
+      await Promise.all(
+        images.map(({ path }, index) => {
+          const before = replaced[index]
+          return before ? writeFile(path, before) : rm(path, { force: true })
+        }),
+      )
+      throw error
+    }
     return { message: 'entry persisted' }
   }
 

@@ -7,7 +7,7 @@
 import { startTransition, useSyncExternalStore } from 'react'
 import { flushSync } from 'react-dom'
 import { hydrateRoot } from 'react-dom/client'
-import { BOOT_DATA_ELEMENT_ID, ROOT_ELEMENT_ID } from '../shared/constants'
+import { BOOT_DATA_ELEMENT_ID, CONTENT_CHANGED_EVENT, ROOT_ELEMENT_ID } from '../shared/constants'
 import type { Language } from '../shared/languages'
 import { shouldIntercept } from '../shared/links'
 import { setNavigator } from '../shared/navigation'
@@ -229,3 +229,6 @@ async function start(): Promise<void> {
 }
 
 void start()
+
+// `npm run dev` only (Vite leaves this out of the build): a change of content reloads the page.
+if (import.meta.hot) import.meta.hot.on(CONTENT_CHANGED_EVENT, () => window.location.reload())

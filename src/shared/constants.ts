@@ -45,3 +45,6 @@ export const SERVICE_WORKER_INSECURE_MESSAGE =
 export const ROOT_ELEMENT_ID = 'root'
 export const BOOT_DATA_ELEMENT_ID = '__SITE_DATA__'
 export const ANNOUNCER_ELEMENT_ID = 'route-announcer'
+
+/** `npm run dev`: the event the dev server sends when the content store changed. */
+export const CONTENT_CHANGED_EVENT = 'site:content-changed'

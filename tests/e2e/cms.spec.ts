@@ -4,10 +4,12 @@
  * copy of the content store, so the repository's content stays as it is.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
+import sharp from 'sharp'
 import { parse } from 'yaml'
 import { ROOT, readBuildConfig } from '../../src/build/config'
 import { CMS_COLLECTIONS } from '../../src/cms/config'
@@ -19,6 +21,9 @@ const DEV_PORT = Number(process.env.TEST_PORT ?? 4173) + 7
 const SITE_PORT = DEV_PORT + 1
 const EDITOR = `http://localhost:${DEV_PORT}/admin/`
 const RELEASE = 'lumora-opens-kyc-platform-to-partners'
+/** Images the tests upload: the dev server keeps them in the project's public/images/blog/. */
+const IMAGES = join(ROOT, 'public/images/blog')
+const UPLOAD_PREFIX = 'e2e-upload-'
 
 let dir: string
 const servers: ChildProcess[] = []
@@ -82,6 +87,9 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   for (const server of servers) server.kill()
+  for (const name of await readdir(IMAGES)) {
+    if (name.startsWith(UPLOAD_PREFIX)) await rm(join(IMAGES, name), { force: true })
+  }
   // The build cache of this run's site lives in the project's .cache/ (its server bundle must
   // resolve the project's packages); it goes with the run.
   const { cacheDir } = readBuildConfig({ OUT_DIR: join(dir, 'dist') })
@@ -160,6 +168,113 @@ test('the CMS refuses a change that would break the site and says where', async 
   expect(await readFile(file, 'utf8')).toBe(before)
 })
 
+/** Shows the preview beside the editor (Decap shows the second language there first). */
+async function showPreview(page: Page) {
+  const toggle = page.locator('button[title="Toggle preview"]')
+  await toggle.waitFor()
+  if ((await page.locator('iframe').count()) === 0) await toggle.click()
+  const frame = page.frameLocator('iframe')
+  await expect(frame.locator('h1')).toBeVisible({ timeout: 30_000 })
+  return frame
+}
+
+test('the preview beside the editor shows the entry as the site does, in both languages, while typing', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const file = join(dir, 'content/en/pages/services/cards.yaml')
+  const before = await readFile(file, 'utf8')
+  await openEntry(page, 'service', 'cards')
+  const frame = await showPreview(page)
+  const stored = parse(before) as { title: string }
+  await expect(frame.locator('h1')).toHaveText(stored.title)
+  // The site's own template and design: its header, breadcrumbs and section headings.
+  await expect(frame.locator('[data-site-header]')).toBeVisible()
+  await expect(frame.getByRole('navigation', { name: 'Breadcrumb' })).toBeVisible()
+  await expect(frame.getByRole('heading', { level: 2, name: 'What it is' })).toBeVisible()
+
+  await page.locator('input[id^="title-field"]').first().fill('Cards for every customer')
+  await expect(frame.locator('h1')).toHaveText('Cards for every customer')
+  await frame.getByRole('button', { name: 'Deutsch' }).click()
+  const german = parse(await readFile(join(dir, 'content/de/pages/services/cards.yaml'), 'utf8'))
+  await expect(frame.locator('h1')).toHaveText(german.title)
+  await expect(frame.locator('html')).toBeVisible()
+  // Nothing is written until the editor saves.
+  expect(await readFile(file, 'utf8')).toBe(before)
+})
+
+test('a broken link is named beside the editor before a save, and the save is refused', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const file = join(dir, 'content/en/pages/services/cards.yaml')
+  const before = await readFile(file, 'utf8')
+  await openEntry(page, 'service', 'cards')
+  const frame = await showPreview(page)
+  // The first Markdown field ("what it is") as Markdown text, a link at its end.
+  await page.locator('button[role="switch"]').first().click()
+  await page.locator('[data-slate-editor="true"]').first().click()
+  await page.keyboard.press('Control+End')
+  await page.keyboard.press('Enter')
+  await page.keyboard.type('See [our missing page](/en/no-such-page/).')
+  const problem =
+    'content/en/pages/services/cards.yaml › whatItIs: expected a link to an existing page; nothing is published at /en/no-such-page/'
+  await expect(frame.getByRole('alert')).toContainText(problem)
+  await publish(page)
+  await expect(page.getByText(problem)).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByText(/nothing was saved/)).toBeVisible()
+  expect(await readFile(file, 'utf8')).toBe(before)
+})
+
+test('an image uploaded in the CMS goes to the site’s images; a file that is no image is refused', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const post = 'designing-idempotent-payment-apis'
+  const file = join(dir, `content/blog/posts/${post}.md`)
+  const good = `${UPLOAD_PREFIX}cover.png`
+  const bad = `${UPLOAD_PREFIX}notes.png`
+  const chooseImage = async (name: string, data: Buffer) => {
+    await page.getByText('Choose different image').first().click()
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name, mimeType: 'image/png', buffer: data })
+    // The new file is selected once uploaded.
+    await expect(page.getByText(name)).toBeVisible()
+    await page.getByRole('button', { name: 'Choose selected' }).click()
+  }
+
+  // A post is written in one language: one editor, no side by side.
+  const openPost = async () => {
+    await logIn(page)
+    await page.goto(`${EDITOR}#/collections/blogPost/entries/${post}`)
+    await expect(page.locator('input[id^="title-field"]')).toBeVisible({ timeout: 30_000 })
+  }
+
+  await openPost()
+  // A picture: saved into public/images/blog/, and the post names it with its text.
+  const png = await sharp({
+    create: { width: 1200, height: 630, channels: 3, background: '#e4650f' },
+  })
+    .png()
+    .toBuffer()
+  await chooseImage(good, png)
+  await publish(page)
+  await expect(page.getByText('Entry saved')).toBeVisible({ timeout: 30_000 })
+  expect(existsSync(join(IMAGES, good))).toBe(true)
+  const front = parse((await readFile(file, 'utf8')).split('---')[1] ?? '')
+  expect(front.cover.src).toBe(`/images/blog/${good}`)
+  expect(front.cover.alt).toBeTruthy()
+
+  // A text file named .png: refused on saving, naming the file and why; nothing saved.
+  const before = await readFile(file, 'utf8')
+  await chooseImage(bad, Buffer.from('this is no picture'))
+  await publish(page)
+  await expect(page.getByText(`${bad} is not an image`)).toBeVisible({ timeout: 30_000 })
+  expect(await readFile(file, 'utf8')).toBe(before)
+  expect(existsSync(join(IMAGES, bad))).toBe(false)
+})
+
 test('an entry edited in the CMS appears on the rebuilt site, in both languages', async ({
   page,
 }) => {
@@ -190,4 +305,16 @@ test('an entry edited in the CMS appears on the rebuilt site, in both languages'
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(german)
   await page.goto(`${site}/en/press/`)
   await expect(page.getByRole('link', { name: english })).toBeVisible()
+
+  // The image uploaded above went through the image pipeline: sizes and formats of its own.
+  await page.goto(`${site}/blog/designing-idempotent-payment-apis/`)
+  const cover = page.locator('article picture').first()
+  await expect(cover.locator('source[type="image/avif"]')).toHaveAttribute(
+    'srcset',
+    /\/images\/_\/.+ \d+w/,
+  )
+  await expect(cover.locator('source[type="image/webp"]')).toHaveAttribute(
+    'srcset',
+    /\/images\/_\//,
+  )
 })

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
@@ -380,5 +380,64 @@ describe('CMS local backend: uploading images', () => {
     expect(status).toBe(400)
     expect((body as { error: string }).error).toMatch(message)
     expect(existsSync(join(dir, 'public/images', name))).toBe(false)
+  })
+})
+
+describe('CMS local backend: an entry with a new image', () => {
+  const post = (src: string) =>
+    `---\ntitle: A post with a picture\ndescription: A post.\ndate: 2026-01-02\nauthor: Editor\nlanguage: en\ncategory: general\ncover:\n  src: ${src}\n  alt: An orange field\n---\nText.\n`
+
+  it('is saved with the image it names, in one save', async () => {
+    // The generated store has no blog: a category for the post.
+    await mkdir(join(contentDir, 'blog/categories'), { recursive: true })
+    await writeFile(
+      join(contentDir, 'blog/categories/general.yaml'),
+      stringify({
+        name: { en: 'General', de: 'Allgemein' },
+        description: { en: 'All kinds of posts.', de: 'Beiträge aller Art.' },
+      }),
+    )
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer()
+    const { status, body } = await call('persistEntry', {
+      entry: {
+        path: 'content/blogPost/a-post-with-a-picture.md',
+        raw: post('/images/blog/new-cover.png'),
+      },
+      assets: [
+        {
+          path: 'public/images/blog/new-cover.png',
+          content: png.toString('base64'),
+          encoding: 'base64',
+        },
+      ],
+    })
+    expect({ status, body }).toEqual({ status: 200, body: { message: 'entry persisted' } })
+    expect(existsSync(join(dir, 'public/images/blog/new-cover.png'))).toBe(true)
+  })
+
+  it('refused, leaves no image behind', async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer()
+    const { status } = await call('persistEntry', {
+      entry: {
+        path: 'content/blogPost/a-broken-post.md',
+        raw: post('/images/blog/other-cover.png').replace(
+          'category: general',
+          'category: nowhere',
+        ),
+      },
+      assets: [
+        {
+          path: 'public/images/blog/other-cover.png',
+          content: png.toString('base64'),
+          encoding: 'base64',
+        },
+      ],
+    })
+    expect(status).toBe(422)
+    expect(existsSync(join(dir, 'public/images/blog/other-cover.png'))).toBe(false)
   })
 })
