@@ -424,10 +424,7 @@ describe('CMS local backend: an entry with a new image', () => {
     const { status } = await call('persistEntry', {
       entry: {
         path: 'content/blogPost/a-broken-post.md',
-        raw: post('/images/blog/other-cover.png').replace(
-          'category: general',
-          'category: nowhere',
-        ),
+        raw: post('/images/blog/other-cover.png').replace('category: general', 'category: nowhere'),
       },
       assets: [
         {
