@@ -64,7 +64,10 @@ export const image = z.strictObject({
     }),
   alt: z
     .string({ error: 'expected the alternative text (empty "" only for decorative images)' })
-    .trim(),
+    .trim()
+    .register(editorMeta, {
+      hint: 'What the image shows, for people who cannot see it; written in each language. Uploads: svg, png, jpg, webp or avif, at most 5 MB (drawings 1 MB); the build makes the sizes and formats pages need.',
+    }),
 })
 image.register(editorMeta, { widget: 'image' })
 
