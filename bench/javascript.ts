@@ -6,7 +6,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
-import { chromium } from '@playwright/test'
+import { chromium, type Page } from '@playwright/test'
 import { CHUNK_REPORT, type ChunkReport } from '../src/build/bundle'
 import { createApp } from '../src/server/app'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/e2e/support/env'
@@ -152,6 +152,19 @@ export async function consentJs(distDir: string, pageScripts: readonly string[])
   }
 }
 
+/** Every request the page finishes from now on, with its bytes on the wire (body and headers). */
+export function recordTransfers(page: Page): { url: string; bytes: number }[] {
+  const fetched: { url: string; bytes: number }[] = []
+  page.on('requestfinished', async (request) => {
+    const sizes = await request.sizes()
+    fetched.push({
+      url: new URL(request.url()).pathname,
+      bytes: sizes.responseBodySize + sizes.responseHeadersSize,
+    })
+  })
+  return fetched
+}
+
 /** Bytes on the wire for one client navigation from one page to another. */
 export async function navigationBytes(distDir: string, from: string, to: string) {
   const app = await createApp({ root: distDir, logLevel: 'silent' })
@@ -166,14 +179,7 @@ export async function navigationBytes(distDir: string, from: string, to: string)
     )
     await page.goto(`${address}${from}`)
     await page.waitForLoadState('networkidle')
-    const fetched: { url: string; bytes: number }[] = []
-    page.on('requestfinished', async (request) => {
-      const sizes = await request.sizes()
-      fetched.push({
-        url: new URL(request.url()).pathname,
-        bytes: sizes.responseBodySize + sizes.responseHeadersSize,
-      })
-    })
+    const fetched = recordTransfers(page)
     await page.evaluate((target) => {
       const link = document.createElement('a')
       link.href = target

@@ -10,6 +10,7 @@ import { chromium } from '@playwright/test'
 import { createApp } from '../src/server/app'
 import type { SearchIndex } from '../src/shared/search/format'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/e2e/support/env'
+import { recordTransfers } from './javascript'
 
 const kb = (bytes: number) => Math.round(bytes / 102.4) / 10
 
@@ -40,14 +41,7 @@ export async function searchBytes(
       // The page's code is there (the router takes the search's keys once it has run).
       await page.waitForFunction(() => document.querySelector('dialog') === null)
       await page.waitForTimeout(300)
-      const fetched: { url: string; bytes: number }[] = []
-      page.on('requestfinished', async (request) => {
-        const sizes = await request.sizes()
-        fetched.push({
-          url: new URL(request.url()).pathname,
-          bytes: sizes.responseBodySize + sizes.responseHeadersSize,
-        })
-      })
+      const fetched = recordTransfers(page)
       const started = Date.now()
       await page.keyboard.press('/')
       await page.locator('[data-search-dialog] input').fill(query)
