@@ -13,8 +13,10 @@ import type { Language } from '../languages'
 import type { SearchChunk, SearchIndex } from './format'
 import { isStopWord, stem, words } from './text'
 
-/** The most indexed words one query word may stand for, the best matches first. */
-const MAX_EXPANSIONS = 40
+/** The most indexed words of each kind one query word may stand for, the best first. */
+const MAX_EXPANSIONS = 30
+/** How much a word containing the query word's stem counts (a compound's last part). */
+const INFIX_QUALITY = 0.5
 /** Shorter stems only match as the beginning of a word: `pin` must not find `shopping`. */
 const MIN_INFIX = 4
 
@@ -61,7 +63,7 @@ export function matchQuality(word: QueryWord, indexed: string): number {
   const { stem } = word
   if (indexed.startsWith(stem)) return indexed.length - stem.length <= 3 ? 0.9 : 0.6
   if (word.prefix && indexed.startsWith(word.term)) return 0.6
-  if (stem.length >= MIN_INFIX && indexed.includes(stem)) return 0.5
+  if (stem.length >= MIN_INFIX && indexed.includes(stem)) return INFIX_QUALITY
   return 0
 }
 
@@ -72,7 +74,7 @@ export interface Match {
   quality: number
 }
 
-/** The indexed words a query word stands for, best first, at most `MAX_EXPANSIONS`. */
+/** The indexed words a query word stands for, best first, at most `MAX_EXPANSIONS` a kind. */
 export function expand(word: QueryWord, vocabulary: readonly string[]): Match[] {
   const matches: Match[] = []
   vocabulary.forEach((term, index) => {
@@ -80,7 +82,11 @@ export function expand(word: QueryWord, vocabulary: readonly string[]): Match[] 
     if (quality > 0) matches.push({ index, term, quality })
   })
   matches.sort((a, b) => b.quality - a.quality || a.term.length - b.term.length)
-  return matches.slice(0, MAX_EXPANSIONS)
+  // The word's own forms and the compounds that begin with it, then those that end with it
+  // (`Kreditkarte`): each kind gets its share, so many of one kind do not crowd out the other.
+  const starting = matches.filter((match) => match.quality > INFIX_QUALITY)
+  const inside = matches.filter((match) => match.quality <= INFIX_QUALITY)
+  return [...starting.slice(0, MAX_EXPANSIONS), ...inside.slice(0, MAX_EXPANSIONS)]
 }
 
 export interface Hit {
@@ -132,32 +138,31 @@ export function createSearcher(source: SearchSource) {
     )
     // Per query word: page → block → the best score of the words it stands for, and a quarter
     // of the others' (a block with "block", "blocked" and "blocking" is about blocking more
-    // than one with one of them, but a word itself says more than three compounds of it).
+    // than one with one of them, but a word itself says more than three compounds of it). The
+    // rarity is the query word's, over all pages any of its forms stand in: a rare compound
+    // (`Kartenart`, on one page) must not outweigh the word itself.
     const scores = expansions.map((matches) => {
       const byPage = new Map<number, Map<number, [best: number, sum: number]>>()
       for (const match of matches) {
         const postings = loaded.get(chunkOf(index.chunks, match.index))?.[match.term]
         if (!postings) continue
-        const pages = new Set<number>()
-        for (let i = 0, page = 0; i < postings.length; i += 3) {
-          page += postings[i] ?? 0
-          pages.add(page)
-        }
-        const rarity = Math.log(1 + (index.pages - pages.size + 0.5) / (pages.size + 0.5))
         for (let i = 0, page = 0; i < postings.length; i += 3) {
           page += postings[i] ?? 0
           const block = postings[i + 1] ?? 0
-          const score = match.quality * rarity * (postings[i + 2] ?? 0)
+          const score = match.quality * (postings[i + 2] ?? 0)
           const blocks = byPage.get(page) ?? new Map<number, [number, number]>()
           byPage.set(page, blocks)
           const [best, sum] = blocks.get(block) ?? [0, 0]
           blocks.set(block, [Math.max(best, score), sum + score])
         }
       }
+      const rarity = Math.log(1 + (index.pages - byPage.size + 0.5) / (byPage.size + 0.5))
       const combined = new Map<number, Map<number, number>>()
       for (const [page, blocks] of byPage) {
         const values = new Map<number, number>()
-        for (const [block, [best, sum]] of blocks) values.set(block, best + (sum - best) / 4)
+        for (const [block, [best, sum]] of blocks) {
+          values.set(block, rarity * (best + (sum - best) / 4))
+        }
         combined.set(page, values)
       }
       return combined
