@@ -29,8 +29,17 @@ for (const language of ['en', 'de'] as const) {
     const texts = new Map<string, Set<string>>()
     for (const path of paths) {
       await page.goto(path)
-      // The page's own text: not the breadcrumbs, which name the section every page shares.
-      const text = await page.locator('main article').first().innerText()
+      // The page's own text, folded answers included: not the breadcrumbs, which name the
+      // section every page shares.
+      const text = await page
+        .locator('main article')
+        .first()
+        .evaluate((article) => {
+          const parts: string[] = []
+          const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT)
+          while (walker.nextNode()) parts.push(walker.currentNode.textContent ?? '')
+          return parts.join(' ')
+        })
       texts.set(path, sequences(text))
     }
     const tooClose: string[] = []
