@@ -59,17 +59,7 @@ export function Header({ layout, language, currentPath, ...switcher }: HeaderPro
           aria-keyshortcuts="/ Control+K Meta+K"
           aria-label={layout.search.button}
         >
-          <svg
-            className={styles.searchIcon}
-            viewBox="0 0 24 24"
-            width="20"
-            height="20"
-            aria-hidden="true"
-            focusable="false"
-          >
-            <circle cx="10.5" cy="10.5" r="6.5" />
-            <path d="M15.5 15.5 21 21" />
-          </svg>
+          <span className={styles.searchIcon} />
           <span className={styles.searchLabel} aria-hidden="true">
             {layout.search.button}
           </span>
