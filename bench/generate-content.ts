@@ -63,6 +63,8 @@ const STRINGS = {
   allCategories: 'All topics',
   categories: 'Topics',
   frequentlyAskedQuestions: 'Frequently asked questions',
+  copyLink: 'Copy link to this answer',
+  linkCopied: 'Link copied',
   download: 'Download',
   applyNow: 'Apply now',
   location: 'Location',

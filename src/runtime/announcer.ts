@@ -20,3 +20,13 @@ export function announce(prefix: string, doc: Document = document): void {
     region.textContent = announcement(prefix, doc)
   }, ANNOUNCE_DELAY_MS)
 }
+
+/** Says a short message to screen-reader users (a copied link), in the same live region. */
+export function say(message: string, doc: Document = document): void {
+  const region = doc.getElementById(ANNOUNCER_ELEMENT_ID)
+  if (!region) return
+  region.textContent = ''
+  window.setTimeout(() => {
+    region.textContent = message
+  }, ANNOUNCE_DELAY_MS)
+}

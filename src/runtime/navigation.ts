@@ -10,6 +10,7 @@ import type { BootData } from '../shared/types'
 import { type AppState, layoutsOf } from '../site/app'
 import { loadTemplate } from '../site/templates/registry'
 import type { TemplateComponent } from '../site/templates/types'
+import { startCopyLinks } from './copy-link'
 import { applyHead } from './head'
 import { createLoader, type LoadedPage } from './loader'
 import { startPrefetching } from './prefetch'
@@ -49,6 +50,10 @@ export function startNavigation(
   })
   router.start()
   setNavigator((href) => router.navigate(href))
+  startCopyLinks(() => {
+    const state = store.get()
+    return layoutsOf(state)[state.language]?.strings.linkCopied ?? ''
+  })
   startSearchTrigger({
     language: () => store.get().language,
     texts: () => {

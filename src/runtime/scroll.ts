@@ -68,6 +68,14 @@ export function hashTarget(hash: string, doc: Document = document): HTMLElement 
 export function scrollToHash(hash: string, doc: Document = document): boolean {
   const target = hashTarget(hash, doc)
   if (!target) return false
+  // An FAQ answer (or anything inside a folded part) opens to be seen.
+  for (
+    let folded = target.closest('details');
+    folded;
+    folded = folded.parentElement?.closest('details') ?? null
+  ) {
+    folded.open = true
+  }
   target.scrollIntoView()
   if (!target.matches('a[href], button, input, select, textarea, [tabindex]')) {
     target.setAttribute('tabindex', '-1')

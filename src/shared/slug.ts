@@ -35,3 +35,17 @@ export function slugify(input: string): string {
     .replace(/-{2,}/g, '-')
     .replace(/^-+|-+$/g, '')
 }
+
+/**
+ * The slugs of several texts, each unique among them: a repeated one gets `-2`, `-3`… (the FAQ
+ * questions of a page, which become the ids a link can point at).
+ */
+export function uniqueSlugs(texts: readonly string[]): string[] {
+  const seen = new Map<string, number>()
+  return texts.map((text) => {
+    const slug = slugify(text) || 'item'
+    const count = (seen.get(slug) ?? 0) + 1
+    seen.set(slug, count)
+    return count === 1 ? slug : `${slug}-${count}`
+  })
+}

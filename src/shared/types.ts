@@ -196,6 +196,10 @@ export interface UiStrings {
   allCategories: string
   categories: string
   frequentlyAskedQuestions: string
+  /** The control under an FAQ answer that copies the link to it. */
+  copyLink: string
+  /** Announced once the link is copied. */
+  linkCopied: string
   download: string
   applyNow: string
   location: string

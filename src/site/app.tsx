@@ -3,6 +3,7 @@ import type { BuildResources, LayoutData, PageData } from '../shared/types'
 import { Breadcrumbs } from './components/breadcrumbs'
 import { Footer } from './components/footer'
 import { Header } from './components/header'
+import { StringsContext } from './strings-context'
 import type { TemplateComponent } from './templates/types'
 import './styles/global.css'
 
@@ -69,13 +70,15 @@ export function App({ state, onLanguageSwitch }: AppProps) {
       />
       <main id="main" tabIndex={-1}>
         <Breadcrumbs trail={result.breadcrumbs?.[language]} label={layout.strings.breadcrumbs} />
-        <Template
-          result={result}
-          content={content}
-          language={language}
-          layout={layout}
-          resources={state.resources}
-        />
+        <StringsContext.Provider value={layout.strings}>
+          <Template
+            result={result}
+            content={content}
+            language={language}
+            layout={layout}
+            resources={state.resources}
+          />
+        </StringsContext.Provider>
       </main>
       <Footer layout={layout} />
     </>

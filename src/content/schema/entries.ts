@@ -86,6 +86,8 @@ export const uiStrings = z.strictObject({
   allCategories: text('the all-categories link text', 60),
   categories: text('the categories heading', 60),
   frequentlyAskedQuestions: text('the FAQ heading', 60),
+  copyLink: text('the control that copies the link to an FAQ answer', 60),
+  linkCopied: text('the announcement once the link is copied', 60),
   download: text('the download text', 60),
   applyNow: text('the apply text', 60),
   location: text('the location label', 60),

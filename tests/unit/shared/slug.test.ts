@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { slugify } from '../../../src/shared/slug'
+import { slugify, uniqueSlugs } from '../../../src/shared/slug'
 
 describe('slugify', () => {
   it.each([
@@ -24,5 +24,17 @@ describe('slugify', () => {
     ['', ''],
   ])('%j becomes %j', (input, expected) => {
     expect(slugify(input)).toBe(expected)
+  })
+})
+
+describe('unique slugs', () => {
+  it('number the repeats of a text, the first left as it is', () => {
+    expect(
+      uniqueSlugs(['Is my money safe?', 'How long?', 'Is my money safe?', 'Is my money safe!']),
+    ).toEqual(['is-my-money-safe', 'how-long', 'is-my-money-safe-2', 'is-my-money-safe-3'])
+  })
+
+  it('give a text without letters a name still', () => {
+    expect(uniqueSlugs(['?', '!'])).toEqual(['item', 'item-2'])
   })
 })

@@ -1,5 +1,8 @@
 /** One component per section type of the content model. */
+import { useContext } from 'react'
 import type { SectionOf, Section as SectionValue } from '../../../content/schema/sections'
+import { uniqueSlugs } from '../../../shared/slug'
+import { StringsContext } from '../../strings-context'
 import { Icon } from '../icon'
 import { Link } from '../link'
 import { Picture } from '../picture'
@@ -82,19 +85,43 @@ function Cards({ section }: { section: SectionOf<'cards'> }) {
   )
 }
 
-/** Questions as native disclosure widgets: keyboard and screen readers work without script. */
+/**
+ * Questions as native disclosure widgets: keyboard and screen readers work without script.
+ * Each has an id from its question (the slug helper; the same while the answer changes), so a
+ * link can lead to one answer, which opens (`src/runtime/scroll.ts`); under each answer a link
+ * to it, which the runtime copies (`src/runtime/copy-link.ts`).
+ */
 export function Faq({ heading, items }: { heading: string; items: SectionOf<'faq'>['items'] }) {
+  const strings = useContext(StringsContext)
+  const ids = uniqueSlugs(items.map((item) => item.question))
   return (
     <Section heading={heading}>
       <div className={styles.faq}>
-        {items.map((item) => (
-          <details key={item.question} className={styles.question}>
-            <summary className={styles.summary}>
-              <h3 className={styles.questionText}>{item.question}</h3>
-            </summary>
-            <RichText className={styles.answer} value={item.answer} />
-          </details>
-        ))}
+        {items.map((item, index) => {
+          const id = ids[index] ?? ''
+          return (
+            <details key={item.question} id={id} className={styles.question}>
+              <summary className={styles.summary}>
+                <h3 id={`${id}-question`} className={styles.questionText}>
+                  {item.question}
+                </h3>
+              </summary>
+              <RichText className={styles.answer} value={item.answer} />
+              {strings ? (
+                <p className={styles.copyLinkRow}>
+                  <a
+                    href={`#${id}`}
+                    className={styles.copyLink}
+                    data-copy-link=""
+                    aria-describedby={`${id}-question`}
+                  >
+                    {strings.copyLink}
+                  </a>
+                </p>
+              ) : null}
+            </details>
+          )
+        })}
       </div>
     </Section>
   )
