@@ -235,7 +235,10 @@ test('an image uploaded in the CMS goes to the site’s images; a file that is n
   const good = `${UPLOAD_PREFIX}cover.png`
   const bad = `${UPLOAD_PREFIX}notes.png`
   const chooseImage = async (name: string, data: Buffer) => {
-    await page.getByText('Choose different image').first().click()
+    // The image chosen now goes first: the library would open with it selected, and "Choose
+    // selected" could take it before the upload is selected.
+    await page.getByRole('button', { name: 'Remove image' }).first().click()
+    await page.getByRole('button', { name: 'Choose an image' }).first().click()
     await page
       .locator('input[type="file"]')
       .setInputFiles({ name, mimeType: 'image/png', buffer: data })
