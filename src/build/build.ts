@@ -253,6 +253,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const search = await openSearchCollector(
     config.cacheDir,
     Object.fromEntries(LANGUAGES.map((language) => [language, queries[language].data])),
+    bundled.codeVersion,
   )
   const pageDataOf = (route: BuildPage) => {
     const page = createPageData(route, queries, content, config.siteUrl)

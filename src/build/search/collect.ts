@@ -7,6 +7,7 @@
  * A page the build links from the last site (unchanged, `../page-reuse.ts`) is not rendered:
  * its text comes from the cache, under the same key as the page's files, or from its file.
  */
+import { createHash } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LANGUAGES, type Language } from '../../shared/languages'
@@ -78,6 +79,8 @@ interface Pending {
 export async function openSearchCollector(
   cacheDir: string,
   layouts: Partial<Record<Language, LayoutData>>,
+  /** The code's version: an index kept by an earlier code is written anew. */
+  codeVersion: string,
 ): Promise<SearchCollector> {
   const cacheFile = join(cacheDir, CACHE_FILE)
   const cached = await readFile(cacheFile, 'utf8').then(
@@ -87,6 +90,8 @@ export async function openSearchCollector(
   const next = new Map<string, ExtractedPage>()
   // By path: a page linked at first and rendered after all (its file was gone) counts once.
   const pending = new Map<string, Pending>()
+  /** Indexes written anew, kept for the next build under their entries' hash. */
+  const written: [string, string][] = []
 
   return {
     add(page, key, html) {
@@ -126,11 +131,33 @@ export async function openSearchCollector(
         if (lang) entry.lang = lang
         entries[language].push(entry)
       }
-      return LANGUAGES.flatMap((language) => writeSearchIndex(language, entries[language]).files)
+      // A language whose pages gave the same entries as in the last build has the same index:
+      // its files come from the cache (most edits change one language's pages, or none).
+      return (
+        await Promise.all(
+          LANGUAGES.map(async (language) => {
+            const sorted = [...entries[language]].sort((a, b) => (a.url < b.url ? -1 : 1))
+            const key = createHash('sha256')
+              .update(codeVersion)
+              .update(JSON.stringify(sorted))
+              .digest('hex')
+            const file = join(cacheDir, 'search', `index-${language}.json`)
+            const known = await readFile(file, 'utf8').then(
+              (json) => JSON.parse(json) as { key: string; files: [string, string][] },
+              () => undefined,
+            )
+            if (known?.key === key) return known.files
+            const { files } = writeSearchIndex(language, sorted)
+            written.push([file, JSON.stringify({ key, files })])
+            return files
+          }),
+        )
+      ).flat()
     },
     async save() {
       await mkdir(join(cacheDir, 'search'), { recursive: true })
       await writeFile(cacheFile, JSON.stringify(Object.fromEntries(next)))
+      await Promise.all(written.map(([file, json]) => writeFile(file, json)))
     },
   }
 }
