@@ -83,10 +83,10 @@ function heading(writer: Writer, parent: Element, level: number, runs: readonly 
   element.end()
 }
 
-function paragraph(writer: Writer, parent: Element, runs: readonly Run[], indent = 0) {
+function paragraph(writer: Writer, parent: Element, runs: readonly Run[]) {
   const element = writer.doc.struct('P')
   parent.add(element)
-  writeRuns(writer, element, 'P', runs, indent ? { at: { x: MARGIN + indent } } : {})
+  writeRuns(writer, element, 'P', runs)
   writer.doc.moveDown(0.45)
   element.end()
 }
@@ -118,10 +118,14 @@ function list(
     li.add(body)
     for (const child of item) {
       if (child.kind === 'list') list(writer, body, child, indent + 16)
-      else {
+      else if (child.kind !== 'paragraph') {
+        // A heading, table or quote inside an item: written as it would be outside one.
+        blocks(writer, body, [child])
+        doc.x = MARGIN + indent + 16
+      } else {
         const p = doc.struct('P')
         body.add(p)
-        writeRuns(writer, p, 'P', runsOf(child), { width, at: { x: MARGIN + indent + 16 } })
+        writeRuns(writer, p, 'P', child.runs, { width, at: { x: MARGIN + indent + 16 } })
         p.end()
       }
     }
@@ -134,9 +138,6 @@ function list(
   doc.x = MARGIN
   doc.moveDown(0.3)
 }
-
-const runsOf = (block: Block): Run[] =>
-  block.kind === 'heading' || block.kind === 'paragraph' ? block.runs : []
 
 /** Column widths in proportion to the longest text of each column, none under 15 %. */
 function columnWidths(rows: readonly { cells: Run[][] }[], width: number): number[] {

@@ -142,7 +142,7 @@ describe('tagged PDF documents', () => {
       {
         heading: 'Grundlegende Informationen',
         body: renderMarkdown(
-          `${long}\n\n#### Zu tief\n\nText.\n\n- eins\n- zwei\n\n| Feld | Wert |\n|---|---|\n| Frist | 7 Arbeitstage |`,
+          `${long}\n\n#### Zu tief\n\nText.\n\n- eins\n- zwei\n\n  > Ein Zitat im Punkt\n\n| Feld | Wert |\n|---|---|\n| Frist | 7 Arbeitstage |`,
         ),
       },
       { heading: 'About us', body: renderMarkdown('We are a bank.'), language: 'en' },
