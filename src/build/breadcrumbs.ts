@@ -2,7 +2,7 @@
  * Breadcrumb trails: the language's home, then every page above this one that exists, then the
  * page itself. Shown by the breadcrumb navigation and given to search engines as JSON-LD.
  */
-import { LANGUAGES, type Language } from '../shared/languages'
+import { LANGUAGES, type Language, langWhereDifferent, textLanguageOf } from '../shared/languages'
 import type { NavigationItem } from '../shared/types'
 import type { BreadcrumbTrails, BuildPage } from './build-page'
 
@@ -31,13 +31,16 @@ export function breadcrumbTrails(
   for (const language of page.languageNeutral ? LANGUAGES : [page.language]) {
     const trail: NavigationItem[] = [{ label: labels[language].home, href: `/${language}/` }]
     for (const path of ancestry(page)) {
-      const title = pages.get(path)?.content[language]?.title
-      if (title) trail.push({ label: title, href: path })
+      const content = pages.get(path)?.content[language]
+      if (!content?.title) continue
+      const lang = langWhereDifferent(textLanguageOf(content), language)
+      trail.push({ label: content.title, href: path, ...(lang ? { lang } : {}) })
     }
     // Later pages of a list share its title: the last crumb says which page this is.
     const { pagination } = page
     const last = trail.at(-1)
     if (pagination && pagination.page > 1 && last?.href === page.route.path) {
+      delete last.lang
       last.label = labels[language].pageOf
         .replace('{page}', String(pagination.page))
         .replace('{pages}', String(pagination.pages))

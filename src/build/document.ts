@@ -29,7 +29,9 @@ export { escapeHtml }
 
 export function headTags(head: PageHead): string {
   const tags = [
-    `<title>${escapeHtml(head.title)}</title>`,
+    head.titleLang
+      ? `<title lang="${escapeHtml(head.titleLang)}">${escapeHtml(head.title)}</title>`
+      : `<title>${escapeHtml(head.title)}</title>`,
     `<meta name="description" content="${escapeHtml(head.description)}">`,
     `<link rel="canonical" href="${escapeHtml(head.canonical)}">`,
     ...head.alternates.map(

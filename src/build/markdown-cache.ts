@@ -13,6 +13,7 @@ const RENDERER_FILES = [
   'src/content/markdown-render.ts',
   'src/content/markdown.ts',
   'src/content/rich-text.ts',
+  'src/shared/languages.ts',
   'src/shared/links.ts',
   'src/shared/slug.ts',
   'package-lock.json',

@@ -1,7 +1,13 @@
 /** Page data and shared (static query) data of the protocol, as the build writes them. */
 import { createHash } from 'node:crypto'
 import type { SiteContent } from '../content/site-content'
-import { LANGUAGES, type Language, localizePath } from '../shared/languages'
+import {
+  LANGUAGES,
+  type Language,
+  langWhereDifferent,
+  localizePath,
+  textLanguageOf,
+} from '../shared/languages'
 import type { AlternateLink, LayoutData, PageContent, PageData, PageHead } from '../shared/types'
 import type { BuildPage } from './build-page'
 import { CARD_SIZE, imageFields, SITE_CARD } from './content-images'
@@ -84,10 +90,12 @@ function head(page: BuildPage, brandName: string, siteUrl: string): PageHead {
     page.originalPath === '/'
       ? `${brandName} – ${content.title}`
       : `${content.title} | ${brandName}`
+  const titleLang = langWhereDifferent(textLanguageOf(content), page.language)
   return {
     title,
     description: content.description,
     lang: page.language,
+    ...(titleLang ? { titleLang } : {}),
     canonical: `${siteUrl}${page.canonicalPath}`,
     alternates: alternates(page, siteUrl),
     feeds: feedLinks(page.languageNeutral ? LANGUAGES : [page.language], brandName),

@@ -4,11 +4,17 @@
  */
 import { ANNOUNCE_DELAY_MS, ANNOUNCER_ELEMENT_ID } from '../shared/constants'
 
-/** What to announce: the document title, else the first heading, else the address. */
-export function announcement(prefix: string, doc: Document = document): string {
-  const name =
-    doc.title.trim() || doc.querySelector('h1')?.textContent?.trim() || doc.location.pathname
-  return `${prefix} ${name}`
+/**
+ * What to announce: the document title, else the first heading, else the address; with the
+ * title's language where it is another than the page's.
+ */
+function announcedName(doc: Document): { name: string; lang?: string } {
+  const title = doc.title.trim()
+  if (title) {
+    const lang = doc.querySelector('title')?.getAttribute('lang')
+    return lang ? { name: title, lang } : { name: title }
+  }
+  return { name: doc.querySelector('h1')?.textContent?.trim() || doc.location.pathname }
 }
 
 export function announce(prefix: string, doc: Document = document): void {
@@ -17,7 +23,16 @@ export function announce(prefix: string, doc: Document = document): void {
   // Clearing first makes the same title announced again after navigating back and forth.
   region.textContent = ''
   window.setTimeout(() => {
-    region.textContent = announcement(prefix, doc)
+    const { name, lang } = announcedName(doc)
+    if (!lang) {
+      region.textContent = `${prefix} ${name}`
+      return
+    }
+    // A title in another language is spoken in that language (WCAG 3.1.2).
+    const part = doc.createElement('span')
+    part.lang = lang
+    part.textContent = name
+    region.replaceChildren(`${prefix} `, part)
   }, ANNOUNCE_DELAY_MS)
 }
 

@@ -23,6 +23,9 @@ function setLink(rel: string, href: string): void {
 
 export function applyHead(head: PageHead): void {
   document.title = head.title
+  const title = document.head.querySelector('title')
+  if (head.titleLang) title?.setAttribute('lang', head.titleLang)
+  else title?.removeAttribute('lang')
   document.documentElement.lang = head.lang
   setMeta('description', head.description)
   setLink('canonical', head.canonical)

@@ -29,6 +29,12 @@ export const LOCALE_DATA: Record<Locale, LocaleData> = {
   kde: { intl: 'kde', nativeName: 'Chimakonde', direction: 'ltr', routed: false },
 }
 
+/**
+ * Languages a text on this site may be written in: the site's own and those of its customers
+ * abroad (customer information, pages for customers in France, Italy and Spain).
+ */
+export const TEXT_LANGUAGES = ['en', 'de', 'fr', 'it', 'es'] as const
+
 /** Paths the language plugin leaves alone: pages there carry no language prefix. */
 export const IGNORED_PATHS = ['/blog/**'] as const
 
@@ -81,4 +87,21 @@ export function detectLanguage(
   preferences: readonly string[],
 ): Language {
   return isLanguage(stored) ? stored : languageFromBrowser(preferences)
+}
+
+/**
+ * The language an entry's text is written in where it may differ from the page's interface:
+ * a page for customers abroad (`contentLanguage`), customer information in the contract's
+ * language. Undefined where the text is in the interface's language.
+ */
+export function textLanguageOf(
+  content: Readonly<Record<string, unknown>> | undefined,
+): string | undefined {
+  const language = content?.contentLanguage ?? content?.contractLanguage
+  return typeof language === 'string' ? language : undefined
+}
+
+/** `lang` for text in `text` language on a page in `page` language: only where they differ. */
+export function langWhereDifferent(text: string | undefined, page: string): string | undefined {
+  return text && text !== page ? text : undefined
 }

@@ -46,6 +46,8 @@ export interface PageHead {
   description: string
   /** `lang` of the document. */
   lang: Language
+  /** The title's language where the page's text is in another (a page for customers abroad). */
+  titleLang?: string
   /** Absolute URL of the canonical page. */
   canonical: string
   alternates: AlternateLink[]
@@ -146,6 +148,8 @@ export interface AppData {
 export interface NavigationItem {
   label: string
   href: string
+  /** The label's language where it is not the page's (a page for customers abroad). */
+  lang?: string
 }
 
 export interface FooterGroup {

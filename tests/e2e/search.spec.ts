@@ -41,6 +41,7 @@ const WORDS = {
     ],
     byName: ['privacy policy', '/en/privacy-policy/'],
     otherLanguageQuery: 'Kontoauszug',
+    spanish: { path: '/en/customer-information/spain/', section: 'Customer information' },
   },
   de: {
     home: '/de/',
@@ -67,6 +68,7 @@ const WORDS = {
     ],
     byName: ['Datenschutzerklärung', '/de/privacy-policy/'],
     otherLanguageQuery: 'statements',
+    spanish: { path: '/de/customer-information/spain/', section: 'Kundeninformationen' },
   },
 } as const
 
@@ -204,6 +206,24 @@ for (const language of ['en', 'de'] as const) {
       await expect(page.locator('[data-search-dialog] ol')).toHaveAttribute('lang', other)
       await expect(resultLinks(page).first()).toHaveAttribute('href', new RegExp(`^/${other}/`))
       expect(await axeViolations(page)).toEqual([])
+    })
+
+    test('a result in another language is marked so: its title Spanish, its section not', async ({
+      page,
+    }) => {
+      await openPage(page, words.home)
+      await searchFor(page, words, 'reclamaciones')
+      const result = page
+        .locator('[data-search-dialog] li')
+        .filter({ has: page.locator(`a[href^="${words.spanish.path}"]`) })
+      await expect(result.getByRole('link')).toHaveAttribute('lang', 'es')
+      const where = result.locator('[id$="-where"]')
+      await expect(where).toContainText(words.spanish.section)
+      // The section is the interface's word: no Spanish around it.
+      expect(
+        await where.evaluate((element) => element.closest('[lang]')?.getAttribute('lang')),
+      ).toBe(language)
+      await expect(result.locator('[id$="-text"]')).toHaveAttribute('lang', 'es')
     })
 
     test('axe-core finds nothing in the open dialog with results, on a phone too', async ({

@@ -1,7 +1,9 @@
 /** zod schemas of every content type. One schema per type; the collections table maps files to them. */
 import { z } from 'zod'
 import type { ConsentTexts } from '../../shared/consent'
+import { TEXT_LANGUAGES } from '../../shared/languages'
 import type { SearchTexts, SiteSettings, UiStrings } from '../../shared/types'
+import { editorMeta } from './editor'
 import { href, image, isoDate, link, markdown, reference, slug, text } from './fields'
 import type { Same } from './same'
 import { ICONS, sections } from './sections'
@@ -205,8 +207,23 @@ const pageBase = {
   intro: text('the introduction', 2000),
 }
 
-/** A page built from sections: home, about, careers, press, forms and their success pages. */
-export const page = z.strictObject({ ...pageBase, sections: sections.default([]) })
+/**
+ * A page built from sections: home, about, careers, press, forms and their success pages. A
+ * page for customers abroad is written in their language and says so, so that the page marks
+ * its text (`lang`) and screen readers speak it in that language.
+ */
+export const page = z.strictObject({
+  ...pageBase,
+  contentLanguage: z
+    .enum(TEXT_LANGUAGES, {
+      error: `expected the language of the page's text: ${TEXT_LANGUAGES.join(', ')}`,
+    })
+    .register(editorMeta, {
+      hint: "The language the page's text is written in, where it is not the site's language (es for a page for customers in Spain).",
+    })
+    .optional(),
+  sections: sections.default([]),
+})
 
 const faqItems = z
   .array(z.strictObject({ question: text('a question', 200), answer: markdown('the answer') }))
@@ -263,8 +280,8 @@ export const customerInformation = z.strictObject({
   ...pageBase,
   country: text('the country of residence', 60),
   iban: text('the IBAN type', 60),
-  contractLanguage: z.enum(['en', 'de', 'fr', 'it', 'es'], {
-    error: 'expected the contract language: en, de, fr, it or es',
+  contractLanguage: z.enum(TEXT_LANGUAGES, {
+    error: `expected the contract language: ${TEXT_LANGUAGES.join(', ')}`,
   }),
   sections: z
     .array(

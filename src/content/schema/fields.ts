@@ -28,7 +28,10 @@ export const markdown = (what: string) =>
       // Typed as what templates finally receive; the loader renders it before anyone reads it.
       return new PendingMarkdown(source) as unknown as RichText
     })
-    .register(editorMeta, { widget: 'markdown', hint: `${hintOf(what)}, in Markdown.` })
+    .register(editorMeta, {
+      widget: 'markdown',
+      hint: `${hintOf(what)}, in Markdown; words in another language as [mots]{lang=fr}, a link as [Accueil](/fr/){lang=fr}.`,
+    })
 
 /** An internal path (`/en/about/`), a document (`/documents/…`) or an absolute URL. */
 export const href = z

@@ -1,4 +1,5 @@
 import type { PageEntry } from '../../content/schema/entries'
+import { langWhereDifferent } from '../../shared/languages'
 import { Listing } from '../components/listing'
 import { PageHeader } from '../components/page-header'
 import { Sections } from '../components/sections'
@@ -8,7 +9,7 @@ import type { TemplateProps } from './types'
 export function PageTemplate({ content, result, language }: TemplateProps) {
   const page = content as unknown as PageEntry
   return (
-    <article>
+    <article lang={langWhereDifferent(page.contentLanguage, language)}>
       <PageHeader title={page.title} intro={page.intro} />
       <Listing items={result.listing} language={language} />
       <Sections sections={page.sections} />

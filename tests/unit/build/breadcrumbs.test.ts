@@ -71,6 +71,33 @@ describe('breadcrumbs', () => {
     expect(trails?.de?.at(-1)).toEqual({ label: 'Seite 2 von 3', href: '/blog/page/2/' })
   })
 
+  it('and the head say the language of a page written in another than its own', async () => {
+    const store = validDocuments()
+    for (const language of ['en', 'de'])
+      store.set(`${language}/pages/clientes.yaml`, {
+        title: 'Información para clientes',
+        description: 'Información para clientes residentes en España, con sus documentos.',
+        intro: 'Para los clientes residentes en España.',
+        contentLanguage: 'es',
+      })
+    const spanish = await loadContent(memorySource(store), { collections: ALL_COLLECTIONS })
+    const table = createRouteTable(spanish)
+    const found = table.find((route) => route.route.path === '/en/clientes/')
+    if (!found) throw new Error('no Spanish page')
+    expect(found.breadcrumbs?.en?.map((item) => item.lang)).toEqual([undefined, 'es'])
+    const data = createPageData(
+      found,
+      createStaticQueries(spanish),
+      spanish,
+      'https://bank.example',
+    )
+    expect(data.result.head).toMatchObject({ lang: 'en', titleLang: 'es' })
+    expect(
+      createPageData(page('/en/imprint/'), createStaticQueries(content), content, '').result.head
+        .titleLang,
+    ).toBeUndefined()
+  })
+
   it('are left out on the homes and the 404 pages, and reach the page data', () => {
     for (const path of ['/', '/en/', '/de/', '/en/404/'])
       expect(page(path).breadcrumbs).toBeUndefined()

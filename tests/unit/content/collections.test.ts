@@ -124,6 +124,19 @@ describe('references and addresses', () => {
     ])
   })
 
+  it("reports a page's text language the site has no texts in, at its field", async () => {
+    const documents = store()
+    const about = documents.get('en/pages/about.yaml') as Record<string, unknown>
+    documents.set('en/pages/about.yaml', { ...about, contentLanguage: 'pt' })
+    expect(await problemsOf(documents)).toEqual([
+      {
+        file: 'en/pages/about.yaml',
+        field: 'contentLanguage',
+        message: "expected the language of the page's text: en, de, fr, it, es",
+      },
+    ])
+  })
+
   it('reports a level-1 heading in Markdown at its field', async () => {
     const documents = store()
     documents.set('en/pages/services/cards.yaml', { ...serviceEntry(), regulatory: '# Rules' })

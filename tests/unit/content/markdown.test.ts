@@ -90,6 +90,29 @@ describe('Markdown to HTML at build time', () => {
     expect(() => renderMarkdown('Title\n=====')).toThrow(/expected headings from "##" down/)
   })
 
+  it('marks the language of a link or of words in brackets written {lang=…} after them', () => {
+    const { html } = renderMarkdown(
+      'See [Informations clients](/en/informations-clients/){lang=fr} or the ' +
+        '[Schlichtungsstelle](https://www.bundesbank.de/){lang=de}; ask the [Gerichtsstand]{lang=de} *first*.',
+    )
+    expect(html).toBe(
+      '<p>See <a href="/en/informations-clients/" lang="fr">Informations clients</a> or the ' +
+        '<a href="https://www.bundesbank.de/" lang="de" target="_blank" rel="noopener noreferrer">' +
+        'Schlichtungsstelle</a>; ask the <span lang="de">Gerichtsstand</span> <em>first</em>.</p>',
+    )
+    // Brackets and braces alone stay text.
+    expect(renderMarkdown('Plain [brackets] and {lang=fr} alone.').html).toBe(
+      '<p>Plain [brackets] and {lang=fr} alone.</p>',
+    )
+  })
+
+  it('refuses a language the site has no texts in, naming it and the ones it has', () => {
+    expect(() => renderMarkdown('[x](/en/){lang=xx}')).toThrow(
+      'expected a language in {lang=xx}: en, de, fr, it, es',
+    )
+    expect(() => renderMarkdown('[Wort]{lang=}')).toThrow('expected a language in {lang=}')
+  })
+
   it('takes a heading id from its words, code included, not from markup', () => {
     const { html } = renderMarkdown('## The `sepa` *instant* [scheme](/en/sepa/)')
     expect(html).toContain('<h2 id="the-sepa-instant-scheme">')

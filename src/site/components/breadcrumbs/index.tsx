@@ -18,9 +18,11 @@ export function Breadcrumbs({
         {trail.map((item, index) => (
           <li key={item.href} className={styles.item}>
             {index === last ? (
-              <span aria-current="page">{item.label}</span>
+              <span aria-current="page" lang={item.lang}>
+                {item.label}
+              </span>
             ) : (
-              <Link className={styles.link} href={item.href}>
+              <Link className={styles.link} href={item.href} lang={item.lang}>
                 {item.label}
               </Link>
             )}

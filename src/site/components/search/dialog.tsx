@@ -83,26 +83,31 @@ function Result({
   const block = hit.block > 0 ? page.blocks[hit.block - 1] : page.blocks[0]
   const href = block?.anchor && hit.block > 0 ? `${page.url}#${block.anchor}` : page.url
   const heading = block?.heading && block.heading !== page.title ? block.heading : ''
-  const where = [page.section, heading].filter(Boolean).join(' › ')
+  // The section is named in the interface's language; the page's title and headings are in
+  // the page's (a page for customers in Spain is Spanish on an English site).
+  const textLang = block?.lang ?? page.lang
   const text = block?.text ?? ''
   return (
-    <li className={styles.result} lang={page.lang}>
+    <li className={styles.result}>
       <a
         className={styles.resultLink}
         href={href}
         data-search-result=""
         aria-describedby={`${id}-where ${id}-text`}
+        lang={page.lang}
         onClick={onFollow}
       >
         <Marked segments={highlight(page.title, terms)} />
       </a>
-      {where ? (
+      {page.section || heading ? (
         <span id={`${id}-where`} className={styles.where}>
-          {where}
+          {page.section}
+          {page.section && heading ? ' › ' : null}
+          {heading ? <span lang={textLang}>{heading}</span> : null}
         </span>
       ) : null}
       {text ? (
-        <span id={`${id}-text`} className={styles.excerpt} lang={block?.lang}>
+        <span id={`${id}-text`} className={styles.excerpt} lang={textLang}>
           <Marked segments={excerpt(text, terms)} />
         </span>
       ) : null}
