@@ -4,7 +4,7 @@
  * the service worker) is loaded after hydration, when the browser is idle or at the first
  * interaction (`./navigation.ts`); a link clicked before it arrives is held and followed then.
  */
-import { startTransition, useSyncExternalStore } from 'react'
+import { startTransition, useEffect, useSyncExternalStore } from 'react'
 import { flushSync } from 'react-dom'
 import { hydrateRoot } from 'react-dom/client'
 import { BOOT_DATA_ELEMENT_ID, CONTENT_CHANGED_EVENT, ROOT_ELEMENT_ID } from '../shared/constants'
@@ -26,11 +26,16 @@ import { createStore, type Store } from './store'
 function Root({
   store,
   onLanguageSwitch,
+  onHydrated,
 }: {
   store: Store<AppState>
   onLanguageSwitch: (language: Language) => void
+  /** Runs once the served page is hydrated: changes to the state must wait for it. */
+  onHydrated: () => void
 }) {
   const state = useSyncExternalStore(store.subscribe, store.get, store.get)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, after hydration
+  useEffect(() => onHydrated(), [])
   return <App state={state} onLanguageSwitch={onLanguageSwitch} />
 }
 
@@ -162,10 +167,19 @@ async function start(): Promise<void> {
   }
   // As a transition, hydration yields to the browser every few milliseconds instead of one long
   // task: a long article or the rate tables took 100-170 ms of blocking time on a slow phone.
+  // A language-neutral page shows the visitor's language once hydrated, without a redirect;
+  // not before, or hydration would meet another language than the served page's.
+  const onHydrated = () => {
+    if (!boot.page.result.languageNeutral) return
+    const detected = interfaceLanguage()
+    if (detected !== builtLanguage) setLanguage(detected)
+  }
   startTransition(() => {
-    hydrateRoot(root, <Root store={store} onLanguageSwitch={onLanguageSwitch} />, {
-      onRecoverableError: (error) => console.error('Hydration error:', error),
-    })
+    hydrateRoot(
+      root,
+      <Root store={store} onLanguageSwitch={onLanguageSwitch} onHydrated={onHydrated} />,
+      { onRecoverableError: (error) => console.error('Hydration error:', error) },
+    )
   })
 
   const render = (loaded: LoadedPage<TemplateComponent>) => {
@@ -220,12 +234,6 @@ async function start(): Promise<void> {
       console.error(error)
     },
   )
-
-  // A language-neutral page shows the visitor's language once hydrated, without a redirect.
-  if (boot.page.result.languageNeutral) {
-    const detected = interfaceLanguage()
-    if (detected !== builtLanguage) setLanguage(detected)
-  }
 }
 
 void start()
