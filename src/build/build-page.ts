@@ -4,6 +4,7 @@
  */
 import type { Language } from '../shared/languages'
 import type {
+  BlogList,
   ListingItem,
   NavigationItem,
   PageContent,
@@ -27,6 +28,7 @@ export interface BuildPage {
   content: Partial<Record<Language, PageContent & { description: string }>>
   listing?: ListingItem[]
   pagination?: Pagination
+  blog?: BlogList
   /** Home, the pages above and the page itself, per language the page shows. */
   breadcrumbs?: BreadcrumbTrails
 }

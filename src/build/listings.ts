@@ -6,8 +6,9 @@
 
 import { customerDocumentPath } from '../content/documents'
 import type { ContentEntry, SiteContent } from '../content/site-content'
-import { DEFAULT_LANGUAGE, type Language } from '../shared/languages'
-import type { ListingItem, PageContent } from '../shared/types'
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../shared/languages'
+import { blogArchivePath } from '../shared/paths'
+import type { BlogList, ListingItem, PageContent } from '../shared/types'
 import type { BuildPage } from './build-page'
 
 /** Posts per page of the blog archive. */
@@ -58,6 +59,25 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
       language: entry.language,
       label: categoryNames.get(String(entry.data.category))?.[entry.language ?? DEFAULT_LANGUAGE],
     })
+
+  const topics = of('blogCategory')
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((entry) => ({
+      href: `/blog/category/${entry.name}/`,
+      name: entry.data.name as Record<Language, string>,
+    }))
+  /** Posts `from` to `to` of `list` with each language's first, and the list's counts. */
+  const blogList = (list: readonly ContentEntry[], to: number, from = 0): BlogList => {
+    const postsFirst = {} as Record<Language, ListingItem[]>
+    const counts = {} as Record<Language, number>
+    for (const language of LANGUAGES) {
+      const own = list.filter((post) => post.language === language)
+      const others = list.filter((post) => post.language !== language)
+      postsFirst[language] = [...own, ...others].slice(from, to).map(postItem)
+      counts[language] = own.length
+    }
+    return { postsFirst, counts, perPage: POSTS_PER_PAGE, topics }
+  }
 
   const lists: Record<string, (language: Language) => ListingItem[]> = {
     '/services/': (language) =>
@@ -137,14 +157,12 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
     }
     if (page.route.template === 'blog-category') {
       const name = page.originalPath.split('/').at(-2)
-      result.push({
-        ...page,
-        listing: posts.filter((post) => post.data.category === name).map(postItem),
-      })
+      const list = posts.filter((post) => post.data.category === name)
+      result.push({ ...page, blog: blogList(list, list.length) })
       continue
     }
     if (page.route.template === 'blog-archive') {
-      result.push(...paginate(page, posts.map(postItem)))
+      result.push(...paginate(page, posts.length, (from, to) => blogList(posts, to, from)))
       continue
     }
     result.push(page)
@@ -174,11 +192,17 @@ function enrichPost(
   return { ...page, content }
 }
 
-/** The archive's first page at /blog/, then /blog/page/2/ and so on. */
-function paginate(page: BuildPage, items: ListingItem[]): BuildPage[] {
-  const pages = Math.max(1, Math.ceil(items.length / POSTS_PER_PAGE))
-  const pathOf = (index: number) =>
-    index === 1 ? page.originalPath : `${page.originalPath}page/${index}/`
+/**
+ * The archive's first page at /blog/, then /blog/page/2/ and so on; `list` gives each page
+ * its posts, from and to their positions.
+ */
+function paginate(
+  page: BuildPage,
+  count: number,
+  list: (from: number, to: number) => BlogList,
+): BuildPage[] {
+  const pages = Math.max(1, Math.ceil(count / POSTS_PER_PAGE))
+  const pathOf = blogArchivePath
   return Array.from({ length: pages }, (_, i) => {
     const index = i + 1
     const path = pathOf(index)
@@ -187,7 +211,7 @@ function paginate(page: BuildPage, items: ListingItem[]): BuildPage[] {
       route: { ...page.route, path },
       originalPath: path,
       canonicalPath: path,
-      listing: items.slice(i * POSTS_PER_PAGE, index * POSTS_PER_PAGE),
+      blog: list(i * POSTS_PER_PAGE, index * POSTS_PER_PAGE),
       pagination: {
         page: index,
         pages,

@@ -132,6 +132,7 @@ export function createPageData(
       languageNeutral: page.languageNeutral,
       ...(page.listing ? { listing: page.listing } : {}),
       ...(page.pagination ? { pagination: page.pagination } : {}),
+      ...(page.blog ? { blog: page.blog } : {}),
       ...(page.breadcrumbs ? { breadcrumbs: page.breadcrumbs } : {}),
     },
   }

@@ -54,3 +54,8 @@ export function matchesPattern(pattern: string, path: string): boolean {
   if (pattern.endsWith('/*')) return path.startsWith(pattern.slice(0, -1))
   return normalizePath(pattern) === normalizePath(path)
 }
+
+/** The blog archive's pages: `/blog/`, then `/blog/page/2/` and on. */
+export function blogArchivePath(page: number): string {
+  return page <= 1 ? '/blog/' : `/blog/page/${page}/`
+}

@@ -108,6 +108,23 @@ export interface ListingItem {
   children?: ListingItem[]
 }
 
+/**
+ * The blog's lists (the archive's pages and each category), which mix English and German
+ * posts: this page's posts in the order each language's visitors see first, the whole list's
+ * count per language, and the topics to move between. The browser shows the order or the
+ * language the visitor chose (`src/site/components/blog-list/`).
+ */
+export interface BlogList {
+  /** This page's posts with one language's first: under `de`, the German posts, then the rest. */
+  postsFirst: Record<Language, ListingItem[]>
+  /** Posts of each language in the whole list (every page of the archive, or the category). */
+  counts: Record<Language, number>
+  /** Posts per page of a paginated list. */
+  perPage: number
+  /** The archive ("all topics"), then each category, named in each interface language. */
+  topics: { href: string; name: Record<Language, string> }[]
+}
+
 /** Pages of a paginated list (the blog archive). */
 export interface Pagination {
   page: number
@@ -127,6 +144,8 @@ export interface PageResult {
   /** Entries the page lists, generated from the content store. */
   listing?: ListingItem[]
   pagination?: Pagination
+  /** The blog's archive and category pages: their posts by language and the topics. */
+  blog?: BlogList
   /** The breadcrumb trail per language shown: home, the pages above, the page itself. */
   breadcrumbs?: Partial<Record<Language, NavigationItem[]>>
 }
@@ -210,6 +229,11 @@ export interface UiStrings {
   employmentType: string
   applyBy: string
   postLanguage: string
+  postLanguages: string
+  allLanguagesFirst: string
+  onlyLanguage: string
+  postsShown: string
+  noMorePosts: string
   whatItIs: string
   whoItIsFor: string
   howIntegrationWorks: string

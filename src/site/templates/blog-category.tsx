@@ -1,18 +1,23 @@
-import { Link } from '../components/link'
-import { Listing } from '../components/listing'
+import { BlogList } from '../components/blog-list'
 import { PageHeader } from '../components/page-header'
 import type { TemplateProps } from './types'
 
-/** A blog category: its posts in every language, newest first. */
+/** A blog category: its posts in every language, newest first, with the other topics. */
 export function BlogCategoryTemplate({ content, result, language, layout }: TemplateProps) {
   return (
     <article>
       <PageHeader
         title={content.title}
         intro={typeof content.description === 'string' ? content.description : undefined}
-        eyebrow={<Link href="/blog/">{layout.strings.allCategories}</Link>}
       />
-      <Listing items={result.listing} language={language} />
+      {result.blog && (
+        <BlogList
+          blog={result.blog}
+          path={result.language.originalPath}
+          language={language}
+          strings={layout.strings}
+        />
+      )}
     </article>
   )
 }

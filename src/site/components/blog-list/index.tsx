@@ -1,0 +1,149 @@
+/**
+ * The blog's archive and category lists: the topics to move between (the current one marked),
+ * the choice of the posts' language, the posts, and the archive's pages. The archive mixes
+ * English and German posts: by default the visitor's language comes first, or one language's
+ * posts alone when the visitor chooses it; the choice is kept for every list and later visits.
+ * Without script the list shows every language, the interface's first, and the choice is
+ * left out.
+ */
+import { type ChangeEvent, useId, useState } from 'react'
+import { LANGUAGES, type Language } from '../../../shared/languages'
+import { blogArchivePath } from '../../../shared/paths'
+import type { BlogList as BlogListData, Pagination, UiStrings } from '../../../shared/types'
+import { fill } from '../../format'
+import { Link } from '../link'
+import { Listing } from '../listing'
+import { storeChoice, usePostLanguageChoice } from './choice'
+import { type PostLanguageChoice, shownPosts } from './shown'
+import styles from './styles.module.css'
+
+/** A language's name in the interface's language: "German" on English pages. */
+function languageName(language: string, interfaceLanguage: Language): string {
+  return new Intl.DisplayNames(interfaceLanguage, { type: 'language' }).of(language) ?? language
+}
+
+export function BlogList({
+  blog,
+  pagination,
+  path,
+  language,
+  strings,
+}: {
+  blog: BlogListData
+  pagination?: Pagination
+  /** The page's own path: its topic is the current one. */
+  path: string
+  language: Language
+  strings: UiStrings
+}) {
+  const choice = usePostLanguageChoice()
+  const [announcement, setAnnouncement] = useState('')
+  const { items, pages } = shownPosts(blog, choice, language, pagination)
+  const name = useId()
+  const choose = (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.value as PostLanguageChoice
+    storeChoice(chosen)
+    const count = shownPosts(blog, chosen, language, pagination).total
+    setAnnouncement(fill(strings.postsShown, { count }))
+  }
+  const choices: { value: PostLanguageChoice; label: string }[] = [
+    {
+      value: 'all',
+      label: fill(strings.allLanguagesFirst, { language: languageName(language, language) }),
+    },
+    ...[language, ...LANGUAGES.filter((other) => other !== language)].map((value) => ({
+      value,
+      label: fill(strings.onlyLanguage, { language: languageName(value, language) }),
+    })),
+  ]
+  const page = pagination?.page ?? 1
+  const onArchive = path === blogArchivePath(page) && pagination !== undefined
+  const topics = [...blog.topics].sort((a, b) => a.name[language].localeCompare(b.name[language]))
+  return (
+    <>
+      <div className={styles.controls}>
+        <nav aria-label={strings.categories}>
+          <ul className={styles.topicList}>
+            <li>
+              <Link
+                className={styles.topic}
+                href={blogArchivePath(1)}
+                aria-current={path === blogArchivePath(1) ? 'page' : onArchive ? 'true' : undefined}
+              >
+                {strings.allCategories}
+              </Link>
+            </li>
+            {topics.map((topic) => (
+              <li key={topic.href}>
+                <Link
+                  className={styles.topic}
+                  href={topic.href}
+                  aria-current={topic.href === path ? 'page' : undefined}
+                >
+                  {topic.name[language]}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <fieldset className={styles.languages} data-needs-script="">
+          <legend className={styles.legend}>{strings.postLanguages}</legend>
+          {choices.map((option) => (
+            <label key={option.value} className={styles.choice}>
+              <input
+                type="radio"
+                name={name}
+                value={option.value}
+                checked={choice === option.value}
+                onChange={choose}
+              />
+              {option.label}
+            </label>
+          ))}
+        </fieldset>
+      </div>
+      <p className="visually-hidden" role="status">
+        {announcement}
+      </p>
+      {items.length > 0 ? (
+        <Listing
+          items={items}
+          language={language}
+          languageLabel={(lang) =>
+            fill(strings.postLanguage, { language: languageName(lang, language) })
+          }
+        />
+      ) : (
+        <p className={styles.empty}>
+          {fill(strings.noMorePosts, {
+            language: languageName(choice === 'all' ? language : choice, language),
+          })}
+        </p>
+      )}
+      {pagination && (pages > 1 || page > 1) && (
+        <nav
+          className={styles.pagination}
+          aria-label={fill(strings.pageOf, { page: Math.min(page, pages), pages })}
+        >
+          {page > 1 && (
+            <Link
+              className={styles.pageLink}
+              href={blogArchivePath(Math.min(page - 1, pages))}
+              rel="prev"
+            >
+              {strings.previousPage}
+            </Link>
+          )}
+          {page <= pages && (
+            <span className={styles.pageOf}>{fill(strings.pageOf, { page, pages })}</span>
+          )}
+          {page < pages && (
+            <Link className={styles.pageLink} href={blogArchivePath(page + 1)} rel="next">
+              {strings.nextPage}
+            </Link>
+          )}
+        </nav>
+      )}
+    </>
+  )
+}
