@@ -1,12 +1,14 @@
 /**
  * JSON-LD for search engines, written into the first load of each page: the bank as an
- * Organization on the home pages, a BreadcrumbList on every page below a home, and JobPosting,
- * BlogPosting or NewsArticle where the page is one.
+ * Organization on the home pages, a BreadcrumbList on every page below a home, JobPosting,
+ * BlogPosting or NewsArticle where the page is one, and FAQPage where it answers questions.
  */
 
-import { LOCALE_DATA } from '../shared/languages'
+import { LOCALE_DATA, textLanguageOf } from '../shared/languages'
+import { uniqueSlugs } from '../shared/slug'
 import type { SiteSettings } from '../shared/types'
 import type { BuildPage } from './build-page'
+import { decodeEntities } from './html-scan'
 import { ICON_PATH } from './web-manifest'
 
 type JsonLd = Record<string, unknown>
@@ -173,6 +175,53 @@ function jobPosting(page: BuildPage, context: StructuredDataContext): JsonLd | u
   }
 }
 
+interface FaqItem {
+  question: string
+  answer: { html: string }
+}
+
+/** The page's questions as its FAQ lists show them: each list's ids as `Faq` derives them. */
+function faqLists(fields: Record<string, unknown>): FaqItem[][] {
+  const lists: FaqItem[][] = []
+  if (Array.isArray(fields.faq)) lists.push(fields.faq as FaqItem[])
+  for (const section of Array.isArray(fields.sections) ? fields.sections : []) {
+    const { type, items } = section as { type?: string; items?: FaqItem[] }
+    if (type === 'faq' && items) lists.push(items)
+  }
+  return lists
+}
+
+/** An answer's words, as a search engine shows them: no markup, entities decoded. */
+function plainText(html: string): string {
+  return decodeEntities(html.replace(/<[^>]+>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+/** FAQPage: every question of the page, each with its answer and its own address. */
+function faqPage(page: BuildPage, { siteUrl }: StructuredDataContext): JsonLd | undefined {
+  const fields = page.content[page.language]
+  if (!fields || page.languageNeutral) return undefined
+  const url = `${siteUrl}${page.route.path}`
+  const questions = faqLists(fields).flatMap((items) => {
+    const ids = uniqueSlugs(items.map((item) => item.question))
+    return items.map((item, index) => ({
+      '@type': 'Question',
+      name: item.question,
+      url: `${url}#${ids[index]}`,
+      acceptedAnswer: { '@type': 'Answer', text: plainText(item.answer.html) },
+    }))
+  })
+  if (questions.length === 0) return undefined
+  return {
+    '@context': CONTEXT,
+    '@type': 'FAQPage',
+    url,
+    inLanguage: textLanguageOf(fields) ?? LOCALE_DATA[page.language].intl,
+    mainEntity: questions,
+  }
+}
+
 /** The JSON-LD documents of one page. */
 export function structuredData(page: BuildPage, context: StructuredDataContext): JsonLd[] {
   const isHome = page.originalPath === '/'
@@ -181,5 +230,6 @@ export function structuredData(page: BuildPage, context: StructuredDataContext):
     breadcrumbs(page, context),
     article(page, context),
     jobPosting(page, context),
+    faqPage(page, context),
   ].filter((item): item is JsonLd => item !== undefined)
 }

@@ -6,6 +6,7 @@
 import { expect, test } from '@playwright/test'
 import { ANNOUNCER_ELEMENT_ID } from '../../src/shared/constants'
 import { slugify } from '../../src/shared/slug'
+import { structuredDataOf, structuredDataProblems } from '../support/structured-data'
 import {
   addLink,
   isSameDocument,
@@ -18,6 +19,8 @@ const CASES = {
   en: {
     faq: '/en/support/faq/',
     from: '/en/support/',
+    consumerCredit: '/en/consumer-credit-faqs/',
+    service: '/en/services/cards/',
     question: 'My card has been lost or stolen. What should I do?',
     copy: 'Copy link to this answer',
     copied: 'Link copied',
@@ -25,6 +28,8 @@ const CASES = {
   de: {
     faq: '/de/support/faq/',
     from: '/de/support/',
+    consumerCredit: '/de/consumer-credit-faqs/',
+    service: '/de/services/cards/',
     question: 'Meine Karte ist verloren gegangen oder wurde gestohlen. Was muss ich tun?',
     copy: 'Link zu dieser Antwort kopieren',
     copied: 'Link kopiert',
@@ -36,6 +41,32 @@ for (const language of ['en', 'de'] as const) {
   const id = slugify(words.question)
 
   test.describe(`${language}:`, () => {
+    test("the FAQPage data names every question the page shows, at its answer's address", async ({
+      page,
+    }) => {
+      for (const path of [words.faq, words.consumerCredit, words.service]) {
+        await openPage(page, path)
+        const data = structuredDataOf(await page.content()).find(
+          (item) => (item as { '@type': string })['@type'] === 'FAQPage',
+        ) as { mainEntity: { name: string; url: string }[]; inLanguage: string } | undefined
+        expect(data, path).toBeDefined()
+        expect(structuredDataProblems(data)).toEqual([])
+        expect(data?.inLanguage).toMatch(new RegExp(`^${language}`))
+        const shown = await page.locator('main details').evaluateAll((items) =>
+          items.map((item) => ({
+            name: item.querySelector('summary')?.textContent?.trim(),
+            hash: `#${item.id}`,
+          })),
+        )
+        expect(
+          data?.mainEntity.map((question) => ({
+            name: question.name,
+            hash: new URL(question.url).hash,
+          })),
+        ).toEqual(shown)
+      }
+    })
+
     test('every question has a unique id from its text', async ({ page }) => {
       await openPage(page, words.faq)
       const ids = await page

@@ -119,6 +119,8 @@ test('every page of the built site writes valid JSON-LD of its kind', async ({ r
     const types = items.map((item) => (item as { '@type': string })['@type'])
     if (/^\/(en|de)\/careers\/.+/.test(path)) expect(types, path).toContain('JobPosting')
     if (/^\/(en|de)\/press\/.+/.test(path)) expect(types, path).toContain('NewsArticle')
+    if (/^\/(en|de)\/(support\/faq|consumer-credit-faqs|services\/[^/]+)\/$/.test(path))
+      expect(types, path).toContain('FAQPage')
     if (/^\/(en|de)\/.+/.test(path)) expect(types, path).toContain('BreadcrumbList')
     if (/^\/((en|de)\/)?$/.test(path)) expect(types, path).toEqual(['Organization'])
   }

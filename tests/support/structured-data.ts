@@ -101,6 +101,26 @@ export const schemas = {
     .refine((job) => job.validThrough >= job.datePosted, {
       message: 'validThrough is not before datePosted',
     }),
+  FAQPage: z.object({
+    '@context': z.literal('https://schema.org'),
+    url,
+    inLanguage: text,
+    mainEntity: z
+      .array(
+        z.object({
+          '@type': z.literal('Question'),
+          name: text,
+          url: url.refine((address) => new URL(address).hash.length > 1, {
+            message: "leads to the question's own anchor",
+          }),
+          acceptedAnswer: z.object({ '@type': z.literal('Answer'), text }),
+        }),
+      )
+      .min(1)
+      .refine((questions) => new Set(questions.map((q) => q.url)).size === questions.length, {
+        message: 'every question has an address of its own',
+      }),
+  }),
 } as const
 
 export type StructuredType = keyof typeof schemas

@@ -22,6 +22,7 @@ export function CustomerInformationTemplate({ content, result, layout }: Templat
             label: document.title,
             description: document.summary,
             format: 'PDF',
+            language: info.contractLanguage,
           }))}
         />
       </Section>

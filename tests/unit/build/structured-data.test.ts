@@ -3,6 +3,7 @@ import { createRouteTable } from '../../../src/build/routes'
 import { structuredData } from '../../../src/build/structured-data'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { loadContent } from '../../../src/content/load'
+import { slugify } from '../../../src/shared/slug'
 import { addBlogPost, memorySource, validDocuments } from '../../fixtures/content'
 import { structuredDataProblems } from '../../support/structured-data'
 
@@ -61,6 +62,23 @@ describe('structured data', () => {
     expect(typesOf('/en/press/news/')).toEqual(['BreadcrumbList', 'NewsArticle'])
     expect(typesOf('/blog/hello-from-the-bank/')).toEqual(['BreadcrumbList', 'BlogPosting'])
     expect(typesOf('/en/404/')).toEqual([])
+  })
+
+  it("lists a page's questions as FAQPage, each at its answer's anchor, in plain text", () => {
+    const service = routes.find((route) => route.route.template === 'service')
+    if (!service) throw new Error('no service page')
+    const faq = structuredData(service, context).find((item) => item['@type'] === 'FAQPage') as
+      | { mainEntity: { name: string; url: string; acceptedAnswer: { text: string } }[] }
+      | undefined
+    const items = service.content[service.language]?.faq as { question: string }[]
+    expect(faq?.mainEntity.map((question) => question.name)).toEqual(
+      items.map((item) => item.question),
+    )
+    for (const question of faq?.mainEntity ?? []) {
+      expect(question.url).toBe(`${SITE}${service.route.path}#${slugify(question.name)}`)
+      expect(question.acceptedAnswer.text).not.toMatch(/[<>]/)
+    }
+    expect(typesOf('/en/imprint/')).not.toContain('FAQPage')
   })
 
   it('builds breadcrumbs from the home down, in the page language', () => {

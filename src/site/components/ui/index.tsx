@@ -89,7 +89,14 @@ export function Steps({ items }: { items: readonly { title: string; text: string
 export function DownloadList({
   items,
 }: {
-  items: readonly { href: string; label: string; description?: string; format?: string }[]
+  items: readonly {
+    href: string
+    label: string
+    description?: string
+    format?: string
+    /** The document's language (`hreflang`), where the page knows it. */
+    language?: string
+  }[]
 }) {
   return (
     <ul className={styles.downloads}>
@@ -97,7 +104,12 @@ export function DownloadList({
         <li key={item.href} className={styles.download}>
           <Icon name="download" className={styles.fileIcon} />
           <div>
-            <a className={styles.downloadLink} href={item.href}>
+            <a
+              className={styles.downloadLink}
+              href={item.href}
+              hrefLang={item.language}
+              type={item.format === 'PDF' ? 'application/pdf' : undefined}
+            >
               {item.label}
               {item.format && <span className={styles.format}> ({item.format})</span>}
             </a>
