@@ -53,13 +53,14 @@ export interface Bundle {
  * - React is a file of its own, which stays cached from one deploy to the next;
  * - the small components and helpers the templates share are one file, loaded with the first
  *   page, so a navigation fetches the target's template and its data only. The heavy ones
- *   (forms, exchange rates, the consent banner) keep their own chunks, loaded where used.
+ *   (forms, exchange rates, the consent banner, search, the blog's lists) keep their own
+ *   chunks, loaded where used.
  */
 const CHUNK_GROUPS = [
   { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
   {
     name: 'components',
-    test: /[\\/]src[\\/](site[\\/](format\.ts|templates[\\/]\w+\.module\.css|components[\\/](?!form[\\/]|rates[\\/]|consent-banner[\\/]|search[\\/]))|shared[\\/](intl-formats|connection)\.ts)/,
+    test: /[\\/]src[\\/](site[\\/](format\.ts|templates[\\/]\w+\.module\.css|components[\\/](?!form[\\/]|rates[\\/]|consent-banner[\\/]|search[\\/]|blog-list[\\/]))|shared[\\/](intl-formats|connection)\.ts)/,
     priority: 1,
     minShareCount: 2,
   },
