@@ -51,8 +51,14 @@ export function headTags(head: PageHead): string {
 /** Templates whose pages are articles when shared; the rest are websites. */
 const ARTICLE_TEMPLATES = new Set(['blog-post', 'press-release'])
 
-/** `en-GB` → `en_GB`, the form Open Graph expects. */
-const ogLocale = (language: Language) => LOCALE_DATA[language].intl.replace('-', '_')
+/**
+ * The form Open Graph expects: `en-GB` → `en_GB` for the site's languages; a text language of
+ * its own (`es` on a page for customers in Spain) with its country of the same letters, `es_ES`.
+ */
+const ogLocale = (language: string) =>
+  isLanguage(language)
+    ? LOCALE_DATA[language].intl.replace('-', '_')
+    : `${language}_${language.toUpperCase()}`
 
 /**
  * How the page looks when shared: Open Graph and the Twitter card. Crawlers of social
@@ -61,16 +67,19 @@ const ogLocale = (language: Language) => LOCALE_DATA[language].intl.replace('-',
 export function sharingTags(head: PageHead, siteName: string, template: string): string {
   const property = (name: string, value: string) =>
     `<meta property="${name}" content="${escapeHtml(value)}">`
-  const others = head.alternates
-    .map((link) => link.hreflang)
-    .filter((hreflang): hreflang is Language => isLanguage(hreflang) && hreflang !== head.lang)
+  // A page written in a language of its own (Spanish) has its twin in that language too.
+  const others = head.titleLang
+    ? []
+    : head.alternates
+        .map((link) => link.hreflang)
+        .filter((hreflang): hreflang is Language => isLanguage(hreflang) && hreflang !== head.lang)
   return [
     property('og:type', ARTICLE_TEMPLATES.has(template) ? 'article' : 'website'),
     property('og:site_name', siteName),
     property('og:title', head.title),
     property('og:description', head.description),
     property('og:url', head.canonical),
-    property('og:locale', ogLocale(head.lang)),
+    property('og:locale', ogLocale(head.titleLang ?? head.lang)),
     ...others.map((language) => property('og:locale:alternate', ogLocale(language))),
     property('og:image', head.image.url),
     property('og:image:width', String(head.image.width)),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { breadcrumbTrails } from '../../../src/build/breadcrumbs'
+import { sharingTags } from '../../../src/build/document'
 import { createPageData, createStaticQueries } from '../../../src/build/page-data'
 import { createRouteTable } from '../../../src/build/routes'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
@@ -92,6 +93,10 @@ describe('breadcrumbs', () => {
       'https://bank.example',
     )
     expect(data.result.head).toMatchObject({ lang: 'en', titleLang: 'es' })
+    // Shared, it is a Spanish page, whose twin under /de/ is Spanish too.
+    const tags = sharingTags(data.result.head, 'Test Bank', 'page')
+    expect(tags).toContain('<meta property="og:locale" content="es_ES">')
+    expect(tags).not.toContain('og:locale:alternate')
     expect(
       createPageData(page('/en/imprint/'), createStaticQueries(content), content, '').result.head
         .titleLang,
