@@ -76,6 +76,8 @@ const STRINGS = {
   onlyLanguage: '{language} only',
   postsShown: '{count} articles',
   noMorePosts: 'No more articles in {language}.',
+  noPostsInLanguage: 'No articles in {language} on this topic yet.',
+  showAllLanguages: 'Show articles in every language',
   whatItIs: 'What it is',
   whoItIsFor: 'Who it is for',
   howIntegrationWorks: 'How integration works',

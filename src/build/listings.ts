@@ -60,14 +60,16 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
       label: categoryNames.get(String(entry.data.category))?.[entry.language ?? DEFAULT_LANGUAGE],
     })
 
+  // By file name, so the page data stays the same from build to build; the page sorts them by
+  // their names in the visitor's language.
   const topics = of('blogCategory')
-    .sort((a, b) => a.name.localeCompare(b.name))
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
     .map((entry) => ({
       href: `/blog/category/${entry.name}/`,
       name: entry.data.name as Record<Language, string>,
     }))
   /** Posts `from` to `to` of `list` with each language's first, and the list's counts. */
-  const blogList = (list: readonly ContentEntry[], to: number, from = 0): BlogList => {
+  const blogList = (list: readonly ContentEntry[], from: number, to: number): BlogList => {
     const postsFirst = {} as Record<Language, ListingItem[]>
     const counts = {} as Record<Language, number>
     for (const language of LANGUAGES) {
@@ -158,11 +160,11 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
     if (page.route.template === 'blog-category') {
       const name = page.originalPath.split('/').at(-2)
       const list = posts.filter((post) => post.data.category === name)
-      result.push({ ...page, blog: blogList(list, list.length) })
+      result.push({ ...page, blog: blogList(list, 0, list.length) })
       continue
     }
     if (page.route.template === 'blog-archive') {
-      result.push(...paginate(page, posts.length, (from, to) => blogList(posts, to, from)))
+      result.push(...paginate(page, posts.length, (from, to) => blogList(posts, from, to)))
       continue
     }
     result.push(page)
@@ -202,22 +204,16 @@ function paginate(
   list: (from: number, to: number) => BlogList,
 ): BuildPage[] {
   const pages = Math.max(1, Math.ceil(count / POSTS_PER_PAGE))
-  const pathOf = blogArchivePath
   return Array.from({ length: pages }, (_, i) => {
     const index = i + 1
-    const path = pathOf(index)
+    const path = blogArchivePath(index)
     return {
       ...page,
       route: { ...page.route, path },
       originalPath: path,
       canonicalPath: path,
       blog: list(i * POSTS_PER_PAGE, index * POSTS_PER_PAGE),
-      pagination: {
-        page: index,
-        pages,
-        ...(index > 1 ? { previous: pathOf(index - 1) } : {}),
-        ...(index < pages ? { next: pathOf(index + 1) } : {}),
-      },
+      pagination: { page: index, pages },
     }
   })
 }

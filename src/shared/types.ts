@@ -121,16 +121,17 @@ export interface BlogList {
   counts: Record<Language, number>
   /** Posts per page of a paginated list. */
   perPage: number
-  /** The archive ("all topics"), then each category, named in each interface language. */
+  /** The categories, named in each interface language; the list shows "all topics" first. */
   topics: { href: string; name: Record<Language, string> }[]
 }
 
-/** Pages of a paginated list (the blog archive). */
+/**
+ * Pages of a paginated list (the blog archive): which this is, of how many. The list links its
+ * neighbours by `blogArchivePath`, as many as the visitor's choice of language fills.
+ */
 export interface Pagination {
   page: number
   pages: number
-  previous?: string
-  next?: string
 }
 
 /** The `result` of a page's data: everything its template renders. */
@@ -234,6 +235,8 @@ export interface UiStrings {
   onlyLanguage: string
   postsShown: string
   noMorePosts: string
+  noPostsInLanguage: string
+  showAllLanguages: string
   whatItIs: string
   whoItIsFor: string
   howIntegrationWorks: string

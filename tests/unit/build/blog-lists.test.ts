@@ -7,7 +7,7 @@ import type { BlogList, ListingItem } from '../../../src/shared/types'
 import { shownPosts } from '../../../src/site/components/blog-list/shown'
 import { addBlogPost, memorySource, validDocuments } from '../../fixtures/content'
 
-/** A store with `en` English and `de` German posts, a day apart, alternating languages. */
+/** A store with `en` English posts, then `de` German ones, their dates spread over the year. */
 async function blogWith(en: number, de: number) {
   const documents = validDocuments()
   addBlogPost(documents)

@@ -55,7 +55,7 @@ describe('breadcrumbs', () => {
     const second = {
       ...archive,
       route: { ...archive.route, path: '/blog/page/2/' },
-      pagination: { page: 2, pages: 3, previous: '/blog/' },
+      pagination: { page: 2, pages: 3 },
     }
     const pages = new Map(routes.map((route) => [route.route.path, route]))
     pages.set(second.route.path, second)

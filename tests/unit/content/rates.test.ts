@@ -15,6 +15,7 @@ import { loadContent } from '../../../src/content/load'
 import { cardRatesData, ecbRatesData, readRates, sparklinePath } from '../../../src/content/rates'
 import { parseCardRates } from '../../../src/content/rates/card'
 import { parseEcbXml, ratesOn } from '../../../src/content/rates/ecb'
+import { currencyName } from '../../../src/shared/display-names'
 import { expandDays } from '../../../src/shared/rates/days'
 import {
   markupPercent,
@@ -22,7 +23,6 @@ import {
   percentChange,
   toEuroCents,
 } from '../../../src/shared/rates/decimal'
-import { currencyName } from '../../../src/shared/rates/names'
 import {
   formatAmount,
   formatEuros,

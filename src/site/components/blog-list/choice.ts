@@ -8,10 +8,10 @@ import type { PostLanguageChoice } from './shown'
 
 const STORAGE_KEY = 'blog-post-language'
 const listeners = new Set<() => void>()
-/** The choice where storage is refused (private modes): kept until the page is left. */
-let fallback: PostLanguageChoice | undefined
+/** The choice made on this page: it holds even where storage refuses it (private modes). */
+let chosen: PostLanguageChoice | undefined
 
-function readChoice(): PostLanguageChoice {
+function storedChoice(): PostLanguageChoice {
   try {
     const stored = window.localStorage.getItem(STORAGE_KEY)
     return isLanguage(stored) ? stored : 'all'
@@ -21,19 +21,23 @@ function readChoice(): PostLanguageChoice {
 }
 
 export function storeChoice(choice: PostLanguageChoice): void {
+  chosen = choice
   try {
     if (choice === 'all') window.localStorage.removeItem(STORAGE_KEY)
     else window.localStorage.setItem(STORAGE_KEY, choice)
   } catch {
-    fallback = choice
+    // Not kept for the next visit; this page still follows the choice.
   }
   for (const listener of listeners) listener()
 }
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener)
+  // A choice made in another tab.
   const onStorage = (event: StorageEvent) => {
-    if (event.key === STORAGE_KEY) listener()
+    if (event.key !== STORAGE_KEY) return
+    chosen = undefined
+    listener()
   }
   window.addEventListener('storage', onStorage)
   return () => {
@@ -46,7 +50,7 @@ function subscribe(listener: () => void): () => void {
 export function usePostLanguageChoice(): PostLanguageChoice {
   return useSyncExternalStore(
     subscribe,
-    () => fallback ?? readChoice(),
+    () => chosen ?? storedChoice(),
     () => 'all',
   )
 }

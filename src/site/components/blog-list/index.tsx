@@ -7,6 +7,7 @@
  * left out.
  */
 import { type ChangeEvent, useId, useState } from 'react'
+import { languageName } from '../../../shared/display-names'
 import { LANGUAGES, type Language } from '../../../shared/languages'
 import { blogArchivePath } from '../../../shared/paths'
 import type { BlogList as BlogListData, Pagination, UiStrings } from '../../../shared/types'
@@ -16,11 +17,6 @@ import { Listing } from '../listing'
 import { storeChoice, usePostLanguageChoice } from './choice'
 import { type PostLanguageChoice, shownPosts } from './shown'
 import styles from './styles.module.css'
-
-/** A language's name in the interface's language: "German" on English pages. */
-function languageName(language: string, interfaceLanguage: Language): string {
-  return new Intl.DisplayNames(interfaceLanguage, { type: 'language' }).of(language) ?? language
-}
 
 export function BlogList({
   blog,
@@ -40,8 +36,7 @@ export function BlogList({
   const [announcement, setAnnouncement] = useState('')
   const { items, pages } = shownPosts(blog, choice, language, pagination)
   const name = useId()
-  const choose = (event: ChangeEvent<HTMLInputElement>) => {
-    const chosen = event.target.value as PostLanguageChoice
+  const choose = (chosen: PostLanguageChoice) => {
     storeChoice(chosen)
     const count = shownPosts(blog, chosen, language, pagination).total
     setAnnouncement(fill(strings.postsShown, { count }))
@@ -58,7 +53,10 @@ export function BlogList({
   ]
   const page = pagination?.page ?? 1
   const onArchive = path === blogArchivePath(page) && pagination !== undefined
-  const topics = [...blog.topics].sort((a, b) => a.name[language].localeCompare(b.name[language]))
+  const topics = [...blog.topics].sort((a, b) =>
+    a.name[language].localeCompare(b.name[language], language),
+  )
+  const chosenName = languageName(choice === 'all' ? language : choice, language)
   return (
     <>
       <div className={styles.controls}>
@@ -95,7 +93,9 @@ export function BlogList({
                 name={name}
                 value={option.value}
                 checked={choice === option.value}
-                onChange={choose}
+                onChange={(event: ChangeEvent<HTMLInputElement>) =>
+                  choose(event.target.value as PostLanguageChoice)
+                }
               />
               {option.label}
             </label>
@@ -113,30 +113,29 @@ export function BlogList({
             fill(strings.postLanguage, { language: languageName(lang, language) })
           }
         />
-      ) : (
+      ) : choice === 'all' ? null : (
+        // One language's posts end before this page, or this topic has none of them.
         <p className={styles.empty}>
-          {fill(strings.noMorePosts, {
-            language: languageName(choice === 'all' ? language : choice, language),
-          })}
+          {fill(page > pages ? strings.noMorePosts : strings.noPostsInLanguage, {
+            language: chosenName,
+          })}{' '}
+          {page > pages ? (
+            <Link href={blogArchivePath(pages)}>{strings.previousPage}</Link>
+          ) : (
+            <button type="button" className={styles.showAll} onClick={() => choose('all')}>
+              {strings.showAllLanguages}
+            </button>
+          )}
         </p>
       )}
-      {pagination && (pages > 1 || page > 1) && (
-        <nav
-          className={styles.pagination}
-          aria-label={fill(strings.pageOf, { page: Math.min(page, pages), pages })}
-        >
+      {pagination && pages > 1 && page <= pages && (
+        <nav className={styles.pagination} aria-label={fill(strings.pageOf, { page, pages })}>
           {page > 1 && (
-            <Link
-              className={styles.pageLink}
-              href={blogArchivePath(Math.min(page - 1, pages))}
-              rel="prev"
-            >
+            <Link className={styles.pageLink} href={blogArchivePath(page - 1)} rel="prev">
               {strings.previousPage}
             </Link>
           )}
-          {page <= pages && (
-            <span className={styles.pageOf}>{fill(strings.pageOf, { page, pages })}</span>
-          )}
+          <span className={styles.pageOf}>{fill(strings.pageOf, { page, pages })}</span>
           {page < pages && (
             <Link className={styles.pageLink} href={blogArchivePath(page + 1)} rel="next">
               {strings.nextPage}

@@ -27,7 +27,8 @@ export function Listing({
   return (
     <ul className={styles.listing}>
       {items.map((item) => {
-        const other = item.language && item.language !== language ? language : undefined
+        // In an entry of another language, its date and note stay in the page's.
+        const dateLang = item.language && item.language !== language ? language : undefined
         return (
           <li key={item.href} className={styles.card} lang={item.language}>
             {item.icon && <Icon name={item.icon} className={styles.icon} />}
@@ -36,9 +37,9 @@ export function Listing({
               <Link href={item.href}>{item.title}</Link>
             </Heading>
             {item.date && (
-              <p className={styles.date} lang={other}>
+              <p className={styles.date} lang={dateLang}>
                 {formatDate(item.date, language)}
-                {other && languageLabel && item.language ? (
+                {dateLang && languageLabel && item.language ? (
                   <>
                     {' · '}
                     <span className={styles.language}>{languageLabel(item.language)}</span>

@@ -4,7 +4,7 @@
  * days load per currency (`history-loader.ts`).
  */
 import { useMemo, useState } from 'react'
-import { currencyName } from '../../../shared/rates/names'
+import { currencyName } from '../../../shared/display-names'
 import { fill, formatDate } from '../../format'
 import type { CardRatesSection } from '../sections/rates-slot'
 import { Section } from '../ui'

@@ -3,7 +3,7 @@
  * each currency's course as a small chart whose path the build drew.
  */
 import { useMemo, useState } from 'react'
-import { currencyName } from '../../../shared/rates/names'
+import { currencyName } from '../../../shared/display-names'
 import type { EcbRatesData } from '../../../shared/rates/types'
 import { fill, formatDate } from '../../format'
 import type { EcbRatesSection } from '../sections/rates-slot'
