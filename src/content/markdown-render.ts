@@ -62,19 +62,8 @@ rules.link_open = (tokens, index, options, _env, self) => {
   }
   return self.renderToken(tokens, index, options)
 }
-rules.link_close = (tokens, index, options, _env, self) => {
-  // The matching opening link is the nearest one before at the same nesting.
-  let depth = 0
-  for (let at = index - 1; at >= 0; at -= 1) {
-    const token = tokens[at] as Token
-    if (token.type === 'link_close') depth += 1
-    if (token.type === 'link_open') {
-      if (depth === 0) return token.meta?.dropped ? '' : self.renderToken(tokens, index, options)
-      depth -= 1
-    }
-  }
-  return self.renderToken(tokens, index, options)
-}
+rules.link_close = (tokens, index, options, _env, self) =>
+  openingLink(tokens, index)?.meta?.dropped ? '' : self.renderToken(tokens, index, options)
 const renderImage = rules.image
 rules.image = (tokens, index, options, env, self) => {
   const token = tokens[index] as Token
@@ -97,39 +86,58 @@ function checkedLanguage(value: string): string {
   throw new MarkdownError(`expected a language in {lang=${value}}: ${TEXT_LANGUAGES.join(', ')}`)
 }
 
+/**
+ * Runs after markdown-it has joined adjacent text, escaped characters included: the CMS's
+ * rich-text editor writes `[` as `\\[` when it saves, and the words keep their language.
+ */
 function markLanguages(state: StateCore): void {
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue
     const children: Token[] = []
-    for (const token of block.children) {
-      if (token.type !== 'text') {
-        children.push(token)
-        continue
-      }
-      let content = token.content
-      const previous = children.at(-1)
-      const suffix = previous?.type === 'link_close' ? LANG_SUFFIX.exec(content) : null
-      if (suffix) {
-        openingLink(children)?.attrSet('lang', checkedLanguage(suffix[1] ?? ''))
-        content = content.slice(suffix[0].length)
-      }
-      let from = 0
-      for (const match of content.matchAll(LANG_SPAN)) {
-        const lang = checkedLanguage(match[2] ?? '')
-        children.push(textToken(state, content.slice(from, match.index)))
-        const open = new state.Token('span_open', 'span', 1)
-        open.attrSet('lang', lang)
-        children.push(
-          open,
-          textToken(state, match[1] ?? ''),
-          new state.Token('span_close', 'span', -1),
-        )
-        from = match.index + match[0].length
-      }
-      children.push(textToken(state, content.slice(from)))
+    let run = ''
+    const flush = () => {
+      if (run) children.push(...languageSpans(state, run, children))
+      run = ''
     }
-    block.children = children.filter((token) => token.type !== 'text' || token.content !== '')
+    for (const token of block.children) {
+      if (token.type === 'text') run += token.content
+      else {
+        flush()
+        children.push(token)
+      }
+    }
+    flush()
+    block.children = children
   }
+}
+
+/** A run of plain text as tokens: `[words]{lang=…}` a span, `{lang=…}` after a link its language. */
+function languageSpans(state: StateCore, text: string, before: readonly Token[]): Token[] {
+  const tokens: Token[] = []
+  let content = text
+  const previous = before.at(-1)
+  const suffix = previous?.type === 'link_close' ? LANG_SUFFIX.exec(content) : null
+  if (suffix && previous) {
+    openingLink(before, before.length - 1)?.attrSet('lang', checkedLanguage(suffix[1] ?? ''))
+    content = content.slice(suffix[0].length)
+  }
+  let from = 0
+  for (const match of content.matchAll(LANG_SPAN)) {
+    tokens.push(textToken(state, content.slice(from, match.index)))
+    const open = new state.Token('span_open', 'span', 1)
+    open.attrSet('lang', checkedLanguage(match[2] ?? ''))
+    tokens.push(open, textToken(state, match[1] ?? ''), new state.Token('span_close', 'span', -1))
+    from = match.index + match[0].length
+  }
+  const rest = content.slice(from)
+  // Emphasis or code inside the brackets splits the words from their language: say so rather
+  // than show the syntax on the page.
+  if (/\]\{lang=/.test(rest))
+    throw new MarkdownError(
+      'expected plain words in [words]{lang=…}; put emphasis around the brackets, not inside',
+    )
+  tokens.push(textToken(state, rest))
+  return tokens.filter((token) => token.type !== 'text' || token.content !== '')
 }
 
 function textToken(state: StateCore, content: string): Token {
@@ -138,10 +146,10 @@ function textToken(state: StateCore, content: string): Token {
   return token
 }
 
-/** The `link_open` of the link whose `link_close` ends `tokens`. */
-function openingLink(tokens: readonly Token[]): Token | undefined {
+/** The `link_open` of the link whose `link_close` is at `index`: the nearest at its nesting. */
+function openingLink(tokens: readonly Token[], index: number): Token | undefined {
   let depth = 0
-  for (let at = tokens.length - 2; at >= 0; at -= 1) {
+  for (let at = index - 1; at >= 0; at -= 1) {
     const token = tokens[at] as Token
     if (token.type === 'link_close') depth += 1
     if (token.type === 'link_open') {

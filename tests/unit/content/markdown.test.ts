@@ -100,6 +100,10 @@ describe('Markdown to HTML at build time', () => {
         '<a href="https://www.bundesbank.de/" lang="de" target="_blank" rel="noopener noreferrer">' +
         'Schlichtungsstelle</a>; ask the <span lang="de">Gerichtsstand</span> <em>first</em>.</p>',
     )
+    // As the CMS's rich-text editor saves it, escaped.
+    expect(renderMarkdown('the \\[Gerichtsstand\\]{lang=de}').html).toBe(
+      '<p>the <span lang="de">Gerichtsstand</span></p>',
+    )
     // Brackets and braces alone stay text.
     expect(renderMarkdown('Plain [brackets] and {lang=fr} alone.').html).toBe(
       '<p>Plain [brackets] and {lang=fr} alone.</p>',
@@ -111,6 +115,8 @@ describe('Markdown to HTML at build time', () => {
       'expected a language in {lang=xx}: en, de, fr, it, es',
     )
     expect(() => renderMarkdown('[Wort]{lang=}')).toThrow('expected a language in {lang=}')
+    // Emphasis inside the brackets would leave the syntax on the page.
+    expect(() => renderMarkdown('[*Wort*]{lang=de}')).toThrow(/expected plain words/)
   })
 
   it('takes a heading id from its words, code included, not from markup', () => {
