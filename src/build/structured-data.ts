@@ -191,9 +191,12 @@ function faqLists(fields: Record<string, unknown>): FaqItem[][] {
   return lists
 }
 
+/** Tags that end a line of text; the others sit inside a sentence ("to <a>BaFin</a>."). */
+const BLOCK_TAG = /<\/?(p|br|li|ul|ol|h[1-6]|table|tr|td|th|blockquote|pre)\b[^>]*>/gi
+
 /** An answer's words, as a search engine shows them: no markup, entities decoded. */
 function plainText(html: string): string {
-  return decodeEntities(html.replace(/<[^>]+>/g, ' '))
+  return decodeEntities(html.replace(BLOCK_TAG, ' ').replace(/<[^>]+>/g, ''))
     .replace(/\s+/g, ' ')
     .trim()
 }

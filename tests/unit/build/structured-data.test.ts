@@ -76,9 +76,34 @@ describe('structured data', () => {
     )
     for (const question of faq?.mainEntity ?? []) {
       expect(question.url).toBe(`${SITE}${service.route.path}#${slugify(question.name)}`)
-      expect(question.acceptedAnswer.text).not.toMatch(/[<>]/)
+      expect(question.acceptedAnswer.text).not.toMatch(/[<>]|\s[.,;:]/)
     }
     expect(typesOf('/en/imprint/')).not.toContain('FAQPage')
+  })
+
+  it("writes an answer's words as a sentence reads them, links and paragraphs included", async () => {
+    const store = validDocuments()
+    const cards = store.get('en/pages/services/cards.yaml') as Record<string, unknown>
+    store.set('en/pages/services/cards.yaml', {
+      ...cards,
+      faq: [
+        {
+          question: 'Where can I complain?',
+          answer: 'Write to [BaFin](https://www.bafin.de/), *please*.\n\nOr call us &amp; wait.',
+        },
+      ],
+    })
+    const loaded = await loadContent(memorySource(store), { collections: ALL_COLLECTIONS })
+    const cardsPage = createRouteTable(loaded).find(
+      (route) => route.route.path === '/en/services/cards/',
+    )
+    if (!cardsPage) throw new Error('no cards page')
+    const faq = structuredData(cardsPage, { siteUrl: SITE, settings: loaded.settings }).find(
+      (item) => item['@type'] === 'FAQPage',
+    ) as { mainEntity: { acceptedAnswer: { text: string } }[] } | undefined
+    expect(faq?.mainEntity[0]?.acceptedAnswer.text).toBe(
+      'Write to BaFin, please. Or call us & wait.',
+    )
   })
 
   it('builds breadcrumbs from the home down, in the page language', () => {
