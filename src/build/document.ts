@@ -67,8 +67,9 @@ const ogLocale = (language: string) =>
 export function sharingTags(head: PageHead, siteName: string, template: string): string {
   const property = (name: string, value: string) =>
     `<meta property="${name}" content="${escapeHtml(value)}">`
-  // A page written in a language of its own (Spanish) has its twin in that language too.
-  const others = head.titleLang
+  // A page that declares its text's language (Spanish; a contract's) has its twin in that
+  // language too: no alternate locale.
+  const others = head.textLang
     ? []
     : head.alternates
         .map((link) => link.hreflang)
@@ -79,7 +80,7 @@ export function sharingTags(head: PageHead, siteName: string, template: string):
     property('og:title', head.title),
     property('og:description', head.description),
     property('og:url', head.canonical),
-    property('og:locale', ogLocale(head.titleLang ?? head.lang)),
+    property('og:locale', ogLocale(head.textLang ?? head.lang)),
     ...others.map((language) => property('og:locale:alternate', ogLocale(language))),
     property('og:image', head.image.url),
     property('og:image:width', String(head.image.width)),

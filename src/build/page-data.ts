@@ -90,12 +90,14 @@ function head(page: BuildPage, brandName: string, siteUrl: string): PageHead {
     page.originalPath === '/'
       ? `${brandName} – ${content.title}`
       : `${content.title} | ${brandName}`
-  const titleLang = langWhereDifferent(textLanguageOf(content), page.language)
+  const textLang = textLanguageOf(content)
+  const titleLang = langWhereDifferent(textLang, page.language)
   return {
     title,
     description: content.description,
     lang: page.language,
     ...(titleLang ? { titleLang } : {}),
+    ...(textLang ? { textLang } : {}),
     canonical: `${siteUrl}${page.canonicalPath}`,
     alternates: alternates(page, siteUrl),
     feeds: feedLinks(page.languageNeutral ? LANGUAGES : [page.language], brandName),

@@ -48,6 +48,11 @@ export interface PageHead {
   lang: Language
   /** The title's language where the page's text is in another (a page for customers abroad). */
   titleLang?: string
+  /**
+   * The language the page's text declares (customer information, pages for customers abroad),
+   * the same in its twin under the other prefix: such a page is shared in that locale alone.
+   */
+  textLang?: string
   /** Absolute URL of the canonical page. */
   canonical: string
   alternates: AlternateLink[]

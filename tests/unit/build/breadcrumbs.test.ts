@@ -92,7 +92,7 @@ describe('breadcrumbs', () => {
       spanish,
       'https://bank.example',
     )
-    expect(data.result.head).toMatchObject({ lang: 'en', titleLang: 'es' })
+    expect(data.result.head).toMatchObject({ lang: 'en', titleLang: 'es', textLang: 'es' })
     // Shared, it is a Spanish page, whose twin under /de/ is Spanish too.
     const tags = sharingTags(data.result.head, 'Test Bank', 'page')
     expect(tags).toContain('<meta property="og:locale" content="es_ES">')

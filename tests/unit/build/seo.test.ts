@@ -94,6 +94,16 @@ describe('sharing tags', () => {
     expect(tags).toContain('<meta property="og:image:alt" content="Test Bank">')
   })
 
+  it('share customer information in its contract language, which its twin has too', () => {
+    const found = routes.find((route) => route.route.template === 'customer-information')
+    if (!found) throw new Error('no customer information')
+    const info = page(found.route.path)
+    const contract = String(info.result.content[info.result.language.language]?.contractLanguage)
+    const tags = sharingTags(info.result.head, 'Test Bank', 'customer-information')
+    expect(tags).toMatch(new RegExp(`<meta property="og:locale" content="${contract}_[A-Z]{2}">`))
+    expect(tags).not.toContain('og:locale:alternate')
+  })
+
   it('make blog posts articles, without an alternate locale, in the rendered document', () => {
     const data = page('/blog/hello-from-the-bank/')
     const html = renderDocument(
