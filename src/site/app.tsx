@@ -3,7 +3,7 @@ import type { BuildResources, LayoutData, PageData } from '../shared/types'
 import { Breadcrumbs } from './components/breadcrumbs'
 import { Footer } from './components/footer'
 import { Header } from './components/header'
-import { StringsContext } from './strings-context'
+import { InterfaceContext } from './interface-context'
 import type { TemplateComponent } from './templates/types'
 import './styles/global.css'
 
@@ -70,7 +70,7 @@ export function App({ state, onLanguageSwitch }: AppProps) {
       />
       <main id="main" tabIndex={-1}>
         <Breadcrumbs trail={result.breadcrumbs?.[language]} label={layout.strings.breadcrumbs} />
-        <StringsContext.Provider value={layout.strings}>
+        <InterfaceContext.Provider value={layout}>
           <Template
             result={result}
             content={content}
@@ -78,7 +78,7 @@ export function App({ state, onLanguageSwitch }: AppProps) {
             layout={layout}
             resources={state.resources}
           />
-        </StringsContext.Provider>
+        </InterfaceContext.Provider>
       </main>
       <Footer layout={layout} />
     </>

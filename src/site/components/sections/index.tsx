@@ -2,7 +2,7 @@
 import { useContext } from 'react'
 import type { SectionOf, Section as SectionValue } from '../../../content/schema/sections'
 import { uniqueSlugs } from '../../../shared/slug'
-import { StringsContext } from '../../strings-context'
+import { InterfaceContext } from '../../interface-context'
 import { Icon } from '../icon'
 import { Link } from '../link'
 import { Picture } from '../picture'
@@ -92,7 +92,7 @@ function Cards({ section }: { section: SectionOf<'cards'> }) {
  * to it, which the runtime copies (`src/runtime/copy-link.ts`).
  */
 export function Faq({ heading, items }: { heading: string; items: SectionOf<'faq'>['items'] }) {
-  const strings = useContext(StringsContext)
+  const ui = useContext(InterfaceContext)
   const ids = uniqueSlugs(items.map((item) => item.question))
   return (
     <Section heading={heading}>
@@ -107,15 +107,15 @@ export function Faq({ heading, items }: { heading: string; items: SectionOf<'faq
                 </h3>
               </summary>
               <RichText className={styles.answer} value={item.answer} />
-              {strings ? (
-                <p className={styles.copyLinkRow}>
+              {ui ? (
+                <p className={styles.copyLinkRow} lang={ui.language}>
                   <a
                     href={`#${id}`}
                     className={styles.copyLink}
                     data-copy-link=""
                     aria-describedby={`${id}-question`}
                   >
-                    {strings.copyLink}
+                    {ui.strings.copyLink}
                   </a>
                 </p>
               ) : null}
