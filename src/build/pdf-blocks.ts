@@ -154,12 +154,7 @@ export function blocksOf(html: string): Block[] {
     },
     close(name) {
       switch (name) {
-        case 'p': {
-          const tidied = tidy(runs ?? [])
-          if (tidied.length) container().blocks.push({ kind: 'paragraph', runs: tidied })
-          runs = undefined
-          break
-        }
+        case 'p':
         case 'h1':
         case 'h2':
         case 'h3':
@@ -168,7 +163,11 @@ export function blocksOf(html: string): Block[] {
         case 'h6': {
           const tidied = tidy(runs ?? [])
           if (tidied.length)
-            container().blocks.push({ kind: 'heading', level: heading, runs: tidied })
+            container().blocks.push(
+              name === 'p'
+                ? { kind: 'paragraph', runs: tidied }
+                : { kind: 'heading', level: heading, runs: tidied },
+            )
           runs = undefined
           heading = 0
           break
