@@ -40,6 +40,11 @@ export const SCROLL_STORAGE_KEY = 'site-scroll-positions'
 export const SERVICE_WORKER_URL = '/sw.js'
 export const SERVICE_WORKER_INSECURE_MESSAGE =
   'Service workers can only be used over HTTPS, or on localhost for development'
+/**
+ * A header the service worker adds to a network-first answer it gave from its cache because the
+ * network failed: the page then knows it is offline, whatever `navigator.onLine` says.
+ */
+export const OFFLINE_COPY_HEADER = 'x-offline-copy'
 
 /** Element ids shared by the HTML the build writes and the runtime that reads it. */
 export const ROOT_ELEMENT_ID = 'root'

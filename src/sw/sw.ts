@@ -10,7 +10,8 @@
 import { ExpirationPlugin } from 'workbox-expiration'
 import { cleanupOutdatedCaches, type PrecacheEntry, precacheAndRoute } from 'workbox-precaching'
 import { registerRoute } from 'workbox-routing'
-import { CacheFirst, NetworkFirst, NetworkOnly } from 'workbox-strategies'
+import { CacheFirst, NetworkFirst, NetworkOnly, type StrategyOptions } from 'workbox-strategies'
+import { OFFLINE_COPY_HEADER } from '../shared/constants'
 import { isHistoryPath } from '../shared/rates/history'
 import { isSearchFilePath, SEARCH_ROOT } from '../shared/search/format'
 
@@ -60,7 +61,24 @@ registerRoute(
   }),
 )
 
+// Network first reads its cache only when the network failed: such an answer says so, since
+// `navigator.onLine` may read true all the same (a network without internet; some browsers
+// after a reload the worker answered).
+type Plugin = NonNullable<StrategyOptions['plugins']>[number]
+const markOfflineCopy: Plugin = {
+  cachedResponseWillBeUsed: async ({ cachedResponse }) => {
+    if (!cachedResponse) return cachedResponse
+    const headers = new Headers(cachedResponse.headers)
+    headers.set(OFFLINE_COPY_HEADER, '1')
+    return new Response(cachedResponse.body, {
+      status: cachedResponse.status,
+      statusText: cachedResponse.statusText,
+      headers,
+    })
+  },
+}
+
 registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname.startsWith(SEARCH_ROOT),
-  new NetworkFirst({ cacheName: 'search-index' }),
+  new NetworkFirst({ cacheName: 'search-index', plugins: [markOfflineCopy] }),
 )

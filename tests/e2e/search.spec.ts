@@ -262,7 +262,8 @@ test('German word forms: Karte finds Karten and compounds such as Kreditkarte', 
 test.describe('offline', () => {
   test.use({ serviceWorkers: 'allow' })
 
-  test('searches the pages the service worker holds, and opens them', async ({ page, context }) => {
+  /** A visitor who searched with a connection: the worker holds the FAQ, the home page and the search's files. */
+  async function searchedOnline(page: Page) {
     const words = WORDS.en
     await openPage(page, words.answer.path)
     await page.evaluate(async () => navigator.serviceWorker.ready)
@@ -282,16 +283,16 @@ test.describe('offline', () => {
     await expect
       .poll(
         async () => page.evaluate(async () => (await (await caches.open('search')).keys()).length),
-        {
-          timeout: 20_000,
-        },
+        { timeout: 20_000 },
       )
       .toBeGreaterThan(chunks)
+    await page.keyboard.press('Escape')
+  }
 
-    await context.setOffline(true)
-    await page.reload()
-    await waitForRouteUpdates(page, 1)
-    await searchFor(page, words, words.question)
+  /** The search says it is offline and lists only the pages this device holds, which open. */
+  async function searchesHeldPages(page: Page, query: string) {
+    const words = WORDS.en
+    await searchFor(page, words, query)
     await expect(page.getByText(words.offline)).toBeVisible()
     // Only pages this device holds: the FAQ, the home page.
     const hrefs = await resultLinks(page).evaluateAll((links) =>
@@ -299,8 +300,57 @@ test.describe('offline', () => {
     )
     expect(hrefs.length).toBeGreaterThan(0)
     for (const href of hrefs) expect([words.answer.path, words.home]).toContain(href)
+  }
+
+  test('searches the pages the service worker holds, and opens them', async ({ page, context }) => {
+    await searchedOnline(page)
+    await context.setOffline(true)
+    await page.reload()
+    await waitForRouteUpdates(page, 1)
+    await searchesHeldPages(page, WORDS.en.question)
     await resultLinks(page).first().click()
-    await expect(page.locator('h1')).toHaveText(words.answer.title)
+    await expect(page.locator('h1')).toHaveText(WORDS.en.answer.title)
     await context.setOffline(false)
+  })
+
+  // A network without internet, or a browser that reads online again after a reload the worker
+  // answered (Chromium 150): `navigator.onLine` says true, the search sees otherwise.
+  test('knows it is offline when the network fails while the browser says online', async ({
+    page,
+    context,
+  }) => {
+    await context.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, 'onLine', { configurable: true, get: () => true })
+    })
+    await searchedOnline(page)
+    await context.setOffline(true)
+    // In the same page, with the index already loaded: the pages' text fails to load.
+    await searchesHeldPages(page, 'card')
+    await page.keyboard.press('Escape')
+    // After a reload: the worker answers the index from its cache.
+    await page.reload()
+    await waitForRouteUpdates(page, 1)
+    expect(await page.evaluate(() => navigator.onLine)).toBe(true)
+    await searchesHeldPages(page, WORDS.en.question)
+    await resultLinks(page).first().click()
+    await expect(page.locator('h1')).toHaveText(WORDS.en.answer.title)
+    // Back online: the search finds every page again.
+    await context.setOffline(false)
+    await searchFor(page, WORDS.en, WORDS.en.question)
+    await expect(page.getByRole('status')).toHaveText(WORDS.en.results)
+    await expect(page.getByText(WORDS.en.offline)).toBeHidden()
+    await expect
+      .poll(() =>
+        resultLinks(page).evaluateAll(
+          (links) =>
+            links.filter(
+              (link) =>
+                !['/en/', '/en/support/faq/'].includes(
+                  new URL((link as HTMLAnchorElement).href).pathname,
+                ),
+            ).length,
+        ),
+      )
+      .toBeGreaterThan(0)
   })
 })

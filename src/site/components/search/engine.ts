@@ -7,8 +7,13 @@
  *   the search then loads the new index and runs the query again, once.
  * - Offline, the service worker answers with what it holds: the files of searches done before
  *   and those `warm` put there. Results are then the pages the worker holds itself.
+ * - Offline is what the search sees, not only what `navigator.onLine` says (true on a network
+ *   without internet, and in some browsers after a reload the worker answered): a request that
+ *   fails, or an index the worker answered from its cache because the network failed (it marks
+ *   it), means offline; `navigator.onLine === false` too.
  */
 import { connectionAllowsPrefetch, currentConnection } from '../../../shared/connection'
+import { OFFLINE_COPY_HEADER } from '../../../shared/constants'
 import type { Language } from '../../../shared/languages'
 import {
   type SearchChunk,
@@ -30,20 +35,32 @@ export class SearchLoadError extends Error {
   }
 }
 
-async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
+interface Fetched<T> {
+  data: T
+  /** The service worker's copy, given because the network failed. */
+  offline: boolean
+}
+
+async function fetchJson<T>(url: string, init?: RequestInit): Promise<Fetched<T>> {
   let response: Response
   try {
     response = await fetch(url, init)
   } catch {
-    throw new SearchLoadError(navigator.onLine === false ? 'offline' : 'failed', url)
+    // Same-origin: a request that throws found no network (or a worker without a copy).
+    throw new SearchLoadError('offline', url)
   }
   if (response.status === 404) throw new SearchLoadError('gone', url)
   if (!response.ok) throw new SearchLoadError('failed', url)
-  return (await response.json()) as T
+  const data = (await response.json()) as T
+  return { data, offline: response.headers.get(OFFLINE_COPY_HEADER) !== null }
 }
+
+const dataOf = <T>(fetched: Promise<Fetched<T>>) => fetched.then(({ data }) => data)
 
 interface Loaded {
   index: SearchIndex
+  /** The index came from the worker's cache because the network failed. */
+  offline: boolean
   search(query: string): Promise<SearchResult>
   page(n: number): Promise<SearchPage>
 }
@@ -56,13 +73,13 @@ function load(language: Language, revalidate = false): Promise<Loaded> {
     entry = fetchJson<SearchIndex>(
       searchIndexUrl(language),
       revalidate ? { cache: 'no-cache' } : undefined,
-    ).then((index) => {
+    ).then(({ data: index, offline }) => {
       const chunks = new Map<number, Promise<SearchChunk>>()
       const pages = new Map<number, Promise<SearchPage>>()
       const once = <T>(cache: Map<number, Promise<T>>, n: number, url: string) => {
         let file = cache.get(n)
         if (!file) {
-          file = fetchJson<T>(url)
+          file = dataOf(fetchJson<T>(url))
           // A failure is not kept: the next query tries again (a connection may be back).
           file.catch(() => cache.delete(n))
           cache.set(n, file)
@@ -75,6 +92,7 @@ function load(language: Language, revalidate = false): Promise<Loaded> {
       })
       return {
         index,
+        offline,
         search: searcher.search,
         page: (n) => once(pages, n, searchPageUrl(language, index.version, n)),
       }
@@ -83,6 +101,15 @@ function load(language: Language, revalidate = false): Promise<Loaded> {
     loaded.set(language, entry)
   }
   return entry
+}
+
+/**
+ * A language's index as the network has it now: one loaded from the worker's copy while the
+ * network failed is asked for again (the connection may be back, with a newer index).
+ */
+async function current(language: Language): Promise<Loaded> {
+  const source = await load(language)
+  return source.offline ? load(language, true) : source
 }
 
 /** Starts loading a language's index (the visitor reaches for the search). */
@@ -131,6 +158,25 @@ async function pagesOf(
   return found.filter((page): page is FoundPage => page !== undefined)
 }
 
+async function found(
+  source: Loaded,
+  result: SearchResult,
+  count: number,
+  offline: boolean,
+): Promise<Found> {
+  // Offline, the pages the worker holds: searched for among all hits, not the first only.
+  const candidates = offline ? result.hits : result.hits.slice(0, count)
+  const pages = (await pagesOf(source, candidates, offline)).slice(0, count)
+  const shown = new Set(pages.map((page) => page.hit.page))
+  const rest = offline ? [] : result.hits.filter((hit) => !shown.has(hit.page))
+  return {
+    result: offline ? { ...result, hits: pages.map((page) => page.hit) } : result,
+    offline,
+    pages,
+    more: (next) => pagesOf(source, rest.splice(0, next), false),
+  }
+}
+
 /** Searches a language's pages; the pages of the first `count` hits come with their text. */
 export async function search(
   language: Language,
@@ -139,19 +185,18 @@ export async function search(
   retried = false,
 ): Promise<Found> {
   try {
-    const source = await load(language)
+    const source = await current(language)
     const result = await source.search(query)
-    const offline = navigator.onLine === false
-    // Offline, the pages the worker holds: searched for among all hits, not the first only.
-    const candidates = offline ? result.hits : result.hits.slice(0, count)
-    const pages = (await pagesOf(source, candidates, offline)).slice(0, count)
-    const shown = new Set(pages.map((page) => page.hit.page))
-    const rest = offline ? [] : result.hits.filter((hit) => !shown.has(hit.page))
-    return {
-      result: offline ? { ...result, hits: pages.map((page) => page.hit) } : result,
-      offline,
-      pages,
-      more: (next) => pagesOf(source, rest.splice(0, next), false),
+    if (navigator.onLine === false || source.offline)
+      return await found(source, result, count, true)
+    try {
+      return await found(source, result, count, false)
+    } catch (error) {
+      // The network went while the pages' text loaded: what this device holds.
+      if (error instanceof SearchLoadError && error.reason === 'offline') {
+        return await found(source, result, count, true)
+      }
+      throw error
     }
   } catch (error) {
     // A deploy since the index was loaded: the new one, once.
