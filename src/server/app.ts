@@ -3,11 +3,18 @@
  * app factory, so tests and the CLI build the same server.
  */
 import { createHash } from 'node:crypto'
-import Fastify, { type FastifyInstance, LogController } from 'fastify'
+import { STATUS_CODES } from 'node:http'
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify'
 import { EMPTY_POLICY, responseHeaders, type SitePolicy } from '../shared/http-headers'
 import { cspReportRoute } from './csp-report'
 import { SERVICE_PAGE_CSS } from './forms/pages'
 import { type FormsServiceOptions, formsRoutes } from './forms/routes'
+import { siteTarget, slashRedirect } from './request-path'
 import { createStaticHandler, readSitePolicy } from './static-files'
 
 export interface AppOptions {
@@ -23,7 +30,28 @@ export interface AppOptions {
   trustProxy?: boolean | string
 }
 
+/** A complete HTTP/1.1 answer of `status` with `headers` and a one-line text, for a raw socket. */
+function rawAnswer(status: number, headers: Record<string, string>): string {
+  const body = `${STATUS_CODES[status] ?? 'Error'}\n`
+  const lines = Object.entries({
+    ...headers,
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  }).map(([name, value]) => `${name}: ${value}`)
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`
+}
+
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const policy: SitePolicy = options.root ? await readSitePolicy(options.root) : EMPTY_POLICY
+  const serviceStyleHash = `sha256-${createHash('sha256').update(SERVICE_PAGE_CSS).digest('base64')}`
+  const isService = (url: string) =>
+    !options.root || /^\/(api\/|healthz$|readyz$)/.test(url.split('?')[0] ?? '')
+  /** The headers of an answer the site writes itself: a page's, or the service's. */
+  const headersFor = (url: string, https: boolean) =>
+    isService(url)
+      ? responseHeaders('api', policy, { https, serviceStyleHash })
+      : responseHeaders('page', policy, { https })
   const app = Fastify({
     logger: {
       level: options.logLevel ?? 'info',
@@ -43,47 +71,72 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     }),
     return503OnClosing: true,
     trustProxy: options.trustProxy ?? false,
+    // An address Fastify cannot route (a malformed escape): answered without echoing it.
+    frameworkErrors: (_error, request, reply) => {
+      ;(reply as FastifyReply)
+        .code(400)
+        .headers(headersFor(request.url, request.protocol === 'https'))
+        .type('text/plain; charset=utf-8')
+        .send('Malformed address')
+    },
+    // What Node refuses before there is a request (bad framing, headers too large, too slow):
+    // a short answer with the service's headers, since no page or file is involved.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return
+      const status =
+        error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 408
+          : error.code === 'HPE_HEADER_OVERFLOW'
+            ? 431
+            : 400
+      if (socket.writable) socket.write(rawAnswer(status, headersFor('/api/', false)))
+      socket.destroy(error)
+    },
   })
-  const policy: SitePolicy = options.root ? await readSitePolicy(options.root) : EMPTY_POLICY
-  const serviceStyleHash = `sha256-${createHash('sha256').update(SERVICE_PAGE_CSS).digest('base64')}`
-  // Every answer of the service (under /api/, its health, anything when no site is served)
-  // carries the service's headers, whoever answered it; the static files set their own (their
-  // kind depends on the file).
+  // Every answer carries the headers of its kind, whoever wrote it: the service's under /api/
+  // and its health (always theirs), a page's for whatever else has none of its own (the static
+  // files set theirs, which depend on the file; Fastify's own 404s and errors set none).
   app.addHook('onSend', async (request, reply) => {
-    const ofService =
-      !options.root || /^\/(api\/|healthz$|readyz$)/.test(request.url.split('?')[0] ?? '')
-    if (!ofService) return
-    reply.headers(
-      responseHeaders('api', policy, { https: request.protocol === 'https', serviceStyleHash }),
-    )
+    if (!isService(request.url) && reply.hasHeader('content-security-policy')) return
+    reply.headers(headersFor(request.url, request.protocol === 'https'))
   })
   await app.register(cspReportRoute)
   if (options.forms) await app.register(formsRoutes, options.forms)
   if (!options.root) return app
   const handle = createStaticHandler(options.root, policy)
-  app.route({
-    method: ['GET', 'HEAD'],
-    url: '/*',
-    async handler(request, reply) {
-      const url = new URL(request.url, 'http://localhost')
-      let pathname: string
-      try {
-        pathname = decodeURIComponent(url.pathname)
-      } catch {
-        return reply.code(400).type('text/plain').send('Malformed address')
-      }
-      const response = await handle(
-        request.method,
-        pathname,
-        request.headers,
-        request.protocol === 'https',
-      )
-      if (response.status === 301 && response.headers.location) {
-        response.headers.location += url.search
-      }
-      reply.code(response.status).headers(response.headers)
-      return reply.send(response.body ?? '')
-    },
+  const siteRoute = async (request: FastifyRequest, reply: FastifyReply) => {
+    const target = siteTarget(request.url)
+    // An address the site never writes is not looked up (see request-path.ts); it gets the
+    // 404 page like any unknown address, or 400 when it cannot be decoded.
+    const pathname = target.ok ? target.path : target.status === 404 ? '/404' : undefined
+    if (pathname === undefined) {
+      return reply.code(400).type('text/plain; charset=utf-8').send('Malformed address')
+    }
+    const response = await handle(
+      request.method,
+      pathname,
+      request.headers,
+      request.protocol === 'https',
+    )
+    if (response.status === 301 && target.ok) {
+      response.headers.location = slashRedirect(target)
+    }
+    reply.code(response.status).headers(response.headers)
+    // A 304 has no body, and no length of one.
+    if (response.status === 304) return reply.removeHeader('content-length').send()
+    return reply.send(response.body ?? '')
+  }
+  app.route({ method: ['GET', 'HEAD'], url: '/*', handler: siteRoute })
+  // Pages are read, never written: any other method is refused, naming the ones allowed.
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !isService(request.url)) {
+      return reply
+        .code(405)
+        .header('allow', 'GET, HEAD')
+        .type('text/plain; charset=utf-8')
+        .send('Method not allowed')
+    }
+    return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
   })
   return app
 }

@@ -24,6 +24,7 @@ import {
   TEXT_EXTENSIONS,
 } from '../shared/http-headers'
 import { notFoundPathFor } from '../shared/paths'
+import { encodePath } from './request-path'
 
 /** The cache policy of a request path (see `CACHE_CONTROL`). */
 export function cacheControl(path: string): string {
@@ -58,6 +59,18 @@ function acceptedEncodings(headers: IncomingHttpHeaders): { br: boolean; gzip: b
   const accept = String(headers['accept-encoding'] ?? '')
   const allows = (name: string) => new RegExp(`(^|[ ,])${name}(?!;q=0(\\.0*)?(,|$))`).test(accept)
   return { br: allows('br'), gzip: allows('gzip') }
+}
+
+/**
+ * Whether `If-None-Match` names the file's ETag: `*`, or a list of tags of which one matches by
+ * the weak comparison (RFC 9110, 13.1.2: the opaque tags equal, `W/` or not), as nginx does.
+ */
+export function noneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false
+  if (header.trim() === '*') return true
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '')
+  const wanted = opaque(etag)
+  return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaque(tag) === wanted)
 }
 
 /**
@@ -96,7 +109,7 @@ export function createStaticHandler(root: string, policy: SitePolicy = EMPTY_POL
     const file = await fileAt(root, local)
     if (file) return { ...file, path: pathname }
     if (!extname(pathname) && (await fileAt(root, join(local, 'index.html')))) {
-      return { redirect: `${pathname}/` }
+      return { redirect: `${encodePath(pathname)}/` }
     }
     return undefined
   }
@@ -119,7 +132,9 @@ export function createStaticHandler(root: string, policy: SitePolicy = EMPTY_POL
     if (compressible) sent.vary = 'Accept-Encoding'
     const etag = `W/"${found.size.toString(16)}-${Math.floor(found.mtimeMs).toString(16)}"`
     sent.etag = etag
-    if (status === 200 && headers['if-none-match'] === etag) return { status: 304, headers: sent }
+    if (status === 200 && noneMatch(headers['if-none-match'], etag)) {
+      return { status: 304, headers: sent }
+    }
     const encodings = compressible ? acceptedEncodings(headers) : { br: false, gzip: false }
     let body: () => Readable = () => createReadStream(found.file)
     let length: number | undefined = found.size

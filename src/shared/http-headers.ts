@@ -330,7 +330,9 @@ export function responseHeaders(
         ? apiContentSecurityPolicy(options.serviceStyleHash)
         : pageContentSecurityPolicy(policy),
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'strict-origin-when-cross-origin',
+    // The service's links carry tokens (a confirmation's, an unsubscription's): the page a
+    // redirect of theirs leads to must not find them in its referrer.
+    'referrer-policy': kind === 'api' ? 'no-referrer' : 'strict-origin-when-cross-origin',
     'permissions-policy': PERMISSIONS_POLICY,
     'cross-origin-opener-policy': 'same-origin',
     'x-frame-options': 'DENY',

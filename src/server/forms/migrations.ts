@@ -4,6 +4,8 @@
  *
  * No table stores an IP address. Tokens are stored as SHA-256 hashes only.
  */
+import { MAILBOX_SQL } from './mailbox'
+
 export interface Migration {
   id: string
   statements: string[]
@@ -104,6 +106,20 @@ export const MIGRATIONS: Migration[] = [
       // A subscriber's jobs, newest last: for the erasure's cascade and the sender's check
       // that no newer job replaced the one it is about to send.
       'CREATE INDEX mail_jobs_subscriber ON mail_jobs (subscriber_id, id)',
+    ],
+  },
+  {
+    id: '0003-mailbox-limits',
+    statements: [
+      // The mailbox an address reaches (mailbox.ts): confirmation mails are limited per mailbox,
+      // so `victim+1@…` … `victim+10@…` count as one.
+      'ALTER TABLE subscribers ADD COLUMN mailbox text',
+      `UPDATE subscribers SET mailbox = ${MAILBOX_SQL}`,
+      'ALTER TABLE subscribers ALTER COLUMN mailbox SET NOT NULL',
+      'CREATE INDEX subscribers_mailbox ON subscribers (mailbox)',
+      // The confirmation mails of the last hour, for the service's cap.
+      `CREATE INDEX subscription_events_requested ON subscription_events (at)
+       WHERE event = 'requested'`,
     ],
   },
 ]

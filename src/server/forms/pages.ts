@@ -62,6 +62,17 @@ export function confirmPage(
   })
 }
 
+/** A page of an e-mail's link that acts only when its one button is pressed (a POST). */
+export function actionPage(
+  language: Language,
+  parts: { title: string; lead: string; button: string; action: string },
+): string {
+  return page(language, parts.title, {
+    lead: parts.lead,
+    form: { action: parts.action, button: parts.button },
+  })
+}
+
 /**
  * The one stylesheet of the service's pages, inline (they must show without the site); the
  * content security policy allows exactly this text, by its hash (`API_STYLE_HASH`).

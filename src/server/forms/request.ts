@@ -13,11 +13,21 @@ export const wantsPage = (request: FastifyRequest) =>
   request.method === 'GET' ||
   (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
 
-/** The visitor's language: the form's `language` field, else the link's `lang`, else English. */
+/**
+ * The visitor's language: the form's `language` field, else the link's `lang`, else the first
+ * of ours the browser asks for (`Accept-Language`, for an answer given before the body is
+ * read), else English.
+ */
 export function languageOf(request: FastifyRequest): Language {
   const fromBody = (request.body as { language?: unknown } | undefined)?.language
   const fromQuery = (request.query as { lang?: unknown } | undefined)?.lang
-  return isLanguage(fromBody) ? fromBody : isLanguage(fromQuery) ? fromQuery : DEFAULT_LANGUAGE
+  if (isLanguage(fromBody)) return fromBody
+  if (isLanguage(fromQuery)) return fromQuery
+  const asked = String(request.headers['accept-language'] ?? '')
+    .split(',')
+    .map((part) => part.trim().slice(0, 2).toLowerCase())
+    .find(isLanguage)
+  return asked ?? DEFAULT_LANGUAGE
 }
 
 /** The page the form was sent from, when the browser says so and it is one of ours. */
@@ -31,4 +41,19 @@ export function sameSiteReferer(request: FastifyRequest, siteUrl: string): strin
   } catch {
     return undefined
   }
+}
+
+/**
+ * Whether a browser sent this request from another site: a page elsewhere posting a form of
+ * ours for each of its visitors. Browsers say where a request comes from (`Sec-Fetch-Site`,
+ * `Origin`); a request that says neither comes from no page (a mail provider's one-click
+ * unsubscribe, a command-line client) and is held to the limits per address and mailbox.
+ * The site's own origin is `SITE_URL`'s, or the one the request was sent to (the host it names).
+ */
+export function fromAnotherSite(request: FastifyRequest, siteUrl: string): boolean {
+  const fetchSite = request.headers['sec-fetch-site']
+  if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') return true
+  const origin = request.headers.origin
+  if (origin === undefined) return false
+  return origin !== new URL(siteUrl).origin && origin !== `${request.protocol}://${request.host}`
 }

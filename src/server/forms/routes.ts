@@ -6,17 +6,20 @@
  *   redirect to the success page, or a page listing what to correct).
  * - `GET /api/subscriptions/confirm?token=…`: the confirmation link of the double opt-in. It
  *   shows one button, whose POST confirms: mail scanners that open every link confirm nothing.
- * - `GET|POST /api/subscriptions/unsubscribe?token=…`: the unsubscribe link (one click), and the
- *   one-click POST of `List-Unsubscribe-Post` (RFC 8058), with any body a mail client sends.
+ * - `GET /api/subscriptions/unsubscribe?token=…`: the unsubscribe link, a page with one button
+ *   whose POST unsubscribes; `POST` also takes the one click of `List-Unsubscribe-Post`
+ *   (RFC 8058), urlencoded or multipart.
  * - `POST /api/consent`: a choice made in the cookie banner.
  *
- * Bodies are small and checked field by field before anything is stored; a rejected request
- * changes nothing. Browsers get pages and redirects, scripts JSON. Logs name forms and
- * outcomes, never addresses.
+ * No GET changes anything. A POST that a browser says comes from another site is refused
+ * before its body is read. Bodies are small (every content type held to the route's limit, 413
+ * past it) and checked field by field before anything is stored; a rejected request changes
+ * nothing. Browsers get pages and redirects, scripts JSON. Logs name forms, outcomes and the
+ * form's own field names, never addresses or what a visitor typed.
  */
 import formBody from '@fastify/formbody'
 import rateLimit from '@fastify/rate-limit'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { type FormsContent, localizeForm } from '../../content/forms'
 import type { FormDefinition } from '../../shared/forms/definition'
 import { FORM_MESSAGES } from '../../shared/forms/messages'
@@ -26,9 +29,9 @@ import { consentRoute } from './consent-route'
 import { isUnavailable } from './database'
 import { failureOf } from './mail-failure'
 import { errorPage, html, problemPage } from './pages'
-import { languageOf, sameSiteReferer, wantsPage } from './request'
+import { fromAnotherSite, languageOf, sameSiteReferer, wantsPage } from './request'
 import type { FormsStore } from './store'
-import { subscriptionRoutes } from './subscription-routes'
+import { ONE_CLICK_FIELD, ONE_CLICK_VALUE, subscriptionRoutes } from './subscription-routes'
 
 export interface FormsServiceOptions {
   store: FormsStore
@@ -50,8 +53,31 @@ export interface FormsServiceOptions {
  */
 export const BODY_LIMIT = 64 * 1024
 
+/** RFC 8058's one click as a part of a multipart body: the field, its headers, its value. */
+const ONE_CLICK_PART =
+  /name="?List-Unsubscribe"?[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\nOne-Click\r?\n/i
+
+const isOneClickMultipart = (body: Buffer) => ONE_CLICK_PART.test(body.toString('latin1'))
+
+/** How long a visitor turned away by the cap is asked to wait. */
+const CAP_RETRY_SECONDS = 600
+/** The cap's log line is written at most this often (with the number turned away since). */
+const CAP_LOG_EVERY_MS = 60_000
+
 export async function formsRoutes(app: FastifyInstance, options: FormsServiceOptions) {
   const { store, forms } = options
+  let capLoggedAt = Number.NEGATIVE_INFINITY
+  let capRefused = 0
+  const capReached = (log: FastifyBaseLogger) => {
+    capRefused++
+    if (Date.now() - capLoggedAt < CAP_LOG_EVERY_MS) return
+    log.warn(
+      { refused: capRefused },
+      'confirmation mail cap reached (CONFIRMATION_MAILS_PER_HOUR); sign-ups refused',
+    )
+    capLoggedAt = Date.now()
+    capRefused = 0
+  }
   const siteUrl = options.siteUrl.replace(/\/$/, '')
   // Each form in each language made once (its checks are built once per definition); only
   // forms that exist are kept, so unknown names cannot grow the map.
@@ -66,12 +92,21 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
   }
 
   await app.register(formBody, { bodyLimit: BODY_LIMIT })
-  // RFC 8058 asks mail clients for a multipart body; the token is in the address, so the body
-  // of an unsubscribe (and of any multipart post) is read and set aside.
-  app.addContentTypeParser('multipart/form-data', (_request, payload, done) => {
-    payload.resume()
-    payload.on('end', () => done(null, {}))
-    payload.on('error', (error) => done(error))
+  // RFC 8058 asks mail clients for a multipart body; the token is in the address, so all that
+  // matters of a multipart body is whether it is the one-click field. It is read like any
+  // other body: up to the route's limit, past which the answer is 413.
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) => {
+    done(null, isOneClickMultipart(body as Buffer) ? { [ONE_CLICK_FIELD]: ONE_CLICK_VALUE } : {})
+  })
+  // A form posted by a page of another site is refused before its body is read.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'POST' || !fromAnotherSite(request, siteUrl)) return
+    request.log.info({ path: request.url.split('?')[0] }, 'form post from another site refused')
+    const language = languageOf(request)
+    if (wantsPage(request)) {
+      return html(reply, 403, problemPage(language, [FORM_MESSAGES[language].failed.crossSite]))
+    }
+    return reply.code(403).send({ ok: false, reason: 'crossSite' } satisfies FormResponse)
   })
   const limit = options.rateLimit ?? { max: 10, timeWindowMs: 60_000 }
   if (limit) {
@@ -142,7 +177,16 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
       }
       const checked = validateSubmission(form, request.body)
       if (!checked.ok) {
-        request.log.info({ form: id, fields: checked.errors.map((e) => e.field) }, 'form rejected')
+        // The names of the form's own fields only: an unknown one is whatever was sent (a
+        // JSON text posted as a form is one field named by all of it, address included).
+        const unknown = checked.errors.filter((error) => error.code === 'unknown').length
+        const fields = checked.errors
+          .filter((error) => error.code !== 'unknown')
+          .map((error) => error.field)
+        request.log.info(
+          { form: id, fields, ...(unknown ? { unknownFields: unknown } : {}) },
+          'form rejected',
+        )
         if (wantsPage(request)) {
           return html(
             reply,
@@ -167,7 +211,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
       } else {
         const list = forms.lists[id]
         if (!list) throw new Error(`form ${id} is not a mailing list`)
-        const queued = await store.signUp({
+        const signedUp = await store.signUp({
           list: id,
           email: submission.email,
           language: submission.language,
@@ -175,11 +219,29 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
           consentVersion: list.consentVersion,
           consentText: list.consent[submission.language],
         })
-        if (queued) {
-          options.mailQueued?.()
-          request.log.info({ form: id }, 'sign-up recorded, confirmation e-mail queued')
-        } else {
-          request.log.info({ form: id }, 'sign-up repeated; no e-mail due')
+        switch (signedUp.outcome) {
+          case 'queued':
+            options.mailQueued?.()
+            request.log.info({ form: id }, 'sign-up recorded, confirmation e-mail queued')
+            break
+          case 'repeated':
+            request.log.info({ form: id }, 'sign-up repeated; no e-mail due')
+            break
+          case 'mailboxLimit':
+            // Answered as any sign-up: the sender learns nothing of the mailbox.
+            request.log.info({ form: id }, 'sign-up for a mailbox that had its mails; none sent')
+            break
+          case 'serviceCap':
+            capReached(request.log)
+            reply.header('retry-after', String(CAP_RETRY_SECONDS))
+            if (wantsPage(request)) {
+              return html(
+                reply,
+                503,
+                problemPage(language, [FORM_MESSAGES[language].failed.unavailable]),
+              )
+            }
+            return reply.code(503).send({ ok: false, reason: 'unavailable' } satisfies FormResponse)
         }
       }
       if (wantsPage(request)) return reply.redirect(success.successPath, 303)
@@ -187,7 +249,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
     },
   )
 
-  subscriptionRoutes(app, store, forms, limited(10))
+  subscriptionRoutes(app, store, forms, limited(10), limited(10))
   consentRoute(app, store, limited(10))
 
   app.all('/api/*', async (_request, reply) =>

@@ -11,7 +11,7 @@ import { type Database, openDatabase } from './database'
 import { createMailer, type Mailer } from './mail'
 import type { FormsServiceOptions } from './routes'
 import { MailSender, type SenderLog, type SenderOptions } from './sender'
-import { FormsStore, type StoreOptions } from './store'
+import { DEFAULTS, FormsStore, type StoreOptions } from './store'
 
 export interface FormsSettings {
   contentDir: string
@@ -28,6 +28,8 @@ export interface FormsSettings {
   rateLimit: number
   /** `MAIL_LEASE_SECONDS`: how long a mail claimed by a process is its own (default 60). */
   mailLeaseSeconds?: number
+  /** `CONFIRMATION_MAILS_PER_HOUR`: the service's cap on confirmation mails (0: none). */
+  mailsPerHour?: number
 }
 
 export function readFormsSettings(
@@ -46,9 +48,16 @@ export function readFormsSettings(
   if (!Number.isFinite(lease) || lease <= 0) {
     throw new Error(`MAIL_LEASE_SECONDS must be a positive number; got "${env.MAIL_LEASE_SECONDS}"`)
   }
+  const mailsPerHour = Number(env.CONFIRMATION_MAILS_PER_HOUR ?? DEFAULTS.mailsPerHour)
+  if (!Number.isInteger(mailsPerHour) || mailsPerHour < 0) {
+    throw new Error(
+      `CONFIRMATION_MAILS_PER_HOUR must be a whole number (0 turns the cap off); got "${env.CONFIRMATION_MAILS_PER_HOUR}"`,
+    )
+  }
   return {
     contentDir,
     siteUrl,
+    mailsPerHour,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(root, env.DATA_DIR ?? 'data'),
     smtpUrl: env.SMTP_URL || undefined,
@@ -112,7 +121,10 @@ export async function openFormsService(
     mailer,
     sender,
     options: {
-      store: new FormsStore(database, storeOptions),
+      store: new FormsStore(database, {
+        ...(settings.mailsPerHour !== undefined ? { mailsPerHour: settings.mailsPerHour } : {}),
+        ...storeOptions,
+      }),
       forms,
       siteUrl: settings.siteUrl,
       rateLimit: settings.rateLimit > 0 ? { max: settings.rateLimit, timeWindowMs: 60_000 } : false,

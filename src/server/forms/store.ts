@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { Answer } from '../../shared/forms/validate'
 import type { Language } from '../../shared/languages'
 import type { Database, Queryable } from './database'
+import { mailboxOf } from './mailbox'
 
 export interface StoreOptions {
   /** The time; tests move it. */
@@ -18,6 +19,11 @@ export interface StoreOptions {
   unsubscribeTtlMs?: number
   /** No second confirmation e-mail to an address within this time (default 10 minutes). */
   coolingMs?: number
+  /**
+   * Confirmation e-mails the whole service sends in an hour, at most
+   * (`CONFIRMATION_MAILS_PER_HOUR`, default 500); 0 for no cap.
+   */
+  mailsPerHour?: number
 }
 
 export interface SignUp {
@@ -35,6 +41,17 @@ export interface MailQueued {
   jobId: string
 }
 
+/**
+ * What a sign-up did: queued a confirmation e-mail; nothing, since none is due (a repeat, an
+ * address already confirmed); nothing, since its mailbox had its share of mails
+ * (`MAILBOX_MAILS`); or nothing, since the service has sent its hourly cap.
+ */
+export type SignUpOutcome =
+  | ({ outcome: 'queued' } & MailQueued)
+  | { outcome: 'repeated' }
+  | { outcome: 'mailboxLimit' }
+  | { outcome: 'serviceCap' }
+
 export type LinkOutcome =
   | { outcome: 'done'; list: string; language: Language }
   | { outcome: 'expired'; list: string; language: Language }
@@ -44,11 +61,17 @@ const HOUR = 3_600_000
 const DAY = 24 * HOUR
 /** Confirmation e-mails to one address and list within a day, at most. */
 const MAILS_PER_DAY = 3
+/**
+ * Confirmation e-mails to one mailbox (every `+tag`, every list) at most, per hour and per day:
+ * enough for a person who signs up for each list and asks once more, too few to bomb anyone.
+ */
+export const MAILBOX_MAILS = { perHour: 3, perDay: 6 }
 export const DEFAULTS = {
   confirmTtlMs: 48 * HOUR,
   // An unsubscribe link must keep working for every e-mail ever sent: a century.
   unsubscribeTtlMs: 100 * 365 * DAY,
   coolingMs: 10 * 60_000,
+  mailsPerHour: 500,
 }
 
 /** The address of a link in the e-mails: `confirm` or `unsubscribe`, with its token. */
@@ -68,14 +91,14 @@ export const newToken = () => randomBytes(32).toString('base64url')
  * asked: its unused confirmation links dropped, the proof written as the row now is, and the
  * mail queued (an older mail still queued is dropped by the sender: only the newest goes).
  * Parameters: list, email, language, topics, consent version and text, now, the end of the
- * cooling period, a day ago.
+ * cooling period, a day ago, the mailbox.
  */
 const SIGN_UP = `
 WITH asked AS (
   INSERT INTO subscribers AS s (list, email, language, topics, status, consent_version,
-    consent_text, created_at, requested_at, mailed_at)
+    consent_text, created_at, requested_at, mailed_at, mailbox)
   VALUES ($1, $2, $3, $4::text[], 'pending', $5, $6, $7::timestamptz, $7::timestamptz,
-    $7::timestamptz)
+    $7::timestamptz, $10)
   ON CONFLICT (list, email) DO UPDATE
   SET language = EXCLUDED.language, topics = EXCLUDED.topics,
       consent_version = EXCLUDED.consent_version, consent_text = EXCLUDED.consent_text,
@@ -120,6 +143,7 @@ export class FormsStore {
   readonly #db: Database
   readonly #now: () => Date
   readonly #ttl: { confirm: number; unsubscribe: number; cooling: number }
+  readonly #mailsPerHour: number
 
   constructor(database: Database, options: StoreOptions = {}) {
     this.#db = database
@@ -129,6 +153,7 @@ export class FormsStore {
       unsubscribe: options.unsubscribeTtlMs ?? DEFAULTS.unsubscribeTtlMs,
       cooling: options.coolingMs ?? DEFAULTS.coolingMs,
     }
+    this.#mailsPerHour = options.mailsPerHour ?? DEFAULTS.mailsPerHour
   }
 
   get database(): Database {
@@ -141,28 +166,60 @@ export class FormsStore {
    * three times in a day; a confirmed one stays as it is. When a mail is due, the same
    * statement writes the proof (`requested`) and queues the confirmation e-mail, and the
    * links of an earlier request stop working (only the newest link works).
-   * One statement either way, so a known address takes as long as a new one; the mail itself
-   * is sent by the sender (`sender.ts`). Returns the queued mail, or undefined when none is due.
+   *
+   * Before that, and changing nothing when they say no: the address's mailbox may have had
+   * `MAILBOX_MAILS` already (counted across its `+tags` and lists, one sign-up at a time per
+   * mailbox, whichever process takes it), and the service may have sent its hourly cap (counted
+   * without a lock: processes signing up at the same moment may pass it by a few).
+   * The mail itself is sent by the sender (`sender.ts`).
    */
-  async signUp(request: SignUp): Promise<MailQueued | undefined> {
+  async signUp(request: SignUp): Promise<SignUpOutcome> {
     const now = this.#now()
-    const rows = await this.#db.query<{ id: string; subscriber_id: string }>(
-      SIGN_UP,
-      [
-        request.list,
-        request.email,
-        request.language,
-        request.topics,
-        request.consentVersion,
-        request.consentText,
-        now,
-        new Date(now.getTime() - this.#ttl.cooling),
-        new Date(now.getTime() - DAY),
-      ],
-      { name: 'forms-sign-up' },
-    )
-    const row = rows[0]
-    return row ? { subscriberId: row.subscriber_id, jobId: String(row.id) } : undefined
+    const mailbox = mailboxOf(request.email)
+    const hourAgo = new Date(now.getTime() - HOUR)
+    return this.#db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mailbox:${mailbox}`])
+      const [sent] = await tx.query<{ hour: number; day: number }>(
+        `SELECT count(*) FILTER (WHERE e.at > $2)::int AS hour, count(*)::int AS day
+         FROM subscribers s JOIN subscription_events e ON e.subscriber_id = s.id
+         WHERE s.mailbox = $1 AND e.event = 'requested' AND e.at > $3`,
+        [mailbox, hourAgo, new Date(now.getTime() - DAY)],
+        { name: 'forms-mailbox-mails' },
+      )
+      if ((sent?.hour ?? 0) >= MAILBOX_MAILS.perHour || (sent?.day ?? 0) >= MAILBOX_MAILS.perDay) {
+        return { outcome: 'mailboxLimit' }
+      }
+      if (this.#mailsPerHour > 0) {
+        const [all] = await tx.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM (
+             SELECT 1 FROM subscription_events WHERE event = 'requested' AND at > $1 LIMIT $2
+           ) AS recent`,
+          [hourAgo, this.#mailsPerHour],
+          { name: 'forms-service-mails' },
+        )
+        if ((all?.n ?? 0) >= this.#mailsPerHour) return { outcome: 'serviceCap' }
+      }
+      const rows = await tx.query<{ id: string; subscriber_id: string }>(
+        SIGN_UP,
+        [
+          request.list,
+          request.email,
+          request.language,
+          request.topics,
+          request.consentVersion,
+          request.consentText,
+          now,
+          new Date(now.getTime() - this.#ttl.cooling),
+          new Date(now.getTime() - DAY),
+          mailbox,
+        ],
+        { name: 'forms-sign-up' },
+      )
+      const row = rows[0]
+      return row
+        ? { outcome: 'queued', subscriberId: row.subscriber_id, jobId: String(row.id) }
+        : { outcome: 'repeated' }
+    })
   }
 
   /** The confirmation e-mail could not be sent: the next sign-up may try again at once. */
@@ -225,7 +282,27 @@ export class FormsStore {
     })
   }
 
-  /** Follows an unsubscribe link: works in one click, and again without harm. */
+  /**
+   * What an unsubscribe link would do, changing nothing: its page shows a button for `active`
+   * (a mail scanner that opens the link unsubscribes no one and voids no confirmation link).
+   */
+  async inspectUnsubscribe(
+    token: string,
+  ): Promise<
+    | { state: 'active' | 'done' | 'expired'; list: string; language: Language }
+    | { state: 'invalid' }
+  > {
+    const now = this.#now()
+    return this.#db.transaction(async (tx) => {
+      const found = await this.#findToken(tx, token, 'unsubscribe')
+      if (!found) return { state: 'invalid' }
+      const { list, language } = found
+      if (found.expires_at <= now) return { state: 'expired', list, language }
+      return { state: found.status === 'unsubscribed' ? 'done' : 'active', list, language }
+    })
+  }
+
+  /** Unsubscribes by a link's token (a POST): works at once, and again without harm. */
   async unsubscribe(token: string): Promise<LinkOutcome> {
     const now = this.#now()
     return this.#db.transaction(async (tx) => {

@@ -9,16 +9,21 @@ import type { FormsContent } from '../../content/forms'
 import { LINK_EXPIRED_PAGE, UNSUBSCRIBED_PAGE } from '../../shared/forms/definition'
 import { FORM_MESSAGES } from '../../shared/forms/messages'
 import { DEFAULT_LANGUAGE, type Language } from '../../shared/languages'
-import { confirmPage, html } from './pages'
+import { actionPage, confirmPage, html } from './pages'
 import { isLanguage } from './request'
 import { type FormsStore, type LinkOutcome, subscriptionLink } from './store'
 
-/** The routes of the e-mails' links; `config` carries the confirmation's rate limit. */
+/** RFC 8058's one-click field and value, sent by mail providers to unsubscribe. */
+export const ONE_CLICK_FIELD = 'List-Unsubscribe'
+export const ONE_CLICK_VALUE = 'One-Click'
+
+/** The routes of the e-mails' links; the configs carry their rate limits. */
 export function subscriptionRoutes(
   app: FastifyInstance,
   store: FormsStore,
   forms: FormsContent,
   config: FastifyContextConfig,
+  unsubscribeConfig: FastifyContextConfig,
 ): void {
   const pageOf = (language: Language, page: string) => `/${language}/${page}/`
   const confirmedPage = (outcome: { list: string; language: Language }) =>
@@ -74,22 +79,60 @@ export function subscriptionRoutes(
     return reply.redirect(target, 303)
   })
 
-  app.get('/api/subscriptions/unsubscribe', async (request, reply) => {
-    const { token, language } = tokenOf(request)
-    const outcome = await store.unsubscribe(token)
-    request.log.info({ outcome: outcome.outcome }, 'unsubscribe link followed')
-    const done = outcome.outcome === 'done' ? pageOf(outcome.language, UNSUBSCRIBED_PAGE) : ''
-    return reply.redirect(linkTarget(outcome, language, done), 303)
-  })
+  // The unsubscribe link shows a button, whose POST unsubscribes: no GET changes anything, so
+  // a mail scanner that opens the link neither unsubscribes nor voids a confirmation link.
+  app.get(
+    '/api/subscriptions/unsubscribe',
+    { config: unsubscribeConfig },
+    async (request, reply) => {
+      const { token, language } = tokenOf(request)
+      const found = await store.inspectUnsubscribe(token)
+      request.log.info({ state: found.state }, 'unsubscribe link opened')
+      if (found.state === 'invalid') return reply.redirect(pageOf(language, LINK_EXPIRED_PAGE), 303)
+      if (found.state === 'expired') {
+        return reply.redirect(pageOf(found.language, LINK_EXPIRED_PAGE), 303)
+      }
+      if (found.state === 'done') {
+        return reply.redirect(pageOf(found.language, UNSUBSCRIBED_PAGE), 303)
+      }
+      const name = forms.lists[found.list]?.name[found.language] ?? found.list
+      const messages = FORM_MESSAGES[found.language].unsubscribePage
+      return html(
+        reply,
+        200,
+        actionPage(found.language, {
+          title: messages.title,
+          lead: messages.lead.replace('{list}', name),
+          button: messages.button,
+          action: subscriptionLink('', 'unsubscribe', token, found.language),
+        }),
+      )
+    },
+  )
 
-  // RFC 8058: a mail client unsubscribes with a POST of `List-Unsubscribe=One-Click`.
-  app.post('/api/subscriptions/unsubscribe', { bodyLimit: 4096 }, async (request, reply) => {
-    const { token } = tokenOf(request)
-    const outcome = await store.unsubscribe(token)
-    request.log.info({ outcome: outcome.outcome }, 'one-click unsubscribe')
-    if (outcome.outcome !== 'done') {
-      return reply.code(410).type('text/plain; charset=utf-8').send('This link no longer works.')
-    }
-    return reply.type('text/plain; charset=utf-8').send('Unsubscribed.')
-  })
+  // The page's button, and RFC 8058's one click: a mail provider POSTs
+  // `List-Unsubscribe=One-Click` (urlencoded or multipart) and is answered in plain text; the
+  // button's visitor lands on a page of the site.
+  app.post(
+    '/api/subscriptions/unsubscribe',
+    { bodyLimit: 4096, config: unsubscribeConfig },
+    async (request, reply) => {
+      const { token, language } = tokenOf(request)
+      const outcome = await store.unsubscribe(token)
+      const body = request.body as Record<string, unknown> | undefined
+      if (body?.[ONE_CLICK_FIELD] === ONE_CLICK_VALUE) {
+        request.log.info({ outcome: outcome.outcome }, 'one-click unsubscribe')
+        if (outcome.outcome !== 'done') {
+          return reply
+            .code(410)
+            .type('text/plain; charset=utf-8')
+            .send('This link no longer works.')
+        }
+        return reply.type('text/plain; charset=utf-8').send('Unsubscribed.')
+      }
+      request.log.info({ outcome: outcome.outcome }, 'unsubscribed')
+      const done = outcome.outcome === 'done' ? pageOf(outcome.language, UNSUBSCRIBED_PAGE) : ''
+      return reply.redirect(linkTarget(outcome, language, done), 303)
+    },
+  )
 }

@@ -46,6 +46,8 @@ interface Messages {
     server: string
     /** The database cannot be reached: nothing was stored. */
     unavailable: string
+    /** A form posted from another website (a hostile page posting for its visitors). */
+    crossSite: string
   }
   privacy: string
   privacyLink: string
@@ -53,6 +55,8 @@ interface Messages {
   errorPage: { title: string; back: string; backHint: string }
   /** The page of an e-mail's confirmation link: one button that confirms. */
   confirmPage: { title: string; lead: string }
+  /** The page of an e-mail's unsubscribe link: one button that unsubscribes. */
+  unsubscribePage: { title: string; lead: string; button: string }
 }
 
 export const FORM_MESSAGES: Record<Language, Messages> = {
@@ -84,6 +88,8 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
       server: 'Something went wrong on our side. Please try again later.',
       unavailable:
         'The service is unavailable right now; nothing was stored. Please try again in a few minutes.',
+      crossSite:
+        'This form can only be sent from our website. Please open it on our website and send it there.',
     },
     privacy: 'How we process your data is explained in our',
     privacyLink: 'privacy policy',
@@ -95,6 +101,11 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
     confirmPage: {
       title: 'Confirm your subscription',
       lead: 'One more click and you will receive the {list}. You can unsubscribe at any time with the link in every e-mail.',
+    },
+    unsubscribePage: {
+      title: 'Unsubscribe',
+      lead: 'Press the button and you will no longer receive the {list}. You can sign up again at any time.',
+      button: 'Unsubscribe',
     },
   },
   de: {
@@ -127,6 +138,8 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
       server: 'Bei uns ist etwas schiefgegangen. Bitte versuchen Sie es später erneut.',
       unavailable:
         'Der Dienst ist gerade nicht erreichbar; es wurde nichts gespeichert. Bitte versuchen Sie es in einigen Minuten erneut.',
+      crossSite:
+        'Dieses Formular kann nur auf unserer Website gesendet werden. Bitte öffnen Sie es dort und senden Sie es erneut.',
     },
     privacy: 'Wie wir Ihre Daten verarbeiten, erklärt unsere',
     privacyLink: 'Datenschutzerklärung',
@@ -139,6 +152,11 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
     confirmPage: {
       title: 'Anmeldung bestätigen',
       lead: 'Noch ein Klick, und Sie erhalten: {list}. Abmelden können Sie sich jederzeit über den Link in jeder E-Mail.',
+    },
+    unsubscribePage: {
+      title: 'Abmelden',
+      lead: 'Mit einem Klick auf die Schaltfläche melden Sie sich ab von: {list}. Sie können sich jederzeit wieder anmelden.',
+      button: 'Abmelden',
     },
   },
 }

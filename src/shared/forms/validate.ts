@@ -30,10 +30,29 @@ function hasControl(text: string): boolean {
   return false
 }
 
+/**
+ * True when `text` holds half of a UTF-16 surrogate pair without the other: no character at
+ * all, which no browser sends from what a person typed and the database refuses as JSON.
+ */
+function hasLoneSurrogate(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) index++
+      else return true
+    } else if (code >= 0xdc00 && code <= 0xdfff) return true
+  }
+  return false
+}
+
 /** The part before the @: RFC 5321's plain characters, dots not first, last or doubled. */
 const LOCAL_PART = /^(?!\.)(?!.*\.\.)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$/
-/** A host name of two labels or more, in ASCII (international names as punycode). */
-const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/
+/**
+ * A host name of two labels or more, in ASCII (international names as punycode), whose last
+ * label (the top-level domain) is a name, never a number: `ip@127.0.0.10` names no domain.
+ */
+const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{1,62}$/
 
 /**
  * The address as stored and mailed: lowercase, its domain in ASCII (`bücher.de` becomes
@@ -145,7 +164,7 @@ function answerSchema(question: Question) {
       break
     case 'text':
       check = z.string(fail('invalid')).check(
-        z.refine((value) => !hasControl(value), fail('invalid')),
+        z.refine((value) => !hasControl(value) && !hasLoneSurrogate(value), fail('invalid')),
         z.refine((value) => trimmed(value).length <= question.maxLength, fail('tooLong')),
       )
       break
@@ -293,7 +312,15 @@ export const responseSchema = z.union([
   }),
   z.object({
     ok: z.literal(false),
-    reason: z.enum(['rateLimited', 'mail', 'server', 'unavailable', 'tooLarge', 'unsupported']),
+    reason: z.enum([
+      'rateLimited',
+      'mail',
+      'server',
+      'unavailable',
+      'tooLarge',
+      'unsupported',
+      'crossSite',
+    ]),
   }),
 ])
 export type FormResponse = z.infer<typeof responseSchema>

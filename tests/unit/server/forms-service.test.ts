@@ -64,6 +64,19 @@ describe.each(databases())('forms service on $name', (database) => {
     })
   }
 
+  /** Follows an unsubscribe link as a visitor does: opens it, then presses its button. */
+  const unsubscribeLink = async (link: string) => {
+    const path = pathOf(link)
+    const opened = await service.app.inject({ url: path })
+    if (opened.statusCode !== 200) return opened
+    return service.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    })
+  }
+
   const post = (payload: unknown, form = 'newsletter') =>
     service.app.inject({ method: 'POST', url: `/api/forms/${form}`, payload: payload as object })
 
@@ -198,15 +211,22 @@ describe.each(databases())('forms service on $name', (database) => {
     expect(subscriber?.status).toBe('unsubscribed')
   })
 
-  it('unsubscribes in one click from the link, and again without harm', async () => {
-    await post(signUp('ada@example.com'))
+  it('unsubscribes with the button of the link’s page, and again without harm', async () => {
+    await post(signUp('ada@example.com', { language: 'de' }))
     const [mail] = await service.inbox.waitFor(1)
     await confirmLink(linkIn(mail, '/confirm'))
     const link = pathOf(linkIn(mail, '/unsubscribe'))
+    const opened = await service.app.inject({ url: link })
+    expect(opened.statusCode).toBe(200)
+    expect(opened.body).toContain('<html lang="de">')
+    expect(opened.body).toContain('<h1>Abmelden</h1>')
+    expect(opened.body).toMatch(
+      /<form method="post" action="\/api\/subscriptions\/unsubscribe\?token=[\w-]+&amp;lang=de"><button type="submit">Abmelden<\/button>/,
+    )
     for (let time = 0; time < 2; time++) {
-      const response = await service.app.inject({ url: link })
+      const response = await unsubscribeLink(linkIn(mail, '/unsubscribe'))
       expect(response.statusCode).toBe(303)
-      expect(response.headers.location).toBe('/en/unsubscribed/')
+      expect(response.headers.location).toBe('/de/unsubscribed/')
     }
     const events = await service.query<{ event: string }>(
       'SELECT event FROM subscription_events ORDER BY id',
@@ -218,7 +238,7 @@ describe.each(databases())('forms service on $name', (database) => {
     await post(signUp('ada@example.com'))
     const [first] = await service.inbox.waitFor(1)
     await confirmLink(linkIn(first, '/confirm'))
-    await service.app.inject({ url: pathOf(linkIn(first, '/unsubscribe')) })
+    await unsubscribeLink(linkIn(first, '/unsubscribe'))
     clock += HOUR
     await post(signUp('ada@example.com'))
     const [, second] = await service.inbox.waitFor(2)
@@ -233,7 +253,7 @@ describe.each(databases())('forms service on $name', (database) => {
     )
     await post(signUp('bob@example.com'))
     const [, , third] = await service.inbox.waitFor(3)
-    await service.app.inject({ url: pathOf(linkIn(third, '/unsubscribe')) })
+    await unsubscribeLink(linkIn(third, '/unsubscribe'))
     expect((await confirmLink(linkIn(third, '/confirm'))).headers.location).toBe(
       '/en/link-expired/',
     )
@@ -274,7 +294,12 @@ describe.each(databases())('forms service on $name', (database) => {
               headers: { 'content-type': 'application/x-www-form-urlencoded' },
               payload: '',
             })
-          : service.app.inject({ url: unsubscribe }),
+          : service.app.inject({
+              method: 'POST',
+              url: unsubscribe,
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              payload: '',
+            }),
       ),
     )
     expect(responses.map((response) => response.statusCode)).toEqual(responses.map(() => 303))
@@ -618,6 +643,8 @@ describe('forms service failures', () => {
       await service.app.inject({
         method: 'POST',
         url: `${unsubscribe.pathname}${unsubscribe.search}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
         remoteAddress: '203.0.113.7',
       })
       const token = unsubscribe.searchParams.get('token') ?? ''
@@ -667,7 +694,7 @@ describe('forms service failures', () => {
     }
   })
 
-  it('never limits unsubscribing; an over-used link answers with a page, not JSON', async () => {
+  it('limits opening links as it limits confirming; an over-used link answers with a page, not JSON', async () => {
     const service = await startService({}, { rateLimit: 1 })
     try {
       await service.app.inject({
@@ -676,10 +703,13 @@ describe('forms service failures', () => {
         payload: signUp('ada@example.com'),
       })
       const [mail] = await service.inbox.waitFor(1)
-      for (let time = 0; time < 15; time++) {
+      const opened: number[] = []
+      for (let time = 0; time < 11; time++) {
         const response = await service.app.inject({ url: pathOf(linkIn(mail, '/unsubscribe')) })
-        expect(response.statusCode).toBe(303)
+        opened.push(response.statusCode)
       }
+      expect(opened.slice(0, 10)).toEqual(Array(10).fill(200))
+      expect(opened[10]).toBe(429)
       const statuses: number[] = []
       let last = ''
       for (let time = 0; time < 11; time++) {

@@ -9,7 +9,10 @@ import { responseSchema, validateSubmission } from '../../../shared/forms/valida
 export type SendOutcome =
   | { kind: 'sent'; redirect: string }
   | { kind: 'invalid'; errors: FieldError[] }
-  | { kind: 'failed'; reason: 'network' | 'rateLimited' | 'mail' | 'server' | 'unavailable' }
+  | {
+      kind: 'failed'
+      reason: 'network' | 'rateLimited' | 'mail' | 'server' | 'unavailable' | 'crossSite'
+    }
 
 /** Fields that hold several values (checkboxes): always sent as a list. */
 function multiFields(form: FormDefinition): Set<string> {
@@ -62,7 +65,10 @@ export async function send(form: FormDefinition, element: HTMLFormElement): Prom
   return {
     kind: 'failed',
     reason:
-      body.reason === 'rateLimited' || body.reason === 'mail' || body.reason === 'unavailable'
+      body.reason === 'rateLimited' ||
+      body.reason === 'mail' ||
+      body.reason === 'unavailable' ||
+      body.reason === 'crossSite'
         ? body.reason
         : 'server',
   }

@@ -1,0 +1,63 @@
+/**
+ * What the static site reads of a request target: its path, decoded once, and its query, or the
+ * reason it is no address of the site. An address the site could never have written is not
+ * guessed at: a decoded path that holds a backslash, a control character, an empty segment
+ * (`//`) or a dot segment (`/./`, `/../`) is answered 404, never redirected, so that no
+ * `Location` can be made to name another host (`/%2Fevil.example/..%2Fen` decodes to
+ * `//evil.example/../en`, which a browser reads as a host).
+ */
+
+export type SiteTarget =
+  | { ok: true; path: string; query: string }
+  | { ok: false; status: 400 | 404; reason: string }
+
+/** A control character (C0 or DEL) or a backslash anywhere in `text`. */
+function hasControlOrBackslash(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code < 0x20 || code === 0x7f || code === 0x5c) return true
+  }
+  return false
+}
+const DOT_SEGMENT = /\/\.{1,2}(?:\/|$)/
+/** What a query may hold as it is repeated in a `Location`: visible ASCII only. */
+const SAFE_QUERY = /^[\u0021-\u007e]*$/
+
+/** Reads a request target (`request.url`: path and query, as sent). */
+export function siteTarget(target: string): SiteTarget {
+  const mark = target.indexOf('?')
+  const rawPath = mark === -1 ? target : target.slice(0, mark)
+  const rawQuery = mark === -1 ? '' : target.slice(mark + 1)
+  if (!rawPath.startsWith('/')) return { ok: false, status: 400, reason: 'not a path' }
+  let path: string
+  try {
+    path = decodeURIComponent(rawPath)
+  } catch {
+    return { ok: false, status: 400, reason: 'malformed escape' }
+  }
+  if (hasControlOrBackslash(path)) {
+    return { ok: false, status: 404, reason: 'control character or backslash' }
+  }
+  if (path.includes('//')) return { ok: false, status: 404, reason: 'empty segment' }
+  if (DOT_SEGMENT.test(path)) return { ok: false, status: 404, reason: 'dot segment' }
+  return { ok: true, path, query: SAFE_QUERY.test(rawQuery) ? rawQuery : '' }
+}
+
+/**
+ * A decoded site path written for a `Location` header: each segment percent-encoded, so the
+ * header holds ASCII only and names the same path on the same host.
+ */
+export function encodePath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => encodeURIComponent(segment))
+    .join('/')
+}
+
+/** The address a folder without its slash redirects to: always a path of this site. */
+export function slashRedirect(target: { path: string; query: string }): string {
+  const location = `${encodePath(target.path)}/${target.query ? `?${target.query}` : ''}`
+  // Belt and braces: a path that begins with one slash and no second is on this host.
+  if (!/^\/(?![/\\])/.test(location)) throw new Error(`not a site path: ${location}`)
+  return location
+}

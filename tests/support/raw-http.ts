@@ -1,0 +1,81 @@
+/**
+ * HTTP/1.1 as an attacker writes it: bytes on a socket, so that paths, methods and framing reach
+ * the server exactly as sent (no client normalises `..`, `//` or escapes on the way).
+ */
+import { connect } from 'node:net'
+
+export interface RawAnswer {
+  status: number
+  /** Header names in lower case; a repeated header's values joined by `, `. */
+  headers: Record<string, string>
+  body: string
+  /** The answer as received, head and body (as Latin-1: one character a byte). */
+  text: string
+}
+
+/** Sends `request` (the whole request, CRLFs included) and reads the answer until the server closes. */
+export function sendRaw(
+  port: number,
+  request: string | Buffer,
+  timeoutMs = 3000,
+): Promise<RawAnswer> {
+  return new Promise((done, fail) => {
+    const socket = connect(port, '127.0.0.1')
+    const chunks: Buffer[] = []
+    const timer = setTimeout(() => socket.destroy(), timeoutMs)
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk)
+      // One answer is all we ask for: stop once its body is complete.
+      const answer = parse(Buffer.concat(chunks))
+      if (answer && answer.complete) socket.end()
+    })
+    socket.on('error', () => {})
+    socket.on('close', () => {
+      clearTimeout(timer)
+      const bytes = Buffer.concat(chunks)
+      const answer = parse(bytes)
+      if (!answer) {
+        fail(new Error(`no HTTP answer: ${JSON.stringify(bytes.toString('latin1').slice(0, 200))}`))
+      }
+      else done(answer)
+    })
+    socket.write(request)
+  })
+}
+
+/** A GET (or `method`) of `target` as written, with `Connection: close` and any extra lines. */
+export function rawRequest(
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  body = '',
+): string {
+  const lines = Object.entries({ host: 'localhost', connection: 'close', ...headers }).map(
+    ([name, value]) => `${name}: ${value}`,
+  )
+  return `${method} ${target} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n${body}`
+}
+
+function parse(bytes: Buffer): (RawAnswer & { complete: boolean }) | undefined {
+  const text = bytes.toString('latin1')
+  const end = text.indexOf('\r\n\r\n')
+  if (end === -1) return undefined
+  const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n')
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1])
+  if (!status) return undefined
+  const headers: Record<string, string> = {}
+  for (const line of lines) {
+    const colon = line.indexOf(':')
+    const name = line.slice(0, colon).trim().toLowerCase()
+    const value = line.slice(colon + 1).trim()
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`
+  }
+  const bodyBytes = bytes.subarray(end + 4)
+  const body = bodyBytes.toString('utf8')
+  const length = headers['content-length']
+  const complete =
+    (length !== undefined && bodyBytes.length >= Number(length)) ||
+    status === 304 ||
+    status === 204
+  return { status, headers, body, text, complete }
+}

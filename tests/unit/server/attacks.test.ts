@@ -1,0 +1,434 @@
+/**
+ * The server as an attacker tries it (issue 23): requests written byte for byte on a socket
+ * against the site and the forms service of one app, each a defect found by probing, each
+ * answered as a bank's security team expects.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import {
+  databases,
+  linkIn,
+  SITE_URL,
+  signUp,
+  startService,
+  type TestService,
+} from '../../support/forms'
+import { type RawAnswer, rawRequest, sendRaw } from '../../support/raw-http'
+
+let root: string
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'dist-attacks-'))
+  const put = async (path: string, data: string) => {
+    await mkdir(join(root, path, '..'), { recursive: true })
+    await writeFile(join(root, path), data)
+  }
+  await put('en/index.html', '<title>English home</title>')
+  await put('en/newsletter/index.html', '<title>Newsletter</title>')
+  await put('en/café/index.html', '<title>Café</title>')
+  await put('en/404/index.html', '<title>English 404</title>')
+  await put('de/404/index.html', '<title>Deutsche 404</title>')
+  await put('404.html', '<title>English 404</title>')
+})
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true })
+})
+
+/** The service's and the pages' headers that every answer must carry. */
+function expectPolicyHeaders(answer: RawAnswer, what: string) {
+  expect(answer.headers['content-security-policy'], what).toBeTruthy()
+  expect(answer.headers['x-content-type-options'], what).toBe('nosniff')
+  expect(answer.headers['x-frame-options'], what).toBe('DENY')
+  expect(answer.headers['referrer-policy'], what).toBeTruthy()
+}
+
+describe('the site, attacked', () => {
+  let service: TestService
+  let port: number
+  const get = (target: string, headers: Record<string, string> = {}, method = 'GET') =>
+    sendRaw(port, rawRequest(method, target, headers))
+
+  beforeAll(async () => {
+    service = await startService({}, { root })
+    await service.app.listen({ port: 0, host: '127.0.0.1' })
+    const address = service.app.server.address()
+    port = typeof address === 'object' && address ? address.port : 0
+  }, 30_000)
+  afterAll(async () => {
+    await service.close()
+  })
+
+  it('never redirects to another host: encoded slashes, backslashes, dot segments and // are 404', async () => {
+    for (const target of [
+      '/%2Fevil.example/..%2Fen',
+      '/%2Fevil.example/..%2Fen/',
+      '/%5Cevil.example/..%2Fen/newsletter',
+      '/%5C%5Cevil.example/en',
+      '/%E2%82%AC/..%2Fen',
+      '/%0d%0aSet-Cookie:%20x=1/..%2Fen',
+      '//anything/en/',
+      '//evil.example/en',
+      '/en//newsletter',
+      '/en/%2E%2E/en',
+      '/./en',
+      '/en/.',
+    ]) {
+      const answer = await get(target)
+      expect(answer.status, target).toBe(404)
+      expect(answer.headers.location, target).toBeUndefined()
+      expect(answer.headers['set-cookie'], target).toBeUndefined()
+      expect(answer.body, target).toContain('English 404')
+      expectPolicyHeaders(answer, target)
+    }
+  })
+
+  it('redirects a folder to its slash on this site, encoding what it repeats', async () => {
+    expect((await get('/en')).headers.location).toBe('/en/')
+    expect((await get('/en/newsletter?ref=mail')).headers.location).toBe('/en/newsletter/?ref=mail')
+    const cafe = await get('/en/caf%C3%A9')
+    expect(cafe.status).toBe(301)
+    expect(cafe.headers.location).toBe('/en/caf%C3%A9/')
+    expectPolicyHeaders(cafe, 'café')
+    expect((await get('/en/caf%C3%A9/')).body).toContain('Café')
+  })
+
+  it('answers methods other than GET and HEAD on pages with 405 and Allow, with the headers', async () => {
+    for (const method of ['PUT', 'DELETE', 'POST', 'PATCH', 'OPTIONS']) {
+      const answer = await get('/en/', { 'content-length': '0' }, method)
+      expect(answer.status, method).toBe(405)
+      expect(answer.headers.allow, method).toBe('GET, HEAD')
+      expectPolicyHeaders(answer, method)
+    }
+    const api = await get('/api/nothing', { 'content-length': '0' }, 'PUT')
+    expect(api.status).toBe(404)
+    expect(api.headers['content-security-policy']).toContain("default-src 'none'")
+  })
+
+  it('gives the headers to the answers Fastify and Node write, and echoes no address', async () => {
+    for (const target of ['/%zz', '/api/forms/%E0%A4%A', '/en/%ff%fe']) {
+      const answer = await get(target)
+      expect(answer.status, target).toBeGreaterThanOrEqual(400)
+      expect(answer.status, target).toBeLessThan(500)
+      expect(answer.body, target).not.toContain(target.slice(1))
+      expectPolicyHeaders(answer, target)
+    }
+    const large = await get('/en/', { 'x-large': 'a'.repeat(40_000) })
+    expect(large.status).toBe(431)
+    expectPolicyHeaders(large, '431')
+    const framing = await sendRaw(
+      port,
+      'POST /api/consent HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    )
+    expect(framing.status).toBe(400)
+    expectPolicyHeaders(framing, 'framing')
+    const garbage = await sendRaw(port, 'HELLO\r\n\r\n')
+    expect(garbage.status).toBe(400)
+    expectPolicyHeaders(garbage, 'garbage')
+  })
+
+  it('answers a client too slow to send its request with 408 and the headers', async () => {
+    const accepted = new Promise<import('node:net').Socket>((done) =>
+      service.app.server.once('connection', done),
+    )
+    const client = connect(port, '127.0.0.1')
+    const chunks: Buffer[] = []
+    client.on('data', (chunk: Buffer) => chunks.push(chunk))
+    const closed = new Promise((done) => client.on('close', done))
+    const socket = await accepted
+    // What Node reports when requestTimeout passes (it checks every 30 s, too slow to wait for).
+    const timeout = Object.assign(new Error('Request timeout'), {
+      code: 'ERR_HTTP_REQUEST_TIMEOUT',
+    })
+    service.app.server.emit('clientError', timeout, socket)
+    await closed
+    const text = Buffer.concat(chunks).toString('latin1')
+    expect(text).toMatch(/^HTTP\/1\.1 408 /)
+    expect(text.toLowerCase()).toContain('content-security-policy:')
+    expect(text.toLowerCase()).toContain('x-frame-options: deny')
+  })
+
+  it('answers 304 without a length, and matches lists of tags and * as nginx does', async () => {
+    const first = await get('/en/')
+    const etag = first.headers.etag ?? ''
+    expect(etag).toMatch(/^W\/"/)
+    const same = await get('/en/', { 'if-none-match': etag })
+    expect(same.status).toBe(304)
+    expect(same.headers['content-length']).toBeUndefined()
+    expect((await get('/en/', { 'if-none-match': `"other", ${etag}` })).status).toBe(304)
+    expect((await get('/en/', { 'if-none-match': etag.slice(2) })).status).toBe(304)
+    expect((await get('/en/', { 'if-none-match': '*' })).status).toBe(304)
+    expect((await get('/en/', { 'if-none-match': '"other", "else"' })).status).toBe(200)
+  })
+})
+
+describe.each(databases())('the forms service, attacked, on $name', (database) => {
+  let service: TestService
+  let clock = Date.parse('2026-11-25T10:00:00Z')
+  const logs: string[] = []
+
+  beforeAll(async () => {
+    service = await startService(database, {
+      now: () => new Date(clock),
+      rateLimit: 10,
+      logs,
+      mailsPerHour: 8,
+    })
+  }, 30_000)
+  afterAll(async () => {
+    await service.close()
+  })
+  beforeEach(async () => {
+    clock = Date.parse('2026-11-25T10:00:00Z')
+    logs.length = 0
+    await service.reset()
+  })
+
+  const pathOf = (link: string) => link.replace(SITE_URL, '')
+  const post = (payload: unknown, headers: Record<string, string> = {}, form = 'newsletter') =>
+    service.app.inject({
+      method: 'POST',
+      url: `/api/forms/${form}`,
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: JSON.stringify(payload),
+      // Each sign-up from its own address: the limits per mailbox are what is tried here.
+      remoteAddress: `198.51.100.${Math.floor(Math.random() * 250) + 1}`,
+    })
+  const snapshot = async () => ({
+    subscribers: await service.query('SELECT * FROM subscribers ORDER BY id'),
+    tokens: await service.query('SELECT * FROM subscriber_tokens ORDER BY hash'),
+    events: await service.query('SELECT * FROM subscription_events ORDER BY id'),
+  })
+  const settle = () => new Promise((done) => setTimeout(done, 300))
+
+  it('changes nothing when the unsubscribe link is opened (GET or HEAD): the confirmation still works', async () => {
+    await post(signUp('ada@example.com'))
+    const [mail] = await service.inbox.waitFor(1)
+    const before = await snapshot()
+    const unsubscribe = pathOf(linkIn(mail, '/unsubscribe'))
+    for (const method of ['GET', 'HEAD'] as const) {
+      const answer = await service.app.inject({ method, url: unsubscribe })
+      expect(answer.statusCode, method).toBe(200)
+    }
+    expect(await snapshot()).toEqual(before)
+    const confirm = pathOf(linkIn(mail, '/confirm'))
+    const confirmed = await service.app.inject({
+      method: 'POST',
+      url: confirm,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: SITE_URL },
+      payload: '',
+    })
+    expect(confirmed.headers.location).toBe('/en/newsletter-confirmed/')
+    // The confirmation's answer keeps its token out of the next page's referrer.
+    expect(confirmed.headers['referrer-policy']).toBe('no-referrer')
+  })
+
+  it('sends one mailbox three confirmation mails an hour however its address is spelt', async () => {
+    for (let n = 1; n <= 10; n++) {
+      const answer = await post(signUp(`victim+${n}@example.com`))
+      expect(answer.statusCode).toBe(200)
+      expect(answer.json()).toEqual({ ok: true, redirect: '/en/newsletter-success/' })
+    }
+    for (const spelling of [
+      'v.i.c.tim@gmail.com',
+      'vic.tim+a@googlemail.com',
+      'VICTIM@gmail.com',
+    ]) {
+      await post(signUp(spelling))
+    }
+    await post(signUp('victi.m+x@gmail.com'))
+    await post(signUp('victim+y@gmail.com'))
+    await service.inbox.waitFor(6)
+    await settle()
+    const byRecipient = service.inbox.countByRecipient()
+    const toExample = [...byRecipient].filter(([to]) => to.endsWith('@example.com'))
+    const toGmail = [...byRecipient].filter(([to]) => /@(gmail|googlemail)\.com$/.test(to))
+    expect(toExample.reduce((sum, [, count]) => sum + count, 0)).toBe(3)
+    expect(toGmail.reduce((sum, [, count]) => sum + count, 0)).toBe(3)
+    expect(logs.join('')).toContain('sign-up for a mailbox that had its mails; none sent')
+    // An hour later three more; six in a day at most.
+    for (const hours of [1, 2]) {
+      clock += hours === 1 ? 61 * 60_000 : 60 * 60_000
+      for (let n = 11; n <= 14; n++) await post(signUp(`victim+${n}x${hours}@example.com`))
+    }
+    await service.inbox.waitFor(9)
+    await settle()
+    const total = [...service.inbox.countByRecipient()]
+      .filter(([to]) => to.endsWith('@example.com'))
+      .reduce((sum, [, count]) => sum + count, 0)
+    expect(total).toBe(6)
+  })
+
+  it('stops confirmation mails at the service’s hourly cap, says so once in the log, stores nothing more', async () => {
+    for (let n = 1; n <= 8; n++)
+      expect((await post(signUp(`person${n}@example.com`))).statusCode).toBe(200)
+    await service.inbox.waitFor(8)
+    const before = await snapshot()
+    const refused = await post(signUp('person9@example.com'))
+    expect(refused.statusCode).toBe(503)
+    expect(refused.headers['retry-after']).toBe('600')
+    expect(refused.json()).toEqual({ ok: false, reason: 'unavailable' })
+    const page = await service.app.inject({
+      method: 'POST',
+      url: '/api/forms/newsletter',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'email=person10%40example.com&topics=services&consent=yes&version=v1&language=de',
+    })
+    expect(page.statusCode).toBe(503)
+    expect(page.body).toContain('<html lang="de">')
+    expect(await snapshot()).toEqual(before)
+    const capLines = logs.filter((line) => line.includes('confirmation mail cap reached'))
+    expect(capLines).toHaveLength(1)
+    expect(capLines[0]).toContain('"level":40')
+    clock += 61 * 60_000
+    expect((await post(signUp('person11@example.com'))).statusCode).toBe(200)
+  })
+
+  it('refuses forms posted from another site, and takes them from its own pages', async () => {
+    const before = await snapshot()
+    const hostile: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site', origin: 'https://partner.lumora-bank.example' },
+      { 'sec-fetch-site': 'cross-site', origin: SITE_URL },
+    ]
+    for (const headers of hostile) {
+      const json = await post(signUp('ada@example.com'), headers)
+      expect(json.statusCode, JSON.stringify(headers)).toBe(403)
+      expect(json.json()).toEqual({ ok: false, reason: 'crossSite' })
+      const form = await service.app.inject({
+        method: 'POST',
+        url: '/api/forms/newsletter',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'accept-language': 'de-DE,de;q=0.9,en;q=0.5',
+          ...headers,
+        },
+        payload: 'email=ada%40example.com&topics=services&consent=yes&version=v1&language=de',
+      })
+      expect(form.statusCode).toBe(403)
+      expect(form.body).toContain('Dieses Formular kann nur auf unserer Website gesendet werden')
+      for (const url of [
+        '/api/consent',
+        '/api/subscriptions/confirm?token=x',
+        '/api/subscriptions/unsubscribe?token=x',
+      ]) {
+        const other = await service.app.inject({ method: 'POST', url, headers, payload: '' })
+        expect(other.statusCode, url).toBe(403)
+      }
+    }
+    await settle()
+    expect(await snapshot()).toEqual(before)
+    expect(service.inbox.mails).toHaveLength(0)
+    // From the site's own page, with and without script, by SITE_URL or the host it was sent to.
+    const own = await service.app.inject({
+      method: 'POST',
+      url: '/api/forms/newsletter',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: SITE_URL,
+        'sec-fetch-site': 'same-origin',
+      },
+      payload: 'email=ada%40example.com&topics=services&consent=yes&version=v1&language=en',
+    })
+    expect(own.statusCode).toBe(303)
+    expect(own.headers.location).toBe('/en/newsletter-success/')
+    const byHost = await post(signUp('bea@example.com'), {
+      host: 'localhost:8080',
+      origin: 'http://localhost:8080',
+      'sec-fetch-site': 'same-origin',
+    })
+    expect(byHost.statusCode).toBe(200)
+    await service.inbox.waitFor(2)
+  })
+
+  it('logs the form’s own field names only, and unknown ones as a count', async () => {
+    const urlencodedJson = await service.app.inject({
+      method: 'POST',
+      url: '/api/forms/newsletter',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '{"email":"victim.pii@example.org"}',
+    })
+    expect(urlencodedJson.statusCode).toBe(422)
+    const longName = await service.app.inject({
+      method: 'POST',
+      url: '/api/forms/newsletter',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `${'n'.repeat(60_000)}=1&email=x`,
+    })
+    expect(longName.statusCode).toBe(422)
+    const text = logs.join('')
+    expect(text).toContain('form rejected')
+    expect(text).toContain('"unknownFields":1')
+    expect(text).not.toContain('victim.pii')
+    expect(Math.max(...logs.map((line) => line.length))).toBeLessThan(1000)
+  })
+
+  it('holds every route to its body limit for every content type, multipart too (413)', async () => {
+    const boundary = 'attack'
+    const multipart = (size: number) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="f"\r\n\r\n${'x'.repeat(size)}\r\n--${boundary}--\r\n`
+    for (const [url, limit] of [
+      ['/api/forms/newsletter', 64 * 1024],
+      ['/api/subscriptions/confirm?token=x', 4096],
+      ['/api/subscriptions/unsubscribe?token=x', 4096],
+      ['/api/consent', 2048],
+    ] as const) {
+      for (const type of [
+        `multipart/form-data; boundary=${boundary}`,
+        'application/json',
+        'application/x-www-form-urlencoded',
+      ]) {
+        const answer = await service.app.inject({
+          method: 'POST',
+          url,
+          headers: { 'content-type': type },
+          payload: multipart(limit + 10),
+        })
+        expect(answer.statusCode, `${url} ${type}`).toBe(413)
+      }
+    }
+  })
+
+  it('refuses a text answer with half a surrogate pair as invalid (422), as it does a NUL', async () => {
+    for (const comment of ['"a\\ud800b"', '"\\udfff"', '"a\\udc00\\ud800"']) {
+      const answer = await service.app.inject({
+        method: 'POST',
+        url: '/api/forms/survey',
+        headers: { 'content-type': 'application/json' },
+        payload: `{"answers.role":"partner","answers.satisfaction":"3","version":"3","language":"en","answers.comment":${comment}}`,
+      })
+      expect(answer.statusCode, comment).toBe(422)
+      expect(answer.json()).toEqual({
+        ok: false,
+        errors: [{ field: 'answers.comment', code: 'invalid' }],
+      })
+    }
+    // A whole pair is a character like any other.
+    const emoji = await post(
+      {
+        'answers.role': 'partner',
+        'answers.satisfaction': '3',
+        version: '3',
+        language: 'en',
+        'answers.comment': 'ok 👍',
+      },
+      {},
+      'survey',
+    )
+    expect(emoji.statusCode).toBe(200)
+    expect(logs.join('')).not.toContain('"level":50')
+  })
+
+  it('takes no address literal for a domain', async () => {
+    for (const email of ['ip@127.0.0.10', 'ip@[127.0.0.1]', 'ip@0x7f.1', 'ip@example.123']) {
+      const answer = await post(signUp(email))
+      expect(answer.statusCode, email).toBe(422)
+      expect(answer.json().errors).toEqual([{ field: 'email', code: 'email' }])
+    }
+  })
+})
