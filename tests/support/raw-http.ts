@@ -27,7 +27,7 @@ export function sendRaw(
       chunks.push(chunk)
       // One answer is all we ask for: stop once its body is complete.
       const answer = parse(Buffer.concat(chunks))
-      if (answer && answer.complete) socket.end()
+      if (answer?.complete) socket.end()
     })
     socket.on('error', () => {})
     socket.on('close', () => {
@@ -36,8 +36,7 @@ export function sendRaw(
       const answer = parse(bytes)
       if (!answer) {
         fail(new Error(`no HTTP answer: ${JSON.stringify(bytes.toString('latin1').slice(0, 200))}`))
-      }
-      else done(answer)
+      } else done(answer)
     })
     socket.write(request)
   })
@@ -74,8 +73,6 @@ function parse(bytes: Buffer): (RawAnswer & { complete: boolean }) | undefined {
   const body = bodyBytes.toString('utf8')
   const length = headers['content-length']
   const complete =
-    (length !== undefined && bodyBytes.length >= Number(length)) ||
-    status === 304 ||
-    status === 204
+    (length !== undefined && bodyBytes.length >= Number(length)) || status === 304 || status === 204
   return { status, headers, body, text, complete }
 }
