@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import Fastify, {
+  type FastifyError,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -29,6 +30,9 @@ export interface AppOptions {
   /** Trust `X-Forwarded-For` from a proxy in front (`TRUST_PROXY`), for rate limits per address. */
   trustProxy?: boolean | string
 }
+
+/** The longest path a log line repeats (the site's own are far shorter). */
+const LOGGED_PATH_LENGTH = 200
 
 /** A complete HTTP/1.1 answer of `status` with `headers` and a one-line text, for a raw socket. */
 function rawAnswer(status: number, headers: Record<string, string>): string {
@@ -57,11 +61,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       level: options.logLevel ?? 'info',
       ...(options.logStream ? { stream: options.logStream } : {}),
       // Requests are logged by method and path only: no query (links carry tokens), no
-      // address of the visitor.
+      // address of the visitor, and no more of the path than the site's own addresses need
+      // (a client chooses it; a line must not grow with it).
       serializers: {
         req: (request: { method: string; url: string }) => ({
-          method: request.method,
-          path: request.url.split('?')[0],
+          method: request.method.slice(0, 20),
+          path: (request.url.split('?')[0] ?? '').slice(0, LOGGED_PATH_LENGTH),
         }),
       },
     },
@@ -99,6 +104,18 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     if (!isService(request.url) && reply.hasHeader('content-security-policy')) return
     reply.headers(headersFor(request.url, request.protocol === 'https'))
+  })
+  // Errors of the routes outside the forms service (which answers its own): a 4xx is the
+  // client's and logged as a code only (Fastify's own line carried the error's stack); a 5xx is
+  // ours and logged whole.
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500
+    if (status >= 500) request.log.error({ err: error }, 'request failed')
+    else request.log.info({ code: error.code ?? String(status) }, 'request refused')
+    return reply
+      .code(status)
+      .type('text/plain; charset=utf-8')
+      .send(`${STATUS_CODES[status] ?? 'Error'}\n`)
   })
   await app.register(cspReportRoute)
   if (options.forms) await app.register(formsRoutes, options.forms)

@@ -101,7 +101,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
   // A form posted by a page of another site is refused before its body is read.
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'POST' || !fromAnotherSite(request, siteUrl)) return
-    request.log.info({ path: request.url.split('?')[0] }, 'form post from another site refused')
+    request.log.info({ path: request.routeOptions.url }, 'form post from another site refused')
     const language = languageOf(request)
     if (wantsPage(request)) {
       return html(reply, 403, problemPage(language, [FORM_MESSAGES[language].failed.crossSite]))
