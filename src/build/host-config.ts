@@ -210,7 +210,9 @@ ${headersOf('drawing')}
     proxy_pass http://site_forms_service;
     proxy_http_version 1.1;
     proxy_set_header Connection "";
-    proxy_set_header Host $host;
+    # The host as the browser named it, port included: the service takes a form post only
+    # from a page whose Origin is SITE_URL's or this host's.
+    proxy_set_header Host $http_host;
     proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
     proxy_set_header X-Forwarded-Proto $scheme;
     client_max_body_size 64k;

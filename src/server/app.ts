@@ -103,7 +103,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // files set theirs, which depend on the file; Fastify's own 404s and errors set none).
   app.addHook('onSend', async (request, reply) => {
     if (!isService(request.url) && reply.hasHeader('content-security-policy')) return
-    reply.headers(headersFor(request.url, request.protocol === 'https'))
+    // A route of the service may choose one on purpose (the links' button pages choose their
+    // referrer policy); the rest are the kind's.
+    for (const [name, value] of Object.entries(
+      headersFor(request.url, request.protocol === 'https'),
+    )) {
+      if (!reply.hasHeader(name)) reply.header(name, value)
+    }
   })
   // Errors of the routes outside the forms service (which answers its own): a 4xx is the
   // client's and logged as a code only (Fastify's own line carried the error's stack); a 5xx is
@@ -122,6 +128,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   if (!options.root) return app
   const handle = createStaticHandler(options.root, policy)
   const siteRoute = async (request: FastifyRequest, reply: FastifyReply) => {
+    // The service's paths are no files, whether or not the service runs here.
+    if (isService(request.url)) {
+      return reply.code(404).send({ ok: false, errors: [{ field: '', code: 'unknown' }] })
+    }
     const target = siteTarget(request.url)
     // An address the site never writes is not looked up (see request-path.ts); it gets the
     // 404 page like any unknown address, or 400 when it cannot be decoded.

@@ -274,7 +274,7 @@ export interface ServerProcess {
 
 /**
  * The forms service as its own process (`tests/support/forms-server.ts`, what `npm start`
- * serves) on the fixture's forms, configured by `env`, without rate limit.
+ * serves) on the fixture's forms, configured by `env`, without rate limit or hourly mail cap.
  */
 export function spawnFormsServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   const child = spawn(
@@ -288,6 +288,7 @@ export function spawnFormsServer(env: NodeJS.ProcessEnv): Promise<ServerProcess>
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         FORMS_RATE_LIMIT: '0',
+        CONFIRMATION_MAILS_PER_HOUR: '0',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -19,6 +19,14 @@ import type { Language } from '../../shared/languages'
 export const html = (reply: FastifyReply, status: number, body: string) =>
   reply.code(status).type('text/html; charset=utf-8').send(body)
 
+/**
+ * Sends a page of an e-mail's link, whose address holds its token. The service's answers send
+ * no referrer at all; this page's button must send its `Origin` (which a browser sends as
+ * `null` under `no-referrer`), so it sends the origin only, never the address.
+ */
+export const linkPage = (reply: FastifyReply, body: string) =>
+  html(reply.header('referrer-policy', 'strict-origin'), 200, body)
+
 /** What to correct in a form sent without script, with a link back to it. */
 export function errorPage(
   form: FormDefinition,

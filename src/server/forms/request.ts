@@ -46,13 +46,15 @@ export function sameSiteReferer(request: FastifyRequest, siteUrl: string): strin
 /**
  * Whether a browser sent this request from another site: a page elsewhere posting a form of
  * ours for each of its visitors. Browsers say where a request comes from (`Sec-Fetch-Site`,
- * `Origin`); a request that says neither comes from no page (a mail provider's one-click
+ * else `Origin` in older ones); a request that says neither comes from no page (a mail provider's one-click
  * unsubscribe, a command-line client) and is held to the limits per address and mailbox.
  * The site's own origin is `SITE_URL`'s, or the one the request was sent to (the host it names).
  */
 export function fromAnotherSite(request: FastifyRequest, siteUrl: string): boolean {
   const fetchSite = request.headers['sec-fetch-site']
-  if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') return true
+  // Every current engine says where a request comes from; its word settles it (an `Origin`
+  // may be `null` on our own pages under a strict referrer policy).
+  if (fetchSite !== undefined) return fetchSite !== 'same-origin' && fetchSite !== 'none'
   const origin = request.headers.origin
   if (origin === undefined) return false
   return origin !== new URL(siteUrl).origin && origin !== `${request.protocol}://${request.host}`

@@ -9,7 +9,7 @@ import type { FormsContent } from '../../content/forms'
 import { LINK_EXPIRED_PAGE, UNSUBSCRIBED_PAGE } from '../../shared/forms/definition'
 import { FORM_MESSAGES } from '../../shared/forms/messages'
 import { DEFAULT_LANGUAGE, type Language } from '../../shared/languages'
-import { actionPage, confirmPage, html } from './pages'
+import { actionPage, confirmPage, linkPage } from './pages'
 import { isLanguage } from './request'
 import { type FormsStore, type LinkOutcome, subscriptionLink } from './store'
 
@@ -55,9 +55,8 @@ export function subscriptionRoutes(
     const name = list?.name[found.language] ?? found.list
     const button =
       list?.mail.button[found.language] ?? FORM_MESSAGES[found.language].confirmPage.title
-    return html(
+    return linkPage(
       reply,
-      200,
       confirmPage(
         found.language,
         name,
@@ -97,9 +96,8 @@ export function subscriptionRoutes(
       }
       const name = forms.lists[found.list]?.name[found.language] ?? found.list
       const messages = FORM_MESSAGES[found.language].unsubscribePage
-      return html(
+      return linkPage(
         reply,
-        200,
         actionPage(found.language, {
           title: messages.title,
           lead: messages.lead.replace('{list}', name),

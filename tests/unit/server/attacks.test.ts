@@ -212,13 +212,20 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
     for (const method of ['GET', 'HEAD'] as const) {
       const answer = await service.app.inject({ method, url: unsubscribe })
       expect(answer.statusCode, method).toBe(200)
+      // The page's address holds its token: its button sends the origin only, never the address.
+      expect(answer.headers['referrer-policy']).toBe('strict-origin')
     }
     expect(await snapshot()).toEqual(before)
     const confirm = pathOf(linkIn(mail, '/confirm'))
     const confirmed = await service.app.inject({
       method: 'POST',
       url: confirm,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: SITE_URL },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        // What a browser sends from the page: where it comes from, whatever its Origin says.
+        origin: 'null',
+        'sec-fetch-site': 'same-origin',
+      },
       payload: '',
     })
     expect(confirmed.headers.location).toBe('/en/newsletter-confirmed/')
