@@ -1,6 +1,8 @@
 /**
- * `npm test`: the unit tests (Vitest), then the browser tests (Playwright against the built
- * site), and one closing line `N passed, M failed` over both, so CI records what ran.
+ * `npm test`: the unit tests (Vitest), the browser tests (Playwright and Chromium against the
+ * built site), then the scenarios every engine must pass (Chromium, Firefox, WebKit), and one
+ * closing line `N passed, M failed` over all, so CI records what ran. `npm test -- unit`,
+ * `-- e2e` or `-- engines` runs one suite.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
@@ -31,10 +33,11 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): numb
   return result.status ?? 1
 }
 
-function unit(): Counts & { code: number } {
-  const file = join(reports, 'vitest.json')
+function vitest(name: string, args: string[] = []): Counts & { code: number } {
+  const file = join(reports, `${name}.json`)
   const code = run(bin('vitest'), [
     'run',
+    ...args,
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${file}`,
@@ -67,9 +70,14 @@ function browser(): Counts & { code: number } {
   return { passed: expected + flaky, failed: unexpected, skipped, code }
 }
 
+const chosen = (suite: string) => only === undefined || only === suite
 const suites = [
-  ...(only === 'e2e' ? [] : [{ name: 'unit', ...unit() }]),
-  ...(only === 'unit' ? [] : [{ name: 'browser', ...browser() }]),
+  ...(chosen('unit') ? [{ name: 'unit', ...vitest('vitest') }] : []),
+  ...(chosen('e2e') ? [{ name: 'browser', ...browser() }] : []),
+  // The scenarios every engine must pass (Chromium, Firefox, WebKit; ENGINES= picks some).
+  ...(chosen('engines')
+    ? [{ name: 'engines', ...vitest('engines', ['--config', 'vitest.engines.config.ts']) }]
+    : []),
 ]
 const total = suites.reduce(
   (sum, suite) => ({

@@ -91,6 +91,9 @@ export async function codeHash(root: string): Promise<string> {
     join(root, 'package-lock.json'),
   ]
   await hashFiles(hash, files, (file) => relative(root, file))
+  // React's production and development builds differ (a bundle made under NODE_ENV=test
+  // imports jsxDEV, which the production runtime has not).
+  hash.update(`NODE_ENV=${process.env.NODE_ENV ?? ''}\n`)
   return hash.digest('hex').slice(0, 24)
 }
 
@@ -172,7 +175,14 @@ export async function bundle(
       emptyOutDir: false,
       manifest: MANIFEST_FILE,
       target: 'es2022',
-      modulePreload: { polyfill: false },
+      modulePreload: {
+        polyfill: false,
+        // A chunk loaded later needs the entry, which is always there before it (the boot
+        // script imports it first): preloading it again added a <link rel=modulepreload> for a
+        // module already run, which Firefox answers with an error event.
+        resolveDependencies: (_file, dependencies) =>
+          dependencies.filter((dependency) => !/(^|\/)entry-[\w-]+\.js$/.test(dependency)),
+      },
       // One stylesheet for the whole site (about 5 KB compressed): a page waits for one file
       // instead of one per template and component, and client navigation loads no CSS.
       cssCodeSplit: false,

@@ -208,7 +208,11 @@ const quoted = (hashes: string[]) => hashes.map((hash) => `'${hash}'`)
 const policyText = (directives: [string, ...string[]][]) =>
   directives.map((parts) => parts.join(' ')).join('; ')
 
-/** The policy of every page: what the site needs, and the configured trackers' hosts. */
+/**
+ * The policy of every page: what the site needs, and the configured trackers' hosts. Only
+ * directives every engine knows (the security-headers test holds it to them): an unknown one
+ * is an error in the console of each page.
+ */
 export function pageContentSecurityPolicy(policy: SitePolicy): string {
   const hosts = trackerHosts(policy.tracking)
   return policyText([
@@ -223,7 +227,8 @@ export function pageContentSecurityPolicy(policy: SitePolicy): string {
     ['connect-src', "'self'", ...hosts.connect],
     ['frame-src', ...(hosts.frame.length > 0 ? hosts.frame : ["'none'"])],
     ['worker-src', "'self'"],
-    ['manifest-src', "'self'"],
+    // No manifest-src: WebKit does not know it and says so on every page; default-src 'self'
+    // governs the manifest in every engine.
     ['media-src', "'self'"],
     ['object-src', "'none'"],
     ['base-uri', "'self'"],

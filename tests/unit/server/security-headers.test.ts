@@ -70,6 +70,28 @@ afterAll(async () => {
 })
 
 describe('the content security policy', () => {
+  it('uses only directives Chromium, Firefox and WebKit all know (an unknown one is a console error on every page)', () => {
+    const known = new Set([
+      'default-src',
+      'script-src',
+      'style-src',
+      'style-src-attr',
+      'img-src',
+      'font-src',
+      'connect-src',
+      'frame-src',
+      'worker-src',
+      'media-src',
+      'object-src',
+      'base-uri',
+      'form-action',
+      'frame-ancestors',
+      'report-uri',
+    ])
+    const policy = directives(pageContentSecurityPolicy(sitePolicy({ ...TRACKING })))
+    expect([...policy.keys()].filter((name) => !known.has(name))).toEqual([])
+  })
+
   it('allows scripts from the site only, never inline or eval, and nothing can frame the site', () => {
     const policy = directives(pageContentSecurityPolicy(sitePolicy({ adsIds: [] })))
     expect(policy.get('default-src')).toEqual(["'self'"])

@@ -1,0 +1,353 @@
+/**
+ * The small driver the cross-engine scenarios are written against, and its three engines:
+ * Chromium and Firefox through puppeteer-core (CDP and WebDriver BiDi), WebKitGTK through its
+ * WebDriver (WebKitWebDriver and MiniBrowser, under Xvfb) with selenium-webdriver. Only what
+ * every engine can do: scripts in the page, clicks and keys, history, the window's size.
+ *
+ * Page errors and console errors are recorded by a script of the tests' own that the site's
+ * proxy puts first in every page (`probe.ts`), the same way in every engine: WebKit's driver
+ * reports no console messages.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export type Engine = 'chromium' | 'firefox' | 'webkit'
+export const ENGINES: readonly Engine[] = ['chromium', 'firefox', 'webkit']
+
+export interface Driver {
+  readonly engine: Engine
+  /** Loads `url` and waits for its load event. */
+  goto(url: string): Promise<void>
+  /** Runs `script` (a function's source, called with `args`) in the page; returns its result. */
+  run<T>(script: string, ...args: unknown[]): Promise<T>
+  /** Clicks the first element matching `selector`, scrolled into view first. */
+  click(selector: string): Promise<void>
+  /** Moves the pointer over the first element matching `selector`. */
+  hover(selector: string): Promise<void>
+  /** Types `text` into the element that has focus. */
+  type(text: string): Promise<void>
+  /** Presses one key: `Enter`, `Tab`, `Escape`, `ArrowDown`, `Space`, `/`. */
+  press(key: KeyName): Promise<void>
+  back(): Promise<void>
+  forward(): Promise<void>
+  reload(): Promise<void>
+  /** The window's inner size (WebKitGTK's window is at least 447 px wide; see README). */
+  resize(width: number, height: number): Promise<void>
+  /** Browses without a network (WebKitGTK's driver cannot; `undefined` there). */
+  setOffline?(offline: boolean): Promise<void>
+  close(): Promise<void>
+}
+
+export type KeyName = 'Enter' | 'Tab' | 'Escape' | 'ArrowDown' | 'Space' | 'Slash'
+
+export interface LaunchOptions {
+  /** An HTTP proxy every request to another host goes through (it records them). */
+  proxy?: string
+}
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'
+export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver'
+export const MINIBROWSER_PATH =
+  process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser'
+
+/** Why an engine cannot run here, or undefined when it can. */
+export function missing(engine: Engine): string | undefined {
+  const need =
+    engine === 'chromium'
+      ? [CHROMIUM_PATH]
+      : engine === 'firefox'
+        ? [FIREFOX_PATH]
+        : [WEBKIT_DRIVER_PATH, MINIBROWSER_PATH]
+  const absent = need.filter((path) => !existsSync(path))
+  return absent.length ? `not installed: ${absent.join(', ')}` : undefined
+}
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+]
+
+export async function launch(engine: Engine, options: LaunchOptions = {}): Promise<Driver> {
+  if (engine === 'webkit') return launchWebKit(options)
+  return launchPuppeteer(engine, options)
+}
+
+const PUPPETEER_KEYS: Record<KeyName, string> = {
+  Enter: 'Enter',
+  Tab: 'Tab',
+  Escape: 'Escape',
+  ArrowDown: 'ArrowDown',
+  Space: 'Space',
+  Slash: 'Slash',
+}
+
+async function launchPuppeteer(
+  engine: 'chromium' | 'firefox',
+  options: LaunchOptions,
+): Promise<Driver> {
+  const { default: puppeteer } = await import('puppeteer-core')
+  const proxy = options.proxy ? new URL(options.proxy) : undefined
+  const browser =
+    engine === 'chromium'
+      ? await puppeteer.launch({
+          browser: 'chrome',
+          executablePath: CHROMIUM_PATH,
+          headless: true,
+          args: [
+            ...CHROMIUM_ARGS,
+            ...(proxy ? [`--proxy-server=${proxy.host}`, '--proxy-bypass-list=<-loopback>'] : []),
+          ],
+        })
+      : await puppeteer.launch({
+          browser: 'firefox',
+          protocol: 'webDriverBiDi',
+          executablePath: FIREFOX_PATH,
+          headless: true,
+          extraPrefsFirefox: {
+            // No update checks, telemetry or other calls of Firefox's own.
+            'network.captive-portal-service.enabled': false,
+            'network.connectivity-service.enabled': false,
+            'browser.safebrowsing.update.enabled': false,
+            ...(proxy
+              ? {
+                  'network.proxy.type': 1,
+                  'network.proxy.http': proxy.hostname,
+                  'network.proxy.http_port': Number(proxy.port),
+                  'network.proxy.ssl': proxy.hostname,
+                  'network.proxy.ssl_port': Number(proxy.port),
+                  'network.proxy.no_proxies_on': 'localhost, 127.0.0.1',
+                }
+              : {}),
+          },
+        })
+  const page = await browser.newPage()
+  const handle = (selector: string) =>
+    page.waitForSelector(selector, { timeout: 5000 }).then((found) => {
+      if (!found) throw new Error(`${engine}: nothing matches ${selector}`)
+      return found
+    })
+  return {
+    engine,
+    async goto(url) {
+      await page.goto(url, { waitUntil: 'load' })
+    },
+    run: <T>(script: string, ...args: unknown[]) =>
+      page.evaluate(
+        (source: string, values: unknown[]) => {
+          // The scenarios' own scripts, by indirect eval: in the page's global scope.
+          // biome-ignore lint/security/noGlobalEval: the scenarios' own scripts, in the page
+          const globalEval = eval
+          return globalEval(`(${source})`)(...values)
+        },
+        script,
+        args,
+      ) as Promise<T>,
+    async click(selector) {
+      const element = await handle(selector)
+      await element.scrollIntoView()
+      await element.click()
+    },
+    async hover(selector) {
+      const element = await handle(selector)
+      await element.scrollIntoView()
+      await element.hover()
+    },
+    async type(text) {
+      await page.keyboard.type(text)
+    },
+    async press(key) {
+      await page.keyboard.press(PUPPETEER_KEYS[key] as Parameters<typeof page.keyboard.press>[0])
+    },
+    async back() {
+      await page.goBack()
+    },
+    async forward() {
+      await page.goForward()
+    },
+    async reload() {
+      await page.reload({ waitUntil: 'load' })
+    },
+    async resize(width, height) {
+      await page.setViewport({ width, height })
+    },
+    ...(engine === 'chromium'
+      ? {
+          async setOffline(offline: boolean) {
+            await page.setOfflineMode(offline)
+          },
+        }
+      : {}),
+    async close() {
+      await browser.close()
+    },
+  }
+}
+
+/** A free port from the kernel. */
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net')
+  return new Promise((done) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => done(typeof address === 'object' && address ? address.port : 0))
+    })
+  })
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const { connect } = await import('node:net')
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const open = await new Promise<boolean>((done) => {
+      const socket = connect(port, '127.0.0.1')
+      socket.once('connect', () => {
+        socket.destroy()
+        done(true)
+      })
+      socket.once('error', () => done(false))
+    })
+    if (open) return
+    if (Date.now() > end) throw new Error(`nothing listens on ${port} after ${timeoutMs} ms`)
+    await new Promise((done) => setTimeout(done, 50))
+  }
+}
+
+/** Xvfb for MiniBrowser, started once per process and stopped at exit. */
+let display: Promise<string> | undefined
+function virtualDisplay(): Promise<string> {
+  if (process.env.DISPLAY) return Promise.resolve(process.env.DISPLAY)
+  display ??= (async () => {
+    const number = 90 + Math.floor(Math.random() * 400)
+    const xvfb: ChildProcess = spawn(
+      'Xvfb',
+      [`:${number}`, '-screen', '0', '1920x1080x24', '-nolisten', 'tcp'],
+      {
+        stdio: 'ignore',
+      },
+    )
+    process.once('exit', () => xvfb.kill())
+    const end = Date.now() + 5000
+    while (!existsSync(`/tmp/.X11-unix/X${number}`)) {
+      if (Date.now() > end) throw new Error('Xvfb did not start')
+      await new Promise((done) => setTimeout(done, 50))
+    }
+    return `:${number}`
+  })()
+  return display
+}
+
+const WEBDRIVER_KEYS: Record<KeyName, string> = {
+  Enter: '\uE007',
+  Tab: '\uE004',
+  Escape: '\uE00C',
+  ArrowDown: '\uE015',
+  Space: ' ',
+  Slash: '/',
+}
+
+async function launchWebKit(options: LaunchOptions): Promise<Driver> {
+  const { Builder, By, Capabilities } = await import('selenium-webdriver')
+  const port = await freePort()
+  const home = await mkdtemp(join(tmpdir(), 'webkit-'))
+  const driverProcess = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`], {
+    stdio: 'ignore',
+    env: { ...process.env, DISPLAY: await virtualDisplay(), HOME: home },
+  })
+  await waitForPort(port, 10_000)
+  const proxy = options.proxy ? new URL(options.proxy) : undefined
+  // The proxy by MiniBrowser's own options (the driver's proxy capability was not applied).
+  const capabilities = new Capabilities({
+    browserName: 'MiniBrowser',
+    'webkitgtk:browserOptions': {
+      binary: MINIBROWSER_PATH,
+      args: [
+        '--automation',
+        ...(proxy ? [`--proxy=${proxy.origin}`, '--ignore-host=localhost,127.0.0.1'] : []),
+      ],
+    },
+  })
+  const driver = await new Builder()
+    .usingServer(`http://127.0.0.1:${port}`)
+    .withCapabilities(capabilities)
+    .build()
+  const element = async (selector: string) => {
+    const end = Date.now() + 5000
+    for (;;) {
+      const found = await driver.findElements(By.css(selector))
+      if (found[0]) return found[0]
+      if (Date.now() > end) throw new Error(`webkit: nothing matches ${selector}`)
+      await new Promise((done) => setTimeout(done, 50))
+    }
+  }
+  const waitForLoad = async () => {
+    const end = Date.now() + 15_000
+    while ((await driver.executeScript('return document.readyState')) !== 'complete') {
+      if (Date.now() > end) throw new Error('webkit: the page did not finish loading')
+      await new Promise((done) => setTimeout(done, 50))
+    }
+  }
+  return {
+    engine: 'webkit',
+    async goto(url) {
+      await driver.get(url)
+      await waitForLoad()
+    },
+    run: <T>(script: string, ...args: unknown[]) =>
+      driver.executeScript(
+        `return Promise.resolve((${script}).apply(null, arguments))`,
+        ...args,
+      ) as Promise<T>,
+    async click(selector) {
+      const found = await element(selector)
+      await driver.executeScript('arguments[0].scrollIntoView({ block: "center" })', found)
+      await found.click()
+    },
+    async hover(selector) {
+      const found = await element(selector)
+      await driver.executeScript('arguments[0].scrollIntoView({ block: "center" })', found)
+      await driver.actions().move({ origin: found }).perform()
+    },
+    async type(text) {
+      await driver.actions().sendKeys(text).perform()
+    },
+    async press(key) {
+      await driver.actions().sendKeys(WEBDRIVER_KEYS[key]).perform()
+    },
+    async back() {
+      await driver.navigate().back()
+    },
+    async forward() {
+      await driver.navigate().forward()
+    },
+    async reload() {
+      await driver.navigate().refresh()
+      await waitForLoad()
+    },
+    async resize(width, height) {
+      // The outer window around an inner size: the difference is the browser's own chrome.
+      const inner = await driver.executeScript<{ w: number; h: number }>(
+        'return { w: window.innerWidth, h: window.innerHeight }',
+      )
+      const outer = await driver.manage().window().getRect()
+      await driver
+        .manage()
+        .window()
+        .setRect({ width: width + outer.width - inner.w, height: height + outer.height - inner.h })
+    },
+    async close() {
+      await driver.quit().catch(() => {})
+      driverProcess.kill()
+      await rm(home, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * What the cross-engine scenarios browse: the built site served by `npm start` (with the forms
+ * service and the trackers' test IDs, as the Playwright suite has it), behind a front of the
+ * tests' own that puts the problem probe (`probe.js`) first in every page; and a proxy that
+ * every request to another host goes through, which records the host and answers nothing.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, request, type Server } from 'node:http'
+import type { Socket } from 'node:net'
+import { join, resolve } from 'node:path'
+import { E2E_TRACKING } from '../e2e/support/env'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+export const PROBE_PATH = '/__engine-probe.js'
+const PROBE = readFileSync(join(import.meta.dirname, 'probe.js'), 'utf8')
+
+export interface Site {
+  /** The front's origin, e.g. `http://localhost:4175`. */
+  origin: string
+  /** The proxy for other hosts (`http://127.0.0.1:…`). */
+  proxy: string
+  /** The hosts other than the site that a browser asked for, in order, since `clearHosts`. */
+  hosts(): string[]
+  clearHosts(): void
+  close(): Promise<void>
+}
+
+function listen(server: Server, port = 0): Promise<number> {
+  return new Promise((done, fail) => {
+    server.once('error', fail)
+    server.listen(port, '127.0.0.1', () => {
+      const address = server.address()
+      done(typeof address === 'object' && address ? address.port : 0)
+    })
+  })
+}
+
+async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const ok = await fetch(url).then(
+      (response) => response.status < 500,
+      () => false,
+    )
+    if (ok) return
+    if (Date.now() > end) throw new Error(`${url} did not answer within ${timeoutMs} ms`)
+    await new Promise((done) => setTimeout(done, 200))
+  }
+}
+
+/** Puts the probe first in a page's head. */
+function withProbe(html: string): string {
+  return html.replace(/<head([^>]*)>/i, `<head$1><script src="${PROBE_PATH}"></script>`)
+}
+
+export async function startSite(port = Number(process.env.ENGINES_PORT ?? 4175)): Promise<Site> {
+  const upstreamPort = port + 1
+  const server: ChildProcess = spawn(process.execPath, ['scripts/run.mjs', 'start'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      // Vitest's NODE_ENV=test is not the site's: it is built and served as in production.
+      NODE_ENV: 'production',
+      ...E2E_TRACKING,
+      PORT: String(upstreamPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: '.cache/engines-data',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  const exited = new Promise<void>((done) => server.once('exit', () => done()))
+  await waitForHttp(`http://127.0.0.1:${upstreamPort}/healthz`, 300_000)
+
+  const front = createServer((incoming, outgoing) => {
+    if (incoming.url === PROBE_PATH) {
+      outgoing.writeHead(200, {
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': 'no-store',
+      })
+      outgoing.end(PROBE)
+      return
+    }
+    const headers = { ...incoming.headers, 'accept-encoding': 'identity' }
+    const forwarded = request(
+      {
+        host: '127.0.0.1',
+        port: upstreamPort,
+        path: incoming.url,
+        method: incoming.method,
+        headers,
+      },
+      (answer: IncomingMessage) => {
+        const type = String(answer.headers['content-type'] ?? '')
+        if (!type.startsWith('text/html') || incoming.method === 'HEAD') {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(outgoing)
+          return
+        }
+        const chunks: Buffer[] = []
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+        answer.on('end', () => {
+          const body = Buffer.from(withProbe(Buffer.concat(chunks).toString('utf8')))
+          const { 'content-length': _length, etag: _etag, ...rest } = answer.headers
+          outgoing.writeHead(answer.statusCode ?? 502, {
+            ...rest,
+            'content-length': String(body.length),
+          })
+          outgoing.end(body)
+        })
+      },
+    )
+    forwarded.on('error', () => {
+      if (!outgoing.headersSent) outgoing.writeHead(502)
+      outgoing.end()
+    })
+    incoming.pipe(forwarded)
+  })
+  await listen(front, port)
+
+  // Other hosts: a request is recorded by its host and refused; nothing leaves the machine.
+  const seen: string[] = []
+  const proxy = createServer((incoming, outgoing) => {
+    let target: URL | undefined
+    try {
+      target = new URL(incoming.url ?? '')
+    } catch {
+      target = undefined
+    }
+    // WebKitGTK sends even the site through its proxy: this machine's own are passed on.
+    if (target && (target.hostname === 'localhost' || target.hostname === '127.0.0.1')) {
+      const forwarded = request(
+        {
+          host: '127.0.0.1',
+          port: Number(target.port || 80),
+          path: `${target.pathname}${target.search}`,
+          method: incoming.method,
+          headers: incoming.headers,
+        },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(outgoing)
+        },
+      )
+      forwarded.on('error', () => {
+        if (!outgoing.headersSent) outgoing.writeHead(502)
+        outgoing.end()
+      })
+      incoming.pipe(forwarded)
+      return
+    }
+    seen.push(target?.host ?? String(incoming.headers.host))
+    outgoing.writeHead(403).end()
+  })
+  proxy.on('connect', (incoming: IncomingMessage, socket: Socket) => {
+    seen.push((incoming.url ?? '').replace(/:443$/, ''))
+    socket.on('error', () => {})
+    socket.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n')
+  })
+  const proxyPort = await listen(proxy)
+  return {
+    origin: `http://localhost:${port}`,
+    proxy: `http://127.0.0.1:${proxyPort}`,
+    hosts: () => [...seen],
+    clearHosts: () => {
+      seen.length = 0
+    },
+    async close() {
+      front.closeAllConnections()
+      proxy.closeAllConnections()
+      await new Promise((done) => front.close(done))
+      await new Promise((done) => proxy.close(done))
+      server.kill('SIGTERM')
+      await exited
+    },
+  }
+}
