@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/env'
 
 export type Engine = 'chromium' | 'firefox' | 'webkit'
 export const ENGINES: readonly Engine[] = ['chromium', 'firefox', 'webkit']
@@ -48,7 +49,6 @@ export interface LaunchOptions {
   proxy?: string
 }
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'
 export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver'
 export const MINIBROWSER_PATH =
@@ -65,16 +65,6 @@ export function missing(engine: Engine): string | undefined {
   const absent = need.filter((path) => !existsSync(path))
   return absent.length ? `not installed: ${absent.join(', ')}` : undefined
 }
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-]
 
 export async function launch(engine: Engine, options: LaunchOptions = {}): Promise<Driver> {
   if (engine === 'webkit') return launchWebKit(options)

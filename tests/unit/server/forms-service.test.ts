@@ -51,8 +51,11 @@ describe.each(databases())('forms service on $name', (database) => {
     await service.reset()
   })
 
-  /** Follows a confirmation link as a visitor does: opens it, then presses its button. */
-  const confirmLink = async (link: string) => {
+  /**
+   * Follows a link of an e-mail (confirm, unsubscribe) as a visitor does: opens it, then presses
+   * its button.
+   */
+  const followLink = async (link: string) => {
     const path = pathOf(link)
     const opened = await service.app.inject({ url: path })
     if (opened.statusCode !== 200) return opened
@@ -63,19 +66,8 @@ describe.each(databases())('forms service on $name', (database) => {
       payload: '',
     })
   }
-
-  /** Follows an unsubscribe link as a visitor does: opens it, then presses its button. */
-  const unsubscribeLink = async (link: string) => {
-    const path = pathOf(link)
-    const opened = await service.app.inject({ url: path })
-    if (opened.statusCode !== 200) return opened
-    return service.app.inject({
-      method: 'POST',
-      url: path,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: '',
-    })
-  }
+  const confirmLink = followLink
+  const unsubscribeLink = followLink
 
   const post = (payload: unknown, form = 'newsletter') =>
     service.app.inject({ method: 'POST', url: `/api/forms/${form}`, payload: payload as object })
