@@ -2,10 +2,7 @@
  * The mailbox an address reaches, for limits that an attacker cannot spread over many spellings
  * of one person's address: `victim+1@…` … `victim+10@…` all reach `victim@…`, and at providers
  * that ignore dots in the local part (Gmail), `v.i.c.t.i.m@gmail.com` does too. Used for the
- * number of confirmation mails one mailbox may receive, never for sending.
- *
- * The migration that added the column computes the same key in SQL for rows stored before it
- * (`MAILBOX_SQL`); a test holds the two to the same answers.
+ * number of sign-ups (and so of confirmation mails) one mailbox may have, never for sending.
  */
 
 /** Gmail's domains: its mailboxes ignore dots in the local part, and both names reach one. */
@@ -25,13 +22,3 @@ export function mailboxOf(email: string): string {
   }
   return `${local}@${domain}`
 }
-
-/**
- * `mailboxOf` in SQL, of the column `email` (stored lowercase), for the rows stored before the
- * column existed.
- */
-export const MAILBOX_SQL = `CASE
-  WHEN split_part(email, '@', 2) IN (${GMAIL_DOMAINS.map((domain) => `'${domain}'`).join(', ')})
-  THEN replace(regexp_replace(split_part(email, '@', 1), '^([^+]+)[+].*$', '\\1'), '.', '') || '@${GMAIL}'
-  ELSE regexp_replace(split_part(email, '@', 1), '^([^+]+)[+].*$', '\\1') || '@' || split_part(email, '@', 2)
-END`

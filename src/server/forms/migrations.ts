@@ -4,8 +4,6 @@
  *
  * No table stores an IP address. Tokens are stored as SHA-256 hashes only.
  */
-import { MAILBOX_SQL } from './mailbox'
-
 export interface Migration {
   id: string
   statements: string[]
@@ -111,12 +109,17 @@ export const MIGRATIONS: Migration[] = [
   {
     id: '0003-mailbox-limits',
     statements: [
-      // The mailbox an address reaches (mailbox.ts): confirmation mails are limited per mailbox,
-      // so `victim+1@…` … `victim+10@…` count as one.
-      'ALTER TABLE subscribers ADD COLUMN mailbox text',
-      `UPDATE subscribers SET mailbox = ${MAILBOX_SQL}`,
-      'ALTER TABLE subscribers ALTER COLUMN mailbox SET NOT NULL',
-      'CREATE INDEX subscribers_mailbox ON subscribers (mailbox)',
+      // How often each mailbox (mailbox.ts: `victim+1@…` … `victim+10@…` are one) was signed up
+      // for in the current hour and day: the sign-up's statement counts and checks it in one
+      // upsert, whose row lock makes concurrent sign-ups of one mailbox wait for each other.
+      // Rows are deleted a day after their day began (purge), and with an erased address.
+      `CREATE TABLE mailbox_quota (
+        mailbox text PRIMARY KEY,
+        hour_start timestamptz NOT NULL,
+        hour_count integer NOT NULL,
+        day_start timestamptz NOT NULL,
+        day_count integer NOT NULL
+      )`,
       // The confirmation mails of the last hour, for the service's cap.
       `CREATE INDEX subscription_events_requested ON subscription_events (at)
        WHERE event = 'requested'`,

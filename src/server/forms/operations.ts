@@ -4,6 +4,7 @@
  * needed (as the privacy policy promises).
  */
 import type { Database, Queryable } from './database'
+import { mailboxOf } from './mailbox'
 import { DEFAULTS, insertToken } from './store'
 
 /** One CSV cell: quoted when needed; a leading = + - @ is defused for spreadsheets. */
@@ -125,10 +126,13 @@ export async function exportSurveys(db: Queryable, survey?: string): Promise<str
  * history. Survey answers are anonymous and name no address, so none can be found.
  */
 export async function eraseEmail(db: Queryable, email: string): Promise<{ subscriptions: number }> {
+  const address = email.trim().toLowerCase()
   const rows = await db.query<{ id: string }>(
     'DELETE FROM subscribers WHERE email = $1 RETURNING id',
-    [email.trim().toLowerCase()],
+    [address],
   )
+  // The count of its mailbox's sign-ups names it too (it would go within a day anyway).
+  await db.query('DELETE FROM mailbox_quota WHERE mailbox = $1', [mailboxOf(address)])
   return { subscriptions: rows.length }
 }
 
@@ -177,6 +181,10 @@ export async function purge(
     'DELETE FROM mail_jobs WHERE sent_at < $1 OR failed_at < $1 RETURNING id',
     [new Date(now.getTime() - unconfirmedDays * 24 * 3_600_000)],
   )
+  // The mailboxes' counts are needed for a day only.
+  await db.query('DELETE FROM mailbox_quota WHERE day_start < $1', [
+    new Date(now.getTime() - 24 * 3_600_000),
+  ])
   return {
     unconfirmed: unconfirmed.length,
     former: former.length,

@@ -62,8 +62,9 @@ const DAY = 24 * HOUR
 /** Confirmation e-mails to one address and list within a day, at most. */
 const MAILS_PER_DAY = 3
 /**
- * Confirmation e-mails to one mailbox (every `+tag`, every list) at most, per hour and per day:
- * enough for a person who signs up for each list and asks once more, too few to bomb anyone.
+ * Sign-ups of one mailbox (every `+tag`, every list) at most, per hour and per day, and so its
+ * confirmation mails: enough for a person who signs up for each list and asks once more, too
+ * few to bomb anyone.
  */
 export const MAILBOX_MAILS = { perHour: 3, perDay: 6 }
 export const DEFAULTS = {
@@ -90,15 +91,40 @@ export const newToken = () => randomBytes(32).toString('base64url')
  * (the conditions of ON CONFLICT … WHERE; the row is locked either way), then only for a row
  * asked: its unused confirmation links dropped, the proof written as the row now is, and the
  * mail queued (an older mail still queued is dropped by the sender: only the newest goes).
+ * Before all that, in the same statement: the service's hourly cap (a count of the last hour's
+ * mails, without a lock: processes signing up at the same moment may pass it by a few), then
+ * the mailbox's quota (an upsert into `mailbox_quota`: its row lock makes concurrent sign-ups
+ * of one mailbox wait for each other, and counts every sign-up, mailed or not). Either one
+ * saying no stops the sign-up before anything is written.
  * Parameters: list, email, language, topics, consent version and text, now, the end of the
- * cooling period, a day ago, the mailbox.
+ * cooling period, a day ago, the mailbox, an hour ago, the hourly cap (0: none). One row: whether
+ * the cap or the quota stopped it, and the queued mail, if any.
  */
 const SIGN_UP = `
-WITH asked AS (
+WITH capped AS (
+  SELECT $12::int > 0 AND count(*) >= $12::int AS reached FROM (
+    SELECT 1 FROM subscription_events
+    WHERE event = 'requested' AND at > $11::timestamptz LIMIT GREATEST($12::int, 0)
+  ) AS recent
+), quota AS (
+  INSERT INTO mailbox_quota AS q (mailbox, hour_start, hour_count, day_start, day_count)
+  SELECT $10, $7::timestamptz, 1, $7::timestamptz, 1 WHERE NOT (SELECT reached FROM capped)
+  ON CONFLICT (mailbox) DO UPDATE
+  SET hour_start = CASE WHEN q.hour_start <= $11::timestamptz THEN EXCLUDED.hour_start
+                        ELSE q.hour_start END,
+      hour_count = CASE WHEN q.hour_start <= $11::timestamptz THEN 1 ELSE q.hour_count + 1 END,
+      day_start = CASE WHEN q.day_start <= $9::timestamptz THEN EXCLUDED.day_start
+                       ELSE q.day_start END,
+      day_count = CASE WHEN q.day_start <= $9::timestamptz THEN 1 ELSE q.day_count + 1 END
+  WHERE (q.hour_start <= $11::timestamptz OR q.hour_count < ${MAILBOX_MAILS.perHour})
+    AND (q.day_start <= $9::timestamptz OR q.day_count < ${MAILBOX_MAILS.perDay})
+  RETURNING 1
+), asked AS (
   INSERT INTO subscribers AS s (list, email, language, topics, status, consent_version,
-    consent_text, created_at, requested_at, mailed_at, mailbox)
-  VALUES ($1, $2, $3, $4::text[], 'pending', $5, $6, $7::timestamptz, $7::timestamptz,
-    $7::timestamptz, $10)
+    consent_text, created_at, requested_at, mailed_at)
+  SELECT $1, $2, $3, $4::text[], 'pending', $5, $6, $7::timestamptz, $7::timestamptz,
+    $7::timestamptz
+  WHERE EXISTS (SELECT 1 FROM quota)
   ON CONFLICT (list, email) DO UPDATE
   SET language = EXCLUDED.language, topics = EXCLUDED.topics,
       consent_version = EXCLUDED.consent_version, consent_text = EXCLUDED.consent_text,
@@ -117,10 +143,14 @@ WITH asked AS (
     consent_version, consent_text)
   SELECT id, 'requested', $7::timestamptz, language, topics, consent_version, consent_text
   FROM asked
+), queued AS (
+  INSERT INTO mail_jobs (subscriber_id, kind, list, language, created_at, run_at)
+  SELECT id, 'confirm', list, language, $7::timestamptz, $7::timestamptz FROM asked
+  RETURNING id, subscriber_id
 )
-INSERT INTO mail_jobs (subscriber_id, kind, list, language, created_at, run_at)
-SELECT id, 'confirm', list, language, $7::timestamptz, $7::timestamptz FROM asked
-RETURNING id, subscriber_id`
+SELECT (SELECT reached FROM capped) AS capped, EXISTS (SELECT 1 FROM quota) AS allowed,
+  queued.id, queued.subscriber_id
+FROM (SELECT 1) AS one LEFT JOIN queued ON true`
 
 /** A new link of `purpose` for a subscriber: the token to mail; only its hash is stored. */
 export async function insertToken(
@@ -167,59 +197,41 @@ export class FormsStore {
    * statement writes the proof (`requested`) and queues the confirmation e-mail, and the
    * links of an earlier request stop working (only the newest link works).
    *
-   * Before that, and changing nothing when they say no: the address's mailbox may have had
-   * `MAILBOX_MAILS` already (counted across its `+tags` and lists, one sign-up at a time per
-   * mailbox, whichever process takes it), and the service may have sent its hourly cap (counted
-   * without a lock: processes signing up at the same moment may pass it by a few).
-   * The mail itself is sent by the sender (`sender.ts`).
+   * Before that, and changing nothing when they say no: the service may have sent its hourly
+   * cap, and the address's mailbox may have been signed up `MAILBOX_MAILS` times (across its
+   * `+tags` and lists, one sign-up at a time per mailbox, whichever process takes it). All of it
+   * is one statement (`SIGN_UP`). The mail itself is sent by the sender (`sender.ts`).
    */
   async signUp(request: SignUp): Promise<SignUpOutcome> {
     const now = this.#now()
-    const mailbox = mailboxOf(request.email)
-    const hourAgo = new Date(now.getTime() - HOUR)
-    return this.#db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mailbox:${mailbox}`])
-      const [sent] = await tx.query<{ hour: number; day: number }>(
-        `SELECT count(*) FILTER (WHERE e.at > $2)::int AS hour, count(*)::int AS day
-         FROM subscribers s JOIN subscription_events e ON e.subscriber_id = s.id
-         WHERE s.mailbox = $1 AND e.event = 'requested' AND e.at > $3`,
-        [mailbox, hourAgo, new Date(now.getTime() - DAY)],
-        { name: 'forms-mailbox-mails' },
-      )
-      if ((sent?.hour ?? 0) >= MAILBOX_MAILS.perHour || (sent?.day ?? 0) >= MAILBOX_MAILS.perDay) {
-        return { outcome: 'mailboxLimit' }
-      }
-      if (this.#mailsPerHour > 0) {
-        const [all] = await tx.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM (
-             SELECT 1 FROM subscription_events WHERE event = 'requested' AND at > $1 LIMIT $2
-           ) AS recent`,
-          [hourAgo, this.#mailsPerHour],
-          { name: 'forms-service-mails' },
-        )
-        if ((all?.n ?? 0) >= this.#mailsPerHour) return { outcome: 'serviceCap' }
-      }
-      const rows = await tx.query<{ id: string; subscriber_id: string }>(
-        SIGN_UP,
-        [
-          request.list,
-          request.email,
-          request.language,
-          request.topics,
-          request.consentVersion,
-          request.consentText,
-          now,
-          new Date(now.getTime() - this.#ttl.cooling),
-          new Date(now.getTime() - DAY),
-          mailbox,
-        ],
-        { name: 'forms-sign-up' },
-      )
-      const row = rows[0]
-      return row
-        ? { outcome: 'queued', subscriberId: row.subscriber_id, jobId: String(row.id) }
-        : { outcome: 'repeated' }
-    })
+    const [row] = await this.#db.query<{
+      capped: boolean
+      allowed: boolean
+      id: string | null
+      subscriber_id: string | null
+    }>(
+      SIGN_UP,
+      [
+        request.list,
+        request.email,
+        request.language,
+        request.topics,
+        request.consentVersion,
+        request.consentText,
+        now,
+        new Date(now.getTime() - this.#ttl.cooling),
+        new Date(now.getTime() - DAY),
+        mailboxOf(request.email),
+        new Date(now.getTime() - HOUR),
+        this.#mailsPerHour,
+      ],
+      { name: 'forms-sign-up' },
+    )
+    if (row?.capped) return { outcome: 'serviceCap' }
+    if (!row?.allowed) return { outcome: 'mailboxLimit' }
+    return row.id && row.subscriber_id
+      ? { outcome: 'queued', subscriberId: row.subscriber_id, jobId: String(row.id) }
+      : { outcome: 'repeated' }
   }
 
   /** The confirmation e-mail could not be sent: the next sign-up may try again at once. */
