@@ -14,6 +14,7 @@ const chosen = (process.env.ENGINES ?? ENGINES.join(','))
   .map((name) => name.trim())
   .filter((name): name is Engine => (ENGINES as readonly string[]).includes(name))
 
+/** The four trackers' hosts: analytics and Ads both load from Google's tag host. */
 const TRACKER_HOSTS = ['www.googletagmanager.com', 'snap.licdn.com', 'static.ads-twitter.com']
 /** What a browser asks its maker's hosts for by itself (settings, safe browsing): not the site's. */
 const BROWSER_OWN =
