@@ -302,14 +302,24 @@ test.describe('offline', () => {
     for (const href of hrefs) expect([words.answer.path, words.home]).toContain(href)
   }
 
+  /** Opens the first result and waits for the runtime to have shown it: offline, the client
+   * navigation may fall back to a full load the worker answers, whose scripts start later. */
+  async function opensAnswer(page: Page) {
+    await resultLinks(page).first().click()
+    await expect(page.locator('h1')).toHaveText(WORDS.en.answer.title)
+    await page.waitForFunction(
+      (path) => window.__routeUpdates?.at(-1) === path,
+      WORDS.en.answer.path,
+    )
+  }
+
   test('searches the pages the service worker holds, and opens them', async ({ page, context }) => {
     await searchedOnline(page)
     await context.setOffline(true)
     await page.reload()
     await waitForRouteUpdates(page, 1)
     await searchesHeldPages(page, WORDS.en.question)
-    await resultLinks(page).first().click()
-    await expect(page.locator('h1')).toHaveText(WORDS.en.answer.title)
+    await opensAnswer(page)
     await context.setOffline(false)
   })
 
@@ -332,8 +342,7 @@ test.describe('offline', () => {
     await waitForRouteUpdates(page, 1)
     expect(await page.evaluate(() => navigator.onLine)).toBe(true)
     await searchesHeldPages(page, WORDS.en.question)
-    await resultLinks(page).first().click()
-    await expect(page.locator('h1')).toHaveText(WORDS.en.answer.title)
+    await opensAnswer(page)
     // Back online: the search finds every page again.
     await context.setOffline(false)
     await searchFor(page, WORDS.en, WORDS.en.question)
