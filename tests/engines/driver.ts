@@ -34,6 +34,10 @@ export interface Driver {
   press(key: KeyName): Promise<void>
   back(): Promise<void>
   forward(): Promise<void>
+  /**
+   * Reloads as the visitor's reload button does, by the page's own `location.reload()`: the
+   * drivers' reload commands bypass the service worker in Firefox and WebKitGTK.
+   */
   reload(): Promise<void>
   /** The window's inner size (WebKitGTK's window is at least 447 px wide; see README). */
   resize(width: number, height: number): Promise<void>
@@ -42,7 +46,7 @@ export interface Driver {
   close(): Promise<void>
 }
 
-export type KeyName = 'Enter' | 'Tab' | 'Escape' | 'ArrowDown' | 'Space' | 'Slash'
+export type KeyName = 'Enter' | 'Tab' | 'Escape' | 'ArrowDown' | 'ArrowRight' | 'Space' | 'Slash'
 
 export interface LaunchOptions {
   /** An HTTP proxy every request to another host goes through (it records them). */
@@ -66,9 +70,28 @@ export function missing(engine: Engine): string | undefined {
   return absent.length ? `not installed: ${absent.join(', ')}` : undefined
 }
 
+/** What each engine's launcher gives; `launch` adds what is the same in every engine. */
+type EngineDriver = Omit<Driver, 'reload'>
+
 export async function launch(engine: Engine, options: LaunchOptions = {}): Promise<Driver> {
-  if (engine === 'webkit') return launchWebKit(options)
-  return launchPuppeteer(engine, options)
+  const driver =
+    engine === 'webkit' ? await launchWebKit(options) : await launchPuppeteer(engine, options)
+  return { ...driver, reload: () => reloadByPage(driver) }
+}
+
+/** `location.reload()` from the page, then waits for the new document to have loaded. */
+async function reloadByPage(driver: EngineDriver): Promise<void> {
+  await driver.run('() => { window.__reloading = true; setTimeout(() => location.reload(), 0) }')
+  const end = Date.now() + 15_000
+  for (;;) {
+    await new Promise((done) => setTimeout(done, 50))
+    // While the document changes, a script may find no page to run in.
+    const loaded = await driver
+      .run<boolean>('() => !window.__reloading && document.readyState === "complete"')
+      .catch(() => false)
+    if (loaded) return
+    if (Date.now() > end) throw new Error(`${driver.engine}: the page did not reload`)
+  }
 }
 
 const PUPPETEER_KEYS: Record<KeyName, string> = {
@@ -76,6 +99,7 @@ const PUPPETEER_KEYS: Record<KeyName, string> = {
   Tab: 'Tab',
   Escape: 'Escape',
   ArrowDown: 'ArrowDown',
+  ArrowRight: 'ArrowRight',
   Space: 'Space',
   Slash: 'Slash',
 }
@@ -83,7 +107,7 @@ const PUPPETEER_KEYS: Record<KeyName, string> = {
 async function launchPuppeteer(
   engine: 'chromium' | 'firefox',
   options: LaunchOptions,
-): Promise<Driver> {
+): Promise<EngineDriver> {
   const { default: puppeteer } = await import('puppeteer-core')
   const proxy = options.proxy ? new URL(options.proxy) : undefined
   const browser =
@@ -129,6 +153,17 @@ async function launchPuppeteer(
     engine,
     async goto(url) {
       await page.goto(url, { waitUntil: 'load' })
+      // Firefox's goto has been seen to return while the previous document still answered.
+      const wanted = new URL(url).href
+      const end = Date.now() + 10_000
+      while (
+        !(await page
+          .evaluate((href) => location.href === href && document.readyState === 'complete', wanted)
+          .catch(() => false))
+      ) {
+        if (Date.now() > end) throw new Error(`${engine}: ${url} did not load`)
+        await new Promise((done) => setTimeout(done, 50))
+      }
     },
     run: <T>(script: string, ...args: unknown[]) =>
       page.evaluate(
@@ -162,9 +197,6 @@ async function launchPuppeteer(
     },
     async forward() {
       await page.goForward()
-    },
-    async reload() {
-      await page.reload({ waitUntil: 'load' })
     },
     async resize(width, height) {
       await page.setViewport({ width, height })
@@ -241,11 +273,12 @@ const WEBDRIVER_KEYS: Record<KeyName, string> = {
   Tab: '\uE004',
   Escape: '\uE00C',
   ArrowDown: '\uE015',
+  ArrowRight: '\uE014',
   Space: ' ',
   Slash: '/',
 }
 
-async function launchWebKit(options: LaunchOptions): Promise<Driver> {
+async function launchWebKit(options: LaunchOptions): Promise<EngineDriver> {
   const { Builder, By, Capabilities } = await import('selenium-webdriver')
   const port = await freePort()
   const home = await mkdtemp(join(tmpdir(), 'webkit-'))
@@ -318,10 +351,6 @@ async function launchWebKit(options: LaunchOptions): Promise<Driver> {
     },
     async forward() {
       await driver.navigate().forward()
-    },
-    async reload() {
-      await driver.navigate().refresh()
-      await waitForLoad()
     },
     async resize(width, height) {
       // The outer window around an inner size: the difference is the browser's own chrome.

@@ -23,6 +23,17 @@ export interface Site {
   /** The hosts other than the site that a browser asked for, in order, since `clearHosts`. */
   hosts(): string[]
   clearHosts(): void
+  /**
+   * The site unreachable (every connection cut, as a lost network cuts them) or back: the same
+   * for every engine, where only Chromium's driver can take a browser offline.
+   */
+  setOffline(offline: boolean): void
+  /** How many requests for the site were cut while it was unreachable. */
+  cut(): number
+  /** The site's requests not yet answered in full, with their age: what a stuck page waits for. */
+  inFlight(): string[]
+  /** Where `npm start` writes the mails it would send (no SMTP_URL). */
+  outbox: string
   close(): Promise<void>
 }
 
@@ -54,6 +65,42 @@ function withProbe(html: string): string {
   return html.replace(/<head([^>]*)>/i, `<head$1><script src="${PROBE_PATH}"></script>`)
 }
 
+/** The cookie that asks the front for pages without their scripts (a visitor whose scripts are blocked). */
+export const NO_SCRIPT_COOKIE = 'engine-no-script'
+
+/** The page as a visitor whose scripts never run gets it: no script, no module preload. */
+function withoutScripts(html: string): string {
+  return html
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '')
+    .replace(/<link\b[^>]*rel="modulepreload"[^>]*>/gi, '')
+}
+
+/**
+ * A page asked for by a frame (`Sec-Fetch-Dest: iframe`, or the front's frame page as referrer) may be framed by the front's own
+ * pages: the narrow-layout check puts pages in frames narrower than WebKitGTK's window can be.
+ */
+function framable(headers: IncomingMessage['headers']): IncomingMessage['headers'] {
+  const { 'x-frame-options': _frame, ...rest } = headers
+  const policy = rest['content-security-policy']
+  if (typeof policy === 'string') {
+    rest['content-security-policy'] = policy.replace(
+      /frame-ancestors [^;]*/,
+      "frame-ancestors 'self'",
+    )
+  }
+  return rest
+}
+
+/** A page of the front's own: `src` in a frame `width` pixels wide. */
+export const FRAME_PATH = '/__engine-frame'
+function framePage(url: URL): string {
+  const width = Number(url.searchParams.get('width') ?? 320)
+  const src = url.searchParams.get('src') ?? '/en/'
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>frame</title></head><body style="margin:0"><iframe title="page" src="${src.replace(/"/g, '')}" style="border:0;width:${width}px;height:700px"></iframe></body></html>`
+}
+
+const DATA_DIR = '.cache/engines-data'
+
 export async function startSite(port = Number(process.env.ENGINES_PORT ?? 4175)): Promise<Site> {
   const upstreamPort = port + 1
   const server: ChildProcess = spawn(process.execPath, ['scripts/run.mjs', 'start'], {
@@ -66,14 +113,34 @@ export async function startSite(port = Number(process.env.ENGINES_PORT ?? 4175))
       PORT: String(upstreamPort),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      DATA_DIR: '.cache/engines-data',
+      DATA_DIR: DATA_DIR,
+      // Three engines post the forms from one address within a minute.
+      FORMS_RATE_LIMIT: '0',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
   const exited = new Promise<void>((done) => server.once('exit', () => done()))
   await waitForHttp(`http://127.0.0.1:${upstreamPort}/healthz`, 300_000)
 
+  let offline = false
+  let cut = 0
+  const pending = new Map<IncomingMessage, number>()
   const front = createServer((incoming, outgoing) => {
+    pending.set(incoming, Date.now())
+    outgoing.on('close', () => pending.delete(incoming))
+    if (offline) {
+      cut++
+      incoming.socket.destroy()
+      return
+    }
+    if (incoming.url?.startsWith(FRAME_PATH)) {
+      outgoing.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+      })
+      outgoing.end(framePage(new URL(incoming.url, 'http://localhost')))
+      return
+    }
     if (incoming.url === PROBE_PATH) {
       outgoing.writeHead(200, {
         'content-type': 'text/javascript; charset=utf-8',
@@ -90,19 +157,28 @@ export async function startSite(port = Number(process.env.ENGINES_PORT ?? 4175))
         path: incoming.url,
         method: incoming.method,
         headers,
+        // A connection of its own per request: none is left half-closed by going offline.
+        agent: false,
       },
       (answer: IncomingMessage) => {
         const type = String(answer.headers['content-type'] ?? '')
+        // WebKitGTK sends no Sec-Fetch-Dest: the front's frame page is the referrer there.
+        const framed =
+          incoming.headers['sec-fetch-dest'] === 'iframe' ||
+          (incoming.headers.referer ?? '').includes(FRAME_PATH)
+        const answerHeaders = framed ? framable(answer.headers) : answer.headers
         if (!type.startsWith('text/html') || incoming.method === 'HEAD') {
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
+          outgoing.writeHead(answer.statusCode ?? 502, answerHeaders)
           answer.pipe(outgoing)
           return
         }
         const chunks: Buffer[] = []
         answer.on('data', (chunk: Buffer) => chunks.push(chunk))
         answer.on('end', () => {
-          const body = Buffer.from(withProbe(Buffer.concat(chunks).toString('utf8')))
-          const { 'content-length': _length, etag: _etag, ...rest } = answer.headers
+          const html = Buffer.concat(chunks).toString('utf8')
+          const noScript = (incoming.headers.cookie ?? '').includes(`${NO_SCRIPT_COOKIE}=1`)
+          const body = Buffer.from(noScript ? withoutScripts(html) : withProbe(html))
+          const { 'content-length': _length, etag: _etag, ...rest } = answerHeaders
           outgoing.writeHead(answer.statusCode ?? 502, {
             ...rest,
             'content-length': String(body.length),
@@ -130,6 +206,11 @@ export async function startSite(port = Number(process.env.ENGINES_PORT ?? 4175))
     }
     // WebKitGTK sends even the site through its proxy: this machine's own are passed on.
     if (target && (target.hostname === 'localhost' || target.hostname === '127.0.0.1')) {
+      if (offline) {
+        cut++
+        incoming.socket.destroy()
+        return
+      }
       const forwarded = request(
         {
           host: '127.0.0.1',
@@ -137,6 +218,7 @@ export async function startSite(port = Number(process.env.ENGINES_PORT ?? 4175))
           path: `${target.pathname}${target.search}`,
           method: incoming.method,
           headers: incoming.headers,
+          agent: false,
         },
         (answer) => {
           outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
@@ -166,6 +248,16 @@ export async function startSite(port = Number(process.env.ENGINES_PORT ?? 4175))
     clearHosts: () => {
       seen.length = 0
     },
+    setOffline: (value) => {
+      offline = value
+      if (value) front.closeAllConnections()
+    },
+    cut: () => cut,
+    inFlight: () =>
+      [...pending].map(
+        ([incoming, at]) => `${incoming.method} ${incoming.url} (${Date.now() - at} ms)`,
+      ),
+    outbox: join(ROOT, DATA_DIR, 'outbox'),
     async close() {
       front.closeAllConnections()
       proxy.closeAllConnections()
