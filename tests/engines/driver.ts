@@ -244,28 +244,33 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   }
 }
 
-/** Xvfb for MiniBrowser, started once per process and stopped at exit. */
-let display: Promise<string> | undefined
-function virtualDisplay(): Promise<string> {
-  if (process.env.DISPLAY) return Promise.resolve(process.env.DISPLAY)
-  display ??= (async () => {
-    const number = 90 + Math.floor(Math.random() * 400)
-    const xvfb: ChildProcess = spawn(
-      'Xvfb',
-      [`:${number}`, '-screen', '0', '1920x1080x24', '-nolisten', 'tcp'],
-      {
-        stdio: 'ignore',
-      },
-    )
-    process.once('exit', () => xvfb.kill())
-    const end = Date.now() + 5000
-    while (!existsSync(`/tmp/.X11-unix/X${number}`)) {
-      if (Date.now() > end) throw new Error('Xvfb did not start')
-      await new Promise((done) => setTimeout(done, 50))
-    }
-    return `:${number}`
-  })()
-  return display
+/** A virtual display for MiniBrowser (Xvfb), stopped by `stop`; `DISPLAY` when one is set. */
+async function virtualDisplay(): Promise<{ display: string; stop: () => void }> {
+  if (process.env.DISPLAY) return { display: process.env.DISPLAY, stop: () => {} }
+  // -displayfd: Xvfb picks a free display itself and writes its number.
+  const xvfb: ChildProcess = spawn(
+    'Xvfb',
+    ['-displayfd', '3', '-screen', '0', '1920x1080x24', '-nolisten', 'tcp'],
+    { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] },
+  )
+  const stop = () => {
+    xvfb.kill()
+  }
+  // A test process killed without its afterAll still takes its display with it.
+  process.once('exit', stop)
+  const number = await new Promise<string>((done, fail) => {
+    let text = ''
+    const timer = setTimeout(() => fail(new Error('Xvfb did not start within 5 s')), 5000)
+    xvfb.stdio[3]?.on('data', (chunk: Buffer) => {
+      text += chunk.toString()
+      if (text.includes('\n')) {
+        clearTimeout(timer)
+        done(text.trim())
+      }
+    })
+    xvfb.once('exit', (code) => fail(new Error(`Xvfb exited (${code})`)))
+  })
+  return { display: `:${number}`, stop }
 }
 
 const WEBDRIVER_KEYS: Record<KeyName, string> = {
@@ -282,9 +287,18 @@ async function launchWebKit(options: LaunchOptions): Promise<EngineDriver> {
   const { Builder, By, Capabilities } = await import('selenium-webdriver')
   const port = await freePort()
   const home = await mkdtemp(join(tmpdir(), 'webkit-'))
+  const screen = await virtualDisplay()
+  // A home of its own, its caches and data in it: nothing is shared between runs.
   const driverProcess = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`], {
     stdio: 'ignore',
-    env: { ...process.env, DISPLAY: await virtualDisplay(), HOME: home },
+    env: {
+      ...process.env,
+      DISPLAY: screen.display,
+      HOME: home,
+      XDG_CACHE_HOME: join(home, 'cache'),
+      XDG_DATA_HOME: join(home, 'data'),
+      XDG_CONFIG_HOME: join(home, 'config'),
+    },
   })
   await waitForPort(port, 10_000)
   const proxy = options.proxy ? new URL(options.proxy) : undefined
@@ -366,6 +380,7 @@ async function launchWebKit(options: LaunchOptions): Promise<EngineDriver> {
     async close() {
       await driver.quit().catch(() => {})
       driverProcess.kill()
+      screen.stop()
       await rm(home, { recursive: true, force: true })
     },
   }

@@ -12,7 +12,12 @@
       if (target instanceof Element) {
         record('resource', `<${target.tagName.toLowerCase()}> ${target.src || target.href || ''}`)
       } else {
-        record('error', `${event.message} (${event.filename}:${event.lineno})`)
+        record(
+          'error',
+          event.message === undefined
+            ? `${event.constructor.name} on ${Object.prototype.toString.call(target)}`
+            : `${event.message} (${event.filename}:${event.lineno})`,
+        )
       }
     },
     true,

@@ -197,6 +197,7 @@ export async function startSite(port = Number(process.env.ENGINES_PORT ?? 4175))
 
   // Other hosts: a request is recorded by its host and refused; nothing leaves the machine.
   const seen: string[] = []
+  const proxied = new Map<IncomingMessage, number>()
   const proxy = createServer((incoming, outgoing) => {
     let target: URL | undefined
     try {
@@ -206,6 +207,8 @@ export async function startSite(port = Number(process.env.ENGINES_PORT ?? 4175))
     }
     // WebKitGTK sends even the site through its proxy: this machine's own are passed on.
     if (target && (target.hostname === 'localhost' || target.hostname === '127.0.0.1')) {
+      proxied.set(incoming, Date.now())
+      outgoing.on('close', () => proxied.delete(incoming))
       if (offline) {
         cut++
         incoming.socket.destroy()
@@ -254,7 +257,7 @@ export async function startSite(port = Number(process.env.ENGINES_PORT ?? 4175))
     },
     cut: () => cut,
     inFlight: () =>
-      [...pending].map(
+      [...proxied, ...pending].map(
         ([incoming, at]) => `${incoming.method} ${incoming.url} (${Date.now() - at} ms)`,
       ),
     outbox: join(ROOT, DATA_DIR, 'outbox'),
