@@ -95,6 +95,11 @@ async function forget(driver: Driver) {
     }
     localStorage.clear()
     sessionStorage.clear()
+    // A worker still installing is let finish first (5 s at most).
+    const end = Date.now() + 5000
+    while ((await navigator.serviceWorker?.getRegistration())?.installing && Date.now() < end) {
+      await new Promise((done) => setTimeout(done, 50))
+    }
     for (const registration of (await navigator.serviceWorker?.getRegistrations()) ?? []) {
       await registration.unregister()
     }
