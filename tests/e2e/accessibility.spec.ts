@@ -1,21 +1,26 @@
 /**
  * Accessibility (WCAG 2.1 AA is law for this site): axe-core on every built page, in both
  * languages, and what a keyboard user does: skip link, menu, accordion, language switcher.
+ * The walk over every page also checks that each hydrates without a warning or error (one
+ * walk, not two: hydration.spec.ts keeps the language-neutral pages' own case).
  */
 import { expect, test } from '@playwright/test'
 import { axeViolations } from './support/axe'
-import { openPage, waitForRouteUpdates } from './support/helpers'
+import { collectConsoleProblems, openPage, waitForRouteUpdates } from './support/helpers'
 import { builtPages, shard } from './support/site'
 
 const SHARDS = 6
 
-test.describe('axe-core finds nothing, and every page has one h1', () => {
+test.describe('axe-core finds nothing, every page has one h1 and hydrates without a warning or error', () => {
   for (let index = 0; index < SHARDS; index++) {
     test(`on every built page (part ${index + 1} of ${SHARDS})`, async ({ page }) => {
       test.setTimeout(180_000)
       const problems: string[] = []
+      const consoleProblems = collectConsoleProblems(page)
       for (const { path } of shard(await builtPages(), index, SHARDS)) {
         await openPage(page, path)
+        // Hydrated as served: React warns of any difference, in the console.
+        for (const problem of consoleProblems.splice(0)) problems.push(`${path}: ${problem}`)
         for (const violation of await axeViolations(page)) problems.push(`${path}: ${violation}`)
         // One h1 per page: the page's own title, where focus goes after client navigation.
         const headings = await page.locator('h1').count()

@@ -91,6 +91,8 @@ test.describe('with every tracker allowed, their tags work within the policy', (
             () => hosts.includes('analytics.twitter.com') && hosts.includes('td.doubleclick.net'),
             {
               message: path,
+              // The stand-ins run as the page loads: look again soon, not after the default backoff.
+              intervals: [20],
             },
           )
           .toBe(true)
