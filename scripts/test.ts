@@ -70,13 +70,20 @@ function browser(): Counts & { code: number } {
   return { passed: expected + flaky, failed: unexpected, skipped, code }
 }
 
+/** Runs one suite and notes how long it took, so CI's log shows where its time goes. */
+function timed(name: string, suite: () => Counts & { code: number }) {
+  const start = performance.now()
+  const counts = suite()
+  return { name, ...counts, seconds: Math.round((performance.now() - start) / 1000) }
+}
+
 const chosen = (suite: string) => only === undefined || only === suite
 const suites = [
-  ...(chosen('unit') ? [{ name: 'unit', ...vitest('vitest') }] : []),
-  ...(chosen('e2e') ? [{ name: 'browser', ...browser() }] : []),
+  ...(chosen('unit') ? [timed('unit', () => vitest('vitest'))] : []),
+  ...(chosen('e2e') ? [timed('browser', browser)] : []),
   // The scenarios every engine must pass (Chromium, Firefox, WebKit; ENGINES= picks some).
   ...(chosen('engines')
-    ? [{ name: 'engines', ...vitest('engines', ['--config', 'vitest.engines.config.ts']) }]
+    ? [timed('engines', () => vitest('engines', ['--config', 'vitest.engines.config.ts']))]
     : []),
 ]
 const total = suites.reduce(
@@ -89,7 +96,7 @@ const total = suites.reduce(
 )
 for (const suite of suites) {
   console.log(
-    `${suite.name}: ${suite.passed} passed, ${suite.failed} failed, ${suite.skipped} skipped`,
+    `${suite.name}: ${suite.passed} passed, ${suite.failed} failed, ${suite.skipped} skipped (${suite.seconds} s)`,
   )
 }
 if (total.passed + total.failed === 0) console.log('No test ran.')
