@@ -1,0 +1,325 @@
+/**
+ * The publishing service's git repository, written with git's own plumbing and never through a
+ * working tree: every write builds its tree in a temporary index of its own, makes a commit on
+ * the parent it read, and moves the branch with compare-and-swap (`update-ref <new> <old>`), so
+ * two saves never lose each other's work: the second is told the branch moved, and retries on
+ * the new tip or gives up. Commits carry the person who made the change as their author.
+ *
+ * The repository may be bare (the service's own under `data/`) or a clone someone works in:
+ * only refs and objects are touched, never its files or its index.
+ */
+import { execFile, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** A person as git records them. */
+export interface Person {
+  name: string
+  email: string
+}
+
+/** One file's new content, or `null` to delete it. Paths are relative to the repository's root. */
+export interface FileChange {
+  path: string
+  content: Buffer | string | null
+}
+
+/** The branch moved since it was read: the write was not made. */
+export class RefMovedError extends Error {
+  constructor(
+    readonly ref: string,
+    readonly expected: string | null,
+  ) {
+    super(`${ref} moved since it was read (expected ${expected ?? 'no branch'})`)
+  }
+}
+
+/** A path a change may not name: outside the tree, or git's own. */
+export class UnsafePathError extends Error {}
+
+/** Two lines of work that change the same lines: which files, for the person to re-save. */
+export class MergeConflictError extends Error {
+  constructor(readonly files: string[]) {
+    super(`the changes conflict in ${files.join(', ')}`)
+  }
+}
+
+export interface GitOptions {
+  /** The repository's git directory (`.git` of a clone, or a bare repository). */
+  gitDir: string
+  /** Who git says made a commit when no person is given (the service itself). */
+  committer?: Person
+}
+
+const SERVICE: Person = { name: 'Publishing service', email: 'publishing@localhost' }
+
+/** A path inside the tree: relative, no `.` or `..` segment, no `.git`, no empty segment. */
+export function checkPath(path: string): string {
+  const segments = path.split('/')
+  if (
+    path.length === 0 ||
+    path.length > 1024 ||
+    segments.some(
+      (segment) =>
+        segment === '' || segment === '.' || segment === '..' || segment.toLowerCase() === '.git',
+    ) ||
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refused, not matched for use
+    /[\u0000-\u001f\u007f\\]/.test(path)
+  ) {
+    throw new UnsafePathError(`not a path inside the repository: ${JSON.stringify(path)}`)
+  }
+  return path
+}
+
+export class GitRepository {
+  readonly gitDir: string
+  private readonly committer: Person
+
+  constructor(options: GitOptions) {
+    this.gitDir = options.gitDir
+    this.committer = options.committer ?? SERVICE
+  }
+
+  /** Runs git on this repository; resolves with its standard output. */
+  git(args: string[], input?: Buffer | string, env: NodeJS.ProcessEnv = {}): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', args, {
+        env: {
+          ...process.env,
+          GIT_DIR: this.gitDir,
+          // Nothing of the machine's or the user's configuration changes what is written.
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_CONFIG_GLOBAL: '/dev/null',
+          GIT_TERMINAL_PROMPT: '0',
+          LC_ALL: 'C',
+          ...env,
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      })
+      const out: Buffer[] = []
+      const err: Buffer[] = []
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk))
+      child.stderr.on('data', (chunk: Buffer) => err.push(chunk))
+      child.on('error', reject)
+      child.on('close', (code) => {
+        if (code === 0) resolve(Buffer.concat(out))
+        else {
+          const error = new Error(
+            `git ${args[0]} failed (${code}): ${Buffer.concat(err).toString().trim()}`,
+          ) as Error & { code?: number; stdout?: Buffer }
+          error.code = code ?? undefined
+          error.stdout = Buffer.concat(out)
+          reject(error)
+        }
+      })
+      child.stdin.on('error', () => {})
+      child.stdin.end(input ?? '')
+    })
+  }
+
+  private async text(args: string[], input?: string): Promise<string> {
+    return (await this.git(args, input)).toString('utf8').trim()
+  }
+
+  /** The commit a branch or ref points at, or `null` when it does not exist. */
+  async resolve(ref: string): Promise<string | null> {
+    try {
+      return await this.text(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])
+    } catch {
+      return null
+    }
+  }
+
+  /** A file's content at a commit, or `null` when the commit has no such file. */
+  async readFile(commit: string, path: string): Promise<Buffer | null> {
+    checkPath(path)
+    try {
+      return await this.git(['cat-file', 'blob', `${commit}:${path}`])
+    } catch {
+      return null
+    }
+  }
+
+  /** The files under `folder` (all when empty) at a commit, with their blob ids. */
+  async listFiles(commit: string, folder = ''): Promise<{ path: string; blob: string }[]> {
+    if (folder) checkPath(folder)
+    const output = await this.git([
+      'ls-tree',
+      '-r',
+      '-z',
+      '--full-tree',
+      commit,
+      ...(folder ? ['--', folder] : []),
+    ])
+    return output
+      .toString('utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((line) => {
+        const [meta = '', path = ''] = line.split('\t')
+        return { path, blob: meta.split(' ')[2] ?? '' }
+      })
+  }
+
+  /**
+   * Makes a commit of `changes` on `parent` (or on nothing, for a first commit) and moves `ref`
+   * to it if `ref` still points at `parent` (or `expected`); throws `RefMovedError` when it moved
+   * meanwhile.
+   */
+  async commit(options: {
+    ref: string
+    parent: string | null
+    changes: FileChange[]
+    author: Person
+    message: string
+    /** More parents after `parent` (a merge). */
+    mergeParents?: string[]
+    /** What `ref` must point at now, if not `parent` (`null`: a new branch). */
+    expected?: string | null
+    /** The date the commit records (tests inject the clock). */
+    date?: Date
+  }): Promise<string> {
+    const tree = await this.treeWith(options.parent, options.changes)
+    const commit = await this.commitTree(tree, {
+      parents: [...(options.parent ? [options.parent] : []), ...(options.mergeParents ?? [])],
+      author: options.author,
+      message: options.message,
+      date: options.date,
+    })
+    await this.moveRef(
+      options.ref,
+      commit,
+      options.expected === undefined ? options.parent : options.expected,
+    )
+    return commit
+  }
+
+  /** The tree of `parent` with `changes` applied, written to the object store. */
+  async treeWith(parent: string | null, changes: FileChange[]): Promise<string> {
+    const index = join(tmpdir(), `publishing-index-${randomBytes(8).toString('hex')}`)
+    const env = { GIT_INDEX_FILE: index }
+    try {
+      if (parent) await this.git(['read-tree', parent], undefined, env)
+      else await this.git(['read-tree', '--empty'], undefined, env)
+      const lines: string[] = []
+      for (const change of changes) {
+        const path = checkPath(change.path)
+        if (change.content === null) {
+          lines.push(`0 ${'0'.repeat(40)}\t${path}`)
+        } else {
+          const id = (await this.git(['hash-object', '-w', '--stdin'], Buffer.from(change.content)))
+            .toString()
+            .trim()
+          lines.push(`100644 ${id}\t${path}`)
+        }
+      }
+      if (lines.length) {
+        await this.git(['update-index', '-z', '--index-info'], `${lines.join('\0')}\0`, env)
+      }
+      return (await this.git(['write-tree'], undefined, env)).toString().trim()
+    } finally {
+      await rm(index, { force: true })
+    }
+  }
+
+  /** A commit object of `tree` with its parents, author and message; no ref moves. */
+  async commitTree(
+    tree: string,
+    options: { parents: string[]; author: Person; message: string; date?: Date },
+  ): Promise<string> {
+    const date = options.date ? `${Math.floor(options.date.getTime() / 1000)} +0000` : undefined
+    const output = await this.git(
+      ['commit-tree', tree, ...options.parents.flatMap((parent) => ['-p', parent])],
+      options.message,
+      {
+        GIT_AUTHOR_NAME: options.author.name,
+        GIT_AUTHOR_EMAIL: options.author.email,
+        GIT_COMMITTER_NAME: this.committer.name,
+        GIT_COMMITTER_EMAIL: this.committer.email,
+        ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
+      },
+    )
+    return output.toString().trim()
+  }
+
+  /** Moves `ref` to `commit` if it still points at `expected` (`null`: if it does not exist). */
+  async moveRef(ref: string, commit: string, expected: string | null): Promise<void> {
+    try {
+      await this.git(['update-ref', ref, commit, expected ?? '0'.repeat(40)])
+    } catch {
+      throw new RefMovedError(ref, expected)
+    }
+  }
+
+  /** Deletes `ref` if it still points at `expected`. */
+  async deleteRef(ref: string, expected: string): Promise<void> {
+    try {
+      await this.git(['update-ref', '-d', ref, expected])
+    } catch {
+      throw new RefMovedError(ref, expected)
+    }
+  }
+
+  /**
+   * Merges `theirs` into `ours` without a working tree (`merge-tree --write-tree`): the merged
+   * tree, or `MergeConflictError` naming the files both changed in conflicting ways.
+   */
+  async mergeTrees(ours: string, theirs: string): Promise<string> {
+    try {
+      const output = await this.git([
+        'merge-tree',
+        '--write-tree',
+        '-z',
+        '--name-only',
+        ours,
+        theirs,
+      ])
+      return output.toString('utf8').split('\0')[0] ?? ''
+    } catch (error) {
+      const stdout = (error as { stdout?: Buffer; code?: number }).stdout
+      if ((error as { code?: number }).code === 1 && stdout) {
+        // Exit 1: conflicts. The tree, then the conflicted files, then the messages.
+        const [, ...rest] = stdout.toString('utf8').split('\0')
+        const files = rest.slice(0, rest.indexOf('')).filter(Boolean)
+        throw new MergeConflictError([...new Set(files)])
+      }
+      throw error
+    }
+  }
+
+  /** The files that differ between two commits. */
+  async changedFiles(from: string, to: string): Promise<string[]> {
+    const output = await this.git([
+      'diff-tree',
+      '-r',
+      '-z',
+      '--name-only',
+      '--no-renames',
+      from,
+      to,
+    ])
+    return output.toString('utf8').split('\0').filter(Boolean)
+  }
+
+  /** Whether `ancestor` is reachable from `commit`. */
+  async isAncestor(ancestor: string, commit: string): Promise<boolean> {
+    try {
+      await this.git(['merge-base', '--is-ancestor', ancestor, commit])
+      return true
+    } catch {
+      return false
+    }
+  }
+}
+
+/** Creates a bare repository at `gitDir` if there is none; returns it. */
+export async function initBare(gitDir: string, options: Omit<GitOptions, 'gitDir'> = {}) {
+  await new Promise<void>((resolve, reject) =>
+    execFile('git', ['init', '--quiet', '--bare', '--initial-branch=main', gitDir], (error) =>
+      error ? reject(error) : resolve(),
+    ),
+  )
+  return new GitRepository({ gitDir, ...options })
+}

@@ -1,0 +1,191 @@
+/**
+ * The publishing service's git plumbing on a real repository: commits without a working tree,
+ * carrying their author; compare-and-swap so two saves never lose each other's work; merges
+ * without a working tree that name conflicting files; paths outside the tree refused.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  checkPath,
+  type GitRepository,
+  initBare,
+  MergeConflictError,
+  RefMovedError,
+  UnsafePathError,
+} from '../../../src/publishing/git'
+
+const ADA = { name: 'Ada Author', email: 'ada@bank.example' }
+const RITA = { name: 'Rita Reviewer', email: 'rita@bank.example' }
+const MAIN = 'refs/heads/main'
+
+let dir: string
+let repo: GitRepository
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'publishing-git-'))
+  repo = await initBare(join(dir, 'site.git'))
+})
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+const text = async (commit: string, path: string) =>
+  (await repo.readFile(commit, path))?.toString('utf8') ?? null
+
+async function first(): Promise<string> {
+  return repo.commit({
+    ref: MAIN,
+    parent: null,
+    changes: [
+      { path: 'content/en/pages/about.yaml', content: 'title: About\n' },
+      { path: 'content/de/pages/about.yaml', content: 'title: Über uns\n' },
+    ],
+    author: ADA,
+    message: 'First',
+  })
+}
+
+describe('commits without a working tree', () => {
+  it('writes, changes and deletes files on the parent, with the person as author', async () => {
+    const one = await first()
+    const two = await repo.commit({
+      ref: MAIN,
+      parent: one,
+      changes: [
+        { path: 'content/en/pages/about.yaml', content: 'title: About us\n' },
+        { path: 'content/de/pages/about.yaml', content: null },
+        { path: 'public/images/logo.png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },
+      ],
+      author: RITA,
+      message: 'Second',
+    })
+    expect(await repo.resolve(MAIN)).toBe(two)
+    expect(await text(two, 'content/en/pages/about.yaml')).toBe('title: About us\n')
+    expect(await repo.readFile(two, 'content/de/pages/about.yaml')).toBeNull()
+    expect([...((await repo.readFile(two, 'public/images/logo.png')) ?? [])]).toEqual([
+      0x89, 0x50, 0x4e, 0x47,
+    ])
+    // The earlier commit is unchanged.
+    expect(await text(one, 'content/de/pages/about.yaml')).toBe('title: Über uns\n')
+    expect((await repo.listFiles(two)).map((file) => file.path).sort()).toEqual([
+      'content/en/pages/about.yaml',
+      'public/images/logo.png',
+    ])
+    const author = execFileSync('git', [
+      '--git-dir',
+      repo.gitDir,
+      'log',
+      '-1',
+      '--format=%an <%ae>|%cn',
+      two,
+    ])
+      .toString()
+      .trim()
+    expect(author).toBe('Rita Reviewer <rita@bank.example>|Publishing service')
+    expect(await repo.changedFiles(one, two)).toEqual([
+      'content/de/pages/about.yaml',
+      'content/en/pages/about.yaml',
+      'public/images/logo.png',
+    ])
+  })
+
+  it('lets one of two saves on the same tip through and tells the other the branch moved', async () => {
+    const one = await first()
+    const save = (author: typeof ADA, title: string) =>
+      repo.commit({
+        ref: MAIN,
+        parent: one,
+        changes: [{ path: 'content/en/pages/about.yaml', content: `title: ${title}\n` }],
+        author,
+        message: title,
+      })
+    const results = await Promise.allSettled([save(ADA, 'A'), save(RITA, 'B')])
+    const done = results.filter((result) => result.status === 'fulfilled')
+    const refused = results.filter((result) => result.status === 'rejected')
+    expect(done).toHaveLength(1)
+    expect(refused).toHaveLength(1)
+    expect((refused[0] as PromiseRejectedResult).reason).toBeInstanceOf(RefMovedError)
+    // The branch holds the save that went through, with its parent: nothing was lost.
+    const tip = await repo.resolve(MAIN)
+    expect(tip).toBe((done[0] as PromiseFulfilledResult<string>).value)
+    expect(await repo.isAncestor(one, tip ?? '')).toBe(true)
+  })
+
+  it('creates a branch only where there is none', async () => {
+    const one = await first()
+    await repo.moveRef('refs/heads/draft', one, null)
+    await expect(repo.moveRef('refs/heads/draft', one, null)).rejects.toBeInstanceOf(RefMovedError)
+  })
+})
+
+describe('merges without a working tree', () => {
+  it('merges changes to different files, and names the files where both changed the same lines', async () => {
+    const base = await first()
+    const draft = await repo.commit({
+      ref: 'refs/heads/draft',
+      parent: base,
+      expected: null,
+      changes: [{ path: 'content/en/pages/about.yaml', content: 'title: From the draft\n' }],
+      author: ADA,
+      message: 'Draft',
+    })
+    const elsewhere = await repo.commit({
+      ref: MAIN,
+      parent: base,
+      changes: [{ path: 'content/de/pages/about.yaml', content: 'title: Von anderswo\n' }],
+      author: RITA,
+      message: 'A developer’s change',
+    })
+    const tree = await repo.mergeTrees(elsewhere, draft)
+    const merged = await repo.commitTree(tree, {
+      parents: [elsewhere, draft],
+      author: ADA,
+      message: 'Merge',
+    })
+    expect(await text(merged, 'content/en/pages/about.yaml')).toBe('title: From the draft\n')
+    expect(await text(merged, 'content/de/pages/about.yaml')).toBe('title: Von anderswo\n')
+
+    const clash = await repo.commit({
+      ref: MAIN,
+      parent: elsewhere,
+      changes: [{ path: 'content/en/pages/about.yaml', content: 'title: Changed on main\n' }],
+      author: RITA,
+      message: 'Clash',
+    })
+    const error = await repo.mergeTrees(clash, draft).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(MergeConflictError)
+    expect((error as MergeConflictError).files).toEqual(['content/en/pages/about.yaml'])
+  })
+})
+
+describe('paths', () => {
+  it.each([
+    '../outside.yaml',
+    'content/../../etc/passwd',
+    '/etc/passwd',
+    '.git/config',
+    'content/.GIT/hooks/pre-commit',
+    'content//double.yaml',
+    'content/./here.yaml',
+    'content\\windows.yaml',
+    'content/new\nline.yaml',
+    '',
+  ])('refuses %j, and writes nothing', async (path) => {
+    const one = await first()
+    expect(() => checkPath(path)).toThrow(UnsafePathError)
+    await expect(
+      repo.commit({
+        ref: MAIN,
+        parent: one,
+        changes: [{ path, content: 'x' }],
+        author: ADA,
+        message: 'Bad',
+      }),
+    ).rejects.toBeInstanceOf(UnsafePathError)
+    expect(await repo.resolve(MAIN)).toBe(one)
+  })
+})
