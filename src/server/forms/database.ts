@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import type { PoolClient } from 'pg'
-import { MIGRATIONS } from './migrations'
+import { MIGRATIONS, type Migration } from './migrations'
 
 export interface QueryOptions {
   /**
@@ -42,6 +42,8 @@ export interface DatabaseOptions {
   poolSize?: number
   /** Apply the migrations (default true; false for administrative connections). */
   migrate?: boolean
+  /** Which service's migrations (default the forms service's). */
+  migrations?: MigrationSet
   /** How long to wait for a new connection to PostgreSQL (default 3 s). */
   connectTimeoutMs?: number
 }
@@ -89,7 +91,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     : await openPglite(options.dataDir)
   if (options.migrate === false) return database
   try {
-    await migrate(database)
+    await migrate(database, options.migrations)
   } catch (error) {
     await database.close()
     throw error
@@ -285,27 +287,46 @@ export const quoteIdentifier = (name: string) => {
   return `"${name}"`
 }
 
+/** A service's migrations and where it records them: services may share one database. */
+export interface MigrationSet {
+  migrations: readonly Migration[]
+  /** The table of applied migrations' ids. */
+  table: string
+  /** The advisory lock that keeps two instances from migrating at once. */
+  lock: number
+}
+
+export const FORMS_MIGRATIONS: MigrationSet = {
+  migrations: MIGRATIONS,
+  table: 'schema_migrations',
+  lock: 727274,
+}
+
 /**
- * Applies the migrations the database has not seen, in order, each in its own transaction.
- * An advisory lock keeps two instances starting at once from applying the same one twice.
+ * Applies the migrations the database has not seen, in order, in one transaction. An advisory
+ * lock keeps two instances starting at once from applying the same one twice.
  */
-export async function migrate(database: Database): Promise<string[]> {
+export async function migrate(
+  database: Database,
+  set: MigrationSet = FORMS_MIGRATIONS,
+): Promise<string[]> {
   const applied: string[] = []
+  const table = quoteIdentifier(set.table)
   await database.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock(727274)')
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [set.lock])
     await tx.query(
-      `CREATE TABLE IF NOT EXISTS schema_migrations (
+      `CREATE TABLE IF NOT EXISTS ${table} (
         id text PRIMARY KEY,
         applied_at timestamptz NOT NULL DEFAULT now()
       )`,
     )
     const done = new Set(
-      (await tx.query<{ id: string }>('SELECT id FROM schema_migrations')).map((row) => row.id),
+      (await tx.query<{ id: string }>(`SELECT id FROM ${table}`)).map((row) => row.id),
     )
-    for (const migration of MIGRATIONS) {
+    for (const migration of set.migrations) {
       if (done.has(migration.id)) continue
       for (const statement of migration.statements) await tx.query(statement)
-      await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [migration.id])
+      await tx.query(`INSERT INTO ${table} (id) VALUES ($1)`, [migration.id])
       applied.push(migration.id)
     }
   })

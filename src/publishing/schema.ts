@@ -1,0 +1,13 @@
+/**
+ * The publishing service's own tables, beside the forms service's in the same database (PGlite
+ * under `data/`, or PostgreSQL via `DATABASE_URL`), recorded in a migrations table of its own.
+ * Never edit a migration that has shipped: add the next one.
+ */
+import type { MigrationSet } from '../server/forms/database'
+import { AUDIT_MIGRATION } from './audit'
+
+export const PUBLISHING_MIGRATIONS: MigrationSet = {
+  migrations: [AUDIT_MIGRATION],
+  table: 'publishing_migrations',
+  lock: 727275,
+}

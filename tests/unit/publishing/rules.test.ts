@@ -1,0 +1,110 @@
+/**
+ * The four-eyes rules: who may write, approve, send back, publish, schedule, roll back and
+ * manage people, and the message a refused person reads, in their editor's language.
+ */
+import { describe, expect, it } from 'vitest'
+import {
+  approvalStands,
+  type Draft,
+  mayApprove,
+  mayManagePeople,
+  mayPublish,
+  mayRequestChanges,
+  mayRollBack,
+  mayWrite,
+  type Person,
+  type Role,
+} from '../../../src/publishing/rules'
+
+const person = (email: string, roles: Role[], language: 'en' | 'de' = 'en'): Person => ({
+  email,
+  name: email.split('@')[0] ?? email,
+  roles,
+  language,
+})
+const ada = person('ada@bank.example', ['author'])
+const rita = person('rita@bank.example', ['reviewer'])
+const paul = person('paul@bank.example', ['publisher'])
+const all = person('all@bank.example', ['author', 'reviewer', 'publisher', 'administrator'])
+
+const draft = (changes: Partial<Draft> = {}): Draft => ({
+  id: 'services/cards',
+  head: 'c2',
+  writers: [ada.email],
+  approval: null,
+  ...changes,
+})
+
+describe('roles', () => {
+  it('lets each role do its own part only, and says which role is needed', () => {
+    expect(mayWrite(ada)).toEqual({ allowed: true })
+    expect(mayWrite(rita)).toMatchObject({ allowed: false, code: 'role' })
+    expect(mayApprove(ada, draft())).toMatchObject({
+      allowed: false,
+      reason:
+        'Only people with the reviewer role may approve, and you do not have it. Ask an administrator.',
+    })
+    expect(mayRequestChanges(rita)).toEqual({ allowed: true })
+    expect(mayRequestChanges(ada)).toMatchObject({ allowed: false, code: 'role' })
+    expect(mayRollBack(paul)).toEqual({ allowed: true })
+    expect(mayRollBack(rita)).toMatchObject({ allowed: false, code: 'role' })
+    expect(mayManagePeople(all)).toEqual({ allowed: true })
+    expect(mayManagePeople(paul)).toMatchObject({ allowed: false, code: 'role' })
+  })
+
+  it('speaks German to a person who chose it', () => {
+    const anna = person('anna@bank.example', ['author'], 'de')
+    expect(mayPublish(anna, draft())).toMatchObject({
+      allowed: false,
+      reason:
+        'Nur Personen mit der Rolle „Veröffentlichung“ dürfen veröffentlichen; diese Rolle haben Sie nicht. Fragen Sie die Administration.',
+    })
+  })
+})
+
+describe('four eyes', () => {
+  it('lets a reviewer who wrote none of the draft approve it, never one who wrote part of it', () => {
+    expect(mayApprove(rita, draft())).toEqual({ allowed: true })
+    const shared = draft({ writers: [ada.email, all.email] })
+    expect(mayApprove(all, shared)).toMatchObject({ allowed: false, code: 'own-draft' })
+    expect(mayApprove(all, shared)).toMatchObject({
+      reason: expect.stringMatching(/four-eyes principle/),
+    })
+  })
+
+  it('publishes an approved draft by a publisher who wrote none of it', () => {
+    const approved = draft({
+      approval: { by: rita.email, commit: 'c2', at: '2026-11-26T10:00:00Z' },
+    })
+    expect(approvalStands(approved)).toBe(true)
+    expect(mayPublish(paul, approved)).toEqual({ allowed: true })
+    expect(mayPublish(paul, approved, 'schedule')).toEqual({ allowed: true })
+    // Someone who holds every role but wrote part of it may not.
+    const written = { ...approved, writers: [ada.email, all.email] }
+    expect(mayPublish(all, written)).toMatchObject({ allowed: false, code: 'own-draft' })
+  })
+
+  it('refuses a draft that was never approved, or edited after its approval', () => {
+    expect(mayPublish(paul, draft())).toMatchObject({ allowed: false, code: 'not-approved' })
+    const lapsed = draft({
+      head: 'c3',
+      approval: { by: rita.email, commit: 'c2', at: '2026-11-26T10:00:00Z' },
+    })
+    expect(approvalStands(lapsed)).toBe(false)
+    expect(mayPublish(paul, lapsed)).toMatchObject({
+      allowed: false,
+      code: 'approval-lapsed',
+      reason: expect.stringMatching(/edited since/),
+    })
+  })
+
+  it('voids an approval whose reviewer has since written part of the draft', () => {
+    const tainted = draft({
+      head: 'c3',
+      writers: [ada.email, rita.email],
+      approval: { by: rita.email, commit: 'c3', at: '2026-11-26T10:00:00Z' },
+    })
+    expect(approvalStands(tainted)).toBe(false)
+    expect(mayPublish(paul, tainted)).toMatchObject({ allowed: false, code: 'approver-wrote' })
+  })
+})
