@@ -5,9 +5,10 @@
  */
 import type { MigrationSet } from '../server/forms/database'
 import { AUDIT_MIGRATION } from './audit'
+import { PEOPLE_MIGRATION } from './people'
 
 export const PUBLISHING_MIGRATIONS: MigrationSet = {
-  migrations: [AUDIT_MIGRATION],
+  migrations: [AUDIT_MIGRATION, PEOPLE_MIGRATION],
   table: 'publishing_migrations',
   lock: 727275,
 }

@@ -1,0 +1,190 @@
+/**
+ * People, invitations and sessions on PGlite and PostgreSQL: the first administrator's link
+ * only while nobody exists, invitations used once, sessions that expire, idle out and are
+ * revoked, roles that apply at once, and no token in the database.
+ */
+import { randomBytes } from 'node:crypto'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  acceptInvitation,
+  disablePerson,
+  endSession,
+  firstAdministratorInvitation,
+  IDLE_MS,
+  invitationOf,
+  invite,
+  listPeople,
+  PeopleError,
+  SESSION_MS,
+  sessionPerson,
+  setRoles,
+  startSession,
+} from '../../../src/publishing/people'
+import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
+import { type Database, openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
+import { databases } from '../../support/forms'
+
+const T0 = new Date('2026-11-26T09:00:00Z')
+const later = (ms: number) => new Date(T0.getTime() + ms)
+
+for (const kind of databases()) {
+  describe(`people on ${kind.name}`, () => {
+    let database: Database
+    let schema: string | undefined
+
+    beforeEach(async () => {
+      schema = kind.url ? `people_${randomBytes(6).toString('hex')}` : undefined
+      database = await openDatabase({ url: kind.url, schema, migrations: PUBLISHING_MIGRATIONS })
+    })
+
+    afterEach(async () => {
+      await database.close()
+      if (kind.url && schema) {
+        const admin = await openDatabase({ url: kind.url, poolSize: 1, migrate: false })
+        await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
+        await admin.close()
+      }
+    })
+
+    /** The first administrator, signed up through the printed link. */
+    async function administrator() {
+      const link = await firstAdministratorInvitation(database, 'Ada@Bank.example', T0)
+      if (!link) throw new Error('no first link')
+      return acceptInvitation(database, link.token, { name: 'Ada Admin' }, T0)
+    }
+
+    it('offers the first administrator one link, only while nobody exists', async () => {
+      const [one, two] = await Promise.all([
+        firstAdministratorInvitation(database, 'ada@bank.example', T0),
+        firstAdministratorInvitation(database, 'ada@bank.example', T0),
+      ])
+      expect([one, two].filter(Boolean)).toHaveLength(1)
+      const link = one ?? two
+      expect(await invitationOf(database, link?.token ?? '', T0)).toEqual({
+        email: 'ada@bank.example',
+        roles: ['administrator'],
+      })
+      const ada = await acceptInvitation(database, link?.token ?? '', { name: 'Ada' }, T0)
+      expect(ada).toEqual({
+        email: 'ada@bank.example',
+        name: 'Ada',
+        roles: ['administrator'],
+        language: 'en',
+      })
+      expect(await firstAdministratorInvitation(database, 'eve@evil.example', T0)).toBeNull()
+    })
+
+    it('uses an invitation once, and not after it expired', async () => {
+      await administrator()
+      const { token } = await invite(
+        database,
+        { email: 'rita@bank.example', roles: ['reviewer'], by: 'ada@bank.example' },
+        T0,
+      )
+      const expired = await invite(
+        database,
+        { email: 'paul@bank.example', roles: ['publisher'], by: 'ada@bank.example' },
+        T0,
+      )
+      const rita = await acceptInvitation(
+        database,
+        token,
+        { name: 'Rita', language: 'de' },
+        later(60_000),
+      )
+      expect(rita.roles).toEqual(['reviewer'])
+      expect(rita.language).toBe('de')
+      await expect(
+        acceptInvitation(database, token, { name: 'Mallory' }, later(120_000)),
+      ).rejects.toThrow(/used already or has expired/)
+      await expect(
+        acceptInvitation(database, expired.token, { name: 'Paul' }, later(73 * 3600_000)),
+      ).rejects.toBeInstanceOf(PeopleError)
+      expect((await listPeople(database)).map((person) => person.name)).toEqual([
+        'Ada Admin',
+        'Rita',
+      ])
+    })
+
+    it('refuses unknown roles, no roles, and addresses that are none', async () => {
+      await expect(
+        invite(database, { email: 'x@bank.example', roles: ['owner'], by: 'a' }, T0),
+      ).rejects.toThrow(/unknown roles: owner/)
+      await expect(
+        invite(database, { email: 'x@bank.example', roles: [], by: 'a' }, T0),
+      ).rejects.toThrow(/at least one role/)
+      await expect(
+        invite(database, { email: 'not an address', roles: ['author'], by: 'a' }, T0),
+      ).rejects.toThrow(/not an e-mail address/)
+    })
+
+    it('keeps sessions on the server: idle, expired, signed out and revoked sessions open nothing', async () => {
+      await administrator()
+      const { token } = await startSession(database, 'ada@bank.example', T0)
+      expect((await sessionPerson(database, token, later(IDLE_MS - 1000)))?.email).toBe(
+        'ada@bank.example',
+      )
+      // Each use moves the idle limit on; the absolute limit holds anyway.
+      let at = IDLE_MS - 1000
+      while (at + IDLE_MS - 1000 < SESSION_MS) {
+        at += IDLE_MS - 1000
+        expect(await sessionPerson(database, token, later(at)), `at ${at}`).not.toBeNull()
+      }
+      expect(await sessionPerson(database, token, later(SESSION_MS + 1))).toBeNull()
+
+      const idle = await startSession(database, 'ada@bank.example', T0)
+      expect(await sessionPerson(database, idle.token, later(IDLE_MS + 1))).toBeNull()
+
+      const out = await startSession(database, 'ada@bank.example', T0)
+      await endSession(database, out.token, later(1000))
+      expect(await sessionPerson(database, out.token, later(2000))).toBeNull()
+      expect(await sessionPerson(database, 'a forged token', T0)).toBeNull()
+      // The database holds hashes only.
+      const stored = await database.query<{ token_hash: string }>('SELECT token_hash FROM sessions')
+      expect(stored.map((row) => row.token_hash)).not.toContain(token)
+    })
+
+    it('applies new roles at once by ending the person’s sessions, and keeps one administrator', async () => {
+      await administrator()
+      const { token } = await invite(
+        database,
+        { email: 'rita@bank.example', roles: ['reviewer'], by: 'ada@bank.example' },
+        T0,
+      )
+      await acceptInvitation(database, token, { name: 'Rita' }, T0)
+      const session = await startSession(database, 'rita@bank.example', T0)
+      const rita = await setRoles(
+        database,
+        'rita@bank.example',
+        ['reviewer', 'publisher'],
+        later(1000),
+      )
+      expect(rita.roles).toEqual(['reviewer', 'publisher'])
+      expect(await sessionPerson(database, session.token, later(2000))).toBeNull()
+      await expect(setRoles(database, 'ada@bank.example', ['author'], later(3000))).rejects.toThrow(
+        /someone else must be an administrator/,
+      )
+      await setRoles(database, 'rita@bank.example', ['administrator'], later(4000))
+      expect((await setRoles(database, 'ada@bank.example', ['author'], later(5000))).roles).toEqual(
+        ['author'],
+      )
+    })
+
+    it('takes a person’s access away, sessions included, and keeps their record', async () => {
+      await administrator()
+      const { token } = await invite(
+        database,
+        { email: 'paul@bank.example', roles: ['publisher'], by: 'ada@bank.example' },
+        T0,
+      )
+      await acceptInvitation(database, token, { name: 'Paul' }, T0)
+      const session = await startSession(database, 'paul@bank.example', T0)
+      await disablePerson(database, 'paul@bank.example', later(1000))
+      expect(await sessionPerson(database, session.token, later(2000))).toBeNull()
+      expect(
+        (await listPeople(database)).find((person) => person.email === 'paul@bank.example')
+          ?.disabled,
+      ).toBe(true)
+    })
+  })
+}
