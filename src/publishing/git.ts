@@ -323,3 +323,13 @@ export async function initBare(gitDir: string, options: Omit<GitOptions, 'gitDir
   )
   return new GitRepository({ gitDir, ...options })
 }
+
+/** The distinct author e-mails of the commits reachable from `head` and not from `base`. */
+export async function authorsBetween(
+  repo: GitRepository,
+  base: string,
+  head: string,
+): Promise<string[]> {
+  const output = await repo.git(['log', '--format=%ae', `${base}..${head}`])
+  return [...new Set(output.toString('utf8').split('\n').filter(Boolean))].sort()
+}

@@ -1,0 +1,298 @@
+/**
+ * Drafts: every change an editor makes (an entry saved, deleted, an image uploaded) goes to a
+ * branch of its own, `refs/heads/cms/<collection>/<slug>`, started from main; nothing reaches
+ * main without approval. Git holds the content and who wrote each commit; the database holds
+ * what is not content: the draft's status (Decap's editorial workflow: draft, in review,
+ * ready), its approval (bound to the branch's commit at that moment) and the reviewers'
+ * comments. The four-eyes rules (rules.ts) are checked here, whatever the browser sends, and
+ * every action and refusal goes to the audit trail in the same transaction as its record.
+ */
+import type { Database } from '../server/forms/database'
+import { appendAudit } from './audit'
+import { authorsBetween, checkPath, type FileChange, type GitRepository } from './git'
+import {
+  type Approval,
+  type Decision,
+  type Draft,
+  mayApprove,
+  mayRequestChanges,
+  mayWrite,
+  type Person,
+} from './rules'
+
+export const DRAFTS_MIGRATION = {
+  id: '0003-drafts',
+  statements: [
+    `CREATE TABLE drafts (
+      id text PRIMARY KEY,
+      status text NOT NULL CHECK (status IN ('draft', 'pending_review', 'pending_publish')),
+      base_commit text NOT NULL,
+      created_by text NOT NULL,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL
+    )`,
+    `CREATE TABLE approvals (
+      draft_id text NOT NULL REFERENCES drafts (id) ON DELETE CASCADE,
+      approved_by text NOT NULL,
+      commit text NOT NULL,
+      at timestamptz NOT NULL,
+      PRIMARY KEY (draft_id, commit, approved_by)
+    )`,
+    `CREATE TABLE draft_comments (
+      id bigserial PRIMARY KEY,
+      draft_id text NOT NULL REFERENCES drafts (id) ON DELETE CASCADE,
+      written_by text NOT NULL,
+      body text NOT NULL,
+      at timestamptz NOT NULL
+    )`,
+  ],
+}
+
+export const MAIN = 'refs/heads/main'
+export type DraftStatus = 'draft' | 'pending_review' | 'pending_publish'
+
+/** An action the rules refused: its reason is the editor's message. */
+export class RefusedError extends Error {
+  constructor(
+    readonly decision: Exclude<Decision, { allowed: true }>,
+    readonly status = 403,
+  ) {
+    super(decision.reason)
+  }
+}
+
+/** A draft id as Decap names entries: `<collection>/<slug>`, both plain path segments. */
+export function checkDraftId(id: string): string {
+  if (!/^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9._-]*$/i.test(id) || id.length > 200) {
+    throw new Error(`not a draft id: ${JSON.stringify(id)} (expected <collection>/<slug>)`)
+  }
+  return id
+}
+
+export const branchOf = (id: string) => `refs/heads/cms/${checkDraftId(id)}`
+
+export interface DraftView extends Draft {
+  status: DraftStatus
+  base: string
+  createdBy: string
+  comments: { by: string; body: string; at: string }[]
+  /** The files the draft changes against its base. */
+  files: string[]
+}
+
+export class Drafts {
+  constructor(
+    private readonly database: Database,
+    private readonly repo: GitRepository,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** The draft as the rules and the editor see it, or `null` when there is none. */
+  async get(id: string): Promise<DraftView | null> {
+    const [row] = await this.database.query<{
+      status: DraftStatus
+      base_commit: string
+      created_by: string
+    }>('SELECT status, base_commit, created_by FROM drafts WHERE id = $1', [checkDraftId(id)])
+    const head = await this.repo.resolve(branchOf(id))
+    if (!row || !head) return null
+    const [approval] = await this.database.query<{
+      approved_by: string
+      commit: string
+      at: Date | string
+    }>(
+      'SELECT approved_by, commit, at FROM approvals WHERE draft_id = $1 ORDER BY at DESC LIMIT 1',
+      [id],
+    )
+    const comments = await this.database.query<{
+      written_by: string
+      body: string
+      at: Date | string
+    }>('SELECT written_by, body, at FROM draft_comments WHERE draft_id = $1 ORDER BY id', [id])
+    const current: Approval | null = approval
+      ? {
+          by: approval.approved_by,
+          commit: approval.commit,
+          at: new Date(approval.at).toISOString(),
+        }
+      : null
+    return {
+      id,
+      head,
+      writers: await authorsBetween(this.repo, row.base_commit, head),
+      approval: current,
+      status: row.status,
+      base: row.base_commit,
+      createdBy: row.created_by,
+      comments: comments.map((comment) => ({
+        by: comment.written_by,
+        body: comment.body,
+        at: new Date(comment.at).toISOString(),
+      })),
+      files: await this.repo.changedFiles(row.base_commit, head),
+    }
+  }
+
+  /**
+   * Saves changes to a draft (starting it from main's tip when there is none): a commit by the
+   * person on the draft's branch. Any approval of an earlier commit lapses by itself; a draft
+   * that was ready goes back to review.
+   */
+  async save(
+    person: Person,
+    id: string,
+    changes: FileChange[],
+    message: string,
+  ): Promise<DraftView> {
+    await this.refuseUnless(person, mayWrite(person), id)
+    for (const change of changes) checkPath(change.path)
+    const now = this.clock()
+    const branch = branchOf(id)
+    const existing = await this.repo.resolve(branch)
+    let parent = existing
+    if (!parent) {
+      parent = await this.repo.resolve(MAIN)
+      if (!parent) throw new Error('the repository has no main branch to start a draft from')
+    }
+    const commit = await this.repo.commit({
+      ref: branch,
+      parent,
+      expected: existing,
+      changes,
+      author: { name: person.name, email: person.email },
+      message,
+      date: now,
+    })
+    await this.database.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO drafts (id, status, base_commit, created_by, created_at, updated_at)
+         VALUES ($1, 'draft', $2, $3, $4, $4)
+         ON CONFLICT (id) DO UPDATE SET updated_at = $4,
+           status = CASE WHEN drafts.status = 'pending_publish' THEN 'pending_review' ELSE drafts.status END`,
+        [id, parent, person.email, now.toISOString()],
+      )
+      await appendAudit(
+        tx,
+        {
+          actor: person.email,
+          action: 'save',
+          subject: id,
+          before: existing ?? parent,
+          after: commit,
+          details: { files: changes.map((change) => change.path) },
+        },
+        now,
+        tx,
+      )
+    })
+    return (await this.get(id)) as DraftView
+  }
+
+  /** Moves a draft between Decap's columns; "ready" is an approval, with its rules. */
+  async setStatus(person: Person, id: string, status: DraftStatus): Promise<DraftView> {
+    if (status === 'pending_publish') return this.approve(person, id)
+    const draft = await this.require(id)
+    await this.refuseUnless(person, mayWrite(person), id)
+    const now = this.clock()
+    await this.database.transaction(async (tx) => {
+      await tx.query('UPDATE drafts SET status = $2, updated_at = $3 WHERE id = $1', [
+        id,
+        status,
+        now.toISOString(),
+      ])
+      await appendAudit(
+        tx,
+        {
+          actor: person.email,
+          action: 'submit',
+          subject: id,
+          after: draft.head,
+          details: { status },
+        },
+        now,
+        tx,
+      )
+    })
+    return (await this.get(id)) as DraftView
+  }
+
+  /** Approves the draft's current commit: a reviewer who wrote none of it. */
+  async approve(person: Person, id: string): Promise<DraftView> {
+    const draft = await this.require(id)
+    await this.refuseUnless(person, mayApprove(person, draft), id)
+    const now = this.clock()
+    await this.database.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO approvals (draft_id, approved_by, commit, at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING`,
+        [id, person.email, draft.head, now.toISOString()],
+      )
+      await tx.query(
+        "UPDATE drafts SET status = 'pending_publish', updated_at = $2 WHERE id = $1",
+        [id, now.toISOString()],
+      )
+      await appendAudit(
+        tx,
+        { actor: person.email, action: 'approve', subject: id, after: draft.head },
+        now,
+        tx,
+      )
+    })
+    return (await this.get(id)) as DraftView
+  }
+
+  /** Sends a draft back to its authors with a comment they see. */
+  async requestChanges(person: Person, id: string, comment: string): Promise<DraftView> {
+    const draft = await this.require(id)
+    await this.refuseUnless(person, mayRequestChanges(person), id)
+    const body = comment.trim()
+    if (body.length === 0 || body.length > 5000)
+      throw new Error('a comment of 1 to 5,000 characters, please')
+    const now = this.clock()
+    await this.database.transaction(async (tx) => {
+      await tx.query(
+        'INSERT INTO draft_comments (draft_id, written_by, body, at) VALUES ($1, $2, $3, $4)',
+        [id, person.email, body, now.toISOString()],
+      )
+      await tx.query("UPDATE drafts SET status = 'draft', updated_at = $2 WHERE id = $1", [
+        id,
+        now.toISOString(),
+      ])
+      await appendAudit(
+        tx,
+        {
+          actor: person.email,
+          action: 'request-changes',
+          subject: id,
+          after: draft.head,
+          details: { comment: body },
+        },
+        now,
+        tx,
+      )
+    })
+    return (await this.get(id)) as DraftView
+  }
+
+  private async require(id: string): Promise<DraftView> {
+    const draft = await this.get(id)
+    if (!draft) throw new Error(`there is no draft ${id}`)
+    return draft
+  }
+
+  /** Records a refusal in the trail and throws it; nothing else changes. */
+  private async refuseUnless(person: Person, decision: Decision, id: string): Promise<void> {
+    if (decision.allowed) return
+    await appendAudit(
+      this.database,
+      {
+        actor: person.email,
+        action: 'refusal',
+        subject: id,
+        details: { code: decision.code, reason: decision.reason },
+      },
+      this.clock(),
+    )
+    throw new RefusedError(decision)
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * Drafts on a real git repository and database: a save is a commit on the draft's own branch
+ * by its author, main untouched; approvals by a reviewer who wrote none of it, bound to the
+ * commit and lapsing with the next edit; a draft sent back with a comment; each refusal a
+ * clear message that changes nothing and is in the audit trail.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { readAudit, verifyAudit } from '../../../src/publishing/audit'
+import { branchOf, Drafts, MAIN, RefusedError } from '../../../src/publishing/drafts'
+import { type GitRepository, initBare, UnsafePathError } from '../../../src/publishing/git'
+import { approvalStands, type Person, type Role } from '../../../src/publishing/rules'
+import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
+import { type Database, openDatabase } from '../../../src/server/forms/database'
+
+const person = (email: string, roles: Role[]): Person => ({
+  email,
+  name: email.split('@')[0] ?? '',
+  roles,
+  language: 'en',
+})
+const ada = person('ada@bank.example', ['author'])
+const rita = person('rita@bank.example', ['reviewer'])
+const olga = person('olga@bank.example', ['author', 'reviewer', 'publisher'])
+const PAGE = 'content/en/pages/about.yaml'
+
+let dir: string
+let repo: GitRepository
+let database: Database
+let drafts: Drafts
+let main: string
+let tick = 0
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'publishing-drafts-'))
+  repo = await initBare(join(dir, 'site.git'))
+  main = await repo.commit({
+    ref: MAIN,
+    parent: null,
+    changes: [{ path: PAGE, content: 'title: About\n' }],
+    author: { name: 'Developer', email: 'dev@bank.example' },
+    message: 'Site',
+  })
+  database = await openDatabase({ migrations: PUBLISHING_MIGRATIONS })
+  drafts = new Drafts(database, repo, () => new Date(Date.UTC(2026, 10, 26, 9, 0, tick++)))
+})
+
+afterEach(async () => {
+  await database.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+const save = (who: Person, title: string) =>
+  drafts.save(who, 'pages/about', [{ path: PAGE, content: `title: ${title}\n` }], `About: ${title}`)
+
+describe('drafts', () => {
+  it('saves to the draft’s own branch as its author; main stays as it was', async () => {
+    const draft = await save(ada, 'About us')
+    expect(draft).toMatchObject({
+      status: 'draft',
+      writers: [ada.email],
+      files: [PAGE],
+      approval: null,
+      base: main,
+    })
+    expect(await repo.resolve(MAIN)).toBe(main)
+    expect((await repo.readFile(draft.head, PAGE))?.toString()).toBe('title: About us\n')
+    expect(await repo.resolve(branchOf('pages/about'))).toBe(draft.head)
+  })
+
+  it('lets a reviewer who wrote none of it approve the current commit; the next edit voids it', async () => {
+    await save(ada, 'About us')
+    await expect(drafts.approve(ada, 'pages/about')).rejects.toThrow(
+      /Only people with the reviewer role may approve/,
+    )
+    const approved = await drafts.approve(rita, 'pages/about')
+    expect(approved.status).toBe('pending_publish')
+    expect(approvalStands(approved)).toBe(true)
+
+    const edited = await save(ada, 'About Lumora')
+    expect(edited.status).toBe('pending_review')
+    expect(approvalStands(edited)).toBe(false)
+    const again = await drafts.approve(rita, 'pages/about')
+    expect(approvalStands(again)).toBe(true)
+    expect(again.approval?.commit).toBe(edited.head)
+  })
+
+  it('refuses an approval by anyone who wrote part of the draft, and records the refusal', async () => {
+    await save(ada, 'About us')
+    await save(olga, 'About us, by Olga too')
+    const before = await drafts.get('pages/about')
+    const refusal = await drafts.approve(olga, 'pages/about').catch((error: unknown) => error)
+    expect(refusal).toBeInstanceOf(RefusedError)
+    expect((refusal as RefusedError).message).toMatch(/four-eyes principle/)
+    expect(await drafts.get('pages/about')).toEqual(before)
+    const trail = await readAudit(database)
+    expect(trail.map((entry) => entry.action)).toEqual(['save', 'save', 'refusal'])
+    expect(trail.at(-1)).toMatchObject({
+      actor: olga.email,
+      subject: 'pages/about',
+      details: { code: 'own-draft' },
+    })
+    expect(await verifyAudit(database)).toMatchObject({ ok: true })
+  })
+
+  it('sends a draft back with a comment its author sees', async () => {
+    await save(ada, 'About us')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
+    const back = await drafts.requestChanges(rita, 'pages/about', 'Please name the licence.')
+    expect(back.status).toBe('draft')
+    expect(back.comments).toEqual([
+      { by: rita.email, body: 'Please name the licence.', at: expect.any(String) },
+    ])
+    await expect(drafts.requestChanges(ada, 'pages/about', 'Fine by me')).rejects.toBeInstanceOf(
+      RefusedError,
+    )
+  })
+
+  it('refuses paths outside the tree and ids that are no entries, and changes nothing', async () => {
+    await expect(
+      drafts.save(ada, 'pages/about', [{ path: '../../etc/passwd', content: 'x' }], 'Bad'),
+    ).rejects.toBeInstanceOf(UnsafePathError)
+    await expect(
+      drafts.save(ada, '../main', [{ path: PAGE, content: 'x' }], 'Bad'),
+    ).rejects.toThrow(/not a draft id/)
+    expect(await drafts.get('pages/about')).toBeNull()
+    expect(await repo.resolve(MAIN)).toBe(main)
+  })
+})
