@@ -163,13 +163,18 @@ export class Drafts {
       message,
       date: now,
     })
+    // A new draft starts at main's tip; a branch whose record was lost (a crash between the
+    // commit and the record) starts where it left main.
+    const mainTip = await this.repo.resolve(MAIN)
+    const base =
+      existing && mainTip ? ((await this.repo.mergeBase(mainTip, existing)) ?? parent) : parent
     await this.database.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO drafts (id, status, base_commit, created_by, created_at, updated_at)
          VALUES ($1, 'draft', $2, $3, $4, $4)
          ON CONFLICT (id) DO UPDATE SET updated_at = $4,
            status = CASE WHEN drafts.status = 'pending_publish' THEN 'pending_review' ELSE drafts.status END`,
-        [id, parent, person.email, now.toISOString()],
+        [id, base, person.email, now.toISOString()],
       )
       await appendAudit(
         tx,

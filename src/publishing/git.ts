@@ -303,6 +303,15 @@ export class GitRepository {
     return output.toString('utf8').split('\0').filter(Boolean)
   }
 
+  /** The newest commit both reach (where a branch started from another). */
+  async mergeBase(one: string, other: string): Promise<string | null> {
+    try {
+      return (await this.git(['merge-base', one, other])).toString().trim() || null
+    } catch {
+      return null
+    }
+  }
+
   /** Whether `ancestor` is reachable from `commit`. */
   async isAncestor(ancestor: string, commit: string): Promise<boolean> {
     try {

@@ -129,3 +129,19 @@ describe('drafts', () => {
     expect(await repo.resolve(MAIN)).toBe(main)
   })
 })
+
+describe('after a crash between the commit and its record', () => {
+  it('takes the branch up again from where it left main, its first writer included', async () => {
+    await repo.commit({
+      ref: branchOf('pages/about'),
+      parent: main,
+      expected: null,
+      changes: [{ path: PAGE, content: 'title: Half saved\n' }],
+      author: { name: 'ada', email: ada.email },
+      message: 'Saved before the crash',
+    })
+    const draft = await save(olga, 'Taken up')
+    expect(draft.base).toBe(main)
+    expect(draft.writers).toEqual([ada.email, olga.email])
+  })
+})
