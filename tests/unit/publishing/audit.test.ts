@@ -3,34 +3,24 @@
  * the database itself, a tampered entry found and named, one chain when appends race, exports
  * a spreadsheet cannot be tricked by.
  */
-import { randomBytes } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { appendAudit, exportAudit, readAudit, verifyAudit } from '../../../src/publishing/audit'
-import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
-import { type Database, openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
+import type { Database } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
+import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 
 for (const kind of databases()) {
   describe(`audit trail on ${kind.name}`, () => {
     let database: Database
-    let schema: string | undefined
+    let opened: TestDatabase
 
     beforeEach(async () => {
-      schema = kind.url ? `audit_${randomBytes(6).toString('hex')}` : undefined
-      database = await openDatabase({
-        url: kind.url,
-        schema,
-        migrations: PUBLISHING_MIGRATIONS,
-      })
+      opened = await openPublishingDatabase(kind)
+      database = opened.database
     })
 
     afterEach(async () => {
-      await database.close()
-      if (kind.url && schema) {
-        const admin = await openDatabase({ url: kind.url, poolSize: 1, migrate: false })
-        await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-        await admin.close()
-      }
+      await opened.close()
     })
 
     const record = (actor: string, n: number) =>

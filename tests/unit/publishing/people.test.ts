@@ -3,7 +3,6 @@
  * only while nobody exists, invitations used once, sessions that expire, idle out and are
  * revoked, roles that apply at once, and no token in the database.
  */
-import { randomBytes } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   acceptInvitation,
@@ -20,9 +19,9 @@ import {
   setRoles,
   startSession,
 } from '../../../src/publishing/people'
-import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
-import { type Database, openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
+import type { Database } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
+import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 
 const T0 = new Date('2026-11-26T09:00:00Z')
 const later = (ms: number) => new Date(T0.getTime() + ms)
@@ -30,20 +29,15 @@ const later = (ms: number) => new Date(T0.getTime() + ms)
 for (const kind of databases()) {
   describe(`people on ${kind.name}`, () => {
     let database: Database
-    let schema: string | undefined
+    let opened: TestDatabase
 
     beforeEach(async () => {
-      schema = kind.url ? `people_${randomBytes(6).toString('hex')}` : undefined
-      database = await openDatabase({ url: kind.url, schema, migrations: PUBLISHING_MIGRATIONS })
+      opened = await openPublishingDatabase(kind)
+      database = opened.database
     })
 
     afterEach(async () => {
-      await database.close()
-      if (kind.url && schema) {
-        const admin = await openDatabase({ url: kind.url, poolSize: 1, migrate: false })
-        await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-        await admin.close()
-      }
+      await opened.close()
     })
 
     /** The first administrator, signed up through the printed link. */

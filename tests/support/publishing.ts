@@ -1,0 +1,28 @@
+/**
+ * A fresh database for the publishing service's tests: PGlite in memory, or a new schema on
+ * the PostgreSQL server `TEST_DATABASE_URL` names, dropped by `close`.
+ */
+import { randomBytes } from 'node:crypto'
+import { PUBLISHING_MIGRATIONS } from '../../src/publishing/schema'
+import { type Database, openDatabase, quoteIdentifier } from '../../src/server/forms/database'
+
+export interface TestDatabase {
+  database: Database
+  close(): Promise<void>
+}
+
+export async function openPublishingDatabase(kind: { url?: string }): Promise<TestDatabase> {
+  const schema = kind.url ? `publishing_${randomBytes(6).toString('hex')}` : undefined
+  const database = await openDatabase({ url: kind.url, schema, migrations: PUBLISHING_MIGRATIONS })
+  return {
+    database,
+    async close() {
+      await database.close()
+      if (kind.url && schema) {
+        const admin = await openDatabase({ url: kind.url, poolSize: 1, migrate: false })
+        await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
+        await admin.close()
+      }
+    },
+  }
+}
