@@ -9,12 +9,19 @@
  */
 import type { Database } from '../server/forms/database'
 import { appendAudit } from './audit'
-import { authorsBetween, checkPath, type FileChange, type GitRepository } from './git'
+import {
+  authorsBetween,
+  checkPath,
+  type FileChange,
+  type GitRepository,
+  MergeConflictError,
+} from './git'
 import {
   type Approval,
   type Decision,
   type Draft,
   mayApprove,
+  mayPublish,
   mayRequestChanges,
   mayWrite,
   type Person,
@@ -58,6 +65,19 @@ export class RefusedError extends Error {
     readonly status = 403,
   ) {
     super(decision.reason)
+  }
+}
+
+/** A draft that no longer merges onto main: its editor re-saves it on the new main. */
+export class DraftConflictError extends Error {
+  readonly status = 409
+  constructor(
+    readonly id: string,
+    readonly files: string[],
+  ) {
+    super(
+      `${id} no longer merges: ${files.join(', ')} changed on the live site since the draft began. Open the entry, re-apply the change and save it again.`,
+    )
   }
 }
 
@@ -277,6 +297,81 @@ export class Drafts {
       )
     })
     return (await this.get(id)) as DraftView
+  }
+
+  /**
+   * The commit that publishing the draft would make main: the draft merged onto main's tip (a
+   * change that reached main from elsewhere is kept), by the publisher, after the rules. No ref
+   * moves: the caller builds the site from it first, then `land`s it. A draft that no longer
+   * merges is refused with the files to re-save.
+   */
+  async merged(
+    person: Person,
+    id: string,
+  ): Promise<{ commit: string; mainBefore: string; draft: DraftView }> {
+    const draft = await this.require(id)
+    await this.refuseUnless(person, mayPublish(person, draft), id)
+    const mainBefore = await this.repo.resolve(MAIN)
+    if (!mainBefore) throw new Error('the repository has no main branch')
+    let tree: string
+    try {
+      tree = await this.repo.mergeTrees(mainBefore, draft.head)
+    } catch (error) {
+      if (error instanceof MergeConflictError) {
+        await appendAudit(
+          this.database,
+          {
+            actor: person.email,
+            action: 'refusal',
+            subject: id,
+            before: mainBefore,
+            after: draft.head,
+            details: { code: 'conflict', files: error.files },
+          },
+          this.clock(),
+        )
+        throw new DraftConflictError(id, error.files)
+      }
+      throw error
+    }
+    const commit = await this.repo.commitTree(tree, {
+      parents: [mainBefore, draft.head],
+      author: { name: person.name, email: person.email },
+      message: `Publish ${id}\n\nApproved by ${draft.approval?.by} at ${draft.approval?.at}.`,
+      date: this.clock(),
+    })
+    return { commit, mainBefore, draft }
+  }
+
+  /**
+   * Moves main to a merged commit if main is still where it was merged onto (else
+   * `RefMovedError`: merge again), removes the draft's branch and record, and records the
+   * publication.
+   */
+  async land(
+    person: Person,
+    merged: { commit: string; mainBefore: string; draft: DraftView },
+  ): Promise<void> {
+    const { draft } = merged
+    await this.repo.moveRef(MAIN, merged.commit, merged.mainBefore)
+    const now = this.clock()
+    await this.database.transaction(async (tx) => {
+      await tx.query('DELETE FROM drafts WHERE id = $1', [draft.id])
+      await appendAudit(
+        tx,
+        {
+          actor: person.email,
+          action: 'publish',
+          subject: draft.id,
+          before: merged.mainBefore,
+          after: merged.commit,
+          details: { draft: draft.head, approvedBy: draft.approval?.by, files: draft.files },
+        },
+        now,
+        tx,
+      )
+    })
+    await this.repo.deleteRef(branchOf(draft.id), draft.head).catch(() => {})
   }
 
   private async require(id: string): Promise<DraftView> {

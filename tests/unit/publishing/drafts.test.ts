@@ -9,8 +9,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { readAudit, verifyAudit } from '../../../src/publishing/audit'
-import { branchOf, Drafts, MAIN, RefusedError } from '../../../src/publishing/drafts'
-import { type GitRepository, initBare, UnsafePathError } from '../../../src/publishing/git'
+import {
+  branchOf,
+  DraftConflictError,
+  Drafts,
+  MAIN,
+  RefusedError,
+} from '../../../src/publishing/drafts'
+import {
+  type GitRepository,
+  initBare,
+  RefMovedError,
+  UnsafePathError,
+} from '../../../src/publishing/git'
 import { approvalStands, type Person, type Role } from '../../../src/publishing/rules'
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
 import { type Database, openDatabase } from '../../../src/server/forms/database'
@@ -143,5 +154,81 @@ describe('after a crash between the commit and its record', () => {
     const draft = await save(olga, 'Taken up')
     expect(draft.base).toBe(main)
     expect(draft.writers).toEqual([ada.email, olga.email])
+  })
+})
+
+describe('publishing a draft', () => {
+  const paul = person('paul@bank.example', ['publisher'])
+  const OTHER = 'content/de/pages/about.yaml'
+
+  it('merges an approved draft onto main by the publisher, keeps what reached main meanwhile, and removes the draft', async () => {
+    await save(ada, 'About us')
+    await drafts.approve(rita, 'pages/about')
+    // A developer's change reaches main meanwhile.
+    const elsewhere = await repo.commit({
+      ref: MAIN,
+      parent: main,
+      changes: [{ path: OTHER, content: 'title: Über uns\n' }],
+      author: { name: 'Developer', email: 'dev@bank.example' },
+      message: 'German page',
+    })
+    const merged = await drafts.merged(paul, 'pages/about')
+    expect(await repo.resolve(MAIN)).toBe(elsewhere)
+    await drafts.land(paul, merged)
+    const tip = (await repo.resolve(MAIN)) ?? ''
+    expect(tip).toBe(merged.commit)
+    expect((await repo.readFile(tip, PAGE))?.toString()).toBe('title: About us\n')
+    expect((await repo.readFile(tip, OTHER))?.toString()).toBe('title: Über uns\n')
+    expect(await repo.resolve(branchOf('pages/about'))).toBeNull()
+    expect(await drafts.get('pages/about')).toBeNull()
+    expect((await readAudit(database)).at(-1)).toMatchObject({
+      actor: paul.email,
+      action: 'publish',
+      before: elsewhere,
+      after: tip,
+      details: { approvedBy: rita.email, files: [PAGE] },
+    })
+  })
+
+  it('refuses an unapproved draft, and one whose approval lapsed; main stays', async () => {
+    await save(ada, 'About us')
+    await expect(drafts.merged(paul, 'pages/about')).rejects.toThrow(/has not been approved yet/)
+    await drafts.approve(rita, 'pages/about')
+    await save(ada, 'About us, edited')
+    await expect(drafts.merged(paul, 'pages/about')).rejects.toThrow(/approved again/)
+    expect(await repo.resolve(MAIN)).toBe(main)
+  })
+
+  it('refuses a draft that no longer merges, naming the file to re-save', async () => {
+    await save(ada, 'About us')
+    await drafts.approve(rita, 'pages/about')
+    await repo.commit({
+      ref: MAIN,
+      parent: main,
+      changes: [{ path: PAGE, content: 'title: Changed by a developer\n' }],
+      author: { name: 'Developer', email: 'dev@bank.example' },
+      message: 'Clash',
+    })
+    const error = await drafts.merged(paul, 'pages/about').catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(DraftConflictError)
+    expect((error as Error).message).toMatch(
+      /content\/en\/pages\/about\.yaml changed on the live site/,
+    )
+  })
+
+  it('lands nothing when main moved after the merge was made', async () => {
+    await save(ada, 'About us')
+    await drafts.approve(rita, 'pages/about')
+    const merged = await drafts.merged(paul, 'pages/about')
+    const moved = await repo.commit({
+      ref: MAIN,
+      parent: main,
+      changes: [{ path: OTHER, content: 'x\n' }],
+      author: { name: 'Developer', email: 'dev@bank.example' },
+      message: 'Meanwhile',
+    })
+    await expect(drafts.land(paul, merged)).rejects.toBeInstanceOf(RefMovedError)
+    expect(await repo.resolve(MAIN)).toBe(moved)
+    expect(await drafts.get('pages/about')).not.toBeNull()
   })
 })
