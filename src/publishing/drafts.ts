@@ -56,7 +56,8 @@ export const DRAFTS_MIGRATION = {
 }
 
 export const MAIN = 'refs/heads/main'
-export type DraftStatus = 'draft' | 'pending_review' | 'pending_publish'
+export const DRAFT_STATUSES = ['draft', 'pending_review', 'pending_publish'] as const
+export type DraftStatus = (typeof DRAFT_STATUSES)[number]
 
 /** An action the rules refused: its reason is the editor's message. */
 export class RefusedError extends Error {
@@ -215,6 +216,12 @@ export class Drafts {
 
   /** Moves a draft between Decap's columns; "ready" is an approval, with its rules. */
   async setStatus(person: Person, id: string, status: DraftStatus): Promise<DraftView> {
+    // The status comes from the browser: a forged one is named, not passed to the database.
+    if (!(DRAFT_STATUSES as readonly string[]).includes(status)) {
+      throw new Error(
+        `not a draft status: ${JSON.stringify(status)} (expected ${DRAFT_STATUSES.join(', ')})`,
+      )
+    }
     if (status === 'pending_publish') return this.approve(person, id)
     const draft = await this.require(id)
     await this.refuseUnless(person, mayWrite(person), id)

@@ -119,8 +119,8 @@ export class GitRepository {
     })
   }
 
-  private async text(args: string[], input?: string): Promise<string> {
-    return (await this.git(args, input)).toString('utf8').trim()
+  private async text(args: string[]): Promise<string> {
+    return (await this.git(args)).toString('utf8').trim()
   }
 
   /** The commit a branch or ref points at, or `null` when it does not exist. */

@@ -127,6 +127,11 @@ describe('drafts', () => {
     await expect(drafts.requestChanges(ada, 'pages/about', 'Fine by me')).rejects.toBeInstanceOf(
       RefusedError,
     )
+    // A forged status is named, and the draft stays as it was.
+    await expect(drafts.setStatus(ada, 'pages/about', 'published' as 'draft')).rejects.toThrow(
+      /not a draft status: "published"/,
+    )
+    expect((await drafts.get('pages/about'))?.status).toBe('draft')
   })
 
   it('refuses paths outside the tree and ids that are no entries, and changes nothing', async () => {
