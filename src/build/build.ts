@@ -193,6 +193,9 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
       }),
     ),
   )
+  // Its failure is the content's, reported below: marked handled now, since the bundle is
+  // awaited first and a long-running caller (the publishing service) must not see it unhandled.
+  documentsWritten.catch(() => {})
   const [loaded, bundledResult, images] = await Promise.allSettled([
     contentLoaded,
     measure('bundle', () =>
@@ -238,7 +241,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const historyByUrl = new Map(histories.map((file) => [file.url, file.history]))
   const resources = (url: string) => historyByUrl.get(url)
   const reuse = await openPageReuse(
-    config.outDir,
+    config.previousSite ?? config.outDir,
     stage,
     config.cacheDir,
     JSON.stringify([

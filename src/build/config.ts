@@ -14,6 +14,11 @@ export interface BuildConfig {
   outDir: string
   /** Scratch space for the server bundle and the build stamp. */
   cacheDir: string
+  /**
+   * The site the last build wrote, whose unchanged pages are linked instead of written again:
+   * `outDir` itself (the default), or the live release when a release is built beside it.
+   */
+  previousSite?: string
   /** `SITE_URL`: the public origin, for canonical and alternate links. */
   siteUrl: string
   /** `SERVICE_WORKER=off`: the kill switch; ships a worker that removes itself. */

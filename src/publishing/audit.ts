@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'publish',
   'publish-failed',
   'rollback',
+  'take-in',
   'schedule',
   'schedule-cancel',
   'schedule-fired',

@@ -323,6 +323,46 @@ export class GitRepository {
   }
 }
 
+/**
+ * Fetches `branch` of `remote` (a URL or path) into `refs/remotes/upstream/<branch>` and returns
+ * its tip, or `null` when the remote has no such branch.
+ */
+export async function fetchBranch(
+  repo: GitRepository,
+  remote: string,
+  branch: string,
+): Promise<string | null> {
+  const tracking = `refs/remotes/upstream/${branch}`
+  const listed = await repo.git(['ls-remote', '--heads', remote, `refs/heads/${branch}`])
+  if (listed.toString('utf8').trim() === '') return null
+  await repo.git(['fetch', '--quiet', '--no-tags', remote, `+refs/heads/${branch}:${tracking}`])
+  return repo.resolve(tracking)
+}
+
+/** Pushes `commit` to `branch` of `remote`; refused (an error) unless it fast-forwards. */
+export async function pushBranch(
+  repo: GitRepository,
+  remote: string,
+  branch: string,
+  commit: string,
+): Promise<void> {
+  await repo.git(['push', '--quiet', '--no-verify', remote, `${commit}:refs/heads/${branch}`])
+}
+
+/** A bare copy of `source` (a path or URL) at `gitDir`, its `main` from `branch` there. */
+export async function cloneBare(
+  source: string,
+  gitDir: string,
+  branch: string,
+  options: Omit<GitOptions, 'gitDir'> = {},
+): Promise<GitRepository> {
+  const repo = await initBare(gitDir, options)
+  const tip = await fetchBranch(repo, source, branch)
+  if (!tip) throw new Error(`${source} has no branch ${branch} to start the repository from`)
+  await repo.moveRef('refs/heads/main', tip, null)
+  return repo
+}
+
 /** Creates a bare repository at `gitDir` if there is none; returns it. */
 export async function initBare(gitDir: string, options: Omit<GitOptions, 'gitDir'> = {}) {
   await new Promise<void>((resolve, reject) =>

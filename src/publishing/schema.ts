@@ -7,9 +7,10 @@ import type { MigrationSet } from '../server/forms/database'
 import { AUDIT_MIGRATION } from './audit'
 import { DRAFTS_MIGRATION } from './drafts'
 import { PEOPLE_MIGRATION } from './people'
+import { RELEASES_MIGRATION } from './publisher'
 
 export const PUBLISHING_MIGRATIONS: MigrationSet = {
-  migrations: [AUDIT_MIGRATION, PEOPLE_MIGRATION, DRAFTS_MIGRATION],
+  migrations: [AUDIT_MIGRATION, PEOPLE_MIGRATION, DRAFTS_MIGRATION, RELEASES_MIGRATION],
   table: 'publishing_migrations',
   lock: 727275,
 }

@@ -1,0 +1,403 @@
+/**
+ * Publishing and rolling back, one at a time across every process of the service.
+ *
+ * Publish: what reached the remote's main from elsewhere is taken in first; the draft is merged
+ * onto main's tip after the four-eyes rules (drafts.ts); the site is built from that commit into
+ * a new release (releases.ts), and only when it builds does main move (compare-and-swap), the
+ * served release switch and the draft's branch go. A build that fails leaves main, the live
+ * release and the draft as they were, with the reason (file and field) in the refusal and in the
+ * trail. Rollback makes a commit on main whose tree is an earlier release's and serves that
+ * release's folder at once, without building.
+ *
+ * One publication at a time: a lease row in the database (any process, PGlite or PostgreSQL),
+ * which lapses by itself should its holder die mid-way.
+ */
+import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import type { Database } from '../server/forms/database'
+import { appendAudit } from './audit'
+import { type Drafts, MAIN, RefusedError } from './drafts'
+import { fetchBranch, type GitRepository, MergeConflictError, pushBranch } from './git'
+import { BuildFailedError, type Releases } from './releases'
+import { mayRollBack, type Person } from './rules'
+
+export const RELEASES_MIGRATION = {
+  id: '0004-releases',
+  statements: [
+    // Each switch of the served release: a publication, a rollback, a schedule firing, or the
+    // service bringing the served site up to main after a crash.
+    `CREATE TABLE releases (
+      id bigserial PRIMARY KEY,
+      folder text NOT NULL,
+      commit text NOT NULL,
+      kind text NOT NULL CHECK (kind IN ('publish', 'rollback', 'schedule', 'recovery')),
+      made_by text NOT NULL,
+      subject text NOT NULL,
+      live_at timestamptz NOT NULL
+    )`,
+    `CREATE INDEX releases_folder ON releases (folder)`,
+    `CREATE TABLE publish_lease (
+      name text PRIMARY KEY,
+      holder text NOT NULL,
+      until timestamptz NOT NULL
+    )`,
+  ],
+}
+
+/** Another publication holds the lease longer than a publish waits. */
+export class PublishBusyError extends Error {}
+
+/** Main of the remote and the service's main change the same files: a developer must merge. */
+export class UpstreamConflictError extends Error {
+  constructor(readonly files: string[]) {
+    super(
+      `the remote's main changed the same files as the published content (${files.join(', ')}): merge it there, then publish again`,
+    )
+  }
+}
+
+export interface Release {
+  id: number
+  folder: string
+  commit: string
+  kind: 'publish' | 'rollback' | 'schedule' | 'recovery'
+  madeBy: string
+  subject: string
+  liveAt: string
+}
+
+export interface PublisherOptions {
+  database: Database
+  repo: GitRepository
+  drafts: Drafts
+  releases: Releases
+  /** Where main comes from and published commits go (a URL or path), and its branch. */
+  remote?: { url: string; branch: string; push: boolean }
+  /** A shell command run after each switch (`AFTER_RELEASE`), with `RELEASE_DIR` and others. */
+  afterRelease?: string
+  clock?: () => Date
+  log?: {
+    info(data: object, message: string): void
+    error(data: object, message: string): void
+  }
+  /** How long a publish waits for another to finish (default 120 s). */
+  waitMs?: number
+}
+
+const LEASE = 'publish'
+/** Longer than any build; a dead holder's lease lapses after it. */
+const LEASE_MS = 10 * 60_000
+const SERVICE = 'service'
+const SERVICE_PERSON = { name: 'Publishing service', email: 'publishing@localhost' }
+
+export class Publisher {
+  private readonly clock: () => Date
+  private readonly holder = randomUUID()
+
+  constructor(private readonly options: PublisherOptions) {
+    this.clock = options.clock ?? (() => new Date())
+  }
+
+  /**
+   * Publishes a draft: returns the release now served. Refusals (`RefusedError`), a draft that
+   * no longer merges (`DraftConflictError`), a site that does not build (`BuildFailedError`) and
+   * a remote that conflicts (`UpstreamConflictError`) change nothing.
+   */
+  async publish(
+    person: Person,
+    draftId: string,
+    kind: 'publish' | 'schedule' = 'publish',
+  ): Promise<Release> {
+    const { drafts, releases, repo, database } = this.options
+    return this.exclusively(async () => {
+      await this.takeIn()
+      const merged = await drafts.merged(person, draftId)
+      let built: { folder: string }
+      try {
+        built = await releases.build(repo, merged.commit, this.clock())
+      } catch (error) {
+        if (error instanceof BuildFailedError) {
+          await appendAudit(
+            database,
+            {
+              actor: person.email,
+              action: 'publish-failed',
+              subject: draftId,
+              before: merged.mainBefore,
+              after: merged.draft.head,
+              details: { reason: error.message },
+            },
+            this.clock(),
+          )
+        }
+        throw error
+      }
+      try {
+        await drafts.land(person, merged)
+      } catch (error) {
+        await releases.discard(built.folder)
+        throw error
+      }
+      return this.goLive(built.folder, merged.commit, kind, person.email, draftId)
+    })
+  }
+
+  /**
+   * Serves an earlier release again at once, recorded on main as a commit whose tree is that
+   * release's (it reverts everything published since).
+   */
+  async rollBack(person: Person, folder: string): Promise<Release> {
+    const { releases, repo, database } = this.options
+    const decision = mayRollBack(person)
+    if (!decision.allowed) {
+      await appendAudit(
+        database,
+        {
+          actor: person.email,
+          action: 'refusal',
+          subject: folder,
+          details: { code: decision.code, reason: decision.reason },
+        },
+        this.clock(),
+      )
+      throw new RefusedError(decision)
+    }
+    return this.exclusively(async () => {
+      const target = await this.releaseOf(folder)
+      if (!target || !(await releases.list()).includes(folder)) {
+        throw new Error(`there is no release ${folder} to roll back to`)
+      }
+      await this.takeIn()
+      const mainBefore = await repo.resolve(MAIN)
+      if (!mainBefore) throw new Error('the repository has no main branch')
+      const tree = (await repo.git(['rev-parse', `${target.commit}^{tree}`])).toString().trim()
+      const commit = await repo.commitTree(tree, {
+        parents: [mainBefore],
+        author: { name: person.name, email: person.email },
+        message: `Roll back to release ${folder}\n\nRestores the site as built from ${target.commit}.`,
+        date: this.clock(),
+      })
+      await repo.moveRef(MAIN, commit, mainBefore)
+      const release = await this.goLive(folder, commit, 'rollback', person.email, folder, {
+        before: mainBefore,
+      })
+      return release
+    })
+  }
+
+  /** The releases on disk, newest first, with their records; the live one first among equals. */
+  async list(): Promise<(Release & { live: boolean })[]> {
+    const { releases } = this.options
+    const live = await releases.current()
+    const out: (Release & { live: boolean })[] = []
+    for (const folder of await releases.list()) {
+      const release = await this.releaseOf(folder)
+      if (release) out.push({ ...release, live: folder === live })
+    }
+    return out
+  }
+
+  /** The latest switch to `folder`. */
+  async releaseOf(folder: string): Promise<Release | null> {
+    const [row] = await this.options.database.query<{
+      id: string | number
+      folder: string
+      commit: string
+      kind: Release['kind']
+      made_by: string
+      subject: string
+      live_at: Date | string
+    }>('SELECT * FROM releases WHERE folder = $1 ORDER BY id DESC LIMIT 1', [folder])
+    return row
+      ? {
+          id: Number(row.id),
+          folder: row.folder,
+          commit: row.commit,
+          kind: row.kind,
+          madeBy: row.made_by,
+          subject: row.subject,
+          liveAt: new Date(row.live_at).toISOString(),
+        }
+      : null
+  }
+
+  /**
+   * Brings the served site up to main when they differ: after a process died between moving
+   * main and switching the release, or when main was moved by a rollback's record only. Run at
+   * start; a site that does not build is logged and the served release kept.
+   */
+  async recover(): Promise<Release | null> {
+    const { releases, repo } = this.options
+    const live = await releases.current()
+    if (!live) return null
+    return this.exclusively(async () => {
+      const main = await repo.resolve(MAIN)
+      const served = await this.releaseOf(live)
+      if (!main || (served && served.commit === main)) return null
+      const built = await releases.build(repo, main, this.clock())
+      return this.goLive(built.folder, main, 'recovery', SERVICE, main)
+    })
+  }
+
+  /**
+   * Takes in what reached the remote's main from elsewhere: a fast-forward, or a merge commit
+   * when the service's main has publications the remote lacks. Conflicting files refuse.
+   */
+  async takeIn(): Promise<void> {
+    const { remote, repo, database } = this.options
+    if (!remote) return
+    const theirs = await fetchBranch(repo, remote.url, remote.branch)
+    const ours = await repo.resolve(MAIN)
+    if (!theirs || !ours || theirs === ours || (await repo.isAncestor(theirs, ours))) return
+    let next = theirs
+    if (!(await repo.isAncestor(ours, theirs))) {
+      let tree: string
+      try {
+        tree = await repo.mergeTrees(ours, theirs)
+      } catch (error) {
+        if (!(error instanceof MergeConflictError)) throw error
+        await appendAudit(
+          database,
+          {
+            actor: SERVICE,
+            action: 'refusal',
+            subject: remote.branch,
+            before: ours,
+            after: theirs,
+            details: { code: 'upstream-conflict', files: error.files },
+          },
+          this.clock(),
+        )
+        throw new UpstreamConflictError(error.files)
+      }
+      next = await repo.commitTree(tree, {
+        parents: [ours, theirs],
+        author: SERVICE_PERSON,
+        message: `Take in ${remote.branch} of the remote`,
+        date: this.clock(),
+      })
+    }
+    await repo.moveRef(MAIN, next, ours)
+    await appendAudit(
+      database,
+      {
+        actor: SERVICE,
+        action: 'take-in',
+        subject: remote.branch,
+        before: ours,
+        after: next,
+        details: { remote: theirs },
+      },
+      this.clock(),
+    )
+  }
+
+  /** Switches to `folder`, records it, then pushes, prunes and runs the after-release command. */
+  private async goLive(
+    folder: string,
+    commit: string,
+    kind: Release['kind'],
+    madeBy: string,
+    subject: string,
+    rollback?: { before: string },
+  ): Promise<Release> {
+    const { releases, database, repo, remote, log } = this.options
+    await releases.switchTo(folder)
+    const now = this.clock()
+    const release = await database.transaction(async (tx) => {
+      const [row] = await tx.query<{ id: string | number }>(
+        `INSERT INTO releases (folder, commit, kind, made_by, subject, live_at)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+        [folder, commit, kind, madeBy, subject, now.toISOString()],
+      )
+      if (rollback) {
+        await appendAudit(
+          tx,
+          {
+            actor: madeBy,
+            action: 'rollback',
+            subject: folder,
+            before: rollback.before,
+            after: commit,
+            details: {},
+          },
+          now,
+          tx,
+        )
+      }
+      return {
+        id: Number(row?.id),
+        folder,
+        commit,
+        kind,
+        madeBy,
+        subject,
+        liveAt: now.toISOString(),
+      }
+    })
+    if (remote?.push) {
+      await pushBranch(repo, remote.url, remote.branch, commit).catch((error: unknown) =>
+        log?.error({ err: error, commit }, 'pushing the published commit failed'),
+      )
+    }
+    const removed = await releases.prune()
+    if (removed.length > 0) log?.info({ removed }, 'old releases removed')
+    if (this.options.afterRelease) this.runAfterRelease(release)
+    return release
+  }
+
+  /** The after-release command, in the background: its failure is logged, the release stays. */
+  private runAfterRelease(release: Release): void {
+    const { log, releases } = this.options
+    const child = spawn('sh', ['-c', this.options.afterRelease as string], {
+      env: {
+        ...process.env,
+        RELEASE_DIR: releases.pathOf(release.folder),
+        RELEASE_ID: release.folder,
+        RELEASE_COMMIT: release.commit,
+        RELEASE_KIND: release.kind,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    const errors: Buffer[] = []
+    child.stderr.on('data', (chunk: Buffer) => errors.push(chunk))
+    child.on('error', (error) => log?.error({ err: error }, 'the after-release command failed'))
+    child.on('close', (code) => {
+      if (code === 0) log?.info({ release: release.folder }, 'after-release command done')
+      else
+        log?.error(
+          { release: release.folder, code, stderr: Buffer.concat(errors).toString().slice(-2000) },
+          'the after-release command failed',
+        )
+    })
+  }
+
+  /** Runs `work` holding the lease; waits (polling) while another holds it. */
+  private async exclusively<T>(work: () => Promise<T>): Promise<T> {
+    const { database } = this.options
+    const deadline = Date.now() + (this.options.waitMs ?? 120_000)
+    for (;;) {
+      // The database's time, not the (injectable) clock: every process reads the same.
+      const [taken] = await database.query<{ holder: string }>(
+        `INSERT INTO publish_lease (name, holder, until)
+           VALUES ($1, $2, now() + $3 * interval '1 millisecond')
+         ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until
+           WHERE publish_lease.until < now()
+         RETURNING holder`,
+        [LEASE, this.holder, LEASE_MS],
+      )
+      if (taken) break
+      if (Date.now() > deadline) {
+        throw new PublishBusyError('another publication is under way; try again in a minute')
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    try {
+      return await work()
+    } finally {
+      await database
+        .query('DELETE FROM publish_lease WHERE name = $1 AND holder = $2', [LEASE, this.holder])
+        .catch(() => {})
+    }
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * Releases: each publication is a complete built site in a folder of its own under the releases
+ * folder (`RELEASES_DIR`, `data/releases/` by default), named by when it was made and the commit
+ * it was built from; `current` is a symbolic link to the one served. Switching releases is one
+ * `rename` of a new link over the old, so a request is answered wholly from the old release or
+ * wholly from the new, never half of either, and a process killed at any moment leaves one of
+ * them served.
+ *
+ * A release is built from a commit of the service's repository, code and content alike: the
+ * commit is checked out into the service's own workspace (a working tree nobody else uses, with
+ * an index of its own, updated file by file so the build's caches stay warm), and the site is
+ * built there by the same build as `npm run build`, linking the pages that did not change from
+ * the live release. A build that fails (the content checks name file and field) leaves the live
+ * release as it was and its half-made folder removed.
+ */
+import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import type { BuildReport } from '../build/build'
+import type { BuildConfig } from '../build/config'
+import type { GitRepository } from './git'
+
+/** The link to the served release, inside the releases folder. */
+export const CURRENT = 'current'
+
+/** `20261126T041503Z-0123456789ab`: when (UTC) and from which commit. */
+const FOLDER = /^\d{8}T\d{6}Z-[0-9a-f]{12}(?:-\d+)?$/
+
+/** The build stopped (bad content, named by file and field; or code that does not build). */
+export class BuildFailedError extends Error {
+  constructor(
+    message: string,
+    readonly commit: string,
+  ) {
+    super(message)
+  }
+}
+
+export interface ReleasesOptions {
+  /** Where releases are kept (`RELEASES_DIR`). */
+  dir: string
+  /** The service's working tree for builds (never anyone else's). */
+  workspace: string
+  /** The `node_modules` the builds use (the service's own). */
+  nodeModules: string
+  /** The build settings (site address, trackers); the folders are the releases'. */
+  buildConfig: BuildConfig
+  /** The build itself (the site's `buildSite`; tests may wrap it). */
+  build: (config: BuildConfig) => Promise<BuildReport>
+  /** How many releases are kept on disk besides the live one (`RELEASES_KEPT`). */
+  keep: number
+}
+
+export class Releases {
+  constructor(private readonly options: ReleasesOptions) {}
+
+  get dir(): string {
+    return this.options.dir
+  }
+
+  /** The folder of the served release, or `null` before the first. */
+  async current(): Promise<string | null> {
+    try {
+      const target = await readlink(join(this.options.dir, CURRENT))
+      return basename(target)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw error
+    }
+  }
+
+  /** The releases on disk, newest first. */
+  async list(): Promise<string[]> {
+    const names = await readdir(this.options.dir).catch(() => [] as string[])
+    return names.filter((name) => FOLDER.test(name)).sort((a, b) => (a < b ? 1 : -1))
+  }
+
+  /** The release's folder on disk. */
+  pathOf(folder: string): string {
+    if (!FOLDER.test(folder)) throw new Error(`not a release: ${JSON.stringify(folder)}`)
+    return join(this.options.dir, folder)
+  }
+
+  /**
+   * Builds `commit` into a new release folder, not yet served. Throws `BuildFailedError` with
+   * the build's message when the site does not build; nothing is left behind then.
+   */
+  async build(
+    repo: GitRepository,
+    commit: string,
+    now: Date,
+  ): Promise<{ folder: string; report: BuildReport }> {
+    await this.checkOut(repo, commit)
+    await mkdir(this.options.dir, { recursive: true })
+    const folder = await this.freeName(commit, now)
+    const live = await this.current()
+    const workspace = this.options.workspace
+    const config: BuildConfig = {
+      ...this.options.buildConfig,
+      root: workspace,
+      contentDir: join(workspace, 'content'),
+      outDir: join(this.options.dir, folder),
+      cacheDir: join(workspace, '.cache', 'releases'),
+      ...(live ? { previousSite: join(this.options.dir, live) } : {}),
+    }
+    try {
+      const report = await this.options.build(config)
+      return { folder, report }
+    } catch (error) {
+      await rm(config.outDir, { recursive: true, force: true })
+      throw new BuildFailedError(error instanceof Error ? error.message : String(error), commit)
+    }
+  }
+
+  /**
+   * Serves `folder` from now on: a new link renamed over `current` (atomic on one file system),
+   * then the folder synced to disk so the switch survives a power cut.
+   */
+  async switchTo(folder: string): Promise<void> {
+    const path = this.pathOf(folder)
+    if (!(await lstat(path).catch(() => null))?.isDirectory()) {
+      throw new Error(`there is no release ${folder} on disk`)
+    }
+    const link = join(this.options.dir, `.${CURRENT}-${process.pid}-${Date.now().toString(36)}`)
+    await symlink(folder, link, 'dir')
+    try {
+      await rename(link, join(this.options.dir, CURRENT))
+    } catch (error) {
+      await rm(link, { force: true })
+      throw error
+    }
+  }
+
+  /** Removes a release that never went live (its publication did not land). */
+  async discard(folder: string): Promise<void> {
+    if ((await this.current()) === folder) throw new Error(`release ${folder} is live`)
+    await rm(this.pathOf(folder), { recursive: true, force: true })
+  }
+
+  /**
+   * Removes the oldest releases beyond those kept, never the live one nor one being built
+   * (`.next`); returns the folders removed.
+   */
+  async prune(): Promise<string[]> {
+    const live = await this.current()
+    const removable = (await this.list()).filter((folder) => folder !== live)
+    const removed = removable.slice(this.options.keep)
+    for (const folder of removed) await rm(this.pathOf(folder), { recursive: true, force: true })
+    return removed
+  }
+
+  /**
+   * The workspace at `commit`: changed files rewritten, removed files deleted, the rest left
+   * untouched (their times too, which the build's caches read). The service's `node_modules`
+   * is linked in, as the tree has none.
+   */
+  private async checkOut(repo: GitRepository, commit: string): Promise<void> {
+    const workspace = this.options.workspace
+    await mkdir(workspace, { recursive: true })
+    await repo.git(['read-tree', '-u', '--reset', commit], undefined, {
+      GIT_INDEX_FILE: `${workspace}.index`,
+      GIT_WORK_TREE: workspace,
+    })
+    const modules = join(workspace, 'node_modules')
+    const existing = await readlink(modules).catch(() => null)
+    if (existing !== this.options.nodeModules) {
+      await rm(modules, { recursive: true, force: true })
+      await symlink(this.options.nodeModules, modules, 'dir')
+    }
+  }
+
+  /** A folder name for a release of `commit` made `now` that no release has yet. */
+  private async freeName(commit: string, now: Date): Promise<string> {
+    const stamp = now
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z')
+    const base = `${stamp}-${commit.slice(0, 12)}`
+    const taken = new Set(await readdir(this.options.dir).catch(() => [] as string[]))
+    for (let n = 0; ; n++) {
+      const name = n === 0 ? base : `${base}-${n}`
+      if (!taken.has(name) && !taken.has(`${name}.next`)) return name
+    }
+  }
+}

@@ -1,0 +1,349 @@
+/**
+ * Publishing on the real site: a draft approved by a second person is built from its merged
+ * commit into a new release and served; a change the build refuses leaves main, the live release
+ * and the draft as they were; a rollback serves an earlier release at once and records a commit
+ * on main; what a developer pushed to the remote is taken in first; one publication at a time.
+ * Real git, the real build, a real database.
+ */
+import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { buildSite } from '../../../src/build/build'
+import { ROOT, readBuildConfig } from '../../../src/build/config'
+import { readAudit, verifyAudit } from '../../../src/publishing/audit'
+import { Drafts, MAIN, RefusedError } from '../../../src/publishing/drafts'
+import type { GitRepository } from '../../../src/publishing/git'
+import { Publisher, UpstreamConflictError } from '../../../src/publishing/publisher'
+import { BuildFailedError, CURRENT, Releases } from '../../../src/publishing/releases'
+import type { Person, Role } from '../../../src/publishing/rules'
+import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
+import { type Database, openDatabase } from '../../../src/server/forms/database'
+import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
+import { DEVELOPER, siteRepository } from '../../support/site-repository'
+
+const person = (email: string, roles: Role[]): Person => ({
+  email,
+  name: email.split('@')[0] ?? '',
+  roles,
+  language: 'en',
+})
+const ada = person('ada@bank.example', ['author'])
+const rita = person('rita@bank.example', ['reviewer'])
+const paul = person('paul@bank.example', ['publisher'])
+
+const ABOUT = 'content/en/pages/about.yaml'
+const ABOUT_PAGE = 'en/about/index.html'
+
+let dir: string
+let workspace: string
+let repo: GitRepository
+let remote: GitRepository
+let opened: TestDatabase
+let database: Database
+let drafts: Drafts
+let releases: Releases
+let publisher: Publisher
+let original: string
+let tick = 0
+const clock = () => new Date(Date.UTC(2026, 10, 26, 9, 0, tick++))
+const afterRelease: string[] = []
+
+beforeAll(async () => {
+  // One workspace and one database for the file: the builds after the first are warm, as in
+  // the service, and each test starts from empty tables (the trail aside, which only grows).
+  workspace = await mkdtemp(join(tmpdir(), 'publishing-workspace-'))
+  original = await readFile(join(ROOT, ABOUT), 'utf8')
+  opened = await openPublishingDatabase({})
+  database = opened.database
+})
+
+afterAll(async () => {
+  await opened.close()
+  await rm(workspace, { recursive: true, force: true })
+})
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'publishing-releases-'))
+  remote = await siteRepository(join(dir, 'remote.git'))
+  repo = await siteRepository(join(dir, 'site.git'))
+  for (const table of ['drafts', 'releases', 'publish_lease']) {
+    await database.query(`DELETE FROM ${table}`)
+  }
+  drafts = new Drafts(database, repo, clock)
+  releases = new Releases(releasesOptions())
+  publisher = new Publisher({
+    database,
+    repo,
+    drafts,
+    releases,
+    remote: { url: remote.gitDir, branch: 'main', push: true },
+    afterRelease: `echo "$RELEASE_ID $RELEASE_KIND" >> ${join(dir, 'after-release.log')}`,
+    clock,
+  })
+  afterRelease.length = 0
+  return async () => {
+    await rm(dir, { recursive: true, force: true })
+  }
+})
+
+const releasesOptions = () => ({
+  dir: join(dir, 'releases'),
+  workspace: join(workspace, 'tree'),
+  nodeModules: join(ROOT, 'node_modules'),
+  buildConfig: readBuildConfig({}),
+  build: buildSite,
+  keep: 3,
+})
+
+/** A draft of the about page with `title`, written by Ada and approved by Rita. */
+async function approvedDraft(title: string, file = ABOUT, id = 'pages/about') {
+  const text = (await readFile(join(ROOT, file), 'utf8')).replace(/^title: .*$/m, `title: ${title}`)
+  await drafts.save(ada, id, [{ path: file, content: text }], `About: ${title}`)
+  return drafts.approve(rita, id)
+}
+
+const served = async (path: string) =>
+  readFile(join(dir, 'releases', CURRENT, path), 'utf8').catch(() => null)
+
+describe('publishing the real site', () => {
+  it('builds the merged draft into a new release, serves it, lands main and pushes it', async () => {
+    await approvedDraft('About the bank of banks')
+    const before = await repo.resolve(MAIN)
+    const release = await publisher.publish(paul, 'pages/about')
+
+    expect(await readlink(join(dir, 'releases', CURRENT))).toBe(release.folder)
+    expect(await served(ABOUT_PAGE)).toContain('About the bank of banks')
+    const main = await repo.resolve(MAIN)
+    expect(release).toMatchObject({ commit: main, kind: 'publish', madeBy: paul.email })
+    expect(main).not.toBe(before)
+    expect((await repo.readFile(main as string, ABOUT))?.toString()).toContain(
+      'title: About the bank of banks',
+    )
+    expect(await drafts.get('pages/about')).toBeNull()
+    expect(await remote.resolve(MAIN)).toBe(main)
+    const trail = await readAudit(database)
+    expect(trail.at(-1)).toMatchObject({ action: 'publish', actor: paul.email, after: main })
+    expect((await verifyAudit(database)).ok).toBe(true)
+    await expect
+      .poll(() => readFile(join(dir, 'after-release.log'), 'utf8').catch(() => ''))
+      .toBe(`${release.folder} publish\n`)
+  })
+
+  it('refuses a publisher who has no approved draft to publish, and changes nothing', async () => {
+    await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: original }], 'About')
+    const before = await repo.resolve(MAIN)
+    await expect(publisher.publish(paul, 'pages/about')).rejects.toBeInstanceOf(RefusedError)
+    await expect(publisher.publish(rita, 'pages/about')).rejects.toThrow(/publisher/)
+    expect(await repo.resolve(MAIN)).toBe(before)
+    expect(await releases.current()).toBeNull()
+  })
+
+  it('leaves main, the live release and the draft as they were when the build refuses the content', async () => {
+    await approvedDraft('First')
+    const live = await publisher.publish(paul, 'pages/about')
+    const mainBefore = await repo.resolve(MAIN)
+    const broken = original.replace(/^title: .*$/m, 'title: ""')
+    await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: broken }], 'No title')
+    await drafts.approve(rita, 'pages/about')
+
+    const failure = await publisher.publish(paul, 'pages/about').catch((error) => error)
+    expect(failure).toBeInstanceOf(BuildFailedError)
+    expect(failure.message).toContain('about.yaml')
+    expect(failure.message).toContain('title')
+    expect(await repo.resolve(MAIN)).toBe(mainBefore)
+    expect(await releases.current()).toBe(live.folder)
+    expect(await served(ABOUT_PAGE)).toContain('First')
+    expect((await drafts.get('pages/about'))?.status).toBe('pending_publish')
+    expect(await releases.list()).toEqual([live.folder])
+    expect((await readAudit(database)).at(-1)).toMatchObject({
+      action: 'publish-failed',
+      actor: paul.email,
+      subject: 'pages/about',
+    })
+  })
+
+  it('rolls back to an earlier release at once, recorded as a commit on main', async () => {
+    await approvedDraft('First')
+    const first = await publisher.publish(paul, 'pages/about')
+    await approvedDraft('Second')
+    const second = await publisher.publish(paul, 'pages/about')
+    expect(await served(ABOUT_PAGE)).toContain('Second')
+
+    await expect(publisher.rollBack(ada, first.folder)).rejects.toBeInstanceOf(RefusedError)
+    const back = await publisher.rollBack(paul, first.folder)
+    expect(back).toMatchObject({ folder: first.folder, kind: 'rollback' })
+    expect(await releases.current()).toBe(first.folder)
+    expect(await served(ABOUT_PAGE)).toContain('First')
+    const main = (await repo.resolve(MAIN)) as string
+    expect(main).toBe(back.commit)
+    expect(await repo.isAncestor(second.commit, main)).toBe(true)
+    expect((await repo.readFile(main, ABOUT))?.toString()).toContain('title: First')
+    expect((await readAudit(database)).at(-1)).toMatchObject({
+      action: 'rollback',
+      actor: paul.email,
+      before: second.commit,
+      after: main,
+    })
+    const listed = await publisher.list()
+    expect(listed.map((release) => [release.folder, release.live])).toEqual([
+      [second.folder, false],
+      [first.folder, true],
+    ])
+  })
+
+  it('takes in what a developer pushed to the remote before publishing', async () => {
+    const developer = await remote.commit({
+      ref: MAIN,
+      parent: await remote.resolve(MAIN),
+      changes: [
+        {
+          path: 'content/de/pages/about.yaml',
+          content: (await readFile(join(ROOT, 'content/de/pages/about.yaml'), 'utf8')).replace(
+            /^title: .*$/m,
+            'title: Über die Bank der Banken',
+          ),
+        },
+      ],
+      author: DEVELOPER,
+      message: 'German title',
+    })
+    await approvedDraft('About, published')
+    await publisher.publish(paul, 'pages/about')
+    const main = (await repo.resolve(MAIN)) as string
+    expect(await repo.isAncestor(developer, main)).toBe(true)
+    expect(await served('de/about/index.html')).toContain('Über die Bank der Banken')
+    expect(await served(ABOUT_PAGE)).toContain('About, published')
+    expect((await readAudit(database)).map((entry) => entry.action)).toContain('take-in')
+  })
+
+  it('refuses to publish when the remote changed the same lines, naming the file', async () => {
+    // Published commits are not pushed here: the remote's main and ours part ways.
+    publisher = new Publisher({
+      database,
+      repo,
+      drafts,
+      releases,
+      remote: { url: remote.gitDir, branch: 'main', push: false },
+      clock,
+    })
+    await approvedDraft('Ours')
+    await publisher.publish(paul, 'pages/about')
+    await remote.commit({
+      ref: MAIN,
+      parent: await remote.resolve(MAIN),
+      changes: [{ path: ABOUT, content: original.replace(/^title: .*$/m, 'title: Theirs') }],
+      author: DEVELOPER,
+      message: 'Their title',
+    })
+    await approvedDraft('Ours again', 'content/de/pages/about.yaml', 'pages/about-de')
+    const mainBefore = await repo.resolve(MAIN)
+    const error = await publisher.publish(paul, 'pages/about-de').catch((caught) => caught)
+    expect(error).toBeInstanceOf(UpstreamConflictError)
+    expect(error.message).toContain(ABOUT)
+    expect(await repo.resolve(MAIN)).toBe(mainBefore)
+  })
+
+  it('publishes two drafts at once one after the other, each on the other’s result', async () => {
+    await approvedDraft('English')
+    await approvedDraft('Deutsch', 'content/de/pages/about.yaml', 'pages/about-de')
+    const [one, two] = await Promise.all([
+      publisher.publish(paul, 'pages/about'),
+      publisher.publish(paul, 'pages/about-de'),
+    ])
+    const main = (await repo.resolve(MAIN)) as string
+    expect([one.commit, two.commit]).toContain(main)
+    expect(await served(ABOUT_PAGE)).toContain('English')
+    expect(await served('de/about/index.html')).toContain('Deutsch')
+    expect(await readdir(join(dir, 'releases'))).toHaveLength(3) // two releases and the link
+  })
+
+  it('brings the served site up to main after a crash between landing and switching', async () => {
+    await approvedDraft('Served')
+    const live = await publisher.publish(paul, 'pages/about')
+    // main moved on (as if a process died after landing), the link still at the old release
+    await repo.commit({
+      ref: MAIN,
+      parent: live.commit,
+      changes: [{ path: ABOUT, content: original.replace(/^title: .*$/m, 'title: Landed') }],
+      author: paul,
+      message: 'Landed, never switched',
+    })
+    const recovered = await publisher.recover()
+    expect(recovered).toMatchObject({ kind: 'recovery', commit: await repo.resolve(MAIN) })
+    expect(await served(ABOUT_PAGE)).toContain('Landed')
+    expect(await publisher.recover()).toBeNull()
+  })
+})
+
+describe('releases', () => {
+  it('keeps the newest releases besides the live one', async () => {
+    releases = new Releases({ ...releasesOptions(), keep: 1 })
+    publisher = new Publisher({ database, repo, drafts, releases, clock })
+    const made: string[] = []
+    for (const title of ['One', 'Two', 'Three']) {
+      await approvedDraft(title)
+      made.push((await publisher.publish(paul, 'pages/about')).folder)
+    }
+    // one kept besides the live one
+    expect(await releases.list()).toEqual([made[2], made[1]])
+    // the live one is kept even when it is the oldest
+    await publisher.rollBack(paul, made[1] as string)
+    expect(await releases.list()).toEqual([made[2], made[1]])
+  })
+
+  it('names a release that is not on disk', async () => {
+    await expect(publisher.rollBack(paul, '20200101T000000Z-000000000000')).rejects.toThrow(
+      /no release 20200101T000000Z-000000000000/,
+    )
+    await expect(releases.switchTo('../../etc')).rejects.toThrow(/not a release/)
+  })
+})
+
+describe.runIf(process.env.TEST_DATABASE_URL)('two service processes on one PostgreSQL', () => {
+  it('publish one after the other, each on the other’s result, with one workspace', async () => {
+    const shared = await openPublishingDatabase({ url: process.env.TEST_DATABASE_URL })
+    const url = process.env.TEST_DATABASE_URL as string
+    const schema = (
+      await shared.database.query<{ schema: string }>('SELECT current_schema() AS schema')
+    )[0]?.schema as string
+    const other = await openDatabase({ url, schema, migrations: PUBLISHING_MIGRATIONS })
+    try {
+      const processes = [shared.database, other].map((db) => {
+        const ownDrafts = new Drafts(db, repo, clock)
+        return {
+          drafts: ownDrafts,
+          publisher: new Publisher({ database: db, repo, drafts: ownDrafts, releases, clock }),
+        }
+      })
+      const [one, two] = processes as [(typeof processes)[0], (typeof processes)[0]]
+      const retitle = async (file: string, title: string) =>
+        (await readFile(join(ROOT, file), 'utf8')).replace(/^title: .*$/m, `title: ${title}`)
+      await one.drafts.save(
+        ada,
+        'pages/about',
+        [{ path: ABOUT, content: await retitle(ABOUT, 'From one') }],
+        'one',
+      )
+      await one.drafts.approve(rita, 'pages/about')
+      const GERMAN = 'content/de/pages/about.yaml'
+      await two.drafts.save(
+        ada,
+        'pages/about-de',
+        [{ path: GERMAN, content: await retitle(GERMAN, 'Von zwei') }],
+        'two',
+      )
+      await two.drafts.approve(rita, 'pages/about-de')
+      await Promise.all([
+        one.publisher.publish(paul, 'pages/about'),
+        two.publisher.publish(paul, 'pages/about-de'),
+      ])
+      expect(await served(ABOUT_PAGE)).toContain('From one')
+      expect(await served('de/about/index.html')).toContain('Von zwei')
+      expect((await verifyAudit(shared.database)).ok).toBe(true)
+    } finally {
+      await other.close()
+      await shared.close()
+    }
+  })
+})
