@@ -3,7 +3,9 @@
  * app factory, so tests and the CLI build the same server.
  */
 import { createHash } from 'node:crypto'
+import { readlink } from 'node:fs/promises'
 import { STATUS_CODES } from 'node:http'
+import { basename, join } from 'node:path'
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -11,6 +13,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify'
+import { CURRENT } from '../publishing/releases'
 import { EMPTY_POLICY, responseHeaders, type SitePolicy } from '../shared/http-headers'
 import { cspReportRoute } from './csp-report'
 import { SERVICE_PAGE_CSS } from './forms/pages'
@@ -21,6 +24,12 @@ import { createStaticHandler, readSitePolicy } from './static-files'
 export interface AppOptions {
   /** The built site; without it only `/api/` (and what else is registered) answers. */
   root?: string
+  /**
+   * The releases folder of the publishing service: while its `current` link exists, the
+   * release it points at is served instead of `root`, the link read afresh for every request
+   * (a switch takes effect at once, and each answer comes wholly from one release).
+   */
+  releasesDir?: string
   /** pino log level; `silent` in tests. */
   logLevel?: string
   /** Where log lines go (stdout by default; tests read them). */
@@ -46,11 +55,48 @@ function rawAnswer(status: number, headers: Record<string, string>): string {
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`
 }
 
+/** One served folder's policy and file handler, made once per folder. */
+interface ServedSite {
+  policy: SitePolicy
+  handle: ReturnType<typeof createStaticHandler>
+}
+
+/**
+ * The folder to serve for each request: the release `current` points at while there is one,
+ * else the fixed root. Sites are kept by folder (a few: releases switch back and forth).
+ */
+function siteSource(root: string | undefined, releasesDir: string | undefined) {
+  const sites = new Map<string, Promise<ServedSite>>()
+  const siteAt = (folder: string) => {
+    let site = sites.get(folder)
+    if (!site) {
+      site = readSitePolicy(folder).then((policy) => ({
+        policy,
+        handle: createStaticHandler(folder, policy),
+      }))
+      sites.set(folder, site)
+      site.catch(() => sites.delete(folder))
+      if (sites.size > 8) sites.delete(sites.keys().next().value as string)
+    }
+    return site
+  }
+  return async (): Promise<ServedSite | undefined> => {
+    if (releasesDir) {
+      const release = await readlink(join(releasesDir, CURRENT)).catch(() => undefined)
+      if (release) return siteAt(join(releasesDir, basename(release)))
+    }
+    return root ? siteAt(root) : undefined
+  }
+}
+
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
-  const policy: SitePolicy = options.root ? await readSitePolicy(options.root) : EMPTY_POLICY
+  const serves = Boolean(options.root || options.releasesDir)
+  const currentSite = siteSource(options.root, options.releasesDir)
+  // The policy of the site served last, for answers no file of it makes (errors, 405).
+  let policy: SitePolicy = (await currentSite())?.policy ?? EMPTY_POLICY
   const serviceStyleHash = `sha256-${createHash('sha256').update(SERVICE_PAGE_CSS).digest('base64')}`
   const isService = (url: string) =>
-    !options.root || /^\/(api\/|healthz$|readyz$)/.test(url.split('?')[0] ?? '')
+    !serves || /^\/(api\/|healthz$|readyz$)/.test(url.split('?')[0] ?? '')
   /** The headers of an answer the site writes itself: a page's, or the service's. */
   const headersFor = (url: string, https: boolean) =>
     isService(url)
@@ -125,8 +171,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   })
   await app.register(cspReportRoute)
   if (options.forms) await app.register(formsRoutes, options.forms)
-  if (!options.root) return app
-  const handle = createStaticHandler(options.root, policy)
+  if (!serves) return app
   const siteRoute = async (request: FastifyRequest, reply: FastifyReply) => {
     // The service's paths are no files, whether or not the service runs here.
     if (isService(request.url)) {
@@ -139,7 +184,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     if (pathname === undefined) {
       return reply.code(400).type('text/plain; charset=utf-8').send('Malformed address')
     }
-    const response = await handle(
+    const site = await currentSite()
+    if (!site) {
+      return reply.code(503).type('text/plain; charset=utf-8').send('No site is published yet')
+    }
+    policy = site.policy
+    const response = await site.handle(
       request.method,
       pathname,
       request.headers,

@@ -17,6 +17,8 @@ export interface ServeOptions {
   root: string
   /** The built site; absent (or `SERVE_STATIC=off`): the forms service alone. */
   outDir?: string
+  /** The publishing service's releases: the current one is served instead of `outDir`. */
+  releasesDir?: string
   contentDir: string
   siteUrl: string
   env?: NodeJS.ProcessEnv
@@ -46,6 +48,7 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
   )
   const app = await createApp({
     ...(options.outDir && servesStatic(env) ? { root: options.outDir } : {}),
+    ...(options.releasesDir && servesStatic(env) ? { releasesDir: options.releasesDir } : {}),
     logLevel: env.LOG_LEVEL ?? 'info',
     forms: forms.options,
     trustProxy: trustProxyOf(env.TRUST_PROXY),

@@ -1,12 +1,17 @@
 /**
- * `npm start`: builds the site when `dist/` is missing or stale, then serves it on
- * http://localhost:8080 (`PORT`, `HOST` override) until SIGINT or SIGTERM, finishing the
- * requests in flight before it exits. With `SERVE_STATIC=off` it builds nothing and runs the
- * forms service alone (as `npm run serve:api`).
+ * `npm start`: serves the site on http://localhost:8080 (`PORT`, `HOST` override) until SIGINT
+ * or SIGTERM, finishing the requests in flight before it exits: the release the editors
+ * published last, or, before their first, `dist/` built from this checkout when it is missing
+ * or stale. With `SERVE_STATIC=off` it builds nothing and runs the forms service alone (as
+ * `npm run serve:api`).
  */
+import { readlink } from 'node:fs/promises'
+import { basename, join } from 'node:path'
 import { readBuildConfig } from '../build/config'
 import { inputHash, isFresh } from '../build/stamp'
 import { ContentValidationError } from '../content/errors'
+import { CURRENT } from '../publishing/releases'
+import { readPublishingSettings } from '../publishing/settings'
 import { serve, servesStatic } from './serve'
 
 async function main(): Promise<void> {
@@ -15,7 +20,13 @@ async function main(): Promise<void> {
     await serve({ root: config.root, contentDir: config.contentDir, siteUrl: config.siteUrl })
     return
   }
-  if (await isFresh(config, await inputHash(config))) {
+  const { releasesDir } = readPublishingSettings(config.root)
+  const release = await readlink(join(releasesDir, CURRENT)).catch(() => undefined)
+  if (release) {
+    console.log(
+      `Serving the editors' release ${basename(release)} (${releasesDir}); npm run build builds this checkout into ${config.outDir}.`,
+    )
+  } else if (await isFresh(config, await inputHash(config))) {
     console.log(`${config.outDir} is up to date.`)
   } else {
     console.log(`Building the site into ${config.outDir} …`)
@@ -26,6 +37,7 @@ async function main(): Promise<void> {
   await serve({
     root: config.root,
     outDir: config.outDir,
+    releasesDir,
     contentDir: config.contentDir,
     siteUrl: config.siteUrl,
   })

@@ -1,0 +1,88 @@
+/**
+ * The publishing service's settings, each from the environment variable named beside it. Paths
+ * are relative to the project's root; the defaults keep everything under `DATA_DIR`.
+ */
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+export interface PublishingSettings {
+  /** `CMS_PORT`, `CMS_HOST`: where the service listens (8081 on localhost). */
+  port: number
+  host: string
+  /**
+   * `CMS_URL`: the address people open the editor at (its origin is the only one writes are
+   * taken from, and the passkeys' site); `http://localhost:<port>` by default.
+   */
+  url: string
+  /** `DATA_DIR`/`publishing`: the service's own files (repository, workspace, PGlite). */
+  dir: string
+  /** `PUBLISHING_REPO`: the service's git repository (bare; made on first start). */
+  repository: string
+  /**
+   * `PUBLISHING_REMOTE` (`none` for no remote): the bank's repository, whose main is taken in
+   * before each publication; by default this checkout, when it is a git repository.
+   */
+  remote: { url: string; branch: string; push: boolean } | undefined
+  /** `RELEASES_DIR`: the releases and the `current` link (`DATA_DIR/releases`). */
+  releasesDir: string
+  /** `RELEASES_KEPT`: releases kept on disk besides the live one (10). */
+  releasesKept: number
+  /** `AFTER_RELEASE`: a shell command run after every switch of the served release. */
+  afterRelease: string | undefined
+  /** `DATABASE_URL`: PostgreSQL; PGlite in `dir/db` when absent. */
+  databaseUrl: string | undefined
+}
+
+const number = (name: string, value: string | undefined, fallback: number, min: number) => {
+  if (value === undefined || value === '') return fallback
+  const parsed = Number(value)
+  if (!Number.isInteger(parsed) || parsed < min) {
+    throw new Error(`${name} must be a whole number of at least ${min}; got "${value}"`)
+  }
+  return parsed
+}
+
+export function readPublishingSettings(
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+): PublishingSettings {
+  const dataDir = resolve(root, env.DATA_DIR ?? 'data')
+  const dir = join(dataDir, 'publishing')
+  const port = number('CMS_PORT', env.CMS_PORT, 8081, 0)
+  const host = env.CMS_HOST || 'localhost'
+  const url = (env.CMS_URL || `http://localhost:${port}`).replace(/\/+$/, '')
+  let origin: URL
+  try {
+    origin = new URL(url)
+  } catch {
+    throw new Error(`CMS_URL must be an absolute URL such as https://cms.example.com; got "${url}"`)
+  }
+  if (
+    origin.protocol !== 'https:' &&
+    !['localhost', '127.0.0.1', '[::1]'].includes(origin.hostname)
+  ) {
+    throw new Error(`CMS_URL must use https (sessions and passkeys need it); got "${url}"`)
+  }
+  const remoteUrl =
+    env.PUBLISHING_REMOTE === 'none'
+      ? undefined
+      : env.PUBLISHING_REMOTE || (existsSync(join(root, '.git')) ? root : undefined)
+  const push = env.PUBLISHING_PUSH ?? 'off'
+  if (push !== 'on' && push !== 'off') {
+    throw new Error(`PUBLISHING_PUSH must be on or off; got "${push}"`)
+  }
+  return {
+    port,
+    host,
+    url: origin.origin,
+    dir,
+    repository: resolve(root, env.PUBLISHING_REPO ?? join(dir, 'site.git')),
+    remote: remoteUrl
+      ? { url: remoteUrl, branch: env.PUBLISHING_BRANCH || 'main', push: push === 'on' }
+      : undefined,
+    releasesDir: resolve(root, env.RELEASES_DIR ?? join(dataDir, 'releases')),
+    releasesKept: number('RELEASES_KEPT', env.RELEASES_KEPT, 10, 1),
+    afterRelease: env.AFTER_RELEASE || undefined,
+    databaseUrl: env.DATABASE_URL || undefined,
+  }
+}
