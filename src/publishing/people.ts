@@ -146,13 +146,19 @@ export async function invitationOf(
   database: Queryable,
   token: string,
   now: Date = new Date(),
-): Promise<{ email: string; roles: Role[] } | null> {
-  const [row] = await database.query<{ email: string; roles: string[] | string }>(
-    `SELECT email, roles FROM invitations
+): Promise<{ email: string; roles: Role[]; first: boolean } | null> {
+  const [row] = await database.query<{
+    email: string
+    roles: string[] | string
+    invited_by: string
+  }>(
+    `SELECT email, roles, invited_by FROM invitations
      WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2`,
     [hashToken(token), now.toISOString()],
   )
-  return row ? { email: row.email, roles: rolesOf(row.roles) } : null
+  return row
+    ? { email: row.email, roles: rolesOf(row.roles), first: row.invited_by === SERVICE_ACTOR }
+    : null
 }
 
 /**
@@ -162,20 +168,32 @@ export async function invitationOf(
 export async function acceptInvitation(
   database: Database,
   token: string,
-  profile: { name: string; language?: EditorLanguage },
+  /**
+   * The person's name and editor language; their e-mail address too for the first
+   * administrator's link, which the service made before anyone's address was known (other
+   * invitations are for the address they were sent to).
+   */
+  profile: { name: string; language?: EditorLanguage; email?: string },
   now: Date = new Date(),
 ): Promise<Person> {
   const name = profile.name.trim()
+  const chosen = profile.email === undefined ? undefined : normalEmail(profile.email)
   if (name.length === 0 || name.length > 200)
     throw new PeopleError('a name of 1 to 200 characters, please')
   return database.transaction(async (tx) => {
-    const [invitation] = await tx.query<{ email: string; roles: string[] | string }>(
+    const [invitation] = await tx.query<{
+      email: string
+      roles: string[] | string
+      invited_by: string
+    }>(
       `UPDATE invitations SET used_at = $2
        WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
-       RETURNING email, roles`,
+       RETURNING email, roles, invited_by`,
       [hashToken(token), now.toISOString()],
     )
     if (!invitation) throw new PeopleError('this invitation link was used already or has expired')
+    const email =
+      invitation.invited_by === SERVICE_ACTOR ? (chosen ?? invitation.email) : invitation.email
     const [row] = await tx.query<PersonRow>(
       `INSERT INTO people (email, name, roles, language, created_at)
        VALUES ($1, $2, $3, $4, $5)
@@ -184,7 +202,7 @@ export async function acceptInvitation(
              disabled_at = NULL
        RETURNING email, name, roles, language`,
       [
-        invitation.email,
+        email,
         name,
         rolesOf(invitation.roles),
         profile.language ?? 'en',

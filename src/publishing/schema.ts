@@ -6,11 +6,12 @@
 import type { MigrationSet } from '../server/forms/database'
 import { AUDIT_MIGRATION } from './audit'
 import { DRAFTS_MIGRATION } from './drafts'
+import { PASSKEYS_MIGRATION } from './passkeys'
 import { PEOPLE_MIGRATION } from './people'
 import { RELEASES_MIGRATION } from './publisher'
 
 export const PUBLISHING_MIGRATIONS: MigrationSet = {
-  migrations: [AUDIT_MIGRATION, PEOPLE_MIGRATION, DRAFTS_MIGRATION, RELEASES_MIGRATION],
+  migrations: [AUDIT_MIGRATION, PEOPLE_MIGRATION, DRAFTS_MIGRATION, RELEASES_MIGRATION, PASSKEYS_MIGRATION],
   table: 'publishing_migrations',
   lock: 727275,
 }

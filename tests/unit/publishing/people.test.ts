@@ -57,6 +57,7 @@ for (const kind of databases()) {
       expect(await invitationOf(database, link?.token ?? '', T0)).toEqual({
         email: 'ada@bank.example',
         roles: ['administrator'],
+        first: true,
       })
       const ada = await acceptInvitation(database, link?.token ?? '', { name: 'Ada' }, T0)
       expect(ada).toEqual({
@@ -66,6 +67,33 @@ for (const kind of databases()) {
         language: 'en',
       })
       expect(await firstAdministratorInvitation(database, 'eve@evil.example', T0)).toBeNull()
+    })
+
+    it('lets the first administrator give their address; an invitation is for the address it was sent to', async () => {
+      const link = await firstAdministratorInvitation(
+        database,
+        'placeholder@publishing.invalid',
+        T0,
+      )
+      const first = await acceptInvitation(
+        database,
+        link?.token ?? '',
+        { name: 'Ada', email: ' Ada@Bank.example ' },
+        T0,
+      )
+      expect(first.email).toBe('ada@bank.example')
+      const sent = await invite(
+        database,
+        { email: 'rita@bank.example', roles: ['reviewer'], by: first.email },
+        T0,
+      )
+      const rita = await acceptInvitation(
+        database,
+        sent.token,
+        { name: 'Rita', email: 'mallory@evil.example' },
+        T0,
+      )
+      expect(rita.email).toBe('rita@bank.example')
     })
 
     it('uses an invitation once, and not after it expired', async () => {

@@ -1,0 +1,126 @@
+/**
+ * The publishing service's parts, opened together: its database (PGlite under `DATA_DIR`, or
+ * PostgreSQL), its git repository (made from the bank's repository on first start), the
+ * drafts, the releases and the publisher. `serve-cms.ts` puts them behind HTTP.
+ */
+import { existsSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { BuildReport } from '../build/build'
+import type { BuildConfig } from '../build/config'
+import { type Database, openDatabase } from '../server/forms/database'
+import { Drafts } from './drafts'
+import { cloneBare, GitRepository } from './git'
+import { type RelyingParty, relyingPartyOf } from './passkeys'
+import { firstAdministratorInvitation, hasPeople } from './people'
+import { Publisher } from './publisher'
+import { Releases } from './releases'
+import { PUBLISHING_MIGRATIONS } from './schema'
+import type { PublishingSettings } from './settings'
+
+export interface PublishingService {
+  settings: PublishingSettings
+  database: Database
+  repo: GitRepository
+  drafts: Drafts
+  releases: Releases
+  publisher: Publisher
+  party: RelyingParty
+  clock: () => Date
+  close(): Promise<void>
+}
+
+export interface OpenOptions {
+  /** The project root: its `node_modules` serve the builds. */
+  root: string
+  /** The site's build settings (address, trackers). */
+  buildConfig: BuildConfig
+  build: (config: BuildConfig) => Promise<BuildReport>
+  clock?: () => Date
+  /** PostgreSQL schema (tests isolate themselves in one). */
+  schema?: string
+  log?: {
+    info(data: object, message: string): void
+    error(data: object, message: string): void
+  }
+}
+
+/** The service's repository: the existing one, or a new one from the remote's branch. */
+async function openRepository(settings: PublishingSettings): Promise<GitRepository> {
+  if (existsSync(join(settings.repository, 'HEAD'))) {
+    return new GitRepository({ gitDir: settings.repository })
+  }
+  if (!settings.remote) {
+    throw new Error(
+      `there is no repository at ${settings.repository}: set PUBLISHING_REPO to the site's repository, or PUBLISHING_REMOTE to one to start from`,
+    )
+  }
+  return cloneBare(settings.remote.url, settings.repository, settings.remote.branch)
+}
+
+export async function openPublishingService(
+  settings: PublishingSettings,
+  options: OpenOptions,
+): Promise<PublishingService> {
+  const clock = options.clock ?? (() => new Date())
+  await mkdir(settings.dir, { recursive: true })
+  const database = await openDatabase({
+    ...(settings.databaseUrl
+      ? { url: settings.databaseUrl, ...(options.schema ? { schema: options.schema } : {}) }
+      : { dataDir: join(settings.dir, 'db') }),
+    migrations: PUBLISHING_MIGRATIONS,
+  })
+  try {
+    const repo = await openRepository(settings)
+    const drafts = new Drafts(database, repo, clock)
+    const releases = new Releases({
+      dir: settings.releasesDir,
+      workspace: join(settings.dir, 'workspace'),
+      nodeModules: join(options.root, 'node_modules'),
+      buildConfig: options.buildConfig,
+      build: options.build,
+      keep: settings.releasesKept,
+    })
+    const publisher = new Publisher({
+      database,
+      repo,
+      drafts,
+      releases,
+      ...(settings.remote ? { remote: settings.remote } : {}),
+      ...(settings.afterRelease ? { afterRelease: settings.afterRelease } : {}),
+      clock,
+      ...(options.log ? { log: options.log } : {}),
+    })
+    return {
+      settings,
+      database,
+      repo,
+      drafts,
+      releases,
+      publisher,
+      party: relyingPartyOf(settings.url),
+      clock,
+      close: () => database.close(),
+    }
+  } catch (error) {
+    await database.close()
+    throw error
+  }
+}
+
+/**
+ * While nobody can sign in: the first administrator's one-time link (a new one only when none
+ * is open, so two processes starting together print one), or a line saying it was printed.
+ */
+export async function firstAdministratorMessage(service: PublishingService): Promise<string | null> {
+  if (await hasPeople(service.database)) return null
+  const invitation = await firstAdministratorInvitation(
+    service.database,
+    'first-administrator@publishing.invalid',
+    service.clock(),
+  )
+  if (!invitation) {
+    return 'Nobody has signed in yet: the first administrator’s link was printed when it was made (npm run cms -- first-administrator makes a new one).'
+  }
+  return `First administrator: open ${service.settings.url}/invitation#${invitation.token} (once, within 72 hours) and create your passkey.`
+}
