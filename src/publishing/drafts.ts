@@ -170,30 +170,46 @@ export class Drafts {
     const now = this.clock()
     const branch = branchOf(id)
     const existing = await this.repo.resolve(branch)
-    let parent = existing
-    if (!parent) {
-      parent = await this.repo.resolve(MAIN)
-      if (!parent) throw new Error('the repository has no main branch to start a draft from')
+    const mainTip = await this.repo.resolve(MAIN)
+    if (!mainTip) throw new Error('the repository has no main branch to start a draft from')
+    let parent = existing ?? mainTip
+    let mergeParents: string[] = []
+    let written = changes
+    // A draft that no longer merges with main (the same lines changed there since) is restarted
+    // on main's tip as a merge of both, its own files as the draft has them (the editor sends
+    // an entry whole, so what the person sees is what is kept); its history stays reachable, so
+    // its earlier writers still count.
+    if (existing && !(await this.merges(mainTip, existing))) {
+      const base = (await this.repo.mergeBase(mainTip, existing)) ?? mainTip
+      const own = await this.repo.changedFiles(base, existing)
+      const saved = new Set(changes.map((change) => change.path))
+      const kept = await Promise.all(
+        own
+          .filter((path) => !saved.has(path))
+          .map(async (path) => ({ path, content: await this.repo.readFile(existing, path) })),
+      )
+      parent = mainTip
+      mergeParents = [existing]
+      written = [...kept, ...changes]
     }
     const commit = await this.repo.commit({
       ref: branch,
       parent,
+      mergeParents,
       expected: existing,
-      changes,
+      changes: written,
       author: { name: person.name, email: person.email },
       message,
       date: now,
     })
-    // A new draft starts at main's tip; a branch whose record was lost (a crash between the
-    // commit and the record) starts where it left main.
-    const mainTip = await this.repo.resolve(MAIN)
-    const base =
-      existing && mainTip ? ((await this.repo.mergeBase(mainTip, existing)) ?? parent) : parent
+    // Where the draft leaves main: main's tip for a new or restarted draft; for a branch whose
+    // record was lost (a crash between the commit and the record), where it left main then.
+    const base = (await this.repo.mergeBase(mainTip, commit)) ?? mainTip
     await this.database.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO drafts (id, status, base_commit, created_by, created_at, updated_at)
          VALUES ($1, 'draft', $2, $3, $4, $4)
-         ON CONFLICT (id) DO UPDATE SET updated_at = $4,
+         ON CONFLICT (id) DO UPDATE SET updated_at = $4, base_commit = $2,
            status = CASE WHEN drafts.status = 'pending_publish' THEN 'pending_review' ELSE drafts.status END`,
         [id, base, person.email, now.toISOString()],
       )
@@ -203,7 +219,7 @@ export class Drafts {
           actor: person.email,
           action: 'save',
           subject: id,
-          before: existing ?? parent,
+          before: existing ?? mainTip,
           after: commit,
           details: { files: changes.map((change) => change.path) },
         },
@@ -379,6 +395,18 @@ export class Drafts {
       )
     })
     await this.repo.deleteRef(branchOf(draft.id), draft.head).catch(() => {})
+  }
+
+  /** Whether `head` merges onto `main` without conflict. */
+  private async merges(main: string, head: string): Promise<boolean> {
+    if (await this.repo.isAncestor(main, head)) return true
+    try {
+      await this.repo.mergeTrees(main, head)
+      return true
+    } catch (error) {
+      if (error instanceof MergeConflictError) return false
+      throw error
+    }
   }
 
   private async require(id: string): Promise<DraftView> {

@@ -221,6 +221,33 @@ describe('publishing a draft', () => {
     )
   })
 
+  it('restarts a draft that no longer merges on main’s tip when it is saved again; its writers still count', async () => {
+    await save(ada, 'About us')
+    const developer = await repo.commit({
+      ref: MAIN,
+      parent: main,
+      changes: [
+        { path: PAGE, content: 'title: Changed by a developer\n' },
+        { path: OTHER, content: 'other\n' },
+      ],
+      author: { name: 'Developer', email: 'dev@bank.example' },
+      message: 'Clash',
+    })
+    const resaved = await drafts.save(
+      olga,
+      'pages/about',
+      [{ path: PAGE, content: 'title: About us, again\n' }],
+      'Again',
+    )
+    expect(resaved).toMatchObject({ base: developer, files: [PAGE] })
+    expect(resaved.writers).toEqual([ada.email, olga.email])
+    await expect(drafts.approve(olga, 'pages/about')).rejects.toThrow(/wrote/)
+    await drafts.approve(rita, 'pages/about')
+    const merged = await drafts.merged(paul, 'pages/about')
+    expect((await repo.readFile(merged.commit, PAGE))?.toString()).toBe('title: About us, again\n')
+    expect((await repo.readFile(merged.commit, OTHER))?.toString()).toBe('other\n')
+  })
+
   it('lands nothing when main moved after the merge was made', async () => {
     await save(ada, 'About us')
     await drafts.approve(rita, 'pages/about')
