@@ -96,6 +96,7 @@ export interface DraftView extends Draft {
   status: DraftStatus
   base: string
   createdBy: string
+  updatedAt: string
   comments: { by: string; body: string; at: string }[]
   /** The files the draft changes against its base. */
   files: string[]
@@ -108,13 +109,24 @@ export class Drafts {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
+  /** Every draft's id, oldest change first. */
+  async ids(): Promise<string[]> {
+    const rows = await this.database.query<{ id: string }>(
+      'SELECT id FROM drafts ORDER BY updated_at, id',
+    )
+    return rows.map((row) => row.id)
+  }
+
   /** The draft as the rules and the editor see it, or `null` when there is none. */
   async get(id: string): Promise<DraftView | null> {
     const [row] = await this.database.query<{
       status: DraftStatus
       base_commit: string
       created_by: string
-    }>('SELECT status, base_commit, created_by FROM drafts WHERE id = $1', [checkDraftId(id)])
+      updated_at: Date | string
+    }>('SELECT status, base_commit, created_by, updated_at FROM drafts WHERE id = $1', [
+      checkDraftId(id),
+    ])
     const head = await this.repo.resolve(branchOf(id))
     if (!row || !head) return null
     const [approval] = await this.database.query<{
@@ -145,6 +157,7 @@ export class Drafts {
       status: row.status,
       base: row.base_commit,
       createdBy: row.created_by,
+      updatedAt: new Date(row.updated_at).toISOString(),
       comments: comments.map((comment) => ({
         by: comment.written_by,
         body: comment.body,
@@ -262,6 +275,32 @@ export class Drafts {
       )
     })
     return (await this.get(id)) as DraftView
+  }
+
+  /**
+   * Discards a draft (Decap's "delete unpublished changes"): its branch and record go, main is
+   * untouched; any author may, as a draft is shared work. Its commits stay in the trail.
+   */
+  async discard(person: Person, id: string): Promise<void> {
+    const draft = await this.require(id)
+    await this.refuseUnless(person, mayWrite(person), id)
+    const now = this.clock()
+    await this.database.transaction(async (tx) => {
+      await tx.query('DELETE FROM drafts WHERE id = $1', [id])
+      await appendAudit(
+        tx,
+        {
+          actor: person.email,
+          action: 'delete',
+          subject: id,
+          before: draft.head,
+          details: { discarded: true, files: draft.files },
+        },
+        now,
+        tx,
+      )
+    })
+    await this.repo.deleteRef(branchOf(id), draft.head).catch(() => {})
   }
 
   /** Approves the draft's current commit: a reviewer who wrote none of it. */

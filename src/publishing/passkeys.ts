@@ -83,7 +83,8 @@ async function takeCeremony(
   purpose: 'register' | 'sign-in',
   now: Date,
 ): Promise<{ challenge: string; subject: string | null }> {
-  if (typeof id !== 'string' || id.length > 64) throw new PasskeyError('no passkey request to answer')
+  if (typeof id !== 'string' || id.length > 64)
+    throw new PasskeyError('no passkey request to answer')
   const [row] = await database.query<{ challenge: string; subject: string | null }>(
     `DELETE FROM ceremonies WHERE id = $1 AND purpose = $2 AND expires_at > $3
      RETURNING challenge, subject`,
@@ -138,7 +139,8 @@ export async function registerPasskey(
   }).catch((error: unknown) => {
     throw new PasskeyError(`the passkey was not accepted: ${(error as Error).message}`)
   })
-  if (!verified.verified || !ceremony.subject) throw new PasskeyError('the passkey was not accepted')
+  if (!verified.verified || !ceremony.subject)
+    throw new PasskeyError('the passkey was not accepted')
   const { credential } = verified.registrationInfo
   await database.query(
     `INSERT INTO passkeys (id, email, public_key, counter, transports, created_at)

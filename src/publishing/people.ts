@@ -201,13 +201,7 @@ export async function acceptInvitation(
          SET roles = ARRAY(SELECT DISTINCT unnest(people.roles || EXCLUDED.roles) ORDER BY 1),
              disabled_at = NULL
        RETURNING email, name, roles, language`,
-      [
-        email,
-        name,
-        rolesOf(invitation.roles),
-        profile.language ?? 'en',
-        now.toISOString(),
-      ],
+      [email, name, rolesOf(invitation.roles), profile.language ?? 'en', now.toISOString()],
     )
     if (!row) throw new PeopleError('the person could not be stored')
     return toPerson(row)

@@ -11,7 +11,13 @@ import { PEOPLE_MIGRATION } from './people'
 import { RELEASES_MIGRATION } from './publisher'
 
 export const PUBLISHING_MIGRATIONS: MigrationSet = {
-  migrations: [AUDIT_MIGRATION, PEOPLE_MIGRATION, DRAFTS_MIGRATION, RELEASES_MIGRATION, PASSKEYS_MIGRATION],
+  migrations: [
+    AUDIT_MIGRATION,
+    PEOPLE_MIGRATION,
+    DRAFTS_MIGRATION,
+    RELEASES_MIGRATION,
+    PASSKEYS_MIGRATION,
+  ],
   table: 'publishing_migrations',
   lock: 727275,
 }

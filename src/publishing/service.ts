@@ -112,7 +112,9 @@ export async function openPublishingService(
  * While nobody can sign in: the first administrator's one-time link (a new one only when none
  * is open, so two processes starting together print one), or a line saying it was printed.
  */
-export async function firstAdministratorMessage(service: PublishingService): Promise<string | null> {
+export async function firstAdministratorMessage(
+  service: PublishingService,
+): Promise<string | null> {
   if (await hasPeople(service.database)) return null
   const invitation = await firstAdministratorInvitation(
     service.database,

@@ -1,0 +1,349 @@
+/**
+ * Decap CMS's proxy protocol with the editorial workflow, answered from the service's git
+ * repository for a signed-in person: entries and images are read from main (what is live);
+ * every save is a draft on a branch of its own (drafts.ts), checked first by the same backend as
+ * the editor of `npm run dev` (paths translated, empty fields dropped, images checked by
+ * content, the whole store validated so that a change adding a problem is refused naming file
+ * and field) on a copy of the draft's tree; statuses, approval and publication go through the
+ * four-eyes rules. A refusal is `{ error }` with a status, which the editor shows.
+ */
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
+import { CmsRequestError, createCmsBackend } from '../cms/backend'
+import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from '../cms/paths'
+import { ContentValidationError } from '../content/errors'
+import { parseContentFile } from '../content/file-store'
+import {
+  checkDraftId,
+  DRAFT_STATUSES,
+  DraftConflictError,
+  type DraftStatus,
+  type Drafts,
+  MAIN,
+  RefusedError,
+} from './drafts'
+import { type FileChange, type GitRepository, UnsafePathError } from './git'
+import { PublishBusyError, type Publisher, UpstreamConflictError } from './publisher'
+import { BuildFailedError } from './releases'
+import type { Person } from './rules'
+
+export interface CmsAnswer {
+  status: number
+  body: unknown
+}
+
+const MEDIA_ROOT = 'public/images'
+const MEDIA_TYPES = /\.(svg|png|jpe?g|webp|avif)$/i
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** The repository path of a path the editor names (an entry, or an image). */
+export function repositoryPathOf(cmsPath: unknown): string {
+  const segments = segmentsOf(cmsPath)
+  const path = segments.join('/')
+  if (segments[0] === CMS_CONTENT_ROOT) return `${CMS_CONTENT_ROOT}/${storeFileOf(path)}`
+  if (path.startsWith(`${MEDIA_ROOT}/`) && segments.length > 2) return path
+  throw new CmsPathError(`not a path of the content or its images: ${path}`)
+}
+
+/** The path the editor knows a repository file by, or `undefined` when it shows none. */
+export function editorPathOf(repositoryPath: string): string | undefined {
+  if (repositoryPath.startsWith(`${CMS_CONTENT_ROOT}/`)) {
+    return cmsPathOf(repositoryPath.slice(CMS_CONTENT_ROOT.length + 1))
+  }
+  if (repositoryPath.startsWith(`${MEDIA_ROOT}/`)) return repositoryPath
+  return undefined
+}
+
+/** Whether a content file's new text holds the same data as at `commit`. */
+async function sameData(
+  repo: GitRepository,
+  commit: string,
+  path: string,
+  content: Buffer,
+): Promise<boolean> {
+  if (!path.startsWith(`${CMS_CONTENT_ROOT}/`)) return false
+  const before = await repo.readFile(commit, path)
+  if (!before) return false
+  if (before.equals(content)) return true
+  const file = path.slice(CMS_CONTENT_ROOT.length + 1)
+  const old = parseContentFile(file, before.toString('utf8'))
+  const next = parseContentFile(file, content.toString('utf8'))
+  return (
+    'document' in old &&
+    'document' in next &&
+    isDeepStrictEqual(old.document.data, next.document.data)
+  )
+}
+
+/** Writes the content and images of `commit` into `dir` (git archive, unpacked by tar). */
+async function exportTree(repo: GitRepository, commit: string, dir: string): Promise<void> {
+  const archive = await repo.git(['archive', '--format=tar', commit, CMS_CONTENT_ROOT, 'public'])
+  await new Promise<void>((resolve, reject) => {
+    const tar = execFile('tar', ['-x', '-C', dir], (error) => (error ? reject(error) : resolve()))
+    tar.stdin?.end(archive)
+  })
+}
+
+export interface CmsApiOptions {
+  repo: GitRepository
+  drafts: Drafts
+  publisher: Publisher
+}
+
+export function createCmsApi({ repo, drafts, publisher }: CmsApiOptions) {
+  const mainTip = async () => {
+    const tip = await repo.resolve(MAIN)
+    if (!tip) throw new Error('the repository has no main branch')
+    return tip
+  }
+
+  async function entryAt(commit: string, cmsPath: string) {
+    const path = repositoryPathOf(cmsPath)
+    const [file] = await repo.listFiles(commit, path)
+    if (!file) return { data: null, file: { path: cmsPath, id: null } }
+    const data = await repo.readFile(commit, path)
+    return { data: data?.toString('utf8') ?? null, file: { path: cmsPath, id: file.blob } }
+  }
+
+  async function mediaAt(commit: string, cmsPath: string) {
+    const path = repositoryPathOf(cmsPath)
+    const data = await repo.readFile(commit, path)
+    if (!data) throw new CmsRequestError(`there is no image ${cmsPath}`, 404)
+    const [file] = await repo.listFiles(commit, path)
+    return {
+      id: file?.blob ?? path,
+      name: path.split('/').at(-1),
+      path: cmsPath,
+      content: data.toString('base64'),
+      encoding: 'base64',
+    }
+  }
+
+  /** The draft a call names by collection and slug (`id`, where sent, is a file's). */
+  const idOf = (params: Record<string, unknown>) =>
+    checkDraftId(`${String(params.collection)}/${String(params.slug)}`)
+
+  async function requireDraft(id: string) {
+    const draft = await drafts.get(id)
+    if (!draft) throw new CmsRequestError(`there is no draft ${id}`, 404)
+    return draft
+  }
+
+  /** Decap's view of a draft: its files as the editor names them, and whether each is new. */
+  async function unpublishedEntry(params: Record<string, unknown>) {
+    // The board names a draft by the id it listed, the editor by collection and slug.
+    const id = typeof params.id === 'string' ? checkDraftId(params.id) : idOf(params)
+    const draft = await drafts.get(id)
+    if (!draft) throw new CmsRequestError('content is not under editorial workflow', 404)
+    const [collection = '', slug = ''] = [
+      id.slice(0, id.indexOf('/')),
+      id.slice(id.indexOf('/') + 1),
+    ]
+    const diffs = []
+    for (const file of draft.files) {
+      const path = editorPathOf(file)
+      if (!path) continue
+      const before = await repo.listFiles(draft.base, file)
+      diffs.push({ path, id: file, newFile: before.length === 0 })
+    }
+    return {
+      collection,
+      slug,
+      status: draft.status,
+      updatedAt: draft.updatedAt,
+      pullRequestAuthor: draft.createdBy,
+      diffs,
+    }
+  }
+
+  /**
+   * A save: the changes checked by the editor's backend on a copy of the draft's tree (or
+   * main's, for a new draft), then committed to the draft as the person. The images sent are
+   * the draft's whole set: one the draft added and no longer sends is taken out again.
+   */
+  async function persistEntry(person: Person, params: Record<string, unknown>) {
+    const options = isRecord(params.options) ? params.options : {}
+    if (options.useWorkflow !== true) {
+      throw new CmsRequestError(
+        'Every change goes through review here: save it as a draft (the editorial workflow).',
+        403,
+      )
+    }
+    const dataFiles = Array.isArray(params.dataFiles) ? params.dataFiles.filter(isRecord) : []
+    const assets = Array.isArray(params.assets) ? params.assets.filter(isRecord) : []
+    const [first] = dataFiles
+    if (!first) throw new CmsRequestError('expected the entry’s files')
+    const id = checkDraftId(`${String(options.collectionName)}/${String(first.slug)}`)
+    const draft = await drafts.get(id)
+    const dir = await mkdtemp(join(tmpdir(), 'publishing-save-'))
+    try {
+      await exportTree(repo, draft?.head ?? (await mainTip()), dir)
+      const backend = createCmsBackend({
+        contentDir: join(dir, CMS_CONTENT_ROOT),
+        publicDir: join(dir, 'public'),
+      })
+      const checked = await backend.handle({
+        action: 'persistEntry',
+        params: { dataFiles, assets, options },
+      })
+      if (checked.status !== 200) {
+        const refused = checked.body as { error?: string }
+        throw new CmsRequestError(String(refused.error ?? 'the change was refused'), checked.status)
+      }
+      const paths = new Set<string>()
+      for (const file of dataFiles) {
+        paths.add(repositoryPathOf(file.path))
+        if (typeof file.newPath === 'string') paths.add(repositoryPathOf(file.newPath))
+      }
+      const sentImages = new Set(assets.map((asset) => repositoryPathOf(asset.path)))
+      for (const image of sentImages) paths.add(image)
+      const base = draft?.head ?? (await mainTip())
+      const changes: FileChange[] = []
+      for (const path of paths) {
+        const content = await readFile(join(dir, path)).catch(() => null)
+        // An entry's other language comes along whole, reformatted: it is a change only when
+        // its data changed.
+        if (content && (await sameData(repo, base, path, content))) continue
+        changes.push({ path, content })
+      }
+      if (changes.length === 0) return { message: 'nothing changed' }
+      if (draft) {
+        for (const file of draft.files) {
+          if (!file.startsWith(`${MEDIA_ROOT}/`) || sentImages.has(file)) continue
+          changes.push({ path: file, content: await repo.readFile(draft.base, file) })
+        }
+      }
+      const message =
+        typeof options.commitMessage === 'string' && options.commitMessage.trim()
+          ? options.commitMessage.trim().slice(0, 500)
+          : `Update ${id}`
+      await drafts.save(person, id, changes, message)
+      return { message: 'entry saved as a draft' }
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }
+
+  async function getMedia(params: Record<string, unknown>) {
+    const folder = segmentsOf(params.mediaFolder).join('/')
+    if (folder !== MEDIA_ROOT && !folder.startsWith(`${MEDIA_ROOT}/`)) {
+      throw new CmsRequestError(`not an image folder: ${folder}`)
+    }
+    const tip = await mainTip()
+    const files = (await repo.listFiles(tip, folder)).filter(
+      (file) => MEDIA_TYPES.test(file.path) && !file.path.slice(folder.length + 1).includes('/'),
+    )
+    return Promise.all(files.map((file) => mediaAt(tip, file.path)))
+  }
+
+  async function dispatch(person: Person, action: string, params: Record<string, unknown>) {
+    switch (action) {
+      case 'entriesByFolder': {
+        const tip = await mainTip()
+        const folder = `${segmentsOf(params.folder).join('/')}/`
+        const files = await repo.listFiles(tip, CMS_CONTENT_ROOT)
+        const paths = files
+          .map((file) => editorPathOf(file.path))
+          .filter((path): path is string => path?.startsWith(folder) === true)
+        return Promise.all(paths.map((path) => entryAt(tip, path)))
+      }
+      case 'entriesByFiles': {
+        const tip = await mainTip()
+        const files = Array.isArray(params.files) ? params.files.filter(isRecord) : []
+        return Promise.all(files.map((file) => entryAt(tip, String(file.path))))
+      }
+      case 'getEntry':
+        return entryAt(await mainTip(), String(params.path))
+      case 'getMedia':
+        return getMedia(params)
+      case 'getMediaFile':
+        return mediaAt(await mainTip(), String(params.path))
+      case 'unpublishedEntries':
+        return drafts.ids()
+      case 'unpublishedEntry':
+        return unpublishedEntry(params)
+      case 'unpublishedEntryDataFile': {
+        const draft = await requireDraft(idOf(params))
+        const data = await repo.readFile(draft.head, repositoryPathOf(params.path))
+        if (!data) throw new CmsRequestError(`the draft has no file ${String(params.path)}`, 404)
+        return { data: data.toString('utf8') }
+      }
+      case 'unpublishedEntryMediaFile': {
+        const draft = await requireDraft(idOf(params))
+        return mediaAt(draft.head, String(params.path))
+      }
+      case 'persistEntry':
+        return persistEntry(person, params)
+      case 'updateUnpublishedEntryStatus': {
+        const status = String(params.newStatus)
+        if (!(DRAFT_STATUSES as readonly string[]).includes(status)) {
+          throw new CmsRequestError(`not a draft status: ${JSON.stringify(status)}`, 422)
+        }
+        await drafts.setStatus(person, idOf(params), status as DraftStatus)
+        return { message: 'status updated' }
+      }
+      case 'publishUnpublishedEntry': {
+        const release = await publisher.publish(person, idOf(params))
+        return { message: `published as release ${release.folder}`, release: release.folder }
+      }
+      case 'deleteUnpublishedEntry':
+        await drafts.discard(person, idOf(params))
+        return { message: 'draft discarded' }
+      case 'persistMedia':
+        throw new CmsRequestError(
+          'Add an image inside the entry that shows it: it then goes through review with that entry.',
+          403,
+        )
+      case 'deleteFile':
+      case 'deleteFiles':
+        throw new CmsRequestError(
+          'Published files are not deleted from here: every change goes through review. Ask a developer to remove an entry or image.',
+          403,
+        )
+      case 'getDeployPreview':
+        return null
+      default:
+        throw new CmsRequestError(`unknown action ${JSON.stringify(action)}`, 422)
+    }
+  }
+
+  return {
+    /** Answers one request body of the proxy protocol for a signed-in person. */
+    async handle(person: Person, body: unknown): Promise<CmsAnswer> {
+      const request = isRecord(body) ? body : {}
+      const params = isRecord(request.params) ? request.params : {}
+      try {
+        return { status: 200, body: await dispatch(person, String(request.action), params) }
+      } catch (error) {
+        return refusal(error)
+      }
+    },
+  }
+}
+
+/** What the editor shows for an error: its message, with the status that fits it. */
+function refusal(error: unknown): CmsAnswer {
+  const message = error instanceof Error ? error.message : String(error)
+  if (error instanceof CmsRequestError) return { status: error.status, body: { error: message } }
+  if (error instanceof RefusedError) return { status: 403, body: { error: message } }
+  if (error instanceof DraftConflictError || error instanceof UpstreamConflictError) {
+    return { status: 409, body: { error: message } }
+  }
+  if (error instanceof BuildFailedError || error instanceof ContentValidationError) {
+    return {
+      status: 422,
+      body: { error: `The site did not build, so nothing was published. ${message}` },
+    }
+  }
+  if (error instanceof PublishBusyError) return { status: 503, body: { error: message } }
+  if (error instanceof CmsPathError || error instanceof UnsafePathError) {
+    return { status: 400, body: { error: message } }
+  }
+  if (/^not a draft (id|status)/.test(message)) return { status: 400, body: { error: message } }
+  throw error
+}

@@ -1,0 +1,252 @@
+/**
+ * The editor's protocol (Decap's proxy backend, editorial workflow) on the site's repository:
+ * reads come from main, every save is a draft checked like the editor of `npm run dev` checks
+ * it, statuses and publication follow the four-eyes rules, and bad input is refused with a
+ * message that names what and where, changing nothing.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { ROOT, readBuildConfig } from '../../../src/build/config'
+import { readAudit } from '../../../src/publishing/audit'
+import { type CmsAnswer, createCmsApi } from '../../../src/publishing/cms-api'
+import { Drafts, MAIN } from '../../../src/publishing/drafts'
+import type { GitRepository } from '../../../src/publishing/git'
+import { Publisher } from '../../../src/publishing/publisher'
+import { Releases } from '../../../src/publishing/releases'
+import type { Person, Role } from '../../../src/publishing/rules'
+import type { Database } from '../../../src/server/forms/database'
+import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
+import { siteRepository } from '../../support/site-repository'
+
+const person = (email: string, roles: Role[]): Person => ({
+  email,
+  name: email.split('@')[0] ?? '',
+  roles,
+  language: 'en',
+})
+const ada = person('ada@bank.example', ['author'])
+const rita = person('rita@bank.example', ['reviewer'])
+const paul = person('paul@bank.example', ['publisher'])
+
+const EN = 'content/pages/en/about.yaml'
+const DE = 'content/pages/de/about.yaml'
+
+let opened: TestDatabase
+let database: Database
+let dir: string
+let repo: GitRepository
+let api: ReturnType<typeof createCmsApi>
+let drafts: Drafts
+let english: string
+let german: string
+let main: string
+
+beforeAll(async () => {
+  opened = await openPublishingDatabase({})
+  database = opened.database
+  english = await readFile(join(ROOT, 'content/en/pages/about.yaml'), 'utf8')
+  german = await readFile(join(ROOT, 'content/de/pages/about.yaml'), 'utf8')
+})
+
+afterAll(async () => {
+  await opened.close()
+})
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cms-api-'))
+  repo = await siteRepository(join(dir, 'site.git'))
+  main = (await repo.resolve(MAIN)) as string
+  await database.query('DELETE FROM drafts')
+  drafts = new Drafts(database, repo)
+  // The build is the real one in publisher.test.ts; here a site of one page stands for it.
+  const releases = new Releases({
+    dir: join(dir, 'releases'),
+    workspace: join(dir, 'workspace'),
+    nodeModules: join(ROOT, 'node_modules'),
+    buildConfig: readBuildConfig({}),
+    build: async (config) => {
+      const about = await readFile(join(config.contentDir, 'en/pages/about.yaml'), 'utf8')
+      await mkdir(config.outDir, { recursive: true })
+      await writeFile(join(config.outDir, 'index.html'), about)
+      return {} as never
+    },
+    keep: 2,
+  })
+  const publisher = new Publisher({ database, repo, drafts, releases })
+  api = createCmsApi({ repo, drafts, publisher })
+  return () => rm(dir, { recursive: true, force: true })
+})
+
+const call = (who: Person, action: string, params: Record<string, unknown> = {}) =>
+  api.handle(who, { action, params: { branch: 'main', ...params } })
+
+const body = <T>(answer: CmsAnswer) => answer.body as T
+
+/** The about page in both languages with the English title changed, as Decap sends it. */
+const saveAbout = (who: Person, title: string, extra: Record<string, unknown> = {}) =>
+  call(who, 'persistEntry', {
+    dataFiles: [
+      { path: EN, slug: 'about', raw: english.replace(/^title: .*$/m, `title: ${title}`) },
+      { path: DE, slug: 'about', raw: german },
+    ],
+    assets: [],
+    options: {
+      collectionName: 'pages',
+      useWorkflow: true,
+      newEntry: false,
+      status: 'draft',
+      commitMessage: `About: ${title}`,
+    },
+    ...extra,
+  })
+
+describe('reading what is live', () => {
+  it('lists a collection’s entries from main and reads one', async () => {
+    const entries = body<{ file: { path: string } }[]>(
+      await call(ada, 'entriesByFolder', { folder: 'content/pages', extension: 'yaml', depth: 2 }),
+    )
+    expect(entries.map((entry) => entry.file.path)).toContain(EN)
+    const entry = body<{ data: string }>(await call(ada, 'getEntry', { path: EN }))
+    expect(entry.data).toBe(english)
+  })
+})
+
+describe('drafts through the editor', () => {
+  it('saves a draft as its author, main untouched, and shows it as Decap expects', async () => {
+    const saved = await saveAbout(ada, 'About the bank')
+    expect(saved).toEqual({ status: 200, body: { message: 'entry saved as a draft' } })
+    expect(await repo.resolve(MAIN)).toBe(main)
+    expect(body(await call(ada, 'unpublishedEntries'))).toEqual(['pages/about'])
+    const entry = body<{ diffs: { path: string; newFile: boolean }[]; status: string }>(
+      await call(rita, 'unpublishedEntry', { id: 'pages/about' }),
+    )
+    expect(entry).toMatchObject({
+      collection: 'pages',
+      slug: 'about',
+      status: 'draft',
+      pullRequestAuthor: ada.email,
+      diffs: [{ path: EN, newFile: false }],
+    })
+    const file = body<{ data: string }>(
+      await call(rita, 'unpublishedEntryDataFile', {
+        collection: 'pages',
+        slug: 'about',
+        path: EN,
+        id: '',
+      }),
+    )
+    expect(file.data).toContain('title: About the bank')
+    expect(
+      await call(ada, 'unpublishedEntry', { collection: 'pages', slug: 'imprint' }),
+    ).toMatchObject({ status: 404 })
+  })
+
+  it('refuses a change that breaks the content, naming file and field, and stores nothing', async () => {
+    const refused = await saveAbout(ada, '""')
+    expect(refused.status).toBe(422)
+    expect(body<{ error: string }>(refused).error).toMatch(/about\.yaml.*title/)
+    expect(body(await call(ada, 'unpublishedEntries'))).toEqual([])
+  })
+
+  it('refuses a save outside the workflow, a path outside the content, an unknown collection and a forged status', async () => {
+    const direct = await saveAbout(ada, 'Direct', {
+      options: { collectionName: 'pages', useWorkflow: false },
+    })
+    expect(direct.status).toBe(403)
+    expect(body<{ error: string }>(direct).error).toMatch(/review/)
+    const outside = await call(ada, 'getEntry', { path: 'content/../../etc/passwd' })
+    expect(outside.status).toBe(400)
+    const unknown = await call(ada, 'persistEntry', {
+      dataFiles: [{ path: 'content/secrets/en/x.yaml', slug: 'x', raw: 'a: b\n' }],
+      assets: [],
+      options: { collectionName: 'secrets', useWorkflow: true },
+    })
+    expect(unknown.status).toBe(400)
+    expect(body<{ error: string }>(unknown).error).toMatch(/no collection "secrets"/)
+    await saveAbout(ada, 'About the bank')
+    const forged = await call(ada, 'updateUnpublishedEntryStatus', {
+      collection: 'pages',
+      slug: 'about',
+      newStatus: 'published',
+    })
+    expect(forged.status).toBe(422)
+    expect((await drafts.get('pages/about'))?.status).toBe('draft')
+    expect(await repo.resolve(MAIN)).toBe(main)
+  })
+
+  it('takes an image with the entry into the draft, and refuses one that is too large', async () => {
+    const { default: sharp } = await import('sharp')
+    const png = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: '#336699' },
+    })
+      .png()
+      .toBuffer()
+    const saved = await saveAbout(ada, 'With a picture', {
+      assets: [
+        {
+          path: 'public/images/team-photo.png',
+          content: png.toString('base64'),
+          encoding: 'base64',
+        },
+      ],
+    })
+    expect(saved.status).toBe(200)
+    expect((await drafts.get('pages/about'))?.files).toContain('public/images/team-photo.png')
+    const big = Buffer.alloc(6 * 1024 * 1024)
+    const refused = await saveAbout(ada, 'Too big', {
+      assets: [
+        { path: 'public/images/huge.png', content: big.toString('base64'), encoding: 'base64' },
+      ],
+    })
+    expect(refused.status).toBe(400)
+    expect(body<{ error: string }>(refused).error).toMatch(/huge\.png is 6\.0 MB/)
+  })
+
+  it('moves a draft through review: the author may not approve it, a reviewer may, a publisher publishes', async () => {
+    await saveAbout(ada, 'Reviewed')
+    const toReview = { collection: 'pages', slug: 'about', newStatus: 'pending_review' }
+    expect((await call(ada, 'updateUnpublishedEntryStatus', toReview)).status).toBe(200)
+    const ready = { collection: 'pages', slug: 'about', newStatus: 'pending_publish' }
+    const own = await call(ada, 'updateUnpublishedEntryStatus', ready)
+    expect(own.status).toBe(403)
+    expect(body<{ error: string }>(own).error).toMatch(/reviewer/)
+    expect((await call(rita, 'updateUnpublishedEntryStatus', ready)).status).toBe(200)
+    const early = await call(rita, 'publishUnpublishedEntry', {
+      collection: 'pages',
+      slug: 'about',
+    })
+    expect(early.status).toBe(403)
+    const published = await call(paul, 'publishUnpublishedEntry', {
+      collection: 'pages',
+      slug: 'about',
+    })
+    expect(published.status).toBe(200)
+    expect(
+      (
+        await repo.readFile((await repo.resolve(MAIN)) as string, 'content/en/pages/about.yaml')
+      )?.toString(),
+    ).toContain('title: Reviewed')
+    expect(body(await call(ada, 'unpublishedEntries'))).toEqual([])
+    const actions = (await readAudit(database)).map((entry) => entry.action)
+    expect(actions.slice(-4)).toEqual(['refusal', 'approve', 'refusal', 'publish'])
+  })
+
+  it('discards a draft, and refuses deleting or uploading past review', async () => {
+    await saveAbout(ada, 'Discarded')
+    expect(
+      (await call(ada, 'deleteUnpublishedEntry', { collection: 'pages', slug: 'about' })).status,
+    ).toBe(200)
+    expect(await drafts.get('pages/about')).toBeNull()
+    expect((await call(ada, 'deleteFiles', { paths: [EN] })).status).toBe(403)
+    expect(
+      (
+        await call(ada, 'persistMedia', {
+          asset: { path: 'public/images/x.png', content: '', encoding: 'base64' },
+        })
+      ).status,
+    ).toBe(403)
+    expect(await repo.resolve(MAIN)).toBe(main)
+  })
+})
