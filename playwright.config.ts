@@ -46,7 +46,14 @@ export default defineConfig({
     command: 'node scripts/run.mjs start',
     url: `${BASE_URL}/`,
     // The forms service keeps its database and outbox out of the project's data/ folder.
-    env: { PORT: String(TEST_PORT), LOG_LEVEL: 'warn', DATA_DIR: E2E_DATA_DIR, ...E2E_TRACKING },
+    env: {
+      PORT: String(TEST_PORT),
+      LOG_LEVEL: 'warn',
+      DATA_DIR: E2E_DATA_DIR,
+      // The editors' service has tests of its own (publishing.spec.ts starts it).
+      PUBLISHING: 'off',
+      ...E2E_TRACKING,
+    },
     reuseExistingServer: false,
     timeout: 300_000,
     stdout: 'pipe',

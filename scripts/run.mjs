@@ -1,6 +1,6 @@
 /**
  * Runs one of the project's TypeScript programs as plain JavaScript:
- * `node scripts/run.mjs build|start|dev|validate|forms|nginx-config|serve-api [arguments]`.
+ * `node scripts/run.mjs build|start|dev|validate|forms|nginx-config|serve-api|serve-cms [arguments]`.
  *
  * The programs are compiled with Rolldown once per version of the code (a hash of `src/` and
  * the lockfile) into `.cache/bin/{hash}/`, then imported. A TypeScript loader (tsx) would
@@ -21,6 +21,7 @@ const PROGRAMS = {
   validate: 'src/build/validate-cli.ts',
   forms: 'src/server/forms/cli.ts',
   'serve-api': 'src/server/serve-api.ts',
+  'serve-cms': 'src/publishing/serve-cms.ts',
   'nginx-config': 'src/server/nginx-cli.ts',
 }
 /**

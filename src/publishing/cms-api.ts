@@ -81,7 +81,7 @@ async function sameData(
 }
 
 /** Writes the content and images of `commit` into `dir` (git archive, unpacked by tar). */
-async function exportTree(repo: GitRepository, commit: string, dir: string): Promise<void> {
+export async function exportTree(repo: GitRepository, commit: string, dir: string): Promise<void> {
   const archive = await repo.git(['archive', '--format=tar', commit, CMS_CONTENT_ROOT, 'public'])
   await new Promise<void>((resolve, reject) => {
     const tar = execFile('tar', ['-x', '-C', dir], (error) => (error ? reject(error) : resolve()))

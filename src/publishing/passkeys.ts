@@ -118,17 +118,23 @@ export async function registrationOptions(
   return { ceremony, options }
 }
 
-/**
- * Checks a new passkey against its ceremony and stores it for the ceremony's person (who must
- * exist by then: the invitation is accepted in the same transaction).
- */
-export async function registerPasskey(
+/** A new passkey, checked against its ceremony, not yet stored: for the ceremony's person. */
+export interface NewPasskey {
+  email: string
+  id: string
+  publicKey: Uint8Array
+  counter: number
+  transports: string[]
+}
+
+/** Checks a new passkey's answer against its ceremony (used up either way). */
+export async function verifyRegistration(
   database: Queryable,
   party: RelyingParty,
   ceremonyId: unknown,
   response: RegistrationResponseJSON,
   now: Date = new Date(),
-): Promise<{ email: string }> {
+): Promise<NewPasskey> {
   const ceremony = await takeCeremony(database, ceremonyId, 'register', now)
   const verified = await verifyRegistrationResponse({
     response,
@@ -142,19 +148,33 @@ export async function registerPasskey(
   if (!verified.verified || !ceremony.subject)
     throw new PasskeyError('the passkey was not accepted')
   const { credential } = verified.registrationInfo
+  return {
+    email: ceremony.subject,
+    id: credential.id,
+    publicKey: credential.publicKey,
+    counter: credential.counter,
+    transports: credential.transports ?? [],
+  }
+}
+
+/** Stores a checked passkey for its person (who exists by then). */
+export async function storePasskey(
+  database: Queryable,
+  passkey: NewPasskey,
+  now: Date = new Date(),
+): Promise<void> {
   await database.query(
     `INSERT INTO passkeys (id, email, public_key, counter, transports, created_at)
      VALUES ($1, $2, $3, $4, $5, $6)`,
     [
-      credential.id,
-      ceremony.subject,
-      Buffer.from(credential.publicKey).toString('base64'),
-      credential.counter,
-      credential.transports ?? [],
+      passkey.id,
+      passkey.email,
+      Buffer.from(passkey.publicKey).toString('base64'),
+      passkey.counter,
+      passkey.transports,
       now.toISOString(),
     ],
   )
-  return { email: ceremony.subject }
 }
 
 /** The ceremony of a sign-in: any of the site's passkeys may answer (the browser offers them). */

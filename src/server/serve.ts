@@ -19,6 +19,8 @@ export interface ServeOptions {
   outDir?: string
   /** The publishing service's releases: the current one is served instead of `outDir`. */
   releasesDir?: string
+  /** Services run beside the site (the publishing service), closed with it. */
+  alongside?: { close(): Promise<void> }[]
   contentDir: string
   siteUrl: string
   env?: NodeJS.ProcessEnv
@@ -68,6 +70,7 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => clearInterval(timer))
   // The sender stops (its mails in flight finished) before the database closes.
   app.addHook('onClose', () => forms.close())
+  for (const service of options.alongside ?? []) app.addHook('onClose', () => service.close())
   forms.startSender(app.log)
   app.log.info({ database: forms.database.kind, mail: forms.mailer.target }, 'forms service ready')
   await app.listen({ port: Number(env.PORT ?? 8080), host: env.HOST ?? 'localhost' })

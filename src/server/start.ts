@@ -11,6 +11,7 @@ import { readBuildConfig } from '../build/config'
 import { inputHash, isFresh } from '../build/stamp'
 import { ContentValidationError } from '../content/errors'
 import { CURRENT } from '../publishing/releases'
+import { runsPublishing, startPublishing } from '../publishing/serve-cms'
 import { readPublishingSettings } from '../publishing/settings'
 import { serve, servesStatic } from './serve'
 
@@ -34,10 +35,13 @@ async function main(): Promise<void> {
     const report = await buildSite(config)
     console.log(`Built ${report.pages} pages (build ${report.buildHash}).`)
   }
+  // The editors' service, on its own port (localhost), stopped with the site.
+  const publishing = runsPublishing() ? await startPublishing() : undefined
   await serve({
     root: config.root,
     outDir: config.outDir,
     releasesDir,
+    ...(publishing ? { alongside: [publishing] } : {}),
     contentDir: config.contentDir,
     siteUrl: config.siteUrl,
   })

@@ -116,6 +116,7 @@ export async function startSite(port = Number(process.env.ENGINES_PORT ?? 4175))
       DATA_DIR: DATA_DIR,
       // Three engines post the forms from one address within a minute.
       FORMS_RATE_LIMIT: '0',
+      PUBLISHING: 'off',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   })

@@ -1,0 +1,482 @@
+/**
+ * The publishing service over HTTP, on a port of its own bound to localhost by default (never
+ * the public site's): sign-in (passkeys), the editor (Decap with the service's backend), the
+ * editor's protocol, and the signed-in person.
+ *
+ * What it promises an attacker: sessions live on the server, in an `HttpOnly; Secure;
+ * SameSite=Strict` cookie of the `__Host-` kind; every request that is not a read must come
+ * from the service's own origin (`Origin`, and `Sec-Fetch-Site` where sent), so no other site
+ * can write through a visitor's session; no GET or HEAD changes anything; sign-in is limited per
+ * address; bodies are limited and JSON only; every answer carries the service's policy headers;
+ * nothing a person types reaches the log.
+ */
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import rateLimit from '@fastify/rate-limit'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { iconSvg } from '../build/web-manifest'
+import { cmsConfig } from '../cms/config'
+import { createFileStore } from '../content/file-store'
+import { STRICT_TRANSPORT_SECURITY } from '../shared/http-headers'
+import { appendAudit } from './audit'
+import { createCmsApi, exportTree } from './cms-api'
+import { MAIN } from './drafts'
+import {
+  EDITOR_SCRIPT,
+  EDITOR_START_SCRIPT,
+  editorPage,
+  invitationPage,
+  languageOf,
+  SERVICE_CSS,
+  SIGN_IN_SCRIPT,
+  signInPage,
+} from './pages'
+import {
+  PasskeyError,
+  registrationOptions,
+  signInOptions,
+  storePasskey,
+  verifyRegistration,
+  verifySignIn,
+} from './passkeys'
+import {
+  acceptInvitation,
+  endSession,
+  invitationOf,
+  normalEmail,
+  PeopleError,
+  personOf,
+  sessionPerson,
+  startSession,
+} from './people'
+import type { Person } from './rules'
+import type { PublishingService } from './service'
+
+export const SESSION_COOKIE = '__Host-publishing-session'
+
+const require = createRequire(import.meta.url)
+const DECAP_DIST = dirname(require.resolve('decap-cms'))
+/** SimpleWebAuthn's browser bundle (its package's `unpkg` file, beside `script/`). */
+const WEBAUTHN_BUNDLE = join(
+  dirname(require.resolve('@simplewebauthn/browser')),
+  '..',
+  'dist',
+  'bundle',
+  'index.umd.min.js',
+)
+const BUNDLE_FILE = /^[\w.-]+\.js$/
+
+/** The editor's protocol carries images as base64 (5 MB each, a few to an entry). */
+const CMS_BODY_LIMIT = 32 * 1024 * 1024
+const BODY_LIMIT = 64 * 1024
+/** Sign-in attempts per address and minute. */
+const SIGN_IN_LIMIT = 10
+
+/**
+ * What the editor may load: its own files only. Decap styles its interface in `style`
+ * attributes and elements it writes at run time, which no hash can name.
+ */
+const policy = (script: string) =>
+  [
+    "default-src 'none'",
+    `script-src ${script}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "frame-src 'self' blob:",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ')
+const CONTENT_SECURITY_POLICY = policy("'self'")
+/** Decap's editor compiles its configuration's schema (ajv) with `new Function`. */
+const EDITOR_CONTENT_SECURITY_POLICY = policy("'self' 'unsafe-eval'")
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+export interface PublishingAppOptions {
+  logLevel?: string
+  logStream?: { write(line: string): void }
+  trustProxy?: boolean | string
+  /** Sign-in attempts per address and minute (tests raise it; 0 turns it off). */
+  signInLimit?: number
+}
+
+const cookieOf = (request: FastifyRequest, name: string): string | undefined => {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=')
+    if (key === name) return decodeURIComponent(value.join('='))
+  }
+  return undefined
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+export async function createPublishingApp(
+  service: PublishingService,
+  options: PublishingAppOptions = {},
+): Promise<FastifyInstance> {
+  const { database, party, settings, clock } = service
+  const origin = new URL(settings.url).origin
+  const https = origin.startsWith('https:')
+  const api = createCmsApi(service)
+  const app = Fastify({
+    logger: {
+      level: options.logLevel ?? 'info',
+      ...(options.logStream ? { stream: options.logStream } : {}),
+      serializers: {
+        req: (request: { method: string; url: string }) => ({
+          method: request.method.slice(0, 20),
+          path: (request.url.split('?')[0] ?? '').slice(0, 200),
+        }),
+      },
+    },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: options.trustProxy ?? false,
+    return503OnClosing: true,
+  })
+
+  // JSON only: the service's pages and the editor send nothing else.
+  app.removeContentTypeParser('text/plain')
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header(
+      'content-security-policy',
+      request.url.split('?')[0] === '/admin/'
+        ? EDITOR_CONTENT_SECURITY_POLICY
+        : CONTENT_SECURITY_POLICY,
+    )
+    reply.header('x-content-type-options', 'nosniff')
+    reply.header('referrer-policy', 'no-referrer')
+    reply.header('cross-origin-opener-policy', 'same-origin')
+    reply.header('x-frame-options', 'DENY')
+    reply.header(
+      'permissions-policy',
+      'publickey-credentials-get=(self), publickey-credentials-create=(self), camera=(), microphone=(), geolocation=()',
+    )
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store')
+    if (https) reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY)
+  })
+
+  // Writes come from the service's own pages only: another site's page cannot act through a
+  // person's session (the cookie is SameSite=Strict besides).
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return
+    const from = request.headers.origin
+    const site = request.headers['sec-fetch-site']
+    if (from !== origin || (site !== undefined && site !== 'same-origin')) {
+      return reply
+        .code(403)
+        .type(JSON_TYPE)
+        .send({ error: `Refused: this request did not come from the editor at ${origin}.` })
+    }
+  })
+
+  await app.register(rateLimit, { global: false })
+  const signInLimit = options.signInLimit ?? SIGN_IN_LIMIT
+  const limited =
+    signInLimit > 0 ? { config: { rateLimit: { max: signInLimit, timeWindow: 60_000 } } } : {}
+
+  app.setErrorHandler(async (error: { statusCode?: number; code?: string }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500
+    if (status >= 500) request.log.error({ err: error }, 'request failed')
+    const message =
+      status === 413
+        ? 'Refused: the request is too large.'
+        : status === 415
+          ? 'Refused: send JSON.'
+          : status === 429
+            ? 'Too many attempts: wait a minute, then try again.'
+            : status >= 500
+              ? 'The publishing service failed; the error is logged.'
+              : 'Refused: the request is malformed.'
+    return reply.code(status).type(JSON_TYPE).send({ error: message })
+  })
+
+  /** The signed-in person of a request, or `null`. */
+  const signedIn = async (request: FastifyRequest): Promise<Person | null> => {
+    const token = cookieOf(request, SESSION_COOKIE)
+    return token ? sessionPerson(database, token, clock()) : null
+  }
+
+  const setSession = async (reply: FastifyReply, email: string) => {
+    const session = await startSession(database, email, clock())
+    reply.header(
+      'set-cookie',
+      `${SESSION_COOKIE}=${session.token}; Path=/; HttpOnly; Secure; SameSite=Strict; Expires=${session.expiresAt.toUTCString()}`,
+    )
+  }
+
+  const refuse = (reply: FastifyReply, status: number, error: string) =>
+    reply.code(status).type(JSON_TYPE).send({ error })
+
+  // ——— files ———
+  const asset = (body: string | Buffer, type: string) => ({ body, type })
+  const assets: Record<string, () => Promise<{ body: string | Buffer; type: string }>> = {
+    'service.css': async () => asset(SERVICE_CSS, 'text/css; charset=utf-8'),
+    'sign-in.js': async () => asset(SIGN_IN_SCRIPT, 'text/javascript; charset=utf-8'),
+    'editor-start.js': async () => asset(EDITOR_START_SCRIPT, 'text/javascript; charset=utf-8'),
+    'editor.js': async () => asset(EDITOR_SCRIPT, 'text/javascript; charset=utf-8'),
+    'webauthn.js': async () =>
+      asset(await readFile(WEBAUTHN_BUNDLE), 'text/javascript; charset=utf-8'),
+  }
+  app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
+    const make = Object.hasOwn(assets, request.params.name)
+      ? assets[request.params.name]
+      : undefined
+    if (!make) return refuse(reply, 404, 'Not found')
+    const { body, type } = await make()
+    return reply.header('cache-control', 'no-cache').type(type).send(body)
+  })
+
+  app.get('/icon.svg', async (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(iconSvg()),
+  )
+
+  // ——— sign-in ———
+  app.get('/', async (request, reply) =>
+    reply.redirect((await signedIn(request)) ? '/admin/' : '/sign-in', 303),
+  )
+  app.get('/sign-in', async (request, reply) => {
+    const person = await signedIn(request)
+    const language = person?.language ?? languageOf(request.headers['accept-language'])
+    return reply.type('text/html; charset=utf-8').send(
+      signInPage(language, {
+        passkeys: true,
+        provider: false,
+        ...(person ? { signedIn: { name: person.name, email: person.email } } : {}),
+      }),
+    )
+  })
+  app.post('/sign-in/options', limited, async () => signInOptions(database, party, clock()))
+  app.post('/sign-in', limited, async (request, reply) => {
+    const body = isRecord(request.body) ? request.body : {}
+    try {
+      const { email } = await verifySignIn(
+        database,
+        party,
+        body.ceremony,
+        body.response as never,
+        clock(),
+      )
+      const person = await personOf(database, email)
+      if (!person) throw new PasskeyError('this person may no longer sign in')
+      await setSession(reply, person.email)
+      await appendAudit(
+        database,
+        {
+          actor: person.email,
+          action: 'sign-in',
+          subject: person.email,
+          details: { method: 'passkey' },
+        },
+        clock(),
+      )
+      return { next: '/admin/' }
+    } catch (error) {
+      if (!(error instanceof PasskeyError)) throw error
+      await appendAudit(
+        database,
+        {
+          actor: 'unknown',
+          action: 'sign-in-refused',
+          subject: 'passkey',
+          details: { reason: error.message },
+        },
+        clock(),
+      )
+      return refuse(reply, 401, `Not signed in: ${error.message}.`)
+    }
+  })
+  app.post('/sign-out', async (request, reply) => {
+    const token = cookieOf(request, SESSION_COOKIE)
+    const person = await signedIn(request)
+    if (token) await endSession(database, token, clock())
+    if (person) {
+      await appendAudit(
+        database,
+        { actor: person.email, action: 'sign-out', subject: person.email },
+        clock(),
+      )
+    }
+    reply.header(
+      'set-cookie',
+      `${SESSION_COOKIE}=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0`,
+    )
+    if ((request.headers.accept ?? '').includes('application/json')) return { next: '/sign-in' }
+    return reply.redirect('/sign-in', 303)
+  })
+
+  // ——— invitations ———
+  app.get('/invitation', async (request, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .send(invitationPage(languageOf(request.headers['accept-language']))),
+  )
+  const invitationFrom = async (body: Record<string, unknown>) => {
+    const token = typeof body.token === 'string' ? body.token : ''
+    const invitation = token.length <= 100 ? await invitationOf(database, token, clock()) : null
+    if (!invitation) {
+      throw new PeopleError(
+        'This invitation link was used already or has expired: ask an administrator for a new one.',
+      )
+    }
+    return { token, invitation }
+  }
+  app.post('/invitation/about', limited, async (request, reply) => {
+    try {
+      const { invitation } = await invitationFrom(isRecord(request.body) ? request.body : {})
+      return { first: invitation.first, roles: invitation.roles }
+    } catch (error) {
+      if (error instanceof PeopleError) return refuse(reply, 410, error.message)
+      throw error
+    }
+  })
+  app.post('/invitation/options', limited, async (request, reply) => {
+    const body = isRecord(request.body) ? request.body : {}
+    try {
+      const { invitation } = await invitationFrom(body)
+      const name = typeof body.name === 'string' ? body.name.trim() : ''
+      if (name.length === 0 || name.length > 200) {
+        return refuse(reply, 422, 'Your name, please (1 to 200 characters).')
+      }
+      const email = invitation.first ? normalEmail(String(body.email ?? '')) : invitation.email
+      return registrationOptions(database, party, { email, name }, clock())
+    } catch (error) {
+      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      throw error
+    }
+  })
+  app.post('/invitation/accept', limited, async (request, reply) => {
+    const body = isRecord(request.body) ? request.body : {}
+    try {
+      const { token } = await invitationFrom(body)
+      const passkey = await verifyRegistration(
+        database,
+        party,
+        body.ceremony,
+        body.response as never,
+        clock(),
+      )
+      const language = body.language === 'de' ? 'de' : 'en'
+      const person = await acceptInvitation(
+        database,
+        token,
+        { name: String(body.name ?? ''), language, email: passkey.email },
+        clock(),
+      )
+      await storePasskey(database, { ...passkey, email: person.email }, clock())
+      await setSession(reply, person.email)
+      await appendAudit(
+        database,
+        {
+          actor: person.email,
+          action: 'sign-in',
+          subject: person.email,
+          details: { method: 'passkey', invitation: true, roles: person.roles },
+        },
+        clock(),
+      )
+      return { next: '/admin/' }
+    } catch (error) {
+      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      if (error instanceof PasskeyError) return refuse(reply, 422, `${error.message}.`)
+      throw error
+    }
+  })
+
+  // ——— the signed-in person ———
+  app.get('/api/me', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again.')
+    return {
+      name: person.name,
+      login: person.email,
+      email: person.email,
+      roles: person.roles,
+      language: person.language,
+      avatar_url: '/api/me/avatar.svg',
+    }
+  })
+  app.get('/api/me/avatar.svg', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again.')
+    const initials = person.name
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 2)
+      .map((word) => word[0]?.toUpperCase() ?? '')
+      .join('')
+      .replace(/[^\p{L}\p{N}]/gu, '')
+    return reply
+      .type('image/svg+xml')
+      .send(
+        `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><title>${initials}</title><circle cx="16" cy="16" r="16" fill="#0b5fff"/><text x="16" y="21" font-family="sans-serif" font-size="13" fill="#fff" text-anchor="middle">${initials}</text></svg>`,
+      )
+  })
+
+  // ——— the editor ———
+  let documentsAt: { commit: string; documents: Promise<unknown> } | undefined
+  /** The content's documents at main's tip, for the editor's reference fields. */
+  const documentsOfMain = async () => {
+    const commit = (await service.repo.resolve(MAIN)) ?? ''
+    if (documentsAt?.commit !== commit) {
+      documentsAt = {
+        commit,
+        documents: (async () => {
+          const { mkdtemp, rm } = await import('node:fs/promises')
+          const { tmpdir } = await import('node:os')
+          const dir = await mkdtemp(join(tmpdir(), 'publishing-config-'))
+          try {
+            await exportTree(service.repo, commit, dir)
+            return (await createFileStore(join(dir, 'content')).read()).documents
+          } finally {
+            await rm(dir, { recursive: true, force: true })
+          }
+        })(),
+      }
+    }
+    return documentsAt.documents as Promise<Parameters<typeof cmsConfig>[1]>
+  }
+  app.get('/admin', async (_request, reply) => reply.redirect('/admin/', 301))
+  app.get('/admin/', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return reply.redirect('/sign-in', 303)
+    const config = {
+      ...cmsConfig(origin, await documentsOfMain()),
+      backend: { name: 'bank', proxy_url: `${origin}/api/cms`, branch: 'main' },
+      publish_mode: 'editorial_workflow',
+      show_preview_links: false,
+      locale: person.language,
+    }
+    return reply.type('text/html; charset=utf-8').send(editorPage(person.language, config))
+  })
+  app.get<{ Params: { name: string } }>('/admin/:name', async (request, reply) => {
+    if (!BUNDLE_FILE.test(request.params.name)) return refuse(reply, 404, 'Not found')
+    const body = await readFile(join(DECAP_DIST, request.params.name)).catch(() => null)
+    if (!body) return refuse(reply, 404, 'Not found')
+    return reply
+      .header('cache-control', 'public, max-age=3600')
+      .type('text/javascript; charset=utf-8')
+      .send(body)
+  })
+  app.post('/api/cms', { bodyLimit: CMS_BODY_LIMIT }, async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again: your session has ended.')
+    const answer = await api.handle(person, request.body)
+    return reply.code(answer.status).type(JSON_TYPE).send(answer.body)
+  })
+
+  app.setNotFoundHandler(async (request, reply) =>
+    refuse(
+      reply,
+      request.method === 'GET' || request.method === 'HEAD' ? 404 : 405,
+      request.method === 'GET' || request.method === 'HEAD' ? 'Not found' : 'Method not allowed',
+    ),
+  )
+  return app
+}

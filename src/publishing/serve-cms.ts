@@ -1,0 +1,76 @@
+/**
+ * `npm run serve:cms`: the publishing service alone, on http://localhost:8081 (`CMS_PORT`,
+ * `CMS_HOST`), until SIGINT or SIGTERM. `npm start` starts it beside the public site the same
+ * way (`startPublishing`); `PUBLISHING=off` leaves it out there.
+ */
+import type { FastifyInstance } from 'fastify'
+import { readBuildConfig } from '../build/config'
+import { createPublishingApp } from './http'
+import { firstAdministratorMessage, openPublishingService } from './service'
+import { readPublishingSettings } from './settings'
+
+export interface StartedPublishing {
+  app: FastifyInstance
+  /** The address the editor is at (with the port actually bound). */
+  url: string
+  close(): Promise<void>
+}
+
+/** `PUBLISHING`: `on` (the default) runs the publishing service with `npm start`, `off` not. */
+export function runsPublishing(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.PUBLISHING || 'on'
+  if (value !== 'on' && value !== 'off') {
+    throw new Error(`PUBLISHING must be on or off; got "${env.PUBLISHING}"`)
+  }
+  return value === 'on'
+}
+
+export async function startPublishing(
+  env: NodeJS.ProcessEnv = process.env,
+  print: (line: string) => void = console.log,
+): Promise<StartedPublishing> {
+  const buildConfig = readBuildConfig(env)
+  const settings = readPublishingSettings(buildConfig.root, env)
+  const service = await openPublishingService(settings, {
+    root: buildConfig.root,
+    buildConfig,
+    build: async (config) => (await import('../build/build')).buildSite(config),
+  })
+  const app = await createPublishingApp(service, { logLevel: env.LOG_LEVEL ?? 'info' })
+  app.addHook('onClose', () => service.close())
+  await app.listen({ port: settings.port, host: settings.host })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address ? address.port : settings.port
+  // The configured address, or, on localhost, the one with the port actually bound (0: any).
+  const url =
+    settings.port === 0 ? settings.url.replace(/:\d+$/, '').concat(`:${port}`) : settings.url
+  print(`Publishing service (the editors' sign-in and editor): ${url}/`)
+  const first = await firstAdministratorMessage(service)
+  if (first) print(first)
+  service.publisher.recover().then(
+    (release) =>
+      release && app.log.info({ release: release.folder }, 'served site brought up to main'),
+    (error: unknown) => app.log.error({ err: error }, 'bringing the served site up to main failed'),
+  )
+  return { app, url, close: () => app.close() }
+}
+
+async function main(): Promise<void> {
+  const started = await startPublishing()
+  const shutdown = (signal: string) => {
+    started.app.log.info({ signal }, 'shutting down')
+    started.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
+  }
+  process.once('SIGINT', () => shutdown('SIGINT'))
+  process.once('SIGTERM', () => shutdown('SIGTERM'))
+}
+
+if (process.argv[1] && /serve-cms\.(m?js|ts)$/.test(process.argv[1])) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error)
+    process.exit(1)
+  })
+}
