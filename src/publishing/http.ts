@@ -22,6 +22,7 @@ import { STRICT_TRANSPORT_SECURITY } from '../shared/http-headers'
 import { appendAudit } from './audit'
 import { createCmsApi, exportTree } from './cms-api'
 import { MAIN } from './drafts'
+import { MANAGE_SCRIPT, manageRoutes } from './manage'
 import {
   EDITOR_SCRIPT,
   EDITOR_START_SCRIPT,
@@ -221,6 +222,7 @@ export async function createPublishingApp(
     'sign-in.js': async () => asset(SIGN_IN_SCRIPT, 'text/javascript; charset=utf-8'),
     'editor-start.js': async () => asset(EDITOR_START_SCRIPT, 'text/javascript; charset=utf-8'),
     'editor.js': async () => asset(EDITOR_SCRIPT, 'text/javascript; charset=utf-8'),
+    'manage.js': async () => asset(MANAGE_SCRIPT, 'text/javascript; charset=utf-8'),
     'webauthn.js': async () =>
       asset(await readFile(WEBAUTHN_BUNDLE), 'text/javascript; charset=utf-8'),
   }
@@ -470,6 +472,8 @@ export async function createPublishingApp(
     const answer = await api.handle(person, request.body)
     return reply.code(answer.status).type(JSON_TYPE).send(answer.body)
   })
+
+  await app.register(manageRoutes, { service, signedIn })
 
   app.setNotFoundHandler(async (request, reply) =>
     refuse(

@@ -9,14 +9,22 @@ import type { EditorLanguage } from './rules'
 export const SERVICE_CSS = `
 :root{color-scheme:light;--ink:#14213d;--muted:#4a5568;--accent:#0b5fff;--line:#cbd5e1;font:16px/1.5 system-ui,sans-serif;color:var(--ink)}
 body{margin:0;min-height:100vh;display:grid;place-items:center;background:#f4f6fb}
-main{background:#fff;border:1px solid var(--line);border-radius:12px;padding:2rem;max-width:28rem;width:calc(100% - 3rem);box-sizing:border-box}
+main{background:#fff;border:1px solid var(--line);border-radius:12px;padding:2rem;max-width:44rem;width:calc(100% - 3rem);box-sizing:border-box}
 h1{font-size:1.5rem;margin:0 0 1rem}
 p{margin:0 0 1rem;color:var(--muted)}
 label{display:block;font-weight:600;margin:1rem 0 .25rem}
 input,select{font:inherit;width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #64748b;border-radius:6px}
 button,.button{font:inherit;font-weight:600;margin-top:1.25rem;padding:.6rem 1.2rem;border:0;border-radius:6px;background:var(--accent);color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
 button:focus-visible,input:focus-visible,select:focus-visible,a:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
-[role=status]{margin-top:1rem;min-height:1.5rem;color:#9b1c1c}
+[role=status]{margin-top:1rem;min-height:1.5rem;overflow-wrap:anywhere}
+fieldset{border:1px solid var(--line);border-radius:6px;margin:1rem 0 0}
+label:has(input[type=checkbox]){display:inline-flex;gap:.4rem;align-items:center;font-weight:400;margin:.25rem 1.25rem .25rem 0}
+input[type=checkbox]{width:auto}
+ul,ol{padding-left:1.25rem}
+h2{font-size:1.1rem}
+table{border-collapse:collapse;font-size:.875rem;display:block;overflow-x:auto}
+th,td{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top}
+caption{text-align:left;font-weight:600}
 .secondary{background:#fff;color:var(--accent);border:1px solid var(--accent)}
 @media (prefers-reduced-motion:reduce){*{transition:none!important;animation:none!important}}
 `
@@ -87,7 +95,12 @@ export function languageOf(acceptLanguage: string | undefined): EditorLanguage {
   return first.startsWith('de') ? 'de' : 'en'
 }
 
-function layout(language: EditorLanguage, title: string, body: string, scripts: string[] = []) {
+export function layout(
+  language: EditorLanguage,
+  title: string,
+  body: string,
+  scripts: string[] = [],
+) {
   return `<!doctype html>
 <html lang="${language}">
 <head>

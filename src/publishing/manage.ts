@@ -1,0 +1,391 @@
+/**
+ * The service's pages beside the editor: people and roles (administrators), the audit trail and
+ * its export (administrators), and the releases with rollback (publishers). Each page is plain
+ * HTML that works by keyboard; its actions are JSON posts from `/assets/manage.js`, checked
+ * again here whatever the page offered, each refusal a message naming who may do it.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { escapeHtml } from '../shared/html'
+import {
+  AUDIT_ACTIONS,
+  type AuditAction,
+  appendAudit,
+  exportAudit,
+  readAudit,
+  verifyAudit,
+} from './audit'
+import { RefusedError } from './drafts'
+import { layout } from './pages'
+import { disablePerson, invite, listPeople, normalEmail, PeopleError, setRoles } from './people'
+import {
+  type Decision,
+  type EditorLanguage,
+  mayManagePeople,
+  mayRollBack,
+  type Person,
+  ROLE_NAMES,
+  ROLES,
+} from './rules'
+import type { PublishingService } from './service'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+const TEXTS = {
+  en: {
+    people: 'People',
+    invite: 'Invite someone',
+    email: 'E-mail address',
+    roles: 'Roles',
+    save: 'Save roles',
+    disable: 'Take access away',
+    disabled: 'no access',
+    sendInvitation: 'Make an invitation link',
+    audit: 'Audit trail',
+    chainOk: (n: number) => `The chain of ${n} entries is intact.`,
+    chainBroken: (id: number, reason: string) => `The chain is broken at entry ${id}: ${reason}.`,
+    download: 'Download',
+    releases: 'Releases',
+    live: 'live',
+    rollBack: 'Roll back to this release',
+    when: 'When',
+    who: 'Who',
+    what: 'What',
+    subject: 'Subject',
+    commits: 'Commits',
+    editor: 'Editor',
+    noReleases: 'Nothing has been published through the service yet.',
+  },
+  de: {
+    people: 'Personen',
+    invite: 'Jemanden einladen',
+    email: 'E-Mail-Adresse',
+    roles: 'Rollen',
+    save: 'Rollen speichern',
+    disable: 'Zugang entziehen',
+    disabled: 'kein Zugang',
+    sendInvitation: 'Einladungslink erzeugen',
+    audit: 'Prüfpfad',
+    chainOk: (n: number) => `Die Kette der ${n} Einträge ist unversehrt.`,
+    chainBroken: (id: number, reason: string) =>
+      `Die Kette ist bei Eintrag ${id} unterbrochen: ${reason}.`,
+    download: 'Herunterladen',
+    releases: 'Veröffentlichungen',
+    live: 'live',
+    rollBack: 'Auf diese Veröffentlichung zurücksetzen',
+    when: 'Wann',
+    who: 'Wer',
+    what: 'Was',
+    subject: 'Gegenstand',
+    commits: 'Commits',
+    editor: 'Editor',
+    noReleases: 'Über den Dienst wurde noch nichts veröffentlicht.',
+  },
+} satisfies Record<EditorLanguage, unknown>
+
+const BERLIN = new Intl.DateTimeFormat('de-DE', {
+  timeZone: 'Europe/Berlin',
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+})
+/** A moment as people at the bank read it: Berlin time, with the zone named. */
+export const berlinTime = (iso: string) => `${BERLIN.format(new Date(iso))} (Berlin)`
+
+const nav = (language: EditorLanguage) => {
+  const t = TEXTS[language]
+  return `<nav aria-label="Service"><a href="/admin/">${t.editor}</a> · <a href="/releases">${t.releases}</a> · <a href="/people">${t.people}</a> · <a href="/audit">${t.audit}</a></nav>`
+}
+
+export interface ManageOptions {
+  service: PublishingService
+  signedIn(request: FastifyRequest): Promise<Person | null>
+}
+
+export async function manageRoutes(app: FastifyInstance, { service, signedIn }: ManageOptions) {
+  const { database, clock, publisher } = service
+  const refuse = (reply: FastifyReply, status: number, error: string) =>
+    reply.code(status).type(JSON_TYPE).send({ error })
+
+  /** The signed-in person if `decide` allows them; else the answer is sent (and audited). */
+  const allowed = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    decide: (person: Person) => Decision,
+    subject: string,
+  ): Promise<Person | null> => {
+    const person = await signedIn(request)
+    if (!person) {
+      if (request.method === 'GET') reply.redirect('/sign-in', 303)
+      else refuse(reply, 401, 'Please sign in again.')
+      return null
+    }
+    const decision = decide(person)
+    if (decision.allowed) return person
+    if (request.method !== 'GET') {
+      await appendAudit(
+        database,
+        {
+          actor: person.email,
+          action: 'refusal',
+          subject,
+          details: { code: decision.code, reason: decision.reason },
+        },
+        clock(),
+      )
+    }
+    if (request.method === 'GET') {
+      reply
+        .code(403)
+        .type('text/html; charset=utf-8')
+        .send(
+          layout(
+            person.language,
+            '403',
+            `<h1>403</h1><p>${escapeHtml(decision.reason)}</p>${nav(person.language)}`,
+          ),
+        )
+    } else refuse(reply, 403, decision.reason)
+    return null
+  }
+
+  const body = (request: FastifyRequest) =>
+    (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<
+      string,
+      unknown
+    >
+  const rolesFrom = (value: unknown) =>
+    (Array.isArray(value) ? value : [value]).filter(
+      (role): role is string => typeof role === 'string',
+    )
+
+  // ——— people ———
+  app.get('/people', async (request, reply) => {
+    const person = await allowed(request, reply, mayManagePeople, 'people')
+    if (!person) return
+    const t = TEXTS[person.language]
+    const names = ROLE_NAMES[person.language]
+    const roleBoxes = (prefix: string, checked: readonly string[]) =>
+      `<fieldset><legend>${t.roles}</legend>${ROLES.map(
+        (role) =>
+          `<label><input type="checkbox" name="roles" value="${role}"${checked.includes(role) ? ' checked' : ''} id="${prefix}-${role}"> ${escapeHtml(names[role])}</label>`,
+      ).join(' ')}</fieldset>`
+    const rows = (await listPeople(database))
+      .map(
+        (
+          someone,
+          index,
+        ) => `<li><h2>${escapeHtml(someone.name)} &lt;${escapeHtml(someone.email)}&gt;${someone.disabled ? ` (${t.disabled})` : ''}</h2>
+<form data-action="/api/people/roles" data-reload><input type="hidden" name="email" value="${escapeHtml(someone.email)}">${roleBoxes(`p${index}`, someone.roles)}<button type="submit">${t.save}</button></form>
+${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><input type="hidden" name="email" value="${escapeHtml(someone.email)}"><button class="secondary" type="submit">${t.disable}</button></form>`}</li>`,
+      )
+      .join('\n')
+    return reply.type('text/html; charset=utf-8').send(
+      layout(
+        person.language,
+        t.people,
+        `${nav(person.language)}<h1>${t.people}</h1>
+<ul>${rows}</ul>
+<h2>${t.invite}</h2>
+<form data-action="/api/people/invite" data-show="link"><label for="invite-email">${t.email}</label><input id="invite-email" name="email" type="email" required>${roleBoxes('invite', ['author'])}<button type="submit">${t.sendInvitation}</button></form>
+<div role="status" id="status"></div>`,
+        ['/assets/manage.js'],
+      ),
+    )
+  })
+  app.post('/api/people/invite', async (request, reply) => {
+    const person = await allowed(request, reply, mayManagePeople, 'people')
+    if (!person) return
+    const { email, roles } = body(request)
+    try {
+      const invitation = await invite(
+        database,
+        { email: String(email ?? ''), roles: rolesFrom(roles), by: person.email },
+        clock(),
+      )
+      await appendAudit(
+        database,
+        {
+          actor: person.email,
+          action: 'invite',
+          subject: normalEmail(String(email)),
+          details: { roles: rolesFrom(roles) },
+        },
+        clock(),
+      )
+      return {
+        link: `${service.settings.url}/invitation#${invitation.token}`,
+        expiresAt: invitation.expiresAt.toISOString(),
+      }
+    } catch (error) {
+      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      throw error
+    }
+  })
+  app.post('/api/people/roles', async (request, reply) => {
+    const person = await allowed(request, reply, mayManagePeople, 'people')
+    if (!person) return
+    const { email, roles } = body(request)
+    try {
+      const changed = await setRoles(database, String(email ?? ''), rolesFrom(roles), clock())
+      await appendAudit(
+        database,
+        {
+          actor: person.email,
+          action: 'role-change',
+          subject: changed.email,
+          details: { roles: changed.roles },
+        },
+        clock(),
+      )
+      return { email: changed.email, roles: changed.roles }
+    } catch (error) {
+      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      throw error
+    }
+  })
+  app.post('/api/people/disable', async (request, reply) => {
+    const person = await allowed(request, reply, mayManagePeople, 'people')
+    if (!person) return
+    try {
+      const email = normalEmail(String(body(request).email ?? ''))
+      if (email === person.email) {
+        return refuse(
+          reply,
+          422,
+          'You cannot take your own access away: ask another administrator.',
+        )
+      }
+      await disablePerson(database, email, clock())
+      await appendAudit(
+        database,
+        { actor: person.email, action: 'role-change', subject: email, details: { disabled: true } },
+        clock(),
+      )
+      return { email, disabled: true }
+    } catch (error) {
+      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      throw error
+    }
+  })
+
+  // ——— the audit trail ———
+  app.get<{ Querystring: { action?: string } }>('/audit', async (request, reply) => {
+    const person = await allowed(request, reply, mayManagePeople, 'audit')
+    if (!person) return
+    const t = TEXTS[person.language]
+    const check = await verifyAudit(database)
+    const action = (AUDIT_ACTIONS as readonly string[]).includes(request.query.action ?? '')
+      ? (request.query.action as AuditAction)
+      : undefined
+    const all = await readAudit(database, { limit: 100_000, ...(action ? { action } : {}) })
+    const shown = all.slice(-500).reverse()
+    const rows = shown
+      .map(
+        (entry) =>
+          `<tr><td>${entry.id}</td><td>${escapeHtml(berlinTime(entry.at))}</td><td>${escapeHtml(entry.actor)}</td><td>${escapeHtml(entry.action)}</td><td>${escapeHtml(entry.subject)}</td><td>${escapeHtml(
+            [entry.before, entry.after]
+              .filter(Boolean)
+              .map((commit) => String(commit).slice(0, 12))
+              .join(' → '),
+          )}</td><td>${escapeHtml(JSON.stringify(entry.details))}</td></tr>`,
+      )
+      .join('\n')
+    return reply.type('text/html; charset=utf-8').send(
+      layout(
+        person.language,
+        t.audit,
+        `${nav(person.language)}<h1>${t.audit}</h1>
+<p>${escapeHtml(check.ok ? t.chainOk(check.entries) : t.chainBroken(check.brokenAt, check.reason))}</p>
+<p>${t.download}: <a href="/audit.csv" download>CSV</a> · <a href="/audit.json" download>JSON</a></p>
+<table><caption>${t.audit}</caption><thead><tr><th scope="col">#</th><th scope="col">${t.when}</th><th scope="col">${t.who}</th><th scope="col">${t.what}</th><th scope="col">${t.subject}</th><th scope="col">${t.commits}</th><th scope="col">Details</th></tr></thead><tbody>${rows}</tbody></table>`,
+      ),
+    )
+  })
+  for (const format of ['csv', 'json'] as const) {
+    app.get(`/audit.${format}`, async (request, reply) => {
+      const person = await allowed(request, reply, mayManagePeople, 'audit')
+      if (!person) return
+      return reply
+        .type(format === 'csv' ? 'text/csv; charset=utf-8' : JSON_TYPE)
+        .header('content-disposition', `attachment; filename="audit-trail.${format}"`)
+        .send(await exportAudit(database, format))
+    })
+  }
+
+  // ——— releases ———
+  app.get('/releases', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return reply.redirect('/sign-in', 303)
+    const t = TEXTS[person.language]
+    const releases = await publisher.list()
+    const mayRoll = mayRollBack(person).allowed
+    const rows = releases
+      .map(
+        (
+          release,
+        ) => `<li><strong>${escapeHtml(release.folder)}</strong>${release.live ? ` (${t.live})` : ''}: ${escapeHtml(berlinTime(release.liveAt))}, ${escapeHtml(release.kind)}, ${escapeHtml(release.madeBy)}, ${escapeHtml(release.subject)}, ${escapeHtml(release.commit.slice(0, 12))}
+${mayRoll && !release.live ? `<form data-action="/api/releases/rollback" data-reload><input type="hidden" name="folder" value="${escapeHtml(release.folder)}"><button type="submit">${t.rollBack}</button></form>` : ''}</li>`,
+      )
+      .join('\n')
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        layout(
+          person.language,
+          t.releases,
+          `${nav(person.language)}<h1>${t.releases}</h1>${rows ? `<ol>${rows}</ol>` : `<p>${t.noReleases}</p>`}<div role="status" id="status"></div>`,
+          ['/assets/manage.js'],
+        ),
+      )
+  })
+  app.post('/api/releases/rollback', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again.')
+    try {
+      const release = await publisher.rollBack(person, String(body(request).folder ?? ''))
+      return { folder: release.folder, commit: release.commit }
+    } catch (error) {
+      if (error instanceof RefusedError) return refuse(reply, 403, error.message)
+      if (error instanceof Error && /no release|not a release/.test(error.message)) {
+        return refuse(reply, 404, error.message)
+      }
+      throw error
+    }
+  })
+}
+
+/**
+ * The management pages' script: each `form[data-action]` posts its fields as JSON; the answer
+ * is shown in the status line (an invitation's link in full, to copy), or the page reloads.
+ */
+export const MANAGE_SCRIPT = `'use strict'
+;(() => {
+  const status = document.getElementById('status')
+  for (const form of document.querySelectorAll('form[data-action]')) {
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault()
+      const data = new FormData(form)
+      const fields = {}
+      for (const [name, value] of data) {
+        if (name === 'roles') (fields.roles ||= []).push(value)
+        else fields[name] = value
+      }
+      if (form.querySelector('[name=roles]') && !fields.roles) fields.roles = []
+      const response = await fetch(form.dataset.action, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(fields),
+      })
+      const answer = await response.json().catch(() => ({}))
+      if (!response.ok) {
+        status.textContent = answer.error || response.statusText
+        return
+      }
+      if (form.dataset.show && answer[form.dataset.show]) {
+        status.textContent = answer[form.dataset.show]
+        return
+      }
+      if (form.hasAttribute('data-reload')) location.reload()
+    })
+  }
+})()
+`
