@@ -1,0 +1,248 @@
+/**
+ * The bank's editors publish through Decap's own interface against `npm start`'s publishing
+ * service: people sign in with passkeys (Chromium's virtual authenticator), an author saves a
+ * draft and may not approve it, a reviewer approves, an edit voids the approval, a publisher
+ * publishes and the public site shows the change, a rollback brings the earlier text back at
+ * once, a change the build refuses leaves the live site as it was, and the trail holds every
+ * step. The service works on its own repository, made from a "bank's repository" beside it that
+ * a developer pushes to.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Browser, expect, type Page, test } from '@playwright/test'
+import { ROOT } from '../../src/build/config'
+import { MAIN } from '../../src/publishing/drafts'
+import type { GitRepository } from '../../src/publishing/git'
+import { DEVELOPER, siteRepository } from '../support/site-repository'
+
+const SITE_PORT = Number(process.env.TEST_PORT ?? 4173) + 20
+const CMS_PORT = SITE_PORT + 1
+const CMS = `http://localhost:${CMS_PORT}`
+const SITE = `http://localhost:${SITE_PORT}`
+/** The about page in the editor, loaded afresh (Decap keeps what it read while it runs). */
+const about = () => `${CMS}/admin/?${Date.now()}#/collections/pages/entries/about`
+
+let dir: string
+let server: ChildProcess
+let remote: GitRepository
+let firstLink: string
+const people: Record<string, Page> = {}
+
+test.describe.configure({ mode: 'serial' })
+test.setTimeout(120_000)
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000)
+  dir = await mkdtemp(join(tmpdir(), 'publishing-e2e-'))
+  remote = await siteRepository(join(dir, 'bank.git'))
+  let output = ''
+  server = spawn(process.execPath, ['scripts/run.mjs', 'start'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(SITE_PORT),
+      CMS_PORT: String(CMS_PORT),
+      DATA_DIR: join(dir, 'data'),
+      OUT_DIR: join(dir, 'dist'),
+      PUBLISHING_REMOTE: remote.gitDir,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  server.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  for (let attempt = 0; attempt < 1200; attempt += 1) {
+    const link = /(http:\/\/localhost:\d+\/invitation#[\w-]+)/.exec(output)?.[1]
+    const up = await fetch(`${SITE}/en/`).then(
+      (response) => response.ok,
+      () => false,
+    )
+    if (link && up) {
+      firstLink = link
+      return
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  throw new Error(`npm start did not print the first administrator's link:\n${output}`)
+})
+
+test.afterAll(async () => {
+  server?.kill('SIGTERM')
+  await new Promise((resolve) => server?.once('exit', resolve))
+  await rm(dir, { recursive: true, force: true })
+})
+
+/** A person's own browser (context) with a passkey authenticator, signed up by `link`. */
+async function signUp(browser: Browser, link: string, name: string, email?: string) {
+  const context = await browser.newContext({ locale: 'en-GB' })
+  const page = await context.newPage()
+  // Decap asks "are you sure?" before publishing: the person is.
+  page.on('dialog', (dialog) => dialog.accept())
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('WebAuthn.enable')
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  })
+  await page.goto(link)
+  await page.getByLabel('Your name').fill(name)
+  if (email) await page.getByLabel('Your work e-mail address').fill(email)
+  await page.getByRole('button', { name: 'Create passkey' }).click()
+  await page.waitForURL(`${CMS}/admin/**`)
+  return page
+}
+
+/** An invitation link the administrator makes on the people page. */
+async function invitation(email: string, roles: string[]): Promise<string> {
+  const admin = people.admin as Page
+  await admin.goto(`${CMS}/people`)
+  await admin.getByLabel('E-mail address').fill(email)
+  const invite = admin.locator('form[data-action="/api/people/invite"]')
+  for (const role of ['author', 'reviewer', 'publisher', 'administrator']) {
+    await invite.getByLabel(role).setChecked(roles.includes(role))
+  }
+  await invite.getByRole('button', { name: 'Make an invitation link' }).click()
+  const status = admin.locator('#status')
+  await expect(status).toContainText('/invitation#')
+  return (await status.textContent()) as string
+}
+
+async function openAbout(page: Page) {
+  await page.goto(about())
+  await expect(page.getByLabel('Title').first()).toBeVisible({ timeout: 30_000 })
+}
+
+async function setStatus(page: Page, from: string, to: string) {
+  await page.getByRole('button', { name: `Status: ${from}` }).click()
+  await page.getByRole('menuitem', { name: to }).click()
+}
+
+async function saveTitle(page: Page, title: string) {
+  await openAbout(page)
+  await page.getByLabel('Title').first().fill(title)
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page.getByText('Changes saved')).toBeVisible({ timeout: 30_000 })
+}
+
+const aboutTitle = async () => {
+  const html = await (await fetch(`${SITE}/en/about/`)).text()
+  return /<h1[^>]*>([^<]*)</.exec(html)?.[1] ?? ''
+}
+
+test('the first administrator signs up by the printed link and invites the team', async ({
+  browser,
+}) => {
+  people.admin = await signUp(browser, firstLink, 'Anna Admin', 'anna@bank.example')
+  people.ada = await signUp(browser, await invitation('ada@bank.example', ['author']), 'Ada Author')
+  people.rita = await signUp(
+    browser,
+    await invitation('rita@bank.example', ['reviewer']),
+    'Rita Reviewer',
+  )
+  people.paul = await signUp(
+    browser,
+    await invitation('paul@bank.example', ['publisher']),
+    'Paul Publisher',
+  )
+  await people.admin.goto(`${CMS}/people`)
+  await expect(people.admin.getByRole('heading', { name: /Paul Publisher/ })).toBeVisible()
+})
+
+test('an author saves a draft and may not approve it; a reviewer approves; a publisher publishes', async () => {
+  const { ada, rita, paul } = people as Record<string, Page>
+  await saveTitle(ada, 'About the bank of banks')
+  expect(await aboutTitle()).not.toContain('bank of banks')
+  await setStatus(ada, 'Draft', 'In review')
+  await setStatus(ada, 'In review', 'Ready')
+  await expect(ada.getByText(/reviewer/).first()).toBeVisible()
+
+  await openAbout(rita)
+  await setStatus(rita, 'In review', 'Ready')
+  await expect(rita.getByRole('button', { name: 'Status: Ready' })).toBeVisible()
+
+  await openAbout(paul)
+  await paul.getByRole('button', { name: 'Publish', exact: true }).click()
+  await paul.getByText('Publish now').click()
+  await expect.poll(aboutTitle, { timeout: 30_000 }).toBe('About the bank of banks')
+})
+
+test('an edit after the approval voids it; published again after a second approval', async () => {
+  const { ada, rita, paul } = people as Record<string, Page>
+  await saveTitle(ada, 'About us')
+  await setStatus(ada, 'Draft', 'In review')
+  await openAbout(rita)
+  await setStatus(rita, 'In review', 'Ready')
+  await saveTitle(ada, 'About us, revised')
+  await openAbout(paul)
+  await expect(paul.getByRole('button', { name: 'Status: In review' })).toBeVisible()
+  await openAbout(rita)
+  await setStatus(rita, 'In review', 'Ready')
+  await openAbout(paul)
+  await paul.getByRole('button', { name: 'Publish', exact: true }).click()
+  await paul.getByText('Publish now').click()
+  await expect.poll(aboutTitle, { timeout: 30_000 }).toBe('About us, revised')
+})
+
+test('a publisher rolls back to the earlier release, at once', async () => {
+  const { paul } = people as Record<string, Page>
+  await paul.goto(`${CMS}/releases`)
+  await paul.getByRole('button', { name: 'Roll back to this release' }).first().click()
+  await expect.poll(aboutTitle, { timeout: 10_000 }).toBe('About the bank of banks')
+})
+
+test('a change the build refuses is not published, and the live site stays as it was', async () => {
+  const { ada, rita, paul } = people as Record<string, Page>
+  // A developer pushes a page without its title to the bank's repository.
+  const imprint = await readFile(join(ROOT, 'content/en/pages/imprint.yaml'), 'utf8')
+  await remote.commit({
+    ref: MAIN,
+    parent: await remote.resolve(MAIN),
+    changes: [
+      {
+        path: 'content/en/pages/imprint.yaml',
+        content: imprint.replace(/^title: .*$/m, 'title: ""'),
+      },
+    ],
+    author: DEVELOPER,
+    message: 'Imprint without a title',
+  })
+  await saveTitle(ada, 'About, never live')
+  await setStatus(ada, 'Draft', 'In review')
+  await openAbout(rita)
+  await setStatus(rita, 'In review', 'Ready')
+  await openAbout(paul)
+  await paul.getByRole('button', { name: 'Publish', exact: true }).click()
+  await paul.getByText('Publish now').click()
+  await expect(paul.getByText(/imprint\.yaml.*title/).first()).toBeVisible({ timeout: 30_000 })
+  expect(await aboutTitle()).toBe('About the bank of banks')
+})
+
+test('the administrator finds every step in the audit trail, its chain intact', async () => {
+  const { admin } = people as Record<string, Page>
+  await admin.goto(`${CMS}/audit`)
+  await expect(admin.getByText(/The chain of \d+ entries is intact/)).toBeVisible()
+  const actions = await admin.locator('tbody tr td:nth-child(4)').allTextContents()
+  for (const action of [
+    'sign-in',
+    'invite',
+    'save',
+    'submit',
+    'refusal',
+    'approve',
+    'publish',
+    'rollback',
+    'publish-failed',
+  ]) {
+    expect(actions).toContain(action)
+  }
+})
