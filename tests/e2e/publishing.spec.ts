@@ -28,7 +28,8 @@ let dir: string
 let server: ChildProcess
 let remote: GitRepository
 let firstLink: string
-const people: Record<string, Page> = {}
+/** Each person's own browser, once signed up. */
+const people = {} as Record<'admin' | 'ada' | 'rita' | 'paul', Page>
 
 test.describe.configure({ mode: 'serial' })
 test.setTimeout(120_000)
@@ -104,7 +105,7 @@ async function signUp(browser: Browser, link: string, name: string, email?: stri
 
 /** An invitation link the administrator makes on the people page. */
 async function invitation(email: string, roles: string[]): Promise<string> {
-  const admin = people.admin as Page
+  const admin = people.admin
   await admin.goto(`${CMS}/people`)
   await admin.getByLabel('E-mail address').fill(email)
   const invite = admin.locator('form[data-action="/api/people/invite"]')
@@ -159,7 +160,7 @@ test('the first administrator signs up by the printed link and invites the team'
 })
 
 test('an author saves a draft and may not approve it; a reviewer approves; a publisher publishes', async () => {
-  const { ada, rita, paul } = people as Record<string, Page>
+  const { ada, rita, paul } = people
   await saveTitle(ada, 'About the bank of banks')
   expect(await aboutTitle()).not.toContain('bank of banks')
   await setStatus(ada, 'Draft', 'In review')
@@ -177,7 +178,7 @@ test('an author saves a draft and may not approve it; a reviewer approves; a pub
 })
 
 test('an edit after the approval voids it; published again after a second approval', async () => {
-  const { ada, rita, paul } = people as Record<string, Page>
+  const { ada, rita, paul } = people
   await saveTitle(ada, 'About us')
   await setStatus(ada, 'Draft', 'In review')
   await openAbout(rita)
@@ -194,14 +195,14 @@ test('an edit after the approval voids it; published again after a second approv
 })
 
 test('a publisher rolls back to the earlier release, at once', async () => {
-  const { paul } = people as Record<string, Page>
+  const { paul } = people
   await paul.goto(`${CMS}/releases`)
   await paul.getByRole('button', { name: 'Roll back to this release' }).first().click()
   await expect.poll(aboutTitle, { timeout: 10_000 }).toBe('About the bank of banks')
 })
 
 test('a change the build refuses is not published, and the live site stays as it was', async () => {
-  const { ada, rita, paul } = people as Record<string, Page>
+  const { ada, rita, paul } = people
   // A developer pushes a page without its title to the bank's repository.
   const imprint = await readFile(join(ROOT, 'content/en/pages/imprint.yaml'), 'utf8')
   await remote.commit({
@@ -228,7 +229,7 @@ test('a change the build refuses is not published, and the live site stays as it
 })
 
 test('the administrator finds every step in the audit trail, its chain intact', async () => {
-  const { admin } = people as Record<string, Page>
+  const { admin } = people
   await admin.goto(`${CMS}/audit`)
   await expect(admin.getByText(/The chain of \d+ entries is intact/)).toBeVisible()
   const actions = await admin.locator('tbody tr td:nth-child(4)').allTextContents()
