@@ -9,6 +9,7 @@ import { DRAFTS_MIGRATION } from './drafts'
 import { PASSKEYS_MIGRATION } from './passkeys'
 import { PEOPLE_MIGRATION } from './people'
 import { RELEASES_MIGRATION } from './publisher'
+import { SCHEDULES_MIGRATION } from './schedules'
 
 export const PUBLISHING_MIGRATIONS: MigrationSet = {
   migrations: [
@@ -17,6 +18,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     DRAFTS_MIGRATION,
     RELEASES_MIGRATION,
     PASSKEYS_MIGRATION,
+    SCHEDULES_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

@@ -1,0 +1,293 @@
+/**
+ * Scheduled publishing: a publisher sets a draft to go live at a date and time (entered and
+ * shown in Berlin time, kept in UTC). When the time comes, the draft is published as if the
+ * publisher pressed Publish then: the four-eyes rules are checked again (an edit after the
+ * approval, or the publisher's role taken away, stops it), and the outcome is recorded. A
+ * schedule fires once, whichever of the service's processes sees it first: each claims it in
+ * the database, and a claim left by a process that died lapses after ten minutes. Taking an
+ * entry offline at a time is the same: its deletion is a draft like any change.
+ */
+import type { Database } from '../server/forms/database'
+import { appendAudit } from './audit'
+import { type Drafts, RefusedError } from './drafts'
+import { personOf } from './people'
+import type { Publisher, Release } from './publisher'
+import { mayPublish, type Person } from './rules'
+
+export const SCHEDULES_MIGRATION = {
+  id: '0006-schedules',
+  statements: [
+    `CREATE TABLE schedules (
+      id bigserial PRIMARY KEY,
+      draft_id text NOT NULL,
+      at timestamptz NOT NULL,
+      created_by text NOT NULL,
+      created_at timestamptz NOT NULL,
+      state text NOT NULL CHECK (state IN ('pending', 'firing', 'done', 'failed', 'cancelled')),
+      claimed_until timestamptz,
+      fired_at timestamptz,
+      outcome text
+    )`,
+    `CREATE INDEX schedules_due ON schedules (at) WHERE state IN ('pending', 'firing')`,
+  ],
+}
+
+/** How long a process may take to fire a schedule before another may take it over. */
+const CLAIM_MS = 10 * 60_000
+
+export interface Schedule {
+  id: number
+  draftId: string
+  at: string
+  createdBy: string
+  state: 'pending' | 'firing' | 'done' | 'failed' | 'cancelled'
+  firedAt: string | null
+  outcome: string | null
+}
+
+export class ScheduleError extends Error {}
+
+interface Row {
+  id: string | number
+  draft_id: string
+  at: Date | string
+  created_by: string
+  state: Schedule['state']
+  fired_at: Date | string | null
+  outcome: string | null
+}
+
+const toSchedule = (row: Row): Schedule => ({
+  id: Number(row.id),
+  draftId: row.draft_id,
+  at: new Date(row.at).toISOString(),
+  createdBy: row.created_by,
+  state: row.state,
+  firedAt: row.fired_at ? new Date(row.fired_at).toISOString() : null,
+  outcome: row.outcome,
+})
+
+const BERLIN_PARTS = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/Berlin',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+})
+
+/** `2026-11-26T15:30` as Berlin shows the moment (for a form's `datetime-local` field). */
+export function berlinLocal(moment: Date): string {
+  const parts = Object.fromEntries(
+    BERLIN_PARTS.formatToParts(moment).map((part) => [part.type, part.value]),
+  )
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`
+}
+
+/**
+ * The moment a Berlin wall-clock time names (`YYYY-MM-DDTHH:mm`). A time the clocks skip in
+ * spring is refused; one they pass twice in autumn is the first (summer time).
+ */
+export function fromBerlinTime(local: string): Date {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local)
+  if (!match)
+    throw new ScheduleError(`expected a date and time such as 2026-12-01T09:00; got "${local}"`)
+  const [, year, month, day, hour, minute] = match.map(Number) as number[]
+  const wall = Date.UTC(year as number, (month as number) - 1, day, hour, minute)
+  // Berlin is one or two hours ahead of UTC: the candidate whose Berlin time is the one asked.
+  for (const offsetHours of [2, 1]) {
+    const candidate = new Date(wall - offsetHours * 3_600_000)
+    if (berlinLocal(candidate) === local) return candidate
+  }
+  throw new ScheduleError(
+    `${local.replace('T', ' ')} does not exist in Berlin (the clocks move forward then)`,
+  )
+}
+
+export interface SchedulesOptions {
+  database: Database
+  drafts: Drafts
+  publisher: Publisher
+  clock?: () => Date
+  log?: {
+    info(data: object, message: string): void
+    error(data: object, message: string): void
+  }
+}
+
+export class Schedules {
+  private readonly clock: () => Date
+
+  constructor(private readonly options: SchedulesOptions) {
+    this.clock = options.clock ?? (() => new Date())
+  }
+
+  /** Schedules a draft's publication: a publisher who may publish it now, at a future time. */
+  async schedule(person: Person, draftId: string, at: Date): Promise<Schedule> {
+    const { database, drafts } = this.options
+    const draft = await drafts.get(draftId)
+    if (!draft) throw new ScheduleError(`there is no draft ${draftId}`)
+    const now = this.clock()
+    const decision = mayPublish(person, draft, 'schedule')
+    if (!decision.allowed) {
+      await appendAudit(
+        database,
+        {
+          actor: person.email,
+          action: 'refusal',
+          subject: draftId,
+          details: { code: decision.code, reason: decision.reason, scheduled: at.toISOString() },
+        },
+        now,
+      )
+      throw new RefusedError(decision)
+    }
+    if (at.getTime() <= now.getTime()) {
+      throw new ScheduleError('the time has passed already: choose a time to come, or publish now')
+    }
+    return database.transaction(async (tx) => {
+      const [row] = await tx.query<Row>(
+        `INSERT INTO schedules (draft_id, at, created_by, created_at, state)
+         VALUES ($1, $2, $3, $4, 'pending') RETURNING *`,
+        [draftId, at.toISOString(), person.email, now.toISOString()],
+      )
+      await appendAudit(
+        tx,
+        {
+          actor: person.email,
+          action: 'schedule',
+          subject: draftId,
+          after: draft.head,
+          details: { at: at.toISOString() },
+        },
+        now,
+        tx,
+      )
+      return toSchedule(row as Row)
+    })
+  }
+
+  /** Cancels a pending schedule (any publisher). */
+  async cancel(person: Person, id: number): Promise<void> {
+    const { database } = this.options
+    if (!person.roles.includes('publisher')) {
+      throw new ScheduleError('only a publisher may cancel a schedule')
+    }
+    const now = this.clock()
+    await database.transaction(async (tx) => {
+      const [row] = await tx.query<Row>(
+        `UPDATE schedules SET state = 'cancelled' WHERE id = $1 AND state = 'pending' RETURNING *`,
+        [id],
+      )
+      if (!row) throw new ScheduleError(`schedule ${id} is not pending`)
+      await appendAudit(
+        tx,
+        {
+          actor: person.email,
+          action: 'schedule-cancel',
+          subject: row.draft_id,
+          details: { id, at: new Date(row.at).toISOString() },
+        },
+        now,
+        tx,
+      )
+    })
+  }
+
+  /** Schedules, the pending and the latest others, soonest first. */
+  async list(): Promise<Schedule[]> {
+    const rows = await this.options.database.query<Row>(
+      `SELECT * FROM schedules ORDER BY (state IN ('pending', 'firing')) DESC, at DESC LIMIT 200`,
+    )
+    return rows
+      .map(toSchedule)
+      .sort((a, b) =>
+        a.state === 'pending' && b.state === 'pending' ? a.at.localeCompare(b.at) : 0,
+      )
+  }
+
+  /**
+   * Fires every schedule that is due, one after another; returns what fired. Called every few
+   * seconds by each process (and by tests with their clock).
+   */
+  async fireDue(): Promise<{ schedule: Schedule; release?: Release; error?: string }[]> {
+    const fired: { schedule: Schedule; release?: Release; error?: string }[] = []
+    for (;;) {
+      const schedule = await this.claim()
+      if (!schedule) return fired
+      fired.push(await this.fire(schedule))
+    }
+  }
+
+  /** Takes one due schedule for this process, or `null` when none is due. */
+  private async claim(): Promise<Schedule | null> {
+    const now = this.clock()
+    const [row] = await this.options.database.query<Row>(
+      `UPDATE schedules SET state = 'firing', claimed_until = $2
+       WHERE id = (
+         SELECT id FROM schedules
+         WHERE at <= $1 AND (state = 'pending' OR (state = 'firing' AND claimed_until < $1))
+         ORDER BY at LIMIT 1
+         FOR UPDATE SKIP LOCKED
+       )
+       RETURNING *`,
+      [now.toISOString(), new Date(now.getTime() + CLAIM_MS).toISOString()],
+    )
+    return row ? toSchedule(row) : null
+  }
+
+  private async fire(schedule: Schedule) {
+    const { database, publisher, log } = this.options
+    const finish = async (state: 'done' | 'failed', outcome: string) => {
+      const now = this.clock()
+      await database.transaction(async (tx) => {
+        await tx.query(
+          'UPDATE schedules SET state = $2, fired_at = $3, outcome = $4 WHERE id = $1',
+          [schedule.id, state, now.toISOString(), outcome],
+        )
+        await appendAudit(
+          tx,
+          {
+            actor: schedule.createdBy,
+            action: 'schedule-fired',
+            subject: schedule.draftId,
+            details: { id: schedule.id, at: schedule.at, state, outcome },
+          },
+          now,
+          tx,
+        )
+      })
+    }
+    try {
+      // The publisher as they are now: their role may have been taken away since.
+      const person = await personOf(database, schedule.createdBy)
+      if (!person) throw new ScheduleError(`${schedule.createdBy} may no longer sign in`)
+      const release = await publisher.publish(person, schedule.draftId, 'schedule')
+      await finish('done', `published as release ${release.folder}`)
+      log?.info({ schedule: schedule.id, release: release.folder }, 'scheduled publication done')
+      return { schedule: { ...schedule, state: 'done' as const }, release }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      await finish('failed', message)
+      log?.error({ schedule: schedule.id, reason: message }, 'scheduled publication failed')
+      return { schedule: { ...schedule, state: 'failed' as const }, error: message }
+    }
+  }
+
+  /** Checks for due schedules every `seconds` until stopped. */
+  start(seconds: number): () => void {
+    let running = false
+    const timer = setInterval(() => {
+      if (running) return
+      running = true
+      this.fireDue()
+        .catch((error: unknown) => this.options.log?.error({ err: error }, 'schedules failed'))
+        .finally(() => {
+          running = false
+        })
+    }, seconds * 1000)
+    timer.unref()
+    return () => clearInterval(timer)
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * Scheduled publishing with an injected clock: Berlin wall-clock times (winter, summer, the
+ * hours the clocks skip and repeat); a schedule by a publisher of an approved draft fires once
+ * when due, the rules checked again then; a cancelled one never fires; two processes on one
+ * PostgreSQL fire it once between them.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ROOT, readBuildConfig } from '../../../src/build/config'
+import { readAudit } from '../../../src/publishing/audit'
+import { Drafts, MAIN } from '../../../src/publishing/drafts'
+import type { GitRepository } from '../../../src/publishing/git'
+import { Publisher } from '../../../src/publishing/publisher'
+import { Releases } from '../../../src/publishing/releases'
+import type { Person, Role } from '../../../src/publishing/rules'
+import {
+  berlinLocal,
+  fromBerlinTime,
+  ScheduleError,
+  Schedules,
+} from '../../../src/publishing/schedules'
+import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
+import { type Database, openDatabase } from '../../../src/server/forms/database'
+import { databases } from '../../support/forms'
+import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
+import { siteRepository } from '../../support/site-repository'
+
+describe('Berlin time', () => {
+  it('reads wall-clock times in winter and summer, refuses the skipped hour, takes the first of the repeated one', () => {
+    expect(fromBerlinTime('2026-12-01T09:00').toISOString()).toBe('2026-12-01T08:00:00.000Z')
+    expect(fromBerlinTime('2026-07-01T09:00').toISOString()).toBe('2026-07-01T07:00:00.000Z')
+    expect(() => fromBerlinTime('2027-03-28T02:30')).toThrow(ScheduleError)
+    expect(fromBerlinTime('2026-10-25T02:30').toISOString()).toBe('2026-10-25T00:30:00.000Z')
+    expect(() => fromBerlinTime('tomorrow')).toThrow(/2026-12-01T09:00/)
+    expect(berlinLocal(new Date('2026-12-01T08:00:00Z'))).toBe('2026-12-01T09:00')
+  })
+})
+
+const person = (email: string, roles: Role[]): Person => ({
+  email,
+  name: email.split('@')[0] ?? '',
+  roles,
+  language: 'en',
+})
+const ada = person('ada@bank.example', ['author'])
+const rita = person('rita@bank.example', ['reviewer'])
+const paul = person('paul@bank.example', ['publisher'])
+const ABOUT = 'content/en/pages/about.yaml'
+
+for (const kind of databases()) {
+  describe(`schedules on ${kind.name}`, () => {
+    let opened: TestDatabase
+    let database: Database
+    let dir: string
+    let repo: GitRepository
+    let drafts: Drafts
+    let now: Date
+    const clock = () => now
+    const schedulesOn = (db: Database) =>
+      new Schedules({
+        database: db,
+        drafts: new Drafts(db, repo, clock),
+        publisher: new Publisher({
+          database: db,
+          repo,
+          drafts: new Drafts(db, repo, clock),
+          releases: releasesIn(dir),
+          clock,
+        }),
+        clock,
+      })
+    let schedules: Schedules
+
+    /** A site of one page stands for the build (the real one is in publisher.test.ts). */
+    const releasesIn = (folder: string) =>
+      new Releases({
+        dir: join(folder, 'releases'),
+        workspace: join(folder, 'workspace'),
+        nodeModules: join(ROOT, 'node_modules'),
+        buildConfig: readBuildConfig({}),
+        build: async (config) => {
+          await mkdir(config.outDir, { recursive: true })
+          await writeFile(
+            join(config.outDir, 'about.html'),
+            await readFile(join(config.contentDir, 'en/pages/about.yaml')),
+          )
+          return {} as never
+        },
+        keep: 5,
+      })
+
+    beforeEach(async () => {
+      now = new Date('2026-11-26T09:00:00Z')
+      opened = await openPublishingDatabase(kind)
+      database = opened.database
+      dir = await mkdtemp(join(tmpdir(), 'schedules-'))
+      repo = await siteRepository(join(dir, 'site.git'))
+      drafts = new Drafts(database, repo, clock)
+      // The scheduler is looked up again when the schedule fires.
+      for (const someone of [ada, rita, paul]) {
+        await database.query(
+          'INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, $4, $5)',
+          [someone.email, someone.name, someone.roles, 'en', now.toISOString()],
+        )
+      }
+      schedules = schedulesOn(database)
+    })
+
+    afterEach(async () => {
+      await opened.close()
+      await rm(dir, { recursive: true, force: true })
+    })
+
+    const approved = async (title: string) => {
+      const text = (await readFile(join(ROOT, ABOUT), 'utf8')).replace(
+        /^title: .*$/m,
+        `title: ${title}`,
+      )
+      await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], title)
+      await drafts.approve(rita, 'pages/about')
+    }
+    const liveTitle = async () =>
+      (await repo.readFile((await repo.resolve(MAIN)) as string, ABOUT))
+        ?.toString()
+        .match(/^title: (.*)$/m)?.[1]
+
+    it('publishes an approved draft when its time comes, once', async () => {
+      await approved('Campaign')
+      await expect(
+        schedules.schedule(ada, 'pages/about', fromBerlinTime('2026-11-27T10:00')),
+      ).rejects.toThrow(/publisher/)
+      await expect(
+        schedules.schedule(paul, 'pages/about', new Date('2026-11-26T08:00:00Z')),
+      ).rejects.toThrow(/passed/)
+      const scheduled = await schedules.schedule(
+        paul,
+        'pages/about',
+        fromBerlinTime('2026-11-27T10:00'),
+      )
+      expect(scheduled).toMatchObject({ state: 'pending', at: '2026-11-27T09:00:00.000Z' })
+      expect(await schedules.fireDue()).toEqual([])
+      now = new Date('2026-11-27T09:00:00Z')
+      const [fired, ...more] = await schedules.fireDue()
+      expect(more).toEqual([])
+      expect(fired?.schedule.state).toBe('done')
+      expect(fired?.release?.kind).toBe('schedule')
+      expect(await liveTitle()).toBe('Campaign')
+      expect(await schedules.fireDue()).toEqual([])
+      const actions = (await readAudit(database)).map((entry) => entry.action)
+      expect(actions).toEqual(expect.arrayContaining(['schedule', 'publish', 'schedule-fired']))
+    })
+
+    it('checks the rules again when it fires: a publisher’s role taken away stops it', async () => {
+      await approved('Approved text')
+      await schedules.schedule(paul, 'pages/about', new Date('2026-11-26T10:00:00Z'))
+      await database.query("UPDATE people SET roles = '{reviewer}' WHERE email = $1", [paul.email])
+      now = new Date('2026-11-26T10:00:01Z')
+      const [fired] = await schedules.fireDue()
+      expect(fired?.error).toMatch(/publisher/)
+      expect(await liveTitle()).not.toBe('Approved text')
+    })
+
+    it('checks the rules again when it fires: an edit after the approval stops it', async () => {
+      await approved('Approved text')
+      await schedules.schedule(paul, 'pages/about', new Date('2026-11-26T10:00:00Z'))
+      const text = (await readFile(join(ROOT, ABOUT), 'utf8')).replace(
+        /^title: .*$/m,
+        'title: Edited later',
+      )
+      await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], 'later')
+      now = new Date('2026-11-26T10:00:01Z')
+      const [fired] = await schedules.fireDue()
+      expect(fired?.schedule.state).toBe('failed')
+      expect(fired?.error).toMatch(/approved again/)
+      expect(await liveTitle()).not.toBe('Edited later')
+      expect((await schedules.list())[0]).toMatchObject({ state: 'failed' })
+    })
+
+    it('never fires a cancelled schedule', async () => {
+      await approved('Cancelled')
+      const scheduled = await schedules.schedule(
+        paul,
+        'pages/about',
+        new Date('2026-11-26T10:00:00Z'),
+      )
+      await expect(schedules.cancel(ada, scheduled.id)).rejects.toThrow(/publisher/)
+      await schedules.cancel(paul, scheduled.id)
+      now = new Date('2026-11-27T00:00:00Z')
+      expect(await schedules.fireDue()).toEqual([])
+      expect(await liveTitle()).not.toBe('Cancelled')
+    })
+
+    it.runIf(kind.url)('fires once when two processes look at the same moment', async () => {
+      await approved('Once')
+      await schedules.schedule(paul, 'pages/about', new Date('2026-11-26T10:00:00Z'))
+      const schema = (
+        await database.query<{ schema: string }>('SELECT current_schema() AS schema')
+      )[0]?.schema as string
+      const other = await openDatabase({ url: kind.url, schema, migrations: PUBLISHING_MIGRATIONS })
+      try {
+        now = new Date('2026-11-26T10:00:00Z')
+        const results = await Promise.all([schedules.fireDue(), schedulesOn(other).fireDue()])
+        expect(results.flat()).toHaveLength(1)
+        expect(results.flat()[0]?.schedule.state).toBe('done')
+        expect(await liveTitle()).toBe('Once')
+      } finally {
+        await other.close()
+      }
+    })
+  })
+}
