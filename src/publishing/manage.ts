@@ -26,6 +26,7 @@ import {
   ROLE_NAMES,
   ROLES,
 } from './rules'
+import { berlinLocal, fromBerlinTime, ScheduleError } from './schedules'
 import type { PublishingService } from './service'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -54,6 +55,21 @@ const TEXTS = {
     commits: 'Commits',
     editor: 'Editor',
     noReleases: 'Nothing has been published through the service yet.',
+    schedules: 'Schedules',
+    ready: 'Ready to publish',
+    noReady: 'No draft is approved and waiting.',
+    publishAt: 'Publish at (Berlin time)',
+    schedule: 'Schedule',
+    planned: 'Planned and past',
+    cancel: 'Cancel',
+    noSchedules: 'Nothing is scheduled.',
+    states: {
+      pending: 'waiting',
+      firing: 'publishing',
+      done: 'published',
+      failed: 'not published',
+      cancelled: 'cancelled',
+    },
   },
   de: {
     people: 'Personen',
@@ -79,20 +95,43 @@ const TEXTS = {
     commits: 'Commits',
     editor: 'Editor',
     noReleases: 'Über den Dienst wurde noch nichts veröffentlicht.',
+    schedules: 'Zeitpläne',
+    ready: 'Bereit zur Veröffentlichung',
+    noReady: 'Kein Entwurf ist freigegeben und wartet.',
+    publishAt: 'Veröffentlichen am (Berliner Zeit)',
+    schedule: 'Einplanen',
+    planned: 'Geplant und vergangen',
+    cancel: 'Abbrechen',
+    noSchedules: 'Nichts ist eingeplant.',
+    states: {
+      pending: 'wartet',
+      firing: 'wird veröffentlicht',
+      done: 'veröffentlicht',
+      failed: 'nicht veröffentlicht',
+      cancelled: 'abgebrochen',
+    },
   },
 } satisfies Record<EditorLanguage, unknown>
 
-const BERLIN = new Intl.DateTimeFormat('de-DE', {
-  timeZone: 'Europe/Berlin',
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-})
+const BERLIN = {
+  en: new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Berlin',
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+  }),
+  de: new Intl.DateTimeFormat('de-DE', {
+    timeZone: 'Europe/Berlin',
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+  }),
+}
 /** A moment as people at the bank read it: Berlin time, with the zone named. */
-export const berlinTime = (iso: string) => `${BERLIN.format(new Date(iso))} (Berlin)`
+export const berlinTime = (iso: string, language: EditorLanguage) =>
+  `${BERLIN[language].format(new Date(iso))} (Berlin)`
 
 const nav = (language: EditorLanguage) => {
   const t = TEXTS[language]
-  return `<nav aria-label="Service"><a href="/admin/">${t.editor}</a> · <a href="/releases">${t.releases}</a> · <a href="/people">${t.people}</a> · <a href="/audit">${t.audit}</a></nav>`
+  return `<nav aria-label="Service"><a href="/admin/">${t.editor}</a> · <a href="/releases">${t.releases}</a> · <a href="/schedules">${t.schedules}</a> · <a href="/people">${t.people}</a> · <a href="/audit">${t.audit}</a></nav>`
 }
 
 export interface ManageOptions {
@@ -281,7 +320,7 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
     const rows = shown
       .map(
         (entry) =>
-          `<tr><td>${entry.id}</td><td>${escapeHtml(berlinTime(entry.at))}</td><td>${escapeHtml(entry.actor)}</td><td>${escapeHtml(entry.action)}</td><td>${escapeHtml(entry.subject)}</td><td>${escapeHtml(
+          `<tr><td>${entry.id}</td><td>${escapeHtml(berlinTime(entry.at, person.language))}</td><td>${escapeHtml(entry.actor)}</td><td>${escapeHtml(entry.action)}</td><td>${escapeHtml(entry.subject)}</td><td>${escapeHtml(
             [entry.before, entry.after]
               .filter(Boolean)
               .map((commit) => String(commit).slice(0, 12))
@@ -311,6 +350,78 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
     })
   }
 
+  // ——— schedules ———
+  app.get('/schedules', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return reply.redirect('/sign-in', 303)
+    const t = TEXTS[person.language]
+    const ready = []
+    for (const id of await service.drafts.ids()) {
+      const draft = await service.drafts.get(id)
+      if (draft?.status === 'pending_publish') ready.push(draft)
+    }
+    const soon = berlinLocal(new Date(clock().getTime() + 3_600_000))
+    const readyRows = ready
+      .map(
+        (
+          draft,
+          index,
+        ) => `<li><strong>${escapeHtml(draft.id)}</strong>, ${escapeHtml(draft.approval?.by ?? '')}
+<form data-action="/api/schedules" data-reload><input type="hidden" name="draft" value="${escapeHtml(draft.id)}"><label for="at-${index}">${t.publishAt}</label><input id="at-${index}" name="at" type="datetime-local" required value="${soon}"><button type="submit">${t.schedule}</button></form></li>`,
+      )
+      .join('\n')
+    const planned = (await service.schedules.list())
+      .map(
+        (
+          schedule,
+        ) => `<li><strong>${escapeHtml(schedule.draftId)}</strong>: ${escapeHtml(berlinTime(schedule.at, person.language))}, ${escapeHtml(t.states[schedule.state])}${schedule.outcome ? ` (${escapeHtml(schedule.outcome)})` : ''}, ${escapeHtml(schedule.createdBy)}
+${schedule.state === 'pending' ? `<form data-action="/api/schedules/cancel" data-reload><input type="hidden" name="id" value="${schedule.id}"><button class="secondary" type="submit">${t.cancel}</button></form>` : ''}</li>`,
+      )
+      .join('\n')
+    return reply.type('text/html; charset=utf-8').send(
+      layout(
+        person.language,
+        t.schedules,
+        `${nav(person.language)}<h1>${t.schedules}</h1>
+<h2>${t.ready}</h2>${readyRows ? `<ul>${readyRows}</ul>` : `<p>${t.noReady}</p>`}
+<h2>${t.planned}</h2>${planned ? `<ul>${planned}</ul>` : `<p>${t.noSchedules}</p>`}
+<div role="status" id="status"></div>`,
+        ['/assets/manage.js'],
+      ),
+    )
+  })
+  app.post('/api/schedules', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again.')
+    const { draft, at } = body(request)
+    try {
+      const schedule = await service.schedules.schedule(
+        person,
+        String(draft ?? ''),
+        fromBerlinTime(String(at ?? '')),
+      )
+      return { id: schedule.id, at: schedule.at }
+    } catch (error) {
+      if (error instanceof RefusedError) return refuse(reply, 403, error.message)
+      if (error instanceof ScheduleError) return refuse(reply, 422, error.message)
+      throw error
+    }
+  })
+  app.post('/api/schedules/cancel', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again.')
+    try {
+      const id = Number(body(request).id)
+      if (!Number.isSafeInteger(id))
+        return refuse(reply, 422, 'Which schedule? Expected its number.')
+      await service.schedules.cancel(person, id)
+      return { cancelled: true }
+    } catch (error) {
+      if (error instanceof ScheduleError) return refuse(reply, 422, error.message)
+      throw error
+    }
+  })
+
   // ——— releases ———
   app.get('/releases', async (request, reply) => {
     const person = await signedIn(request)
@@ -322,7 +433,7 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
       .map(
         (
           release,
-        ) => `<li><strong>${escapeHtml(release.folder)}</strong>${release.live ? ` (${t.live})` : ''}: ${escapeHtml(berlinTime(release.liveAt))}, ${escapeHtml(release.kind)}, ${escapeHtml(release.madeBy)}, ${escapeHtml(release.subject)}, ${escapeHtml(release.commit.slice(0, 12))}
+        ) => `<li><strong>${escapeHtml(release.folder)}</strong>${release.live ? ` (${t.live})` : ''}: ${escapeHtml(berlinTime(release.liveAt, person.language))}, ${escapeHtml(release.kind)}, ${escapeHtml(release.madeBy)}, ${escapeHtml(release.subject)}, ${escapeHtml(release.commit.slice(0, 12))}
 ${mayRoll && !release.live ? `<form data-action="/api/releases/rollback" data-reload><input type="hidden" name="folder" value="${escapeHtml(release.folder)}"><button type="submit">${t.rollBack}</button></form>` : ''}</li>`,
       )
       .join('\n')

@@ -86,19 +86,19 @@ export function berlinLocal(moment: Date): string {
 }
 
 /**
- * The moment a Berlin wall-clock time names (`YYYY-MM-DDTHH:mm`). A time the clocks skip in
+ * The moment a Berlin wall-clock time names (`YYYY-MM-DDTHH:mm`, seconds optional). A time the clocks skip in
  * spring is refused; one they pass twice in autumn is the first (summer time).
  */
 export function fromBerlinTime(local: string): Date {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local)
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local)
   if (!match)
     throw new ScheduleError(`expected a date and time such as 2026-12-01T09:00; got "${local}"`)
-  const [, year, month, day, hour, minute] = match.map(Number) as number[]
-  const wall = Date.UTC(year as number, (month as number) - 1, day, hour, minute)
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0))
+  const wall = Date.UTC(year ?? 0, (month ?? 1) - 1, day, hour, minute, second)
   // Berlin is one or two hours ahead of UTC: the candidate whose Berlin time is the one asked.
   for (const offsetHours of [2, 1]) {
     const candidate = new Date(wall - offsetHours * 3_600_000)
-    if (berlinLocal(candidate) === local) return candidate
+    if (berlinLocal(candidate) === local.slice(0, 16)) return candidate
   }
   throw new ScheduleError(
     `${local.replace('T', ' ')} does not exist in Berlin (the clocks move forward then)`,

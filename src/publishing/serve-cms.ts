@@ -31,12 +31,21 @@ export async function startPublishing(
 ): Promise<StartedPublishing> {
   const buildConfig = readBuildConfig(env)
   const settings = readPublishingSettings(buildConfig.root, env)
+  // The service logs through the server's logger, made once the service is open.
+  let logger: FastifyInstance['log'] | undefined
   const service = await openPublishingService(settings, {
     root: buildConfig.root,
     buildConfig,
     build: async (config) => (await import('../build/build')).buildSite(config),
+    log: {
+      info: (data, message) => logger?.info(data, message),
+      error: (data, message) => logger?.error(data, message),
+    },
   })
   const app = await createPublishingApp(service, { logLevel: env.LOG_LEVEL ?? 'info' })
+  logger = app.log
+  const stopSchedules = service.schedules.start(settings.scheduleCheckSeconds)
+  app.addHook('onClose', async () => stopSchedules())
   app.addHook('onClose', () => service.close())
   await app.listen({ port: settings.port, host: settings.host })
   const address = app.server.address()

@@ -15,6 +15,7 @@ import { type RelyingParty, relyingPartyOf } from './passkeys'
 import { firstAdministratorInvitation, hasPeople } from './people'
 import { Publisher } from './publisher'
 import { Releases } from './releases'
+import { Schedules } from './schedules'
 import { PUBLISHING_MIGRATIONS } from './schema'
 import type { PublishingSettings } from './settings'
 
@@ -25,6 +26,7 @@ export interface PublishingService {
   drafts: Drafts
   releases: Releases
   publisher: Publisher
+  schedules: Schedules
   party: RelyingParty
   clock: () => Date
   close(): Promise<void>
@@ -91,6 +93,13 @@ export async function openPublishingService(
       clock,
       ...(options.log ? { log: options.log } : {}),
     })
+    const schedules = new Schedules({
+      database,
+      drafts,
+      publisher,
+      clock,
+      ...(options.log ? { log: options.log } : {}),
+    })
     return {
       settings,
       database,
@@ -98,6 +107,7 @@ export async function openPublishingService(
       drafts,
       releases,
       publisher,
+      schedules,
       party: relyingPartyOf(settings.url),
       clock,
       close: () => database.close(),

@@ -31,6 +31,8 @@ export interface PublishingSettings {
   afterRelease: string | undefined
   /** `DATABASE_URL`: PostgreSQL; PGlite in `dir/db` when absent. */
   databaseUrl: string | undefined
+  /** `SCHEDULE_CHECK_SECONDS`: how often due schedules are looked for (15). */
+  scheduleCheckSeconds: number
 }
 
 const number = (name: string, value: string | undefined, fallback: number, min: number) => {
@@ -84,5 +86,6 @@ export function readPublishingSettings(
     releasesKept: number('RELEASES_KEPT', env.RELEASES_KEPT, 10, 1),
     afterRelease: env.AFTER_RELEASE || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
+    scheduleCheckSeconds: number('SCHEDULE_CHECK_SECONDS', env.SCHEDULE_CHECK_SECONDS, 15, 1),
   }
 }

@@ -49,6 +49,7 @@ test.beforeAll(async () => {
       DATA_DIR: join(dir, 'data'),
       OUT_DIR: join(dir, 'dist'),
       PUBLISHING_REMOTE: remote.gitDir,
+      SCHEDULE_CHECK_SECONDS: '1',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -123,9 +124,11 @@ async function openAbout(page: Page) {
   await expect(page.getByLabel('Title').first()).toBeVisible({ timeout: 30_000 })
 }
 
-async function setStatus(page: Page, from: string, to: string) {
+/** Moves the open entry between Decap's columns; waits for the service's answer unless refused. */
+async function setStatus(page: Page, from: string, to: string, refused = false) {
   await page.getByRole('button', { name: `Status: ${from}` }).click()
   await page.getByRole('menuitem', { name: to }).click()
+  if (!refused) await expect(page.getByRole('button', { name: `Status: ${to}` })).toBeVisible()
 }
 
 async function saveTitle(page: Page, title: string) {
@@ -164,7 +167,7 @@ test('an author saves a draft and may not approve it; a reviewer approves; a pub
   await saveTitle(ada, 'About the bank of banks')
   expect(await aboutTitle()).not.toContain('bank of banks')
   await setStatus(ada, 'Draft', 'In review')
-  await setStatus(ada, 'In review', 'Ready')
+  await setStatus(ada, 'In review', 'Ready', true)
   await expect(ada.getByText(/reviewer/).first()).toBeVisible()
 
   await openAbout(rita)
@@ -228,6 +231,58 @@ test('a change the build refuses is not published, and the live site stays as it
   expect(await aboutTitle()).toBe('About the bank of banks')
 })
 
+test('a publisher schedules a publication; it fires when due; a schedule can be cancelled', async () => {
+  const { ada, rita, paul } = people
+  // The developer's broken imprint is mended in the bank's repository.
+  await remote.commit({
+    ref: MAIN,
+    parent: await remote.resolve(MAIN),
+    changes: [
+      {
+        path: 'content/en/pages/imprint.yaml',
+        content: await readFile(join(ROOT, 'content/en/pages/imprint.yaml'), 'utf8'),
+      },
+    ],
+    author: DEVELOPER,
+    message: 'Imprint title back',
+  })
+  // The draft the build refused is still there, ready: the edit sends it back to review.
+  await saveTitle(ada, 'About, on time')
+  await openAbout(rita)
+  await setStatus(rita, 'In review', 'Ready')
+
+  // Scheduled on the page, for later, and cancelled there.
+  await paul.goto(`${CMS}/schedules`)
+  await paul.getByLabel('Publish at (Berlin time)').fill('2030-01-02T09:30')
+  await paul.getByRole('button', { name: 'Schedule' }).click()
+  await expect(paul.getByText(/2 Jan 2030, 09:30:00 \(Berlin\), waiting/)).toBeVisible()
+  await paul.getByRole('button', { name: 'Cancel' }).click()
+  await expect(paul.getByText(/cancelled/)).toBeVisible()
+
+  // Scheduled a few seconds ahead (the form takes minutes; the service takes seconds too).
+  const soon = new Date(Date.now() + 4000)
+  const berlin = new Intl.DateTimeFormat('sv-SE', {
+    timeZone: 'Europe/Berlin',
+    dateStyle: 'short',
+    timeStyle: 'medium',
+  })
+    .format(soon)
+    .replace(' ', 'T')
+  const scheduled = await paul.evaluate(async (at) => {
+    const response = await fetch('/api/schedules', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ draft: 'pages/about', at }),
+    })
+    return response.status
+  }, berlin)
+  expect(scheduled).toBe(200)
+  expect(await aboutTitle()).not.toBe('About, on time')
+  await expect.poll(aboutTitle, { timeout: 30_000 }).toBe('About, on time')
+  await paul.goto(`${CMS}/schedules`)
+  await expect(paul.getByText(/published \(published as release/)).toBeVisible()
+})
+
 test('the administrator finds every step in the audit trail, its chain intact', async () => {
   const { admin } = people
   await admin.goto(`${CMS}/audit`)
@@ -243,6 +298,9 @@ test('the administrator finds every step in the audit trail, its chain intact', 
     'publish',
     'rollback',
     'publish-failed',
+    'schedule',
+    'schedule-cancel',
+    'schedule-fired',
   ]) {
     expect(actions).toContain(action)
   }

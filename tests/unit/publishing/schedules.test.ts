@@ -35,6 +35,7 @@ describe('Berlin time', () => {
     expect(fromBerlinTime('2026-10-25T02:30').toISOString()).toBe('2026-10-25T00:30:00.000Z')
     expect(() => fromBerlinTime('tomorrow')).toThrow(/2026-12-01T09:00/)
     expect(berlinLocal(new Date('2026-12-01T08:00:00Z'))).toBe('2026-12-01T09:00')
+    expect(fromBerlinTime('2026-12-01T09:00:30').toISOString()).toBe('2026-12-01T08:00:30.000Z')
   })
 })
 
