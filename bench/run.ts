@@ -22,9 +22,10 @@
  *
  * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the warm runs per size (median);
  * BENCH_LIGHTHOUSE_RUNS the Lighthouse runs per page (3; the median run counts);
- * BENCH_LIGHTHOUSE=0, BENCH_SERVING=0 and BENCH_FORMS=0 leave those parts out; BENCH_ONLY=
- * builds|javascript|search|rates|lighthouse|serving|forms runs one part (the parts after the builds
- * build the real site first).
+ * BENCH_LIGHTHOUSE=0, BENCH_SERVING=0, BENCH_FORMS=0 and BENCH_PUBLISH=0 leave those parts out;
+ * BENCH_ONLY=builds|javascript|search|rates|lighthouse|serving|forms|publish runs one part (the
+ * parts after the builds build the real site first).
+ * - Publishing (`bench/publish.ts`): Publish pressed in the editor → the changed page served.
  */
 import { execFileSync } from 'node:child_process'
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -45,6 +46,7 @@ import {
   readChunkReport,
 } from './javascript'
 import { formatLighthouse, LIGHTHOUSE_TARGETS, lighthouseAudit, lighthouseRuns } from './lighthouse'
+import { formatPublish, publishTimes } from './publish'
 import { buildRatesSite, formatRatesFigures, type RatesFigures, ratesFigures } from './rates'
 import { indexSizes, searchBytes } from './search'
 import { formatServing, servingLoad } from './serving'
@@ -389,6 +391,20 @@ async function forms() {
   }
 }
 
+async function publishing() {
+  const figures = await publishTimes(Number(process.env.BENCH_PUBLISH_RUNS ?? 7))
+  details.publish = figures
+  log(formatPublish(figures))
+  add({
+    id: 'publish.median',
+    label: 'Publish pressed → changed page served (real site), median',
+    value: figures.medianMs / 1000,
+    unit: 's',
+    target: atMost(3),
+    note: `max ${(figures.maxMs / 1000).toFixed(2)} s; first, cold ${(figures.firstMs / 1000).toFixed(2)} s`,
+  })
+}
+
 function commit(): string {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' })
@@ -414,6 +430,7 @@ async function main() {
     if (wanted('serving') && !skipped('BENCH_SERVING')) await serving(dist)
   }
   if (wanted('forms') && !skipped('BENCH_FORMS')) await forms()
+  if (wanted('publish') && !skipped('BENCH_PUBLISH')) await publishing()
 
   const report: Report = {
     date: new Date().toISOString(),

@@ -1,0 +1,138 @@
+/**
+ * Publishing: the time from a publisher pressing Publish (the editor's `publishUnpublishedEntry`
+ * call to the publishing service) to the public site serving the changed page, on the real
+ * site. The service and the public server run in this process over HTTP, on a repository made
+ * from this checkout; three people (author, reviewer, publisher) are signed in by sessions made
+ * in the service's database. Each run: the author saves a new title, the reviewer approves,
+ * then the clock runs from the publisher's request until `/en/about/` shows the title.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildSite } from '../src/build/build'
+import { ROOT, readBuildConfig } from '../src/build/config'
+import { createPublishingApp, SESSION_COOKIE } from '../src/publishing/http'
+import { startSession } from '../src/publishing/people'
+import { openPublishingService } from '../src/publishing/service'
+import { readPublishingSettings } from '../src/publishing/settings'
+import { createApp } from '../src/server/app'
+import { siteRepository } from '../tests/support/site-repository'
+import { median } from './builds'
+
+export interface PublishFigures {
+  /** Press Publish → changed page served, each run (ms). */
+  runsMs: number[]
+  medianMs: number
+  maxMs: number
+  /** The first publication (a cold build in a new workspace). */
+  firstMs: number
+  /** Of the median, how long the publish request itself took. */
+  requestMedianMs: number
+}
+
+const PEOPLE = [
+  ['ada@bank.example', 'Ada', 'author'],
+  ['rita@bank.example', 'Rita', 'reviewer'],
+  ['paul@bank.example', 'Paul', 'publisher'],
+] as const
+
+export async function publishTimes(runs: number): Promise<PublishFigures> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-publish-'))
+  const remote = await siteRepository(join(dir, 'bank.git'))
+  const env = {
+    DATA_DIR: join(dir, 'data'),
+    CMS_PORT: '0',
+    PUBLISHING_REMOTE: remote.gitDir,
+  }
+  const buildConfig = readBuildConfig(env)
+  const settings = readPublishingSettings(ROOT, env)
+  const service = await openPublishingService(settings, {
+    root: ROOT,
+    buildConfig,
+    build: buildSite,
+  })
+  const cms = await createPublishingApp(service, { logLevel: 'silent' })
+  await cms.listen({ port: 0, host: '127.0.0.1' })
+  const site = await createApp({ releasesDir: settings.releasesDir, logLevel: 'silent' })
+  await site.listen({ port: 0, host: '127.0.0.1' })
+  const portOf = (app: typeof site) => {
+    const address = app.server.address()
+    return typeof address === 'object' && address ? address.port : 0
+  }
+  const cmsUrl = `http://127.0.0.1:${portOf(cms)}`
+  const siteUrl = `http://127.0.0.1:${portOf(site)}`
+  const cookies: Record<string, string> = {}
+  for (const [email, name, role] of PEOPLE) {
+    await service.database.query(
+      'INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, $4, now())',
+      [email, name, [role], 'en'],
+    )
+    cookies[role] = `${SESSION_COOKIE}=${(await startSession(service.database, email)).token}`
+  }
+  const call = async (role: string, action: string, params: Record<string, unknown>) => {
+    const response = await fetch(`${cmsUrl}/api/cms`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        cookie: cookies[role] as string,
+        // The service takes writes from its own origin only.
+        origin: settings.url,
+      },
+      body: JSON.stringify({ action, params: { branch: 'main', ...params } }),
+    })
+    if (!response.ok) throw new Error(`${action}: ${response.status} ${await response.text()}`)
+    return response.json()
+  }
+  const english = await readFile(join(ROOT, 'content/en/pages/about.yaml'), 'utf8')
+  const german = await readFile(join(ROOT, 'content/de/pages/about.yaml'), 'utf8')
+  const publishOnce = async (title: string) => {
+    await call('author', 'persistEntry', {
+      dataFiles: [
+        {
+          path: 'content/pages/en/about.yaml',
+          slug: 'about',
+          raw: english.replace(/^title: .*$/m, `title: ${title}`),
+        },
+        { path: 'content/pages/de/about.yaml', slug: 'about', raw: german },
+      ],
+      assets: [],
+      options: { collectionName: 'pages', useWorkflow: true, status: 'draft' },
+    })
+    await call('reviewer', 'updateUnpublishedEntryStatus', {
+      collection: 'pages',
+      slug: 'about',
+      newStatus: 'pending_publish',
+    })
+    const started = performance.now()
+    await call('publisher', 'publishUnpublishedEntry', { collection: 'pages', slug: 'about' })
+    const requestMs = performance.now() - started
+    for (;;) {
+      const page = await fetch(`${siteUrl}/en/about/`).then((response) => response.text())
+      if (page.includes(title)) break
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    return { totalMs: performance.now() - started, requestMs }
+  }
+  try {
+    const first = await publishOnce('Published first (cold)')
+    const measured: { totalMs: number; requestMs: number }[] = []
+    for (let run = 0; run < runs; run += 1) measured.push(await publishOnce(`Published ${run}`))
+    const totals = measured.map((result) => Math.round(result.totalMs))
+    return {
+      runsMs: totals,
+      medianMs: median(totals),
+      maxMs: Math.max(...totals),
+      firstMs: Math.round(first.totalMs),
+      requestMedianMs: Math.round(median(measured.map((result) => result.requestMs))),
+    }
+  } finally {
+    await site.close()
+    await cms.close()
+    await service.close()
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+export function formatPublish(figures: PublishFigures): string {
+  return `Publish → page served: median ${figures.medianMs} ms, max ${figures.maxMs} ms over ${figures.runsMs.length} runs (${figures.runsMs.join(', ')} ms); the publish request ${figures.requestMedianMs} ms at the median; the first, cold, ${figures.firstMs} ms`
+}
