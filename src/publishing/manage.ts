@@ -151,15 +151,17 @@ export async function manageRoutes(app: FastifyInstance, { service, signedIn }: 
     decide: (person: Person) => Decision,
     subject: string,
   ): Promise<Person | null> => {
+    // A read (GET, or HEAD, its twin) changes nothing, a refused one not even the trail.
+    const reading = request.method === 'GET' || request.method === 'HEAD'
     const person = await signedIn(request)
     if (!person) {
-      if (request.method === 'GET') reply.redirect('/sign-in', 303)
+      if (reading) reply.redirect('/sign-in', 303)
       else refuse(reply, 401, 'Please sign in again.')
       return null
     }
     const decision = decide(person)
     if (decision.allowed) return person
-    if (request.method !== 'GET') {
+    if (!reading) {
       await appendAudit(
         database,
         {
@@ -171,7 +173,7 @@ export async function manageRoutes(app: FastifyInstance, { service, signedIn }: 
         clock(),
       )
     }
-    if (request.method === 'GET') {
+    if (reading) {
       reply
         .code(403)
         .type('text/html; charset=utf-8')

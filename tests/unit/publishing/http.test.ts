@@ -1,0 +1,259 @@
+/**
+ * The publishing service as an attacker meets it: writes only from its own origin, reads that
+ * change nothing, sessions that belong to someone (and end), limits on bodies and sign-in,
+ * policy headers on every answer, a session cookie no script or other site can use, and
+ * nothing a person typed in the log.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ROOT, readBuildConfig } from '../../../src/build/config'
+import { readAudit } from '../../../src/publishing/audit'
+import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http'
+import { disablePerson, startSession } from '../../../src/publishing/people'
+import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
+import { readPublishingSettings } from '../../../src/publishing/settings'
+import { siteRepository } from '../../support/site-repository'
+
+let dir: string
+let service: PublishingService
+let app: FastifyInstance
+const logged: string[] = []
+const ORIGIN = 'http://localhost:8081'
+const cookie: Record<string, string> = {}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'publishing-http-'))
+  const remote = await siteRepository(join(dir, 'bank.git'))
+  const env = { DATA_DIR: join(dir, 'data'), PUBLISHING_REMOTE: remote.gitDir }
+  service = await openPublishingService(readPublishingSettings(ROOT, env), {
+    root: ROOT,
+    buildConfig: readBuildConfig(env),
+    // The real build is in publisher.test.ts; here a page stands for it.
+    build: async (config) => {
+      await mkdir(config.outDir, { recursive: true })
+      await writeFile(join(config.outDir, 'index.html'), 'site')
+      return {} as never
+    },
+  })
+  app = await createPublishingApp(service, {
+    logLevel: 'info',
+    logStream: { write: (line) => logged.push(line) },
+    signInLimit: 3,
+  })
+  for (const [email, roles] of [
+    ['ada@bank.example', ['author']],
+    ['rita@bank.example', ['reviewer']],
+    ['gone@bank.example', ['author']],
+  ] as const) {
+    await service.database.query(
+      'INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, $4, now())',
+      [email, email.split('@')[0], roles, 'en'],
+    )
+    cookie[email] = `${SESSION_COOKIE}=${(await startSession(service.database, email)).token}`
+  }
+  await disablePerson(service.database, 'gone@bank.example')
+})
+
+afterAll(async () => {
+  await app.close()
+  await service.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+const english = () => readFile(join(ROOT, 'content/en/pages/about.yaml'), 'utf8')
+const save = async (headers: Record<string, string>, title = 'Safe title') => ({
+  method: 'POST' as const,
+  url: '/api/cms',
+  headers: { 'content-type': 'application/json', ...headers },
+  payload: {
+    action: 'persistEntry',
+    params: {
+      dataFiles: [
+        {
+          path: 'content/pages/en/about.yaml',
+          slug: 'about',
+          raw: (await english()).replace(/^title: .*$/m, `title: ${title}`),
+        },
+      ],
+      assets: [],
+      options: { collectionName: 'pages', useWorkflow: true },
+    },
+  },
+})
+const state = async () => ({
+  drafts: await service.drafts.ids(),
+  audit: (await readAudit(service.database)).length,
+})
+
+describe('the publishing service under attack', () => {
+  it('takes writes from its own origin only: none, another, or a cross-site fetch are refused', async () => {
+    const before = await state()
+    const ada = cookie['ada@bank.example'] as string
+    const attempts: Record<string, string>[] = [
+      { cookie: ada },
+      { cookie: ada, origin: 'https://evil.example' },
+      { cookie: ada, origin: ORIGIN, 'sec-fetch-site': 'cross-site' },
+      { cookie: ada, origin: 'null' },
+    ]
+    for (const headers of attempts) {
+      const answer = await app.inject(await save(headers))
+      expect(answer.statusCode).toBe(403)
+      expect(answer.json().error).toMatch(/did not come from the editor/)
+      expect(answer.headers['content-security-policy']).toContain("default-src 'none'")
+    }
+    expect(await state()).toEqual(before)
+    const allowed = await app.inject(await save({ cookie: ada, origin: ORIGIN }))
+    expect(allowed.statusCode).toBe(200)
+    expect(await service.drafts.ids()).toEqual(['pages/about'])
+  })
+
+  it('changes nothing on GET or HEAD of any of its addresses', async () => {
+    const before = await state()
+    for (const url of [
+      '/',
+      '/sign-in',
+      '/invitation',
+      '/admin/',
+      '/api/me',
+      '/api/cms',
+      '/people',
+      '/audit',
+      '/audit.csv',
+      '/releases',
+      '/schedules',
+      '/sign-out',
+      '/api/schedules',
+      '/api/releases/rollback',
+      '/invitation/accept',
+    ]) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const answer = await app.inject({
+          method,
+          url,
+          headers: { cookie: cookie['ada@bank.example'] as string },
+        })
+        expect(answer.statusCode, `${method} ${url}`).toBeLessThan(500)
+        expect(answer.headers['x-content-type-options'], `${method} ${url}`).toBe('nosniff')
+      }
+    }
+    expect(await state()).toEqual(before)
+    // Still signed in: a GET of /sign-out signs no one out.
+    expect(
+      (
+        await app.inject({
+          url: '/api/me',
+          headers: { cookie: cookie['ada@bank.example'] as string },
+        })
+      ).statusCode,
+    ).toBe(200)
+  })
+
+  it('acts for the session’s person only: none, a forged one, or one whose access was taken away opens nothing', async () => {
+    const strangers: Record<string, string>[] = [
+      {},
+      { cookie: `${SESSION_COOKIE}=forged-token` },
+      { cookie: cookie['gone@bank.example'] as string },
+    ]
+    for (const headers of strangers) {
+      const answer = await app.inject(await save({ ...headers, origin: ORIGIN }))
+      expect(answer.statusCode).toBe(401)
+      expect(answer.json().error).toMatch(/sign in/)
+    }
+    const approve = await app.inject({
+      method: 'POST',
+      url: '/api/cms',
+      headers: {
+        'content-type': 'application/json',
+        origin: ORIGIN,
+        cookie: cookie['ada@bank.example'] as string,
+      },
+      payload: {
+        action: 'updateUnpublishedEntryStatus',
+        params: { collection: 'pages', slug: 'about', newStatus: 'pending_publish' },
+      },
+    })
+    expect(approve.statusCode).toBe(403)
+    expect(approve.json().error).toMatch(/reviewer/)
+  })
+
+  it('limits bodies, takes JSON only, and answers every refusal with its headers', async () => {
+    const ada = cookie['ada@bank.example'] as string
+    const huge = await app.inject({
+      method: 'POST',
+      url: '/sign-in/options',
+      headers: { 'content-type': 'application/json', origin: ORIGIN },
+      payload: JSON.stringify({ padding: 'x'.repeat(100_000) }),
+    })
+    expect(huge.statusCode).toBe(413)
+    expect(huge.headers['content-security-policy']).toBeTruthy()
+    const form = await app.inject({
+      method: 'POST',
+      url: '/api/cms',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, cookie: ada },
+      payload: 'action=persistEntry',
+    })
+    expect(form.statusCode).toBe(415)
+    const text = await app.inject({
+      method: 'POST',
+      url: '/api/cms',
+      headers: { 'content-type': 'text/plain', origin: ORIGIN, cookie: ada },
+      payload: '{"action":"persistEntry"}',
+    })
+    expect(text.statusCode).toBe(415)
+    const put = await app.inject({ method: 'PUT', url: '/api/cms', headers: { origin: ORIGIN } })
+    expect(put.statusCode).toBe(405)
+    expect(put.headers['x-frame-options']).toBe('DENY')
+  })
+
+  it('limits sign-in attempts per address', async () => {
+    const attempt = () =>
+      app.inject({
+        method: 'POST',
+        url: '/sign-in',
+        headers: { 'content-type': 'application/json', origin: ORIGIN },
+        payload: { ceremony: 'nothing', response: {} },
+      })
+    const answers = []
+    for (let n = 0; n < 4; n++) answers.push((await attempt()).statusCode)
+    expect(answers).toEqual([401, 401, 401, 429])
+    const refused = (await readAudit(service.database)).filter(
+      (entry) => entry.action === 'sign-in-refused',
+    )
+    expect(refused.length).toBeGreaterThanOrEqual(3)
+  })
+
+  it('keeps a person’s text and the session out of the log', async () => {
+    const secret = 'Confidential launch of the Lumora card'
+    await app.inject(
+      await save({ cookie: cookie['ada@bank.example'] as string, origin: ORIGIN }, secret),
+    )
+    const log = logged.join('')
+    expect(log).not.toContain(secret)
+    expect(log).not.toContain((cookie['ada@bank.example'] as string).split('=')[1])
+  })
+
+  it('sets the session cookie so no script and no other site can use it', async () => {
+    const answer = await app.inject({
+      method: 'POST',
+      url: '/sign-out',
+      headers: {
+        origin: ORIGIN,
+        accept: 'application/json',
+        cookie: cookie['rita@bank.example'] as string,
+      },
+    })
+    const set = String(answer.headers['set-cookie'])
+    expect(set).toMatch(/^__Host-publishing-session=;/)
+    for (const attribute of ['Path=/', 'HttpOnly', 'Secure', 'SameSite=Strict']) {
+      expect(set).toContain(attribute)
+    }
+    const after = await app.inject({
+      url: '/api/me',
+      headers: { cookie: cookie['rita@bank.example'] as string },
+    })
+    expect(after.statusCode).toBe(401)
+  })
+})
