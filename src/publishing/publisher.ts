@@ -14,6 +14,7 @@
  */
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
 import type { Database } from '../server/forms/database'
 import { appendAudit } from './audit'
 import { type Drafts, MAIN, RefusedError } from './drafts'
@@ -85,6 +86,16 @@ export interface PublisherOptions {
 }
 
 const LEASE = 'publish'
+
+/** Whether a process of this machine runs. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
 /** Longer than any build; a dead holder's lease lapses after it. */
 const LEASE_MS = 10 * 60_000
 const SERVICE = 'service'
@@ -92,7 +103,8 @@ const SERVICE_PERSON = { name: 'Publishing service', email: 'publishing@localhos
 
 export class Publisher {
   private readonly clock: () => Date
-  private readonly holder = randomUUID()
+  /** Who holds the lease: this machine, this process, this publisher. */
+  private readonly holder = `${hostname()}:${process.pid}:${randomUUID()}`
 
   constructor(private readonly options: PublisherOptions) {
     this.clock = options.clock ?? (() => new Date())
@@ -231,6 +243,8 @@ export class Publisher {
     const live = await releases.current()
     if (!live) return null
     return this.exclusively(async () => {
+      // Holding the lease, no build runs: a folder one left half-made goes.
+      await releases.removeUnfinished()
       const main = await repo.resolve(MAIN)
       const served = await this.releaseOf(live)
       if (!main || (served && served.commit === main)) return null
@@ -372,6 +386,33 @@ export class Publisher {
     })
   }
 
+  /**
+   * Takes the lease over from a process of this machine that died holding it (killed during a
+   * publication): its lease would otherwise stand for ten minutes.
+   */
+  private async takeOverFromDead(): Promise<boolean> {
+    const { database } = this.options
+    const [row] = await database.query<{ holder: string }>(
+      'SELECT holder FROM publish_lease WHERE name = $1',
+      [LEASE],
+    )
+    const [host, pid] = (row?.holder ?? '').split(':')
+    if (host !== hostname() || !pid || Number(pid) === process.pid || alive(Number(pid))) {
+      return false
+    }
+    const [taken] = await database.query<{ holder: string }>(
+      `UPDATE publish_lease SET holder = $2, until = now() + $3 * interval '1 millisecond'
+       WHERE name = $1 AND holder = $4 RETURNING holder`,
+      [LEASE, this.holder, LEASE_MS, row?.holder],
+    )
+    if (taken)
+      this.options.log?.info(
+        { from: row?.holder },
+        'took the publication over from a process that died',
+      )
+    return Boolean(taken)
+  }
+
   /** Runs `work` holding the lease; waits (polling) while another holds it. */
   private async exclusively<T>(work: () => Promise<T>): Promise<T> {
     const { database } = this.options
@@ -387,6 +428,7 @@ export class Publisher {
         [LEASE, this.holder, LEASE_MS],
       )
       if (taken) break
+      if (await this.takeOverFromDead()) break
       if (Date.now() > deadline) {
         throw new PublishBusyError('another publication is under way; try again in a minute')
       }

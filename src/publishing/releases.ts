@@ -130,6 +130,16 @@ export class Releases {
     }
   }
 
+  /** Removes what builds left half-made (`<folder>.next`, when a process died building). */
+  async removeUnfinished(): Promise<string[]> {
+    const names = await readdir(this.options.dir).catch(() => [] as string[])
+    const unfinished = names.filter((name) => /\.(next|old-.*)$/.test(name))
+    for (const name of unfinished) {
+      await rm(join(this.options.dir, name), { recursive: true, force: true })
+    }
+    return unfinished
+  }
+
   /** Removes a release that never went live (its publication did not land). */
   async discard(folder: string): Promise<void> {
     if ((await this.current()) === folder) throw new Error(`release ${folder} is live`)
