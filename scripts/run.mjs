@@ -1,6 +1,6 @@
 /**
  * Runs one of the project's TypeScript programs as plain JavaScript:
- * `node scripts/run.mjs build|start|dev|validate|forms|nginx-config|serve-api|serve-cms [arguments]`.
+ * `node scripts/run.mjs build|start|dev|validate|forms|nginx-config|serve-api|serve-cms|cms [arguments]`.
  *
  * The programs are compiled with Rolldown once per version of the code (a hash of `src/` and
  * the lockfile) into `.cache/bin/{hash}/`, then imported. A TypeScript loader (tsx) would
@@ -22,6 +22,7 @@ const PROGRAMS = {
   forms: 'src/server/forms/cli.ts',
   'serve-api': 'src/server/serve-api.ts',
   'serve-cms': 'src/publishing/serve-cms.ts',
+  cms: 'src/publishing/cli.ts',
   'nginx-config': 'src/server/nginx-cli.ts',
 }
 /**

@@ -123,7 +123,7 @@ export async function openPublishingService(
  * is open, so two processes starting together print one), or a line saying it was printed.
  */
 export async function firstAdministratorMessage(
-  service: PublishingService,
+  service: Pick<PublishingService, 'database' | 'settings' | 'clock'>,
 ): Promise<string | null> {
   if (await hasPeople(service.database)) return null
   const invitation = await firstAdministratorInvitation(

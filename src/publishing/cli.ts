@@ -1,0 +1,101 @@
+/**
+ * `npm run cms -- <command>`: the administrators' and operators' tools for the publishing
+ * service, on its database (`DATABASE_URL`, else PGlite under `DATA_DIR`; with PGlite, stop
+ * `npm start` first).
+ *
+ *   audit [--format csv|json] [--out file]   the whole audit trail, its chain checked first
+ *   verify                                   checks the audit trail's chain (exit 1 if broken)
+ *   people                                   who may sign in, with their roles
+ *   first-administrator                      a new one-time link while nobody can sign in
+ */
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { readBuildConfig } from '../build/config'
+import { openDatabase } from '../server/forms/database'
+import { exportAudit, verifyAudit } from './audit'
+import { hasPeople, listPeople, SERVICE_ACTOR } from './people'
+import { PUBLISHING_MIGRATIONS } from './schema'
+import { firstAdministratorMessage } from './service'
+import { readPublishingSettings } from './settings'
+
+const USAGE = `usage: npm run cms -- <command>
+  audit [--format csv|json] [--out <file>]
+  verify
+  people
+  first-administrator`
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      format: { type: 'string', default: 'csv' },
+      out: { type: 'string' },
+    },
+  })
+  const [command] = positionals
+  if (!command || !['audit', 'verify', 'people', 'first-administrator'].includes(command)) {
+    console.error(USAGE)
+    return 2
+  }
+  const settings = readPublishingSettings(readBuildConfig().root)
+  const database = await openDatabase({
+    ...(settings.databaseUrl
+      ? { url: settings.databaseUrl }
+      : { dataDir: join(settings.dir, 'db') }),
+    migrations: PUBLISHING_MIGRATIONS,
+  })
+  try {
+    if (command === 'verify' || command === 'audit') {
+      const check = await verifyAudit(database)
+      const line = check.ok
+        ? `The audit trail's chain of ${check.entries} entries is intact.`
+        : `The audit trail's chain is broken at entry ${check.brokenAt}: ${check.reason}.`
+      console.error(line)
+      if (command === 'verify') return check.ok ? 0 : 1
+      const format = values.format === 'json' ? 'json' : values.format === 'csv' ? 'csv' : undefined
+      if (!format) {
+        console.error(`--format must be csv or json; got "${values.format}"`)
+        return 2
+      }
+      const text = await exportAudit(database, format)
+      if (values.out) await writeFile(values.out, text)
+      else process.stdout.write(text)
+      return check.ok ? 0 : 1
+    }
+    if (command === 'people') {
+      for (const person of await listPeople(database)) {
+        console.log(
+          `${person.email}\t${person.name}\t${person.roles.join(',')}${person.disabled ? '\t(no access)' : ''}`,
+        )
+      }
+      return 0
+    }
+    if (await hasPeople(database)) {
+      console.error('Someone can sign in already: an administrator invites others on /people.')
+      return 1
+    }
+    // The open link was lost (it is shown once): it is withdrawn and a new one made.
+    await database.query('UPDATE invitations SET expires_at = now() WHERE invited_by = $1', [
+      SERVICE_ACTOR,
+    ])
+    const message = await firstAdministratorMessage({
+      database,
+      settings,
+      clock: () => new Date(),
+    })
+    console.log(message)
+    return 0
+  } finally {
+    await database.close()
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error)
+    process.exit(1)
+  },
+)
