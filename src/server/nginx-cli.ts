@@ -1,13 +1,17 @@
 /**
  * `npm run nginx-config -- [--root DIR] [--listen PORT] [--api HOST:PORT] [--server-name NAME]
- * [--no-brotli] [--out FILE]`: the nginx server block for the built site (`dist/` or
- * `OUT_DIR`), with the headers it was built for. Without `--out` it goes to standard output.
+ * [--no-brotli] [--out FILE]`: the nginx server block for the built site, with the headers it
+ * was built for: the editors' current release (`RELEASES_DIR/current`) when there is one, else
+ * `dist/` (`OUT_DIR`). Without `--out` it goes to standard output.
  */
+import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readBuildConfig } from '../build/config'
 import { nginxConfig } from '../build/host-config'
+import { CURRENT } from '../publishing/releases'
+import { readPublishingSettings } from '../publishing/settings'
 import { readSitePolicy } from './static-files'
 
 async function main(): Promise<void> {
@@ -21,7 +25,11 @@ async function main(): Promise<void> {
       out: { type: 'string' },
     },
   })
-  const root = resolve(values.root ?? readBuildConfig().outDir)
+  // The editors' current release when there is one (nginx follows the link on every request,
+  // so a switch takes effect at once), else the checkout's build.
+  const config = readBuildConfig()
+  const current = join(readPublishingSettings(config.root).releasesDir, CURRENT)
+  const root = resolve(values.root ?? (existsSync(current) ? current : config.outDir))
   const policy = await readSitePolicy(root, { required: true })
   const text = nginxConfig(policy, {
     root,
