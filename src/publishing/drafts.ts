@@ -253,7 +253,9 @@ export class Drafts {
     }
     if (status === 'pending_publish') return this.approve(person, id)
     const draft = await this.require(id)
-    await this.refuseUnless(person, mayWrite(person), id)
+    // Authors move their drafts along; a reviewer may send one back to draft.
+    const sendBack = status === 'draft' && mayRequestChanges(person).allowed
+    if (!sendBack) await this.refuseUnless(person, mayWrite(person), id)
     const now = this.clock()
     await this.database.transaction(async (tx) => {
       await tx.query('UPDATE drafts SET status = $2, updated_at = $3 WHERE id = $1', [

@@ -195,6 +195,13 @@ describe('publishing a draft', () => {
     })
   })
 
+  it('lets a reviewer send a draft back to draft, but not move it along', async () => {
+    await save(ada, 'About us')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
+    await expect(drafts.setStatus(rita, 'pages/about', 'pending_review')).rejects.toThrow(/author/)
+    expect((await drafts.setStatus(rita, 'pages/about', 'draft')).status).toBe('draft')
+  })
+
   it('refuses an unapproved draft, and one whose approval lapsed; main stays', async () => {
     await save(ada, 'About us')
     await expect(drafts.merged(paul, 'pages/about')).rejects.toThrow(/has not been approved yet/)
