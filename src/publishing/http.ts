@@ -23,12 +23,14 @@ import { appendAudit } from './audit'
 import { createCmsApi, exportTree } from './cms-api'
 import { MAIN } from './drafts'
 import { MANAGE_SCRIPT, manageRoutes } from './manage'
+import { createOidc, OIDC_COOKIE, OidcError } from './oidc'
 import {
   EDITOR_SCRIPT,
   EDITOR_START_SCRIPT,
   editorPage,
   invitationPage,
   languageOf,
+  providerReturnPage,
   SERVICE_CSS,
   SIGN_IN_SCRIPT,
   signInPage,
@@ -48,6 +50,7 @@ import {
   normalEmail,
   PeopleError,
   personOf,
+  providerPerson,
   sessionPerson,
   startSession,
 } from './people'
@@ -248,11 +251,97 @@ export async function createPublishingApp(
     const language = person?.language ?? languageOf(request.headers['accept-language'])
     return reply.type('text/html; charset=utf-8').send(
       signInPage(language, {
-        passkeys: true,
-        provider: false,
+        passkeys: !oidc,
+        provider: Boolean(oidc),
         ...(person ? { signedIn: { name: person.name, email: person.email } } : {}),
       }),
     )
+  })
+  // ——— the bank's identity provider (OpenID Connect), when configured ———
+  const oidc = settings.oidc
+    ? createOidc(settings.oidc, `${origin}/sign-in/provider/callback`)
+    : undefined
+  app.post('/sign-in/provider', limited, async (_request, reply) => {
+    if (!oidc)
+      return refuse(reply, 404, 'No identity provider is configured: sign in with a passkey.')
+    const started = await oidc.start()
+    reply.header(
+      'set-cookie',
+      `${OIDC_COOKIE}=${started.cookie}; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=600`,
+    )
+    return { next: started.url }
+  })
+  app.get('/sign-in/provider/callback', async (request, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .send(providerReturnPage(languageOf(request.headers['accept-language']))),
+  )
+  app.post('/sign-in/provider/callback', limited, async (request, reply) => {
+    if (!oidc) return refuse(reply, 404, 'No identity provider is configured.')
+    const search = isRecord(request.body) ? String(request.body.search ?? '') : ''
+    // The flow's cookie has done its work, whatever the outcome (set-cookie headers add up).
+    reply.header('set-cookie', `${OIDC_COOKIE}=; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=0`)
+    try {
+      const profile = await oidc.finish(
+        new URL(`${origin}/sign-in/provider/callback${search.startsWith('?') ? search : ''}`),
+        cookieOf(request, OIDC_COOKIE),
+      )
+      const known = await providerPerson(database, profile, clock())
+      if (!known) throw new OidcError('your access to the publishing service was taken away')
+      if (known.changed) {
+        await appendAudit(
+          database,
+          {
+            actor: 'service',
+            action: 'role-change',
+            subject: known.person.email,
+            details: { roles: known.person.roles, from: 'identity provider' },
+          },
+          clock(),
+        )
+      }
+      await setSession(reply, known.person.email)
+      await appendAudit(
+        database,
+        {
+          actor: known.person.email,
+          action: 'sign-in',
+          subject: known.person.email,
+          details: { method: 'oidc', roles: known.person.roles },
+        },
+        clock(),
+      )
+      return { next: '/admin/' }
+    } catch (error) {
+      if (!(error instanceof OidcError || error instanceof PeopleError)) throw error
+      await appendAudit(
+        database,
+        {
+          actor: 'unknown',
+          action: 'sign-in-refused',
+          subject: 'identity provider',
+          details: { reason: error.message },
+        },
+        clock(),
+      )
+      return refuse(reply, 401, `Not signed in: ${error.message}.`)
+    }
+  })
+
+  // ——— passkeys, where no provider is configured ———
+  app.addHook('onRequest', async (request, reply) => {
+    if (!oidc) return
+    const path = request.url.split('?')[0] ?? ''
+    if (
+      request.method === 'POST' &&
+      (path === '/sign-in' || path === '/sign-in/options' || path.startsWith('/invitation/'))
+    ) {
+      return refuse(
+        reply,
+        403,
+        'Sign in with the bank’s account: passkeys are off while an identity provider is configured.',
+      )
+    }
   })
   app.post('/sign-in/options', limited, async () => signInOptions(database, party, clock()))
   app.post('/sign-in', limited, async (request, reply) => {

@@ -144,8 +144,20 @@ export function signInPage(
     `<h1>${escapeHtml(t.signInTitle)}</h1>
 <p>${escapeHtml(t.signInIntro)}</p>
 ${options.passkeys ? `<button type="button" id="passkey-sign-in">${escapeHtml(t.signInPasskey)}</button>` : ''}
-${options.provider ? `<a class="button${options.passkeys ? ' secondary' : ''}" href="/sign-in/provider">${escapeHtml(t.signInProvider)}</a>` : ''}
+${options.provider ? `<button type="button" id="provider-sign-in"${options.passkeys ? ' class="secondary"' : ''}>${escapeHtml(t.signInProvider)}</button>` : ''}
 <div role="status" id="status" data-waiting="${escapeHtml(t.waiting)}" data-unsupported="${escapeHtml(t.noWebAuthn)}"></div>`,
+    SIGN_IN_SCRIPTS,
+  )
+}
+
+/** Where the identity provider sends the person back: the page finishes the sign-in by POST. */
+export function providerReturnPage(language: EditorLanguage): string {
+  const t = PAGE_TEXTS[language]
+  return layout(
+    language,
+    t.signInTitle,
+    `<h1 id="provider-return">${escapeHtml(t.signInTitle)}</h1>
+<div role="status" id="status">${escapeHtml(t.waiting)}</div>`,
     SIGN_IN_SCRIPTS,
   )
 }
@@ -197,6 +209,23 @@ export const SIGN_IN_SCRIPT = `'use strict'
     return answer
   }
   const supported = browserSupportsWebAuthn()
+  const provider = document.getElementById('provider-sign-in')
+  if (provider) {
+    provider.addEventListener('click', async () => {
+      try {
+        location.assign((await post('/sign-in/provider', {})).next)
+      } catch (error) {
+        say(error.message)
+      }
+    })
+  }
+  const returned = document.getElementById('provider-return')
+  if (returned) {
+    post('/sign-in/provider/callback', { search: location.search }).then(
+      (done) => location.replace(done.next),
+      (error) => say(error.message),
+    )
+  }
   const signIn = document.getElementById('passkey-sign-in')
   if (signIn) {
     if (!supported) say(status.dataset.unsupported)

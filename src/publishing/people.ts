@@ -208,6 +208,33 @@ export async function acceptInvitation(
   })
 }
 
+/**
+ * The person the identity provider vouches for, created or updated with the name and roles it
+ * gives (it is where roles are given and taken away); `null` when their access was taken away
+ * here. Returns whether their roles changed.
+ */
+export async function providerPerson(
+  database: Queryable,
+  profile: { email: string; name: string; roles: readonly string[] },
+  now: Date = new Date(),
+): Promise<{ person: Person; changed: boolean } | null> {
+  const roles = checkRoles(profile.roles)
+  const [before] = await database.query<PersonRow & { disabled_at: unknown }>(
+    'SELECT email, name, roles, language, disabled_at FROM people WHERE email = $1',
+    [normalEmail(profile.email)],
+  )
+  if (before && before.disabled_at !== null) return null
+  const [row] = await database.query<PersonRow>(
+    `INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, 'en', $4)
+     ON CONFLICT (email) DO UPDATE SET name = EXCLUDED.name, roles = EXCLUDED.roles
+     RETURNING email, name, roles, language`,
+    [normalEmail(profile.email), profile.name, roles, now.toISOString()],
+  )
+  if (!row) throw new PeopleError('the person could not be stored')
+  const changed = !before || [...rolesOf(before.roles)].sort().join() !== [...roles].sort().join()
+  return { person: toPerson(row), changed }
+}
+
 export async function personOf(database: Queryable, email: string): Promise<Person | null> {
   const [row] = await database.query<PersonRow>(
     'SELECT email, name, roles, language FROM people WHERE email = $1 AND disabled_at IS NULL',

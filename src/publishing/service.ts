@@ -125,7 +125,8 @@ export async function openPublishingService(
 export async function firstAdministratorMessage(
   service: Pick<PublishingService, 'database' | 'settings' | 'clock'>,
 ): Promise<string | null> {
-  if (await hasPeople(service.database)) return null
+  // With the bank's identity provider, people and roles come from there.
+  if (service.settings.oidc || (await hasPeople(service.database))) return null
   const invitation = await firstAdministratorInvitation(
     service.database,
     'first-administrator@publishing.invalid',

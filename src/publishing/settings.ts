@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { type OidcSettings, readOidcSettings } from './oidc'
 
 export interface PublishingSettings {
   /** `CMS_PORT`, `CMS_HOST`: where the service listens (8081 on localhost). */
@@ -33,6 +34,8 @@ export interface PublishingSettings {
   databaseUrl: string | undefined
   /** `SCHEDULE_CHECK_SECONDS`: how often due schedules are looked for (15). */
   scheduleCheckSeconds: number
+  /** `OIDC_*`: the bank's identity provider; without it, passkeys. */
+  oidc: OidcSettings | undefined
 }
 
 const number = (name: string, value: string | undefined, fallback: number, min: number) => {
@@ -87,5 +90,6 @@ export function readPublishingSettings(
     afterRelease: env.AFTER_RELEASE || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     scheduleCheckSeconds: number('SCHEDULE_CHECK_SECONDS', env.SCHEDULE_CHECK_SECONDS, 15, 1),
+    oidc: readOidcSettings(env),
   }
 }

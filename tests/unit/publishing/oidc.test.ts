@@ -1,0 +1,245 @@
+/**
+ * Sign-in through a real OpenID Connect provider (`oidc-provider`, its development login pages)
+ * with three people of the bank: the code flow with PKCE and a client secret, the roles read
+ * from the group claim through the settings' map at every sign-in, someone without a mapped
+ * group turned away, a tampered or replayed callback refused, passkeys off meanwhile.
+ */
+
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import Provider from 'oidc-provider'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ROOT, readBuildConfig } from '../../../src/build/config'
+import { readAudit } from '../../../src/publishing/audit'
+import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http'
+import { OIDC_COOKIE } from '../../../src/publishing/oidc'
+import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
+import { readPublishingSettings } from '../../../src/publishing/settings'
+import { siteRepository } from '../../support/site-repository'
+
+const CMS = 'http://localhost:8081'
+const ACCOUNTS: Record<string, { email: string; name: string; groups: string[] }> = {
+  ada: { email: 'ada@bank.example', name: 'Ada Author', groups: ['staff', 'cms-authors'] },
+  rita: { email: 'rita@bank.example', name: 'Rita Reviewer', groups: ['cms-reviewers'] },
+  paul: {
+    email: 'paul@bank.example',
+    name: 'Paul Publisher',
+    groups: ['cms-publishers', 'cms-admins'],
+  },
+  mallory: { email: 'mallory@bank.example', name: 'Mallory', groups: ['staff'] },
+}
+
+let dir: string
+let server: Server
+let issuer: string
+let service: PublishingService
+let app: FastifyInstance
+
+beforeAll(async () => {
+  server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  issuer = `http://localhost:${typeof address === 'object' && address ? address.port : 0}`
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: 'publishing',
+        client_secret: 'a-secret-of-the-bank',
+        redirect_uris: [`${CMS}/sign-in/provider/callback`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
+    async findAccount(_ctx, id) {
+      const account = ACCOUNTS[id]
+      if (!account) return undefined
+      return { accountId: id, claims: async () => ({ sub: id, email_verified: true, ...account }) }
+    },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
+    conformIdTokenClaims: false,
+    features: { devInteractions: { enabled: true } },
+    cookies: { keys: ['cookie-key-of-the-test'] },
+  })
+  server.on('request', provider.callback())
+
+  dir = await mkdtemp(join(tmpdir(), 'publishing-oidc-'))
+  const remote = await siteRepository(join(dir, 'bank.git'))
+  const env = {
+    DATA_DIR: join(dir, 'data'),
+    PUBLISHING_REMOTE: remote.gitDir,
+    OIDC_ISSUER: issuer,
+    OIDC_CLIENT_ID: 'publishing',
+    OIDC_CLIENT_SECRET: 'a-secret-of-the-bank',
+    OIDC_ROLE_MAP:
+      'cms-authors=author,cms-reviewers=reviewer,cms-publishers=publisher,cms-admins=administrator',
+  }
+  service = await openPublishingService(readPublishingSettings(ROOT, env), {
+    root: ROOT,
+    buildConfig: readBuildConfig(env),
+    build: async (config) => {
+      await mkdir(config.outDir, { recursive: true })
+      await writeFile(join(config.outDir, 'index.html'), 'site')
+      return {} as never
+    },
+  })
+  app = await createPublishingApp(service, { logLevel: 'silent', signInLimit: 0 })
+})
+
+afterAll(async () => {
+  await app?.close()
+  await service?.close()
+  await new Promise((resolve) => server.close(resolve))
+  await rm(dir, { recursive: true, force: true })
+})
+
+/** Follows the provider's redirects and login pages as a browser would, as `login`. */
+async function atProvider(start: string, login: string): Promise<string> {
+  const jar = new Map<string, string>()
+  const send = async (url: string, body?: URLSearchParams) => {
+    const response = await fetch(url, {
+      method: body ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: {
+        cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(body ? { body } : {}),
+    })
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';')
+      const [name = '', ...value] = pair.split('=')
+      jar.set(name, value.join('='))
+    }
+    return response
+  }
+  let url = start
+  for (let step = 0; step < 20; step += 1) {
+    if (url.startsWith(CMS)) return url
+    const response = await send(url)
+    const location = response.headers.get('location')
+    if (location) {
+      url = new URL(location, url).href
+      continue
+    }
+    const page = await response.text()
+    const action = /<form[^>]*action="([^"]+)"/.exec(page)?.[1]
+    if (!action) throw new Error(`no form at ${url}: ${page.slice(0, 300)}`)
+    const prompt = /name="prompt" value="(\w+)"/.exec(page)?.[1] ?? ''
+    const fields = new URLSearchParams({ prompt })
+    if (prompt === 'login') {
+      fields.set('login', login)
+      fields.set('password', 'any')
+    }
+    const submitted = await send(new URL(action, url).href, fields)
+    url = new URL(submitted.headers.get('location') ?? url, url).href
+  }
+  throw new Error('the provider never sent the person back')
+}
+
+/** The whole sign-in of `login`: the answer of the service's last step, and the cookies. */
+async function signIn(login: string, tamper?: (search: string) => string) {
+  const started = await app.inject({
+    method: 'POST',
+    url: '/sign-in/provider',
+    headers: { origin: CMS, 'content-type': 'application/json' },
+    payload: {},
+  })
+  expect(started.statusCode).toBe(200)
+  const flowCookie = String(started.headers['set-cookie']).split(';')[0] as string
+  expect(String(started.headers['set-cookie'])).toMatch(/HttpOnly; Secure; SameSite=Lax/)
+  const next = started.json().next as string
+  const authorize = new URL(next)
+  expect(authorize.searchParams.get('code_challenge_method')).toBe('S256')
+  const back = await atProvider(next, login)
+  const search = new URL(back).search
+  const finished = await app.inject({
+    method: 'POST',
+    url: '/sign-in/provider/callback',
+    headers: { origin: CMS, 'content-type': 'application/json', cookie: flowCookie },
+    payload: { search: tamper ? tamper(search) : search },
+  })
+  return { finished, search, flowCookie }
+}
+
+const sessionOf = (answer: { headers: Record<string, unknown> }) =>
+  ([answer.headers['set-cookie']].flat() as string[])
+    .map((line) => line.split(';')[0] as string)
+    .find(
+      (pair) => pair.startsWith(`${SESSION_COOKIE}=`) && pair.length > SESSION_COOKIE.length + 1,
+    )
+
+describe('sign-in with the bank’s identity provider', () => {
+  it('signs three people in with the roles their groups map to', async () => {
+    const expected = {
+      ada: ['author'],
+      rita: ['reviewer'],
+      paul: ['administrator', 'publisher'],
+    }
+    for (const [login, roles] of Object.entries(expected)) {
+      const { finished } = await signIn(login)
+      expect(finished.statusCode, login).toBe(200)
+      const session = sessionOf(finished)
+      expect(session, login).toBeTruthy()
+      const me = await app.inject({ url: '/api/me', headers: { cookie: session as string } })
+      expect(me.json()).toMatchObject({
+        email: ACCOUNTS[login]?.email,
+        name: ACCOUNTS[login]?.name,
+      })
+      expect([...me.json().roles].sort()).toEqual(roles)
+    }
+    const signIns = (await readAudit(service.database)).filter(
+      (entry) => entry.action === 'sign-in',
+    )
+    expect(signIns.map((entry) => entry.details.method)).toEqual(['oidc', 'oidc', 'oidc'])
+  })
+
+  it('turns away someone whose groups map to no role', async () => {
+    const { finished } = await signIn('mallory')
+    expect(finished.statusCode).toBe(401)
+    expect(finished.json().error).toMatch(/no role in the publishing service/)
+    expect(sessionOf(finished)).toBeUndefined()
+    expect((await readAudit(service.database)).at(-1)).toMatchObject({
+      action: 'sign-in-refused',
+    })
+  })
+
+  it('refuses a callback whose state was changed, and a code used twice', async () => {
+    const tampered = await signIn('ada', (search) => search.replace(/state=[^&]+/, 'state=forged'))
+    expect(tampered.finished.statusCode).toBe(401)
+    const { finished, search, flowCookie } = await signIn('rita')
+    expect(finished.statusCode).toBe(200)
+    const replayed = await app.inject({
+      method: 'POST',
+      url: '/sign-in/provider/callback',
+      headers: { origin: CMS, 'content-type': 'application/json', cookie: flowCookie },
+      payload: { search },
+    })
+    expect(replayed.statusCode).toBe(401)
+    const withoutFlow = await app.inject({
+      method: 'POST',
+      url: '/sign-in/provider/callback',
+      headers: { origin: CMS, 'content-type': 'application/json' },
+      payload: { search },
+    })
+    expect(withoutFlow.statusCode).toBe(401)
+    expect(withoutFlow.json().error).toMatch(/not started here/)
+  })
+
+  it('turns passkeys off and prints no first administrator’s link meanwhile', async () => {
+    const page = await app.inject({ url: '/sign-in' })
+    expect(page.body).toContain('provider-sign-in')
+    expect(page.body).not.toContain('passkey-sign-in')
+    const options = await app.inject({
+      method: 'POST',
+      url: '/sign-in/options',
+      headers: { origin: CMS, 'content-type': 'application/json' },
+      payload: {},
+    })
+    expect(options.statusCode).toBe(403)
+    expect(String(page.headers['set-cookie'] ?? '')).not.toContain(OIDC_COOKIE)
+  })
+})
