@@ -34,8 +34,6 @@ export interface OidcSettings {
   groupsClaim: string
   /** `OIDC_ROLE_MAP`: group → role. */
   roleMap: Map<string, Role>
-  /** `OIDC_LABEL`: what the button says (`the bank's account`). */
-  label: string | undefined
 }
 
 export class OidcError extends Error {}
@@ -74,7 +72,6 @@ export function readOidcSettings(env: NodeJS.ProcessEnv): OidcSettings | undefin
     clientSecret: env.OIDC_CLIENT_SECRET || undefined,
     groupsClaim: env.OIDC_GROUPS_CLAIM || 'groups',
     roleMap,
-    label: env.OIDC_LABEL || undefined,
   }
 }
 
