@@ -93,9 +93,11 @@ export interface CmsApiOptions {
   repo: GitRepository
   drafts: Drafts
   publisher: Publisher
+  /** The address of a draft's preview as a whole site (the editor links to it). */
+  previewUrl?: (id: string) => string
 }
 
-export function createCmsApi({ repo, drafts, publisher }: CmsApiOptions) {
+export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOptions) {
   const mainTip = async () => {
     const tip = await repo.resolve(MAIN)
     if (!tip) throw new Error('the repository has no main branch')
@@ -305,8 +307,12 @@ export function createCmsApi({ repo, drafts, publisher }: CmsApiOptions) {
           'Published files are not deleted from here: every change goes through review. Ask a developer to remove an entry or image.',
           403,
         )
-      case 'getDeployPreview':
-        return null
+      case 'getDeployPreview': {
+        // The draft as a whole site, built when opened: a link as soon as there is a draft.
+        const id = idOf(params)
+        if (!previewUrl || !(await drafts.get(id))) return null
+        return { url: previewUrl(id), status: 'SUCCESS' }
+      }
       default:
         throw new CmsRequestError(`unknown action ${JSON.stringify(action)}`, 422)
     }

@@ -18,10 +18,12 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { iconSvg } from '../build/web-manifest'
 import { cmsConfig } from '../cms/config'
 import { createFileStore } from '../content/file-store'
+import { siteTarget } from '../server/request-path'
+import { createStaticHandler, readSitePolicy } from '../server/static-files'
 import { STRICT_TRANSPORT_SECURITY } from '../shared/http-headers'
 import { appendAudit } from './audit'
 import { createCmsApi, exportTree } from './cms-api'
-import { MAIN } from './drafts'
+import { checkDraftId, DraftConflictError, MAIN } from './drafts'
 import { MANAGE_SCRIPT, manageRoutes } from './manage'
 import { createOidc, OIDC_COOKIE, OidcError } from './oidc'
 import {
@@ -54,10 +56,14 @@ import {
   sessionPerson,
   startSession,
 } from './people'
+import { pageOfFile } from './previews'
+import { BuildFailedError } from './releases'
 import type { Person } from './rules'
 import type { PublishingService } from './service'
 
 export const SESSION_COOKIE = '__Host-publishing-session'
+/** Which draft's preview the person opened last: its pages are served at the site's paths. */
+export const PREVIEW_COOKIE = '__Host-publishing-preview'
 
 const require = createRequire(import.meta.url)
 const DECAP_DIST = dirname(require.resolve('decap-cms'))
@@ -127,7 +133,10 @@ export async function createPublishingApp(
   const { database, party, settings, clock } = service
   const origin = new URL(settings.url).origin
   const https = origin.startsWith('https:')
-  const api = createCmsApi(service)
+  const api = createCmsApi({
+    ...service,
+    previewUrl: (id) => `${origin}/preview/${id}`,
+  })
   const app = Fastify({
     logger: {
       level: options.logLevel ?? 'info',
@@ -148,22 +157,28 @@ export async function createPublishingApp(
   app.removeContentTypeParser('text/plain')
 
   app.addHook('onSend', async (request, reply) => {
-    reply.header(
-      'content-security-policy',
-      request.url.split('?')[0] === '/admin/'
-        ? EDITOR_CONTENT_SECURITY_POLICY
-        : CONTENT_SECURITY_POLICY,
-    )
-    reply.header('x-content-type-options', 'nosniff')
-    reply.header('referrer-policy', 'no-referrer')
-    reply.header('cross-origin-opener-policy', 'same-origin')
-    reply.header('x-frame-options', 'DENY')
-    reply.header(
-      'permissions-policy',
-      'publickey-credentials-get=(self), publickey-credentials-create=(self), camera=(), microphone=(), geolocation=()',
-    )
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store')
-    if (https) reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY)
+    // A preview's pages carry the site's own policy (set by the static files); the rest the
+    // service's.
+    const headers: Record<string, string> = {
+      'content-security-policy':
+        request.url.split('?')[0] === '/admin/'
+          ? EDITOR_CONTENT_SECURITY_POLICY
+          : CONTENT_SECURITY_POLICY,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+      'x-frame-options': 'DENY',
+      'permissions-policy':
+        'publickey-credentials-get=(self), publickey-credentials-create=(self), camera=(), microphone=(), geolocation=()',
+      'cache-control': 'no-store',
+      ...(https ? { 'strict-transport-security': STRICT_TRANSPORT_SECURITY } : {}),
+    }
+    const own = reply.hasHeader('content-security-policy')
+    for (const [name, value] of Object.entries(headers)) {
+      if (!own || !reply.hasHeader(name)) reply.header(name, value)
+    }
+    // Nothing of a preview is kept by a browser or proxy: it is a draft.
+    if (own) reply.header('cache-control', 'no-store')
   })
 
   // Writes come from the service's own pages only: another site's page cannot act through a
@@ -229,7 +244,7 @@ export async function createPublishingApp(
     'webauthn.js': async () =>
       asset(await readFile(WEBAUTHN_BUNDLE), 'text/javascript; charset=utf-8'),
   }
-  app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
+  app.get<{ Params: { name: string } }>('/_publishing/:name', async (request, reply) => {
     const make = Object.hasOwn(assets, request.params.name)
       ? assets[request.params.name]
       : undefined
@@ -564,12 +579,70 @@ export async function createPublishingApp(
 
   await app.register(manageRoutes, { service, signedIn })
 
-  app.setNotFoundHandler(async (request, reply) =>
-    refuse(
+  // ——— a draft as a whole site ———
+  const sites = new Map<string, ReturnType<typeof createStaticHandler>>()
+  const siteAt = async (folder: string) => {
+    let handle = sites.get(folder)
+    if (!handle) {
+      handle = createStaticHandler(folder, await readSitePolicy(folder))
+      sites.set(folder, handle)
+      if (sites.size > 8) sites.delete(sites.keys().next().value as string)
+    }
+    return handle
+  }
+  app.get<{ Params: { collection: string; slug: string } }>(
+    '/preview/:collection/:slug',
+    async (request, reply) => {
+      const person = await signedIn(request)
+      if (!person) return reply.redirect('/sign-in', 303)
+      const id = `${request.params.collection}/${request.params.slug}`
+      try {
+        const folder = await service.previews.siteOf(checkDraftId(id))
+        const draft = await service.drafts.get(id)
+        if (!folder || !draft) return refuse(reply, 404, `There is no draft ${id} to preview.`)
+        reply.header(
+          'set-cookie',
+          `${PREVIEW_COOKIE}=${encodeURIComponent(id)}; Path=/; HttpOnly; Secure; SameSite=Strict`,
+        )
+        const file = draft.files.find((path) => path.startsWith('content/')) ?? ''
+        return reply.redirect(pageOfFile(file), 303)
+      } catch (error) {
+        if (error instanceof DraftConflictError) return refuse(reply, 409, error.message)
+        if (error instanceof BuildFailedError) {
+          return refuse(reply, 422, `The site does not build with this draft. ${error.message}`)
+        }
+        if (error instanceof Error && /^not a draft id/.test(error.message)) {
+          return refuse(reply, 400, error.message)
+        }
+        throw error
+      }
+    },
+  )
+  /** A page or file of the preview the person opened last, or `undefined`. */
+  const fromPreview = async (request: FastifyRequest) => {
+    const id = decodeURIComponent(cookieOf(request, PREVIEW_COOKIE) ?? '')
+    if (!id || !(await signedIn(request))) return undefined
+    const folder = await service.previews.siteOf(checkDraftId(id)).catch(() => null)
+    if (!folder) return undefined
+    const target = siteTarget(request.url)
+    if (!target.ok) return undefined
+    return (await siteAt(folder))(request.method, target.path, request.headers, https)
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      const answer = await fromPreview(request)
+      if (answer) {
+        reply.code(answer.status).headers(answer.headers)
+        if (answer.status === 304) return reply.removeHeader('content-length').send()
+        return reply.send(answer.body ?? '')
+      }
+    }
+    return refuse(
       reply,
       request.method === 'GET' || request.method === 'HEAD' ? 404 : 405,
       request.method === 'GET' || request.method === 'HEAD' ? 'Not found' : 'Method not allowed',
-    ),
-  )
+    )
+  })
   return app
 }

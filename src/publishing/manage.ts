@@ -1,7 +1,7 @@
 /**
  * The service's pages beside the editor: people and roles (administrators), the audit trail and
  * its export (administrators), and the releases with rollback (publishers). Each page is plain
- * HTML that works by keyboard; its actions are JSON posts from `/assets/manage.js`, checked
+ * HTML that works by keyboard; its actions are JSON posts from `/_publishing/manage.js`, checked
  * again here whatever the page offered, each refusal a message naming who may do it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -228,7 +228,7 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
 <h2>${t.invite}</h2>
 <form data-action="/api/people/invite" data-show="link"><label for="invite-email">${t.email}</label><input id="invite-email" name="email" type="email" required>${roleBoxes('invite', ['author'])}<button type="submit">${t.sendInvitation}</button></form>
 <div role="status" id="status"></div>`,
-        ['/assets/manage.js'],
+        ['/_publishing/manage.js'],
       ),
     )
   })
@@ -388,7 +388,7 @@ ${schedule.state === 'pending' ? `<form data-action="/api/schedules/cancel" data
 <h2>${t.ready}</h2>${readyRows ? `<ul>${readyRows}</ul>` : `<p>${t.noReady}</p>`}
 <h2>${t.planned}</h2>${planned ? `<ul>${planned}</ul>` : `<p>${t.noSchedules}</p>`}
 <div role="status" id="status"></div>`,
-        ['/assets/manage.js'],
+        ['/_publishing/manage.js'],
       ),
     )
   })
@@ -446,7 +446,7 @@ ${mayRoll && !release.live ? `<form data-action="/api/releases/rollback" data-re
           person.language,
           t.releases,
           `${nav(person.language)}<h1>${t.releases}</h1>${rows ? `<ol>${rows}</ol>` : `<p>${t.noReleases}</p>`}<div role="status" id="status"></div>`,
-          ['/assets/manage.js'],
+          ['/_publishing/manage.js'],
         ),
       )
   })

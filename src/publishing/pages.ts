@@ -109,7 +109,7 @@ export function layout(
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)} · Lumora Bank</title>
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/service.css">
+<link rel="stylesheet" href="/_publishing/service.css">
 </head>
 <body>
 <main>
@@ -121,7 +121,7 @@ ${scripts.map((src) => `<script src="${src}" defer></script>`).join('\n')}
 `
 }
 
-const SIGN_IN_SCRIPTS = ['/assets/webauthn.js', '/assets/sign-in.js']
+const SIGN_IN_SCRIPTS = ['/_publishing/webauthn.js', '/_publishing/sign-in.js']
 
 export function signInPage(
   language: EditorLanguage,
@@ -285,9 +285,9 @@ export function editorPage(language: EditorLanguage, config: unknown): string {
 </head>
 <body>
 <script type="application/json" id="cms-config">${scriptJson(config)}</script>
-<script src="/assets/editor-start.js"></script>
+<script src="/_publishing/editor-start.js"></script>
 <script src="/admin/decap-cms.js"></script>
-<script src="/assets/editor.js"></script>
+<script src="/_publishing/editor.js"></script>
 </body>
 </html>
 `

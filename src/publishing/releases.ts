@@ -158,24 +158,8 @@ export class Releases {
     return removed
   }
 
-  /**
-   * The workspace at `commit`: changed files rewritten, removed files deleted, the rest left
-   * untouched (their times too, which the build's caches read). The service's `node_modules`
-   * is linked in, as the tree has none.
-   */
-  private async checkOut(repo: GitRepository, commit: string): Promise<void> {
-    const workspace = this.options.workspace
-    await mkdir(workspace, { recursive: true })
-    await repo.git(['read-tree', '-u', '--reset', commit], undefined, {
-      GIT_INDEX_FILE: `${workspace}.index`,
-      GIT_WORK_TREE: workspace,
-    })
-    const modules = join(workspace, 'node_modules')
-    const existing = await readlink(modules).catch(() => null)
-    if (existing !== this.options.nodeModules) {
-      await rm(modules, { recursive: true, force: true })
-      await symlink(this.options.nodeModules, modules, 'dir')
-    }
+  private checkOut(repo: GitRepository, commit: string): Promise<void> {
+    return checkOutTree(repo, commit, this.options.workspace, this.options.nodeModules)
   }
 
   /** A folder name for a release of `commit` made `now` that no release has yet. */
@@ -190,5 +174,29 @@ export class Releases {
       const name = n === 0 ? base : `${base}-${n}`
       if (!taken.has(name) && !taken.has(`${name}.next`)) return name
     }
+  }
+}
+
+/**
+ * A working tree of the service's own at `commit`: changed files rewritten, removed files
+ * deleted, the rest left untouched (their times too, which the build's caches read), with an
+ * index of its own beside it. The service's `node_modules` is linked in, as the tree has none.
+ */
+export async function checkOutTree(
+  repo: GitRepository,
+  commit: string,
+  workspace: string,
+  nodeModules: string,
+): Promise<void> {
+  await mkdir(workspace, { recursive: true })
+  await repo.git(['read-tree', '-u', '--reset', commit], undefined, {
+    GIT_INDEX_FILE: `${workspace}.index`,
+    GIT_WORK_TREE: workspace,
+  })
+  const modules = join(workspace, 'node_modules')
+  const existing = await readlink(modules).catch(() => null)
+  if (existing !== nodeModules) {
+    await rm(modules, { recursive: true, force: true })
+    await symlink(nodeModules, modules, 'dir')
   }
 }

@@ -13,6 +13,7 @@ import { Drafts } from './drafts'
 import { cloneBare, GitRepository } from './git'
 import { type RelyingParty, relyingPartyOf } from './passkeys'
 import { firstAdministratorInvitation, hasPeople } from './people'
+import { Previews } from './previews'
 import { Publisher } from './publisher'
 import { Releases } from './releases'
 import { Schedules } from './schedules'
@@ -27,6 +28,7 @@ export interface PublishingService {
   releases: Releases
   publisher: Publisher
   schedules: Schedules
+  previews: Previews
   party: RelyingParty
   clock: () => Date
   close(): Promise<void>
@@ -100,6 +102,14 @@ export async function openPublishingService(
       clock,
       ...(options.log ? { log: options.log } : {}),
     })
+    const previews = new Previews({
+      repo,
+      drafts,
+      dir: join(settings.dir, 'previews'),
+      nodeModules: join(options.root, 'node_modules'),
+      buildConfig: options.buildConfig,
+      build: options.build,
+    })
     return {
       settings,
       database,
@@ -108,6 +118,7 @@ export async function openPublishingService(
       releases,
       publisher,
       schedules,
+      previews,
       party: relyingPartyOf(settings.url),
       clock,
       close: () => database.close(),

@@ -166,6 +166,9 @@ test('an author saves a draft and may not approve it; a reviewer approves; a pub
   const { ada, rita, paul } = people
   await saveTitle(ada, 'About the bank of banks')
   expect(await aboutTitle()).not.toContain('bank of banks')
+  // The draft as a whole site, for signed-in people, on the service's own address.
+  await ada.goto(`${CMS}/preview/pages/about`)
+  await expect(ada.locator('h1')).toHaveText('About the bank of banks', { timeout: 60_000 })
   await setStatus(ada, 'Draft', 'In review')
   await setStatus(ada, 'In review', 'Ready', true)
   await expect(ada.getByText(/reviewer/).first()).toBeVisible()

@@ -1,0 +1,121 @@
+/**
+ * A draft as a whole site, before anyone approves it: the draft merged onto main's tip (as it
+ * would be published now) and built by the same build into a folder of its own, in a workspace
+ * of its own (publications keep theirs). The service serves it to signed-in people only, on its
+ * own origin, never the public site's. A preview is kept by what it was made of (main's tip and
+ * the draft's head), so opening it again costs nothing until either moves; the last few are kept.
+ */
+import { createHash } from 'node:crypto'
+import { access, readdir, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { BuildReport } from '../build/build'
+import type { BuildConfig } from '../build/config'
+import { DraftConflictError, type Drafts, MAIN } from './drafts'
+import { type GitRepository, MergeConflictError } from './git'
+import { BuildFailedError, checkOutTree } from './releases'
+
+export interface PreviewsOptions {
+  repo: GitRepository
+  drafts: Drafts
+  /** Where previews are built and kept (`DATA_DIR/publishing/previews`). */
+  dir: string
+  nodeModules: string
+  buildConfig: BuildConfig
+  build: (config: BuildConfig) => Promise<BuildReport>
+  /** How many previews stay on disk. */
+  keep?: number
+}
+
+const SERVICE = { name: 'Publishing service', email: 'publishing@localhost' }
+
+export class Previews {
+  /** Builds run one after another (one workspace); each waits for the one before. */
+  private queue: Promise<unknown> = Promise.resolve()
+
+  constructor(private readonly options: PreviewsOptions) {}
+
+  /**
+   * The folder of the draft's preview, built if needed. `null` when there is no such draft;
+   * `DraftConflictError` when it no longer merges, `BuildFailedError` when the site does not
+   * build with it (file and field named).
+   */
+  async siteOf(id: string): Promise<string | null> {
+    const { repo, drafts } = this.options
+    const draft = await drafts.get(id)
+    const main = await repo.resolve(MAIN)
+    if (!draft || !main) return null
+    const key = createHash('sha256').update(`${main}:${draft.head}`).digest('hex').slice(0, 24)
+    const folder = join(this.options.dir, key)
+    if (await exists(join(folder, '_headers.json'))) return folder
+    const run = this.queue.then(async () => {
+      if (await exists(join(folder, '_headers.json'))) return folder
+      let tree: string
+      try {
+        tree = await repo.mergeTrees(main, draft.head)
+      } catch (error) {
+        if (error instanceof MergeConflictError) throw new DraftConflictError(id, error.files)
+        throw error
+      }
+      const commit = await repo.commitTree(tree, {
+        parents: [main, draft.head],
+        author: SERVICE,
+        message: `Preview of ${id}`,
+      })
+      const workspace = join(this.options.dir, 'workspace')
+      await checkOutTree(repo, commit, workspace, this.options.nodeModules)
+      try {
+        await this.options.build({
+          ...this.options.buildConfig,
+          root: workspace,
+          contentDir: join(workspace, 'content'),
+          outDir: folder,
+          cacheDir: join(workspace, '.cache', 'previews'),
+          // A preview on the service's origin registers no worker and loads no tracker.
+          serviceWorker: false,
+          tracking: { adsIds: [] },
+        })
+      } catch (error) {
+        await rm(folder, { recursive: true, force: true })
+        throw new BuildFailedError(error instanceof Error ? error.message : String(error), commit)
+      }
+      await this.prune(key)
+      return folder
+    })
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  /** Keeps the newest previews (and the one just made). */
+  private async prune(keepKey: string): Promise<void> {
+    const names = (await readdir(this.options.dir)).filter((name) => /^[0-9a-f]{24}$/.test(name))
+    const dated = await Promise.all(
+      names.map(async (name) => ({
+        name,
+        at: (await stat(join(this.options.dir, name))).mtimeMs,
+      })),
+    )
+    const old = dated
+      .sort((a, b) => b.at - a.at)
+      .slice(this.options.keep ?? 5)
+      .filter((entry) => entry.name !== keepKey)
+    for (const entry of old)
+      await rm(join(this.options.dir, entry.name), { recursive: true, force: true })
+  }
+}
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  )
+
+/** The page of an entry's store file, as far as its path says (`/en/about/`), else the home. */
+export function pageOfFile(repositoryPath: string): string {
+  const match = /^content\/(en|de)\/pages\/(.+)\.ya?ml$/.exec(repositoryPath)
+  if (match) {
+    const [, language, name = ''] = match
+    return name === 'index' ? `/${language}/` : `/${language}/${name}/`
+  }
+  const language = /^content\/(en|de)\//.exec(repositoryPath)?.[1] ?? 'en'
+  return `/${language}/`
+}

@@ -1,0 +1,109 @@
+/**
+ * A draft as a whole site for signed-in people: built from the draft merged onto main, served by
+ * the publishing service at the site's own addresses once opened, with the site's policy; the
+ * public site and main untouched; a draft the site does not build with named by file and field.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildSite } from '../../../src/build/build'
+import { ROOT, readBuildConfig } from '../../../src/build/config'
+import { MAIN } from '../../../src/publishing/drafts'
+import { createPublishingApp, PREVIEW_COOKIE, SESSION_COOKIE } from '../../../src/publishing/http'
+import { startSession } from '../../../src/publishing/people'
+import type { Person } from '../../../src/publishing/rules'
+import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
+import { readPublishingSettings } from '../../../src/publishing/settings'
+import { siteRepository } from '../../support/site-repository'
+
+const ORIGIN = 'http://localhost:8081'
+const ABOUT = 'content/en/pages/about.yaml'
+const ada: Person = { email: 'ada@bank.example', name: 'Ada', roles: ['author'], language: 'en' }
+let dir: string
+let service: PublishingService
+let app: FastifyInstance
+let session: string
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'publishing-previews-'))
+  const remote = await siteRepository(join(dir, 'bank.git'))
+  const env = { DATA_DIR: join(dir, 'data'), PUBLISHING_REMOTE: remote.gitDir }
+  service = await openPublishingService(readPublishingSettings(ROOT, env), {
+    root: ROOT,
+    buildConfig: readBuildConfig(env),
+    build: buildSite,
+  })
+  app = await createPublishingApp(service, { logLevel: 'silent' })
+  await service.database.query(
+    "INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, 'Ada', '{author}', 'en', now())",
+    [ada.email],
+  )
+  session = `${SESSION_COOKIE}=${(await startSession(service.database, ada.email)).token}`
+})
+
+afterAll(async () => {
+  await app.close()
+  await service.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+const retitled = async (title: string) =>
+  (await readFile(join(ROOT, ABOUT), 'utf8')).replace(/^title: .*$/m, `title: ${title}`)
+
+describe('a draft as a whole site', () => {
+  it('is built from the draft on main and served at the site’s addresses to signed-in people only', async () => {
+    const main = await service.repo.resolve(MAIN)
+    await service.drafts.save(
+      ada,
+      'pages/about',
+      [{ path: ABOUT, content: await retitled('About, in preview') }],
+      'Preview me',
+    )
+    expect((await app.inject({ url: '/preview/pages/about' })).headers.location).toBe('/sign-in')
+    const opened = await app.inject({ url: '/preview/pages/about', headers: { cookie: session } })
+    expect(opened.statusCode).toBe(303)
+    expect(opened.headers.location).toBe('/en/about/')
+    const preview = String(opened.headers['set-cookie']).split(';')[0] as string
+    expect(preview.startsWith(`${PREVIEW_COOKIE}=`)).toBe(true)
+    const page = await app.inject({
+      url: '/en/about/',
+      headers: { cookie: `${session}; ${preview}` },
+    })
+    expect(page.statusCode).toBe(200)
+    expect(page.body).toContain('About, in preview')
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'")
+    expect(page.headers['cache-control']).toBe('no-store')
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1] as string
+    expect(
+      (await app.inject({ url: asset, headers: { cookie: `${session}; ${preview}` } })).statusCode,
+    ).toBe(200)
+    // Signed out, the preview's cookie opens nothing.
+    expect((await app.inject({ url: '/en/about/', headers: { cookie: preview } })).statusCode).toBe(
+      404,
+    )
+    expect(await service.repo.resolve(MAIN)).toBe(main)
+    expect(await service.releases.current()).toBeNull()
+    // The editor links to it.
+    const linked = await app.inject({
+      method: 'POST',
+      url: '/api/cms',
+      headers: { cookie: session, origin: ORIGIN, 'content-type': 'application/json' },
+      payload: { action: 'getDeployPreview', params: { collection: 'pages', slug: 'about' } },
+    })
+    expect(linked.json()).toEqual({ url: `${ORIGIN}/preview/pages/about`, status: 'SUCCESS' })
+  }, 120_000)
+
+  it('names file and field when the site does not build with the draft', async () => {
+    await service.drafts.save(
+      ada,
+      'pages/about',
+      [{ path: ABOUT, content: await retitled('""') }],
+      'Broken',
+    )
+    const answer = await app.inject({ url: '/preview/pages/about', headers: { cookie: session } })
+    expect(answer.statusCode).toBe(422)
+    expect(answer.json().error).toMatch(/about\.yaml › title/)
+  }, 120_000)
+})
