@@ -18,7 +18,7 @@ import { loadContent } from '../content/load'
 import { rateHistoryFiles } from '../content/rates'
 import type { SiteContent } from '../content/site-content'
 import { CONTENT_CHANGED_EVENT } from '../shared/constants'
-import { DEFAULT_LANGUAGE, LANGUAGES } from '../shared/languages'
+import { LANGUAGES } from '../shared/languages'
 import { APP_DATA_URL, normalizePath, notFoundPathFor, pageDataName } from '../shared/paths'
 import { isHistoryPath } from '../shared/rates/history'
 import type { BootData, LayoutData } from '../shared/types'
@@ -29,6 +29,7 @@ import { escapeHtml, renderDocument } from './document'
 import { CLIENT_ENTRY, SERVER_ENTRY } from './entries'
 import { rssFeeds } from './feeds'
 import { createPageData, createStaticQueries, manifestPath } from './page-data'
+import { previewPages } from './preview-pages'
 import { createRouteTable } from './routes'
 import { ROBOTS_PATH, robotsTxt, SITEMAP_PATH, sitemapXml } from './seo'
 import { KILL_SWITCH_WORKER } from './service-worker'
@@ -55,31 +56,6 @@ async function loadState(contentDir: string): Promise<SiteState> {
     rateHistoryFiles(content.rates).map((file) => [file.url, file.history]),
   )
   return { content, routes, queries: createStaticQueries(content), histories }
-}
-
-/** The pages made of some store files, with the shared data they name: the CMS's preview. */
-function previewPages(content: SiteContent, files: readonly string[], siteUrl: string) {
-  const routes = new Map(createRouteTable(content).map((page) => [page.route.path, page]))
-  const queries = createStaticQueries(content)
-  const byHash = new Map(
-    LANGUAGES.map((language) => [queries[language].hash, queries[language].data]),
-  )
-  return content.entries
-    .filter((entry) => files.includes(entry.file))
-    .flatMap((entry) => {
-      const path = entry.routed
-        ? `/${entry.language ?? DEFAULT_LANGUAGE}${entry.originalPath}`
-        : entry.originalPath
-      const page = routes.get(path)
-      if (!page) return []
-      const data = createPageData(page, queries, content, siteUrl)
-      const staticQueries: Record<string, LayoutData> = {}
-      for (const hash of data.staticQueryHashes) {
-        const query = byHash.get(hash)
-        if (query) staticQueries[hash] = query
-      }
-      return [{ file: entry.file, page: data, staticQueries }]
-    })
 }
 
 async function main(): Promise<void> {

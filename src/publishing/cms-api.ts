@@ -12,6 +12,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
+import { previewPages } from '../build/preview-pages'
 import { CmsRequestError, createCmsBackend } from '../cms/backend'
 import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from '../cms/paths'
 import { ContentValidationError } from '../content/errors'
@@ -318,7 +319,43 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
     }
   }
 
+  /** Main's content and images on disk, exported once per tip of main (the last one kept). */
+  let mainTree: { commit: string; dir: Promise<string> } | undefined
+  const mainTreeDir = async () => {
+    const tip = await mainTip()
+    if (mainTree?.commit !== tip) {
+      const previous = mainTree
+      mainTree = {
+        commit: tip,
+        dir: (async () => {
+          const dir = await mkdtemp(join(tmpdir(), 'publishing-main-'))
+          await exportTree(repo, tip, dir)
+          return dir
+        })(),
+      }
+      previous?.dir.then((dir) => rm(dir, { recursive: true, force: true })).catch(() => {})
+    }
+    return mainTree.dir
+  }
+
   return {
+    /**
+     * The pages an entry as edited makes on main's content, or the problems it would bring
+     * (file and field): the preview beside the editor.
+     */
+    async preview(files: readonly { path: string; data: unknown }[], siteUrl: string) {
+      const dir = await mainTreeDir()
+      const backend = createCmsBackend({
+        contentDir: join(dir, CMS_CONTENT_ROOT),
+        publicDir: join(dir, 'public'),
+      })
+      const preview = await backend.preview(files)
+      return {
+        pages: preview.content ? previewPages(preview.content, preview.files, siteUrl) : [],
+        problems: preview.problems,
+      }
+    },
+
     /** Answers one request body of the proxy protocol for a signed-in person. */
     async handle(person: Person, body: unknown): Promise<CmsAnswer> {
       const request = isRecord(body) ? body : {}

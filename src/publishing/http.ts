@@ -12,7 +12,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { dirname, extname, join } from 'node:path'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { iconSvg } from '../build/web-manifest'
@@ -24,10 +24,10 @@ import { STRICT_TRANSPORT_SECURITY } from '../shared/http-headers'
 import { appendAudit } from './audit'
 import { createCmsApi, exportTree } from './cms-api'
 import { checkDraftId, DraftConflictError, MAIN } from './drafts'
+import { EDITOR_BASE, editorBundle } from './editor-bundle'
 import { MANAGE_SCRIPT, manageRoutes } from './manage'
 import { createOidc, OIDC_COOKIE, OidcError } from './oidc'
 import {
-  EDITOR_SCRIPT,
   EDITOR_START_SCRIPT,
   editorPage,
   invitationPage,
@@ -133,6 +133,9 @@ export async function createPublishingApp(
   const { database, party, settings, clock } = service
   const origin = new URL(settings.url).origin
   const https = origin.startsWith('https:')
+  // The editor's code, bundled once per version of the code; the page waits for it.
+  const bundle = editorBundle(service.buildConfig, join(settings.dir, 'editor'))
+  bundle.catch(() => {})
   const api = createCmsApi({
     ...service,
     previewUrl: (id) => `${origin}/preview/${id}`,
@@ -239,7 +242,6 @@ export async function createPublishingApp(
     'service.css': async () => asset(SERVICE_CSS, 'text/css; charset=utf-8'),
     'sign-in.js': async () => asset(SIGN_IN_SCRIPT, 'text/javascript; charset=utf-8'),
     'editor-start.js': async () => asset(EDITOR_START_SCRIPT, 'text/javascript; charset=utf-8'),
-    'editor.js': async () => asset(EDITOR_SCRIPT, 'text/javascript; charset=utf-8'),
     'manage.js': async () => asset(MANAGE_SCRIPT, 'text/javascript; charset=utf-8'),
     'webauthn.js': async () =>
       asset(await readFile(WEBAUTHN_BUNDLE), 'text/javascript; charset=utf-8'),
@@ -548,6 +550,40 @@ export async function createPublishingApp(
     }
     return documentsAt.documents as Promise<Parameters<typeof cmsConfig>[1]>
   }
+  const EDITOR_TYPES: Record<string, string> = {
+    '.js': 'text/javascript; charset=utf-8',
+    '.css': 'text/css; charset=utf-8',
+    '.woff2': 'font/woff2',
+  }
+  app.get<{ Params: { version: string; name: string } }>(
+    '/_publishing/editor/:version/assets/:name',
+    async (request, reply) => {
+      const built = await bundle
+      const { version, name } = request.params
+      const type = EDITOR_TYPES[extname(name)]
+      if (version !== built.version || !type || !/^[\w.-]+$/.test(name)) {
+        return refuse(reply, 404, 'Not found')
+      }
+      const body = await readFile(join(built.dir, 'assets', name)).catch(() => null)
+      if (!body) return refuse(reply, 404, 'Not found')
+      return reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .type(type)
+        .send(body)
+    },
+  )
+  // The preview beside the editor: the entry as edited, on main's content, as the site shows it.
+  app.post('/admin/preview', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again.')
+    const files = isRecord(request.body) ? request.body.files : undefined
+    if (!Array.isArray(files)) return refuse(reply, 400, 'expected files')
+    try {
+      return await api.preview(files as { path: string; data: unknown }[], settings.url)
+    } catch (error) {
+      return refuse(reply, 400, error instanceof Error ? error.message : String(error))
+    }
+  })
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/', 301))
   app.get('/admin/', async (request, reply) => {
     const person = await signedIn(request)
@@ -559,7 +595,14 @@ export async function createPublishingApp(
       show_preview_links: false,
       locale: person.language,
     }
-    return reply.type('text/html; charset=utf-8').send(editorPage(person.language, config))
+    const built = await bundle
+    const base = `${EDITOR_BASE}${built.version}/`
+    return reply.type('text/html; charset=utf-8').send(
+      editorPage(person.language, config, {
+        script: `${base}${built.script}`,
+        styles: built.styles.map((style) => `${base}${style}`),
+      }),
+    )
   })
   app.get<{ Params: { name: string } }>('/admin/:name', async (request, reply) => {
     if (!BUNDLE_FILE.test(request.params.name)) return refuse(reply, 404, 'Not found')

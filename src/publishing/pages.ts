@@ -272,8 +272,12 @@ export const SIGN_IN_SCRIPT = `'use strict'
 })()
 `
 
-/** The editor's page: Decap's bundle, then ours, which registers the backend and starts it. */
-export function editorPage(language: EditorLanguage, config: unknown): string {
+/** The editor's page: Decap's bundle, then ours (bundled by the service), which starts it. */
+export function editorPage(
+  language: EditorLanguage,
+  config: unknown,
+  bundle: { script: string; styles: string[] },
+): string {
   return `<!doctype html>
 <html lang="${language}">
 <head>
@@ -282,66 +286,20 @@ export function editorPage(language: EditorLanguage, config: unknown): string {
 <meta name="robots" content="noindex">
 <title>${language === 'de' ? 'Redaktion' : 'Editor'} · Lumora Bank</title>
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
+${bundle.styles.map((href) => `<meta name="cms-preview-style" content="${escapeHtml(href)}">`).join('\n')}
 </head>
 <body>
 <script type="application/json" id="cms-config">${scriptJson(config)}</script>
 <script src="/_publishing/editor-start.js"></script>
 <script src="/admin/decap-cms.js"></script>
-<script src="/_publishing/editor.js"></script>
+<script type="module" src="${escapeHtml(bundle.script)}"></script>
 </body>
 </html>
 `
 }
 
-/** Before Decap's bundle: it must not start itself (the backend is registered first). */
-export const EDITOR_START_SCRIPT = 'window.CMS_MANUAL_INIT = true\n'
-
 /**
- * After Decap's bundle: a backend that extends Decap's proxy backend with the service's
- * session (who is signed in, signing out), registered, then the CMS started with the person's
- * configuration (their language among it).
+ * Before Decap's bundle: it must not start itself, and the preview module must leave starting
+ * to the editor's entry (which registers the service's backend first).
  */
-export const EDITOR_SCRIPT = `'use strict'
-;(() => {
-  const config = JSON.parse(document.getElementById('cms-config').textContent)
-  const Proxy = window.CMS.getBackend('proxy').init(config, {}).constructor
-  const me = async () => {
-    const response = await fetch('/api/me', { headers: { accept: 'application/json' } })
-    if (response.status === 401) {
-      location.assign('/sign-in')
-      throw new Error('Please sign in again')
-    }
-    if (!response.ok) throw new Error('The publishing service did not answer')
-    return response.json()
-  }
-  class BankBackend extends Proxy {
-    authComponent() {
-      // No login page of Decap's own: the service signed the person in; take that up at once.
-      return window.createClass({
-        componentDidMount() {
-          this.props.onLogin({})
-        },
-        render() {
-          return window.h('p', { role: 'status' }, '…')
-        },
-      })
-    }
-    authenticate() {
-      return me()
-    }
-    restoreUser() {
-      return me()
-    }
-    async logout() {
-      await fetch('/sign-out', { method: 'POST', headers: { accept: 'application/json' } })
-      location.assign('/sign-in')
-    }
-    async status() {
-      const response = await fetch('/api/me', { headers: { accept: 'application/json' } })
-      return { auth: { status: response.ok }, api: { status: true, statusPage: '' } }
-    }
-  }
-  window.CMS.registerBackend('bank', BankBackend)
-  window.CMS.init({ config })
-})()
-`
+export const EDITOR_START_SCRIPT = 'window.CMS_MANUAL_INIT = true\nwindow.CMS_EDITOR_ENTRY = true\n'

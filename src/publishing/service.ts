@@ -22,6 +22,8 @@ import type { PublishingSettings } from './settings'
 
 export interface PublishingService {
   settings: PublishingSettings
+  /** The site's build settings and the service's own code (its root). */
+  buildConfig: BuildConfig
   database: Database
   repo: GitRepository
   drafts: Drafts
@@ -112,6 +114,7 @@ export async function openPublishingService(
     })
     return {
       settings,
+      buildConfig: { ...options.buildConfig, root: options.root },
       database,
       repo,
       drafts,

@@ -33,16 +33,19 @@ interface DecapProps {
 
 interface Decap {
   registerPreviewTemplate(name: string, component: unknown): void
+  registerPreviewStyle(url: string): void
+  registerBackend(name: string, backend: unknown): void
+  getBackend(name: string): { init(config: unknown, options: unknown): object }
   init(options: { config: unknown }): void
 }
 
-type DecapWindow = Window & {
+export type DecapWindow = Window & {
   CMS: Decap
-  h: (type: string, props: Record<string, unknown>) => unknown
+  h: (type: string, props: Record<string, unknown>, ...children: unknown[]) => unknown
   createClass: (spec: Record<string, unknown>) => unknown
 }
 
-interface CmsConfig {
+export interface CmsConfig {
   i18n: { locales: string[]; default_locale: string }
   collections: { name: string; folder?: string }[]
 }
@@ -244,11 +247,8 @@ interface PreviewInstance {
   stop?: () => void
 }
 
-function start(): void {
-  const win = window as unknown as DecapWindow
-  const element = document.getElementById('cms-config')
-  if (!element?.textContent || !win.CMS) return
-  const config = JSON.parse(element.textContent) as CmsConfig
+/** Registers the site's preview for every folder collection of `config`. */
+export function registerPreviews(win: DecapWindow, config: CmsConfig): void {
   const show = (instance: PreviewInstance) =>
     instance.root?.render(
       <PreviewPane files={filesOf(instance.props.entry, instance.props.collection, config)} />,
@@ -280,7 +280,22 @@ function start(): void {
   for (const collection of config.collections) {
     if (collection.folder) win.CMS.registerPreviewTemplate(collection.name, Preview)
   }
-  win.CMS.init({ config })
 }
 
-start()
+/** The configuration the page embeds, and Decap's window, once both are there. */
+export function editorSetup(): { win: DecapWindow; config: CmsConfig } | undefined {
+  const win = window as unknown as DecapWindow
+  const element = document.getElementById('cms-config')
+  if (!element?.textContent || !win.CMS) return undefined
+  return { win, config: JSON.parse(element.textContent) as CmsConfig }
+}
+
+// The dev server's editor: this module is its entry. The publishing service's editor imports
+// it from `cms-editor.tsx`, which registers its backend first and starts the CMS itself.
+if (!(window as { CMS_EDITOR_ENTRY?: boolean }).CMS_EDITOR_ENTRY) {
+  const setup = editorSetup()
+  if (setup) {
+    registerPreviews(setup.win, setup.config)
+    setup.win.CMS.init({ config: setup.config })
+  }
+}

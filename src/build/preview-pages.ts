@@ -1,0 +1,34 @@
+/**
+ * The pages some store files make, with the shared data they name: what the CMS's preview beside
+ * the editor shows (the dev server's editor and the publishing service's), made by the build's
+ * own code so the preview cannot drift from the site.
+ */
+import type { SiteContent } from '../content/site-content'
+import { DEFAULT_LANGUAGE, LANGUAGES } from '../shared/languages'
+import type { LayoutData } from '../shared/types'
+import { createPageData, createStaticQueries } from './page-data'
+import { createRouteTable } from './routes'
+
+export function previewPages(content: SiteContent, files: readonly string[], siteUrl: string) {
+  const routes = new Map(createRouteTable(content).map((page) => [page.route.path, page]))
+  const queries = createStaticQueries(content)
+  const byHash = new Map(
+    LANGUAGES.map((language) => [queries[language].hash, queries[language].data]),
+  )
+  return content.entries
+    .filter((entry) => files.includes(entry.file))
+    .flatMap((entry) => {
+      const path = entry.routed
+        ? `/${entry.language ?? DEFAULT_LANGUAGE}${entry.originalPath}`
+        : entry.originalPath
+      const page = routes.get(path)
+      if (!page) return []
+      const data = createPageData(page, queries, content, siteUrl)
+      const staticQueries: Record<string, LayoutData> = {}
+      for (const hash of data.staticQueryHashes) {
+        const query = byHash.get(hash)
+        if (query) staticQueries[hash] = query
+      }
+      return [{ file: entry.file, page: data, staticQueries }]
+    })
+}

@@ -1,0 +1,85 @@
+/**
+ * The publishing service's editor code: `src/runtime/cms-editor.tsx` (the backend, the site's
+ * preview beside each entry) bundled by Vite with the site's own configuration, once per version
+ * of the code, into `DATA_DIR/publishing/editor/<code version>/`. The service starts bundling
+ * when it starts; the editor's page waits for it the first time.
+ */
+import { access, readFile, rename, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { BuildConfig } from '../build/config'
+
+export const EDITOR_ENTRY = 'src/runtime/cms-editor.tsx'
+/** Where the service serves the bundle's files, each version under its own folder. */
+export const EDITOR_BASE = '/_publishing/editor/'
+
+export interface EditorBundle {
+  /** Where its files are. */
+  dir: string
+  /** Its version (the code's hash), part of its files' addresses. */
+  version: string
+  /** The entry's file and the site's stylesheet, relative to `dir`. */
+  script: string
+  styles: string[]
+}
+
+const MANIFEST = 'manifest.json'
+
+export async function editorBundle(config: BuildConfig, dir: string): Promise<EditorBundle> {
+  const { codeHash } = await import('../build/bundle')
+  const version = await codeHash(config.root)
+  const out = join(dir, version)
+  const read = async (): Promise<EditorBundle> => {
+    const manifest = JSON.parse(await readFile(join(out, MANIFEST), 'utf8')) as Record<
+      string,
+      { file: string; isEntry?: boolean; css?: string[] }
+    >
+    const entry = manifest[EDITOR_ENTRY]
+    if (!entry) throw new Error(`the editor's bundle has no ${EDITOR_ENTRY}`)
+    const styles = [
+      ...new Set(
+        Object.values(manifest).flatMap((chunk) => [
+          ...(chunk.css ?? []),
+          ...(chunk.file.endsWith('.css') ? [chunk.file] : []),
+        ]),
+      ),
+    ]
+    return { dir: out, version, script: entry.file, styles }
+  }
+  if (
+    await access(join(out, MANIFEST)).then(
+      () => true,
+      () => false,
+    )
+  )
+    return read()
+  const [{ build }, { baseViteConfig }] = await Promise.all([
+    import('vite'),
+    import('../build/vite-config'),
+  ])
+  const staging = `${out}.${process.pid}`
+  await rm(staging, { recursive: true, force: true })
+  await build({
+    ...baseViteConfig(config),
+    // The service serves the files there: chunks and fonts are loaded from that address.
+    base: `${EDITOR_BASE}${version}/`,
+    publicDir: false,
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir: staging,
+      emptyOutDir: true,
+      manifest: MANIFEST,
+      target: 'es2022',
+      cssCodeSplit: false,
+      reportCompressedSize: false,
+      modulePreload: { polyfill: false },
+      rolldownOptions: { input: { editor: join(config.root, EDITOR_ENTRY) } },
+    },
+  })
+  // Vite writes its manifest under .vite/: kept beside the files instead.
+  await rename(join(staging, '.vite', MANIFEST), join(staging, MANIFEST)).catch(() => {})
+  await rename(staging, out).catch(async () => {
+    // another process bundled the same version first
+    await rm(staging, { recursive: true, force: true })
+  })
+  return read()
+}
