@@ -702,6 +702,20 @@ describe('forms service failures', () => {
       }
       expect(opened.slice(0, 10)).toEqual(Array(10).fill(200))
       expect(opened[10]).toBe(429)
+      // The one-click POST of RFC 8058 is limited the same way.
+      const boundary = 'x-boundary'
+      const clicked: number[] = []
+      for (let time = 0; time < 11; time++) {
+        const response = await service.app.inject({
+          method: 'POST',
+          url: pathOf(linkIn(mail, '/unsubscribe')),
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+          payload: `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`,
+        })
+        clicked.push(response.statusCode)
+      }
+      expect(clicked.slice(0, 10).every((status) => status !== 429)).toBe(true)
+      expect(clicked[10]).toBe(429)
       const statuses: number[] = []
       let last = ''
       for (let time = 0; time < 11; time++) {
