@@ -3,6 +3,7 @@
  * the PostgreSQL server `TEST_DATABASE_URL` names, dropped by `close`.
  */
 import { randomBytes } from 'node:crypto'
+import type { Person, Role } from '../../src/publishing/rules'
 import { PUBLISHING_MIGRATIONS } from '../../src/publishing/schema'
 import { type Database, openDatabase, quoteIdentifier } from '../../src/server/forms/database'
 
@@ -26,3 +27,15 @@ export async function openPublishingDatabase(kind: { url?: string }): Promise<Te
     },
   }
 }
+
+/** A person as the rules see them. */
+export const person = (email: string, roles: Role[]): Person => ({
+  email,
+  name: email.split('@')[0] ?? '',
+  roles,
+  language: 'en',
+})
+/** The bank's team in the tests: an author, a reviewer, a publisher. */
+export const ada = person('ada@bank.example', ['author'])
+export const rita = person('rita@bank.example', ['reviewer'])
+export const paul = person('paul@bank.example', ['publisher'])

@@ -15,20 +15,16 @@ import { Drafts, MAIN } from '../../../src/publishing/drafts'
 import type { GitRepository } from '../../../src/publishing/git'
 import { Publisher } from '../../../src/publishing/publisher'
 import { Releases } from '../../../src/publishing/releases'
-import type { Person, Role } from '../../../src/publishing/rules'
+import type { Person } from '../../../src/publishing/rules'
 import type { Database } from '../../../src/server/forms/database'
-import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
+import {
+  ada,
+  openPublishingDatabase,
+  paul,
+  rita,
+  type TestDatabase,
+} from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
-
-const person = (email: string, roles: Role[]): Person => ({
-  email,
-  name: email.split('@')[0] ?? '',
-  roles,
-  language: 'en',
-})
-const ada = person('ada@bank.example', ['author'])
-const rita = person('rita@bank.example', ['reviewer'])
-const paul = person('paul@bank.example', ['publisher'])
 
 const EN = 'content/pages/en/about.yaml'
 const DE = 'content/pages/de/about.yaml'

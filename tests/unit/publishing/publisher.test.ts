@@ -16,21 +16,16 @@ import { Drafts, MAIN, RefusedError } from '../../../src/publishing/drafts'
 import type { GitRepository } from '../../../src/publishing/git'
 import { Publisher, UpstreamConflictError } from '../../../src/publishing/publisher'
 import { BuildFailedError, CURRENT, Releases } from '../../../src/publishing/releases'
-import type { Person, Role } from '../../../src/publishing/rules'
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
 import { type Database, openDatabase } from '../../../src/server/forms/database'
-import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
+import {
+  ada,
+  openPublishingDatabase,
+  paul,
+  rita,
+  type TestDatabase,
+} from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
-
-const person = (email: string, roles: Role[]): Person => ({
-  email,
-  name: email.split('@')[0] ?? '',
-  roles,
-  language: 'en',
-})
-const ada = person('ada@bank.example', ['author'])
-const rita = person('rita@bank.example', ['reviewer'])
-const paul = person('paul@bank.example', ['publisher'])
 
 const ABOUT = 'content/en/pages/about.yaml'
 const ABOUT_PAGE = 'en/about/index.html'

@@ -14,7 +14,6 @@ import { Drafts, MAIN } from '../../../src/publishing/drafts'
 import type { GitRepository } from '../../../src/publishing/git'
 import { Publisher } from '../../../src/publishing/publisher'
 import { Releases } from '../../../src/publishing/releases'
-import type { Person, Role } from '../../../src/publishing/rules'
 import {
   berlinLocal,
   fromBerlinTime,
@@ -24,7 +23,13 @@ import {
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
 import { type Database, openDatabase } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
-import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
+import {
+  ada,
+  openPublishingDatabase,
+  paul,
+  rita,
+  type TestDatabase,
+} from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
 
 describe('Berlin time', () => {
@@ -39,15 +44,6 @@ describe('Berlin time', () => {
   })
 })
 
-const person = (email: string, roles: Role[]): Person => ({
-  email,
-  name: email.split('@')[0] ?? '',
-  roles,
-  language: 'en',
-})
-const ada = person('ada@bank.example', ['author'])
-const rita = person('rita@bank.example', ['reviewer'])
-const paul = person('paul@bank.example', ['publisher'])
 const ABOUT = 'content/en/pages/about.yaml'
 
 for (const kind of databases()) {
