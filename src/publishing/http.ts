@@ -54,6 +54,7 @@ import {
   personOf,
   providerPerson,
   sessionPerson,
+  setLanguage,
   startSession,
 } from './people'
 import { pageOfFile } from './previews'
@@ -509,6 +510,16 @@ export async function createPublishingApp(
       language: person.language,
       avatar_url: '/api/me/avatar.svg',
     }
+  })
+  app.post('/api/me/language', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again.')
+    const language = isRecord(request.body) ? request.body.language : undefined
+    if (language !== 'en' && language !== 'de') {
+      return refuse(reply, 422, 'The editor speaks English (en) or German (de).')
+    }
+    await setLanguage(database, person.email, language)
+    return { language }
   })
   app.get('/api/me/avatar.svg', async (request, reply) => {
     const person = await signedIn(request)

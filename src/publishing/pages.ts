@@ -45,6 +45,7 @@ export interface PageTexts {
   signedInAs: string
   openEditor: string
   signOut: string
+  saveLanguage: string
 }
 
 export const PAGE_TEXTS: Record<EditorLanguage, PageTexts> = {
@@ -66,6 +67,7 @@ export const PAGE_TEXTS: Record<EditorLanguage, PageTexts> = {
     signedInAs: 'Signed in as',
     openEditor: 'Open the editor',
     signOut: 'Sign out',
+    saveLanguage: 'Use this language',
   },
   de: {
     signInTitle: 'Anmelden zum Veröffentlichen',
@@ -86,6 +88,7 @@ export const PAGE_TEXTS: Record<EditorLanguage, PageTexts> = {
     signedInAs: 'Angemeldet als',
     openEditor: 'Editor öffnen',
     signOut: 'Abmelden',
+    saveLanguage: 'Diese Sprache verwenden',
   },
 }
 
@@ -135,7 +138,12 @@ export function signInPage(
       `<h1>${escapeHtml(t.signInTitle)}</h1>
 <p>${escapeHtml(t.signedInAs)} ${escapeHtml(options.signedIn.name)} (${escapeHtml(options.signedIn.email)}).</p>
 <a class="button" href="/admin/">${escapeHtml(t.openEditor)}</a>
-<form method="post" action="/sign-out"><button class="secondary" type="submit">${escapeHtml(t.signOut)}</button></form>`,
+<form data-action="/api/me/language" data-reload><label for="language">${escapeHtml(t.language)}</label>
+<select id="language" name="language"><option value="en"${language === 'en' ? ' selected' : ''}>English</option><option value="de"${language === 'de' ? ' selected' : ''}>Deutsch</option></select>
+<button class="secondary" type="submit">${escapeHtml(t.saveLanguage)}</button></form>
+<form method="post" action="/sign-out"><button class="secondary" type="submit">${escapeHtml(t.signOut)}</button></form>
+<div role="status" id="status"></div>`,
+      ['/_publishing/manage.js'],
     )
   }
   return layout(

@@ -235,6 +235,14 @@ export async function providerPerson(
   return { person: toPerson(row), changed }
 }
 
+/** The language a person's editor speaks. */
+export async function setLanguage(database: Queryable, email: string, language: EditorLanguage) {
+  await database.query('UPDATE people SET language = $2 WHERE email = $1', [
+    normalEmail(email),
+    language === 'de' ? 'de' : 'en',
+  ])
+}
+
 export async function personOf(database: Queryable, email: string): Promise<Person | null> {
   const [row] = await database.query<PersonRow>(
     'SELECT email, name, roles, language FROM people WHERE email = $1 AND disabled_at IS NULL',

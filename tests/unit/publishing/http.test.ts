@@ -235,6 +235,24 @@ describe('the publishing service under attack', () => {
     expect(log).not.toContain((cookie['ada@bank.example'] as string).split('=')[1])
   })
 
+  it('lets a person choose the editor’s language', async () => {
+    const ada = cookie['ada@bank.example'] as string
+    const choose = (language: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/me/language',
+        headers: { 'content-type': 'application/json', origin: ORIGIN, cookie: ada },
+        payload: { language },
+      })
+    expect((await choose('fr')).statusCode).toBe(422)
+    expect((await choose('de')).statusCode).toBe(200)
+    const me = await app.inject({ url: '/api/me', headers: { cookie: ada } })
+    expect(me.json().language).toBe('de')
+    const page = await app.inject({ url: '/sign-in', headers: { cookie: ada } })
+    expect(page.body).toContain('<html lang="de">')
+    await choose('en')
+  })
+
   it('sets the session cookie so no script and no other site can use it', async () => {
     const answer = await app.inject({
       method: 'POST',
