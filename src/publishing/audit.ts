@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   'submit',
   'approve',
   'request-changes',
+  'comment',
   'publish',
   'publish-failed',
   'rollback',

@@ -14,9 +14,11 @@ import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { previewPages } from '../build/preview-pages'
 import { CmsRequestError, createCmsBackend } from '../cms/backend'
+import { SHARED_FILES } from '../cms/config'
 import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from '../cms/paths'
 import { ContentValidationError } from '../content/errors'
 import { parseContentFile } from '../content/file-store'
+import { isLanguage } from '../shared/languages'
 import {
   checkDraftId,
   DRAFT_STATUSES,
@@ -58,6 +60,34 @@ export function editorPathOf(repositoryPath: string): string | undefined {
   }
   if (repositoryPath.startsWith(`${MEDIA_ROOT}/`)) return repositoryPath
   return undefined
+}
+
+/** The settings collection's entries, each one file of the store. */
+const SETTINGS_FILES: Record<string, string> = {
+  site: `${CMS_CONTENT_ROOT}/${SHARED_FILES.site}`,
+  'blog-archive': `${CMS_CONTENT_ROOT}/${SHARED_FILES.blogArchive}`,
+  'rates-texts': `${CMS_CONTENT_ROOT}/${SHARED_FILES.ratesTexts}`,
+}
+
+/** Whether the editor's `path` is a file of the entry `slug` of `collection` (a language of it). */
+export function belongsToEntry(collection: string, slug: string, path: unknown): boolean {
+  if (collection === 'settings')
+    return Object.hasOwn(SETTINGS_FILES, slug) && SETTINGS_FILES[slug] === path
+  let segments: string[]
+  try {
+    segments = segmentsOf(path)
+  } catch {
+    return false
+  }
+  const [root, folder, ...rest] = segments
+  const file = rest.pop() ?? ''
+  return (
+    root === CMS_CONTENT_ROOT &&
+    folder === collection &&
+    file.replace(/\.(ya?ml|md)$/, '') === slug &&
+    rest.length <= 1 &&
+    rest.every((part) => isLanguage(part))
+  )
 }
 
 /** Whether a content file's new text holds the same data as at `commit`. */
@@ -181,8 +211,33 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
     const assets = Array.isArray(params.assets) ? params.assets.filter(isRecord) : []
     const [first] = dataFiles
     if (!first) throw new CmsRequestError('expected the entry’s files')
-    const id = checkDraftId(`${String(options.collectionName)}/${String(first.slug)}`)
+    const collection = String(options.collectionName)
+    const slug = String(first.slug)
+    const id = checkDraftId(`${collection}/${slug}`)
+    // A draft holds its entry's files (its languages) and new images, nothing else: what the
+    // reviewer sees in the editor is all it changes.
+    for (const file of dataFiles) {
+      for (const path of [file.path, ...(typeof file.newPath === 'string' ? [file.newPath] : [])]) {
+        if (!belongsToEntry(collection, slug, path)) {
+          throw new CmsRequestError(
+            `${String(path)} is not a file of ${id}: a draft changes its own entry only`,
+            400,
+          )
+        }
+      }
+    }
     const draft = await drafts.get(id)
+    const tip = await mainTip()
+    for (const asset of assets) {
+      const path = repositoryPathOf(asset.path)
+      if (draft?.files.includes(path)) continue
+      if ((await repo.listFiles(tip, path)).length > 0) {
+        throw new CmsRequestError(
+          `${path} exists on the live site already: give the new image a name of its own`,
+          409,
+        )
+      }
+    }
     const dir = await mkdtemp(join(tmpdir(), 'publishing-save-'))
     try {
       await exportTree(repo, draft?.head ?? (await mainTip()), dir)
@@ -308,6 +363,42 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
           'Published files are not deleted from here: every change goes through review. Ask a developer to remove an entry or image.',
           403,
         )
+      case 'getNotes': {
+        const draft = await drafts.get(idOf(params))
+        const slug = String(params.slug)
+        return {
+          notes: (draft?.comments ?? []).map((comment, index) => ({
+            id: String(index + 1),
+            content: comment.body,
+            timestamp: comment.at,
+            author: comment.by,
+            entrySlug: slug,
+            resolved: false,
+          })),
+        }
+      }
+      case 'addNote': {
+        const note = isRecord(params.note) ? params.note : {}
+        const draft = await drafts.comment(person, idOf(params), String(note.content ?? ''))
+        const comment = draft.comments.at(-1)
+        return {
+          note: {
+            id: String(draft.comments.length),
+            content: comment?.body,
+            timestamp: comment?.at,
+            author: comment?.by,
+            entrySlug: String(params.slug),
+            resolved: false,
+          },
+        }
+      }
+      case 'updateNote':
+      case 'deleteNote':
+      case 'toggleNoteResolution':
+        throw new CmsRequestError(
+          'Comments stay as they were written: they are part of the record. Add another.',
+          403,
+        )
       case 'getDeployPreview': {
         // The draft as a whole site, built when opened: a link as soon as there is a draft.
         const id = idOf(params)
@@ -388,5 +479,6 @@ function refusal(error: unknown): CmsAnswer {
     return { status: 400, body: { error: message } }
   }
   if (/^not a draft (id|status)/.test(message)) return { status: 400, body: { error: message } }
+  if (/^a comment of/.test(message)) return { status: 422, body: { error: message } }
   throw error
 }

@@ -84,7 +84,12 @@ export class DraftConflictError extends Error {
 
 /** A draft id as Decap names entries: `<collection>/<slug>`, both plain path segments. */
 export function checkDraftId(id: string): string {
-  if (!/^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9._-]*$/i.test(id) || id.length > 200) {
+  if (
+    !/^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9._-]*$/i.test(id) ||
+    id.length > 200 ||
+    // what git refuses in a branch's name
+    /\.\.|\.$|\.lock$/i.test(id)
+  ) {
     throw new Error(`not a draft id: ${JSON.stringify(id)} (expected <collection>/<slug>)`)
   }
   return id
@@ -263,6 +268,8 @@ export class Drafts {
         status,
         now.toISOString(),
       ])
+      // Out of "ready", the approval goes: a draft sent back is not publishable.
+      await tx.query('DELETE FROM approvals WHERE draft_id = $1', [id])
       await appendAudit(
         tx,
         {
@@ -330,6 +337,39 @@ export class Drafts {
     return (await this.get(id)) as DraftView
   }
 
+  /**
+   * A comment on a draft, seen by everyone who opens it (Decap's notes): by anyone who may
+   * write or review. Comments stay as written; they are part of the record.
+   */
+  async comment(person: Person, id: string, text: string): Promise<DraftView> {
+    const draft = await this.require(id)
+    const reviewer = mayRequestChanges(person)
+    if (!reviewer.allowed) await this.refuseUnless(person, mayWrite(person), id)
+    const body = text.trim()
+    if (body.length === 0 || body.length > 5000)
+      throw new Error('a comment of 1 to 5,000 characters, please')
+    const now = this.clock()
+    await this.database.transaction(async (tx) => {
+      await tx.query(
+        'INSERT INTO draft_comments (draft_id, written_by, body, at) VALUES ($1, $2, $3, $4)',
+        [id, person.email, body, now.toISOString()],
+      )
+      await appendAudit(
+        tx,
+        {
+          actor: person.email,
+          action: 'comment',
+          subject: id,
+          after: draft.head,
+          details: { comment: body },
+        },
+        now,
+        tx,
+      )
+    })
+    return (await this.get(id)) as DraftView
+  }
+
   /** Sends a draft back to its authors with a comment they see. */
   async requestChanges(person: Person, id: string, comment: string): Promise<DraftView> {
     const draft = await this.require(id)
@@ -347,6 +387,7 @@ export class Drafts {
         id,
         now.toISOString(),
       ])
+      await tx.query('DELETE FROM approvals WHERE draft_id = $1', [id])
       await appendAudit(
         tx,
         {

@@ -114,6 +114,8 @@ export interface PublishingAppOptions {
   trustProxy?: boolean | string
   /** Sign-in attempts per address and minute (tests raise it; 0 turns it off). */
   signInLimit?: number
+  /** Bundle the editor's code at start rather than when the editor is first opened. */
+  bundleEditor?: boolean
 }
 
 const cookieOf = (request: FastifyRequest, name: string): string | undefined => {
@@ -134,9 +136,17 @@ export async function createPublishingApp(
   const { database, party, settings, clock } = service
   const origin = new URL(settings.url).origin
   const https = origin.startsWith('https:')
-  // The editor's code, bundled once per version of the code; the page waits for it.
-  const bundle = editorBundle(service.buildConfig, join(settings.dir, 'editor'))
-  bundle.catch(() => {})
+  // The editor's code, bundled once per version of the code (at start when asked, else when
+  // the editor is first opened); the page waits for it.
+  let bundling: Promise<Awaited<ReturnType<typeof editorBundle>>> | undefined
+  const editorCode = () => {
+    bundling ??= editorBundle(service.buildConfig, join(settings.dir, 'editor'))
+    bundling.catch(() => {
+      bundling = undefined
+    })
+    return bundling
+  }
+  if (options.bundleEditor) editorCode().catch(() => {})
   const api = createCmsApi({
     ...service,
     previewUrl: (id) => `${origin}/preview/${id}`,
@@ -569,7 +579,7 @@ export async function createPublishingApp(
   app.get<{ Params: { version: string; name: string } }>(
     '/_publishing/editor/:version/assets/:name',
     async (request, reply) => {
-      const built = await bundle
+      const built = await editorCode()
       const { version, name } = request.params
       const type = EDITOR_TYPES[extname(name)]
       if (version !== built.version || !type || !/^[\w.-]+$/.test(name)) {
@@ -599,14 +609,20 @@ export async function createPublishingApp(
   app.get('/admin/', async (request, reply) => {
     const person = await signedIn(request)
     if (!person) return reply.redirect('/sign-in', 303)
+    const generated = cmsConfig(origin, await documentsOfMain())
     const config = {
-      ...cmsConfig(origin, await documentsOfMain()),
+      ...generated,
+      // Comments on drafts (Decap's notes): a reviewer's word to the authors, kept on record.
+      collections: (generated.collections as Record<string, unknown>[]).map((collection) => ({
+        ...collection,
+        editor: { ...((collection.editor as object | undefined) ?? {}), notes: true },
+      })),
       backend: { name: 'bank', proxy_url: `${origin}/api/cms`, branch: 'main' },
       publish_mode: 'editorial_workflow',
       show_preview_links: false,
       locale: person.language,
     }
-    const built = await bundle
+    const built = await editorCode()
     const base = `${EDITOR_BASE}${built.version}/`
     return reply.type('text/html; charset=utf-8').send(
       editorPage(person.language, config, {

@@ -406,6 +406,9 @@ ${schedule.state === 'pending' ? `<form data-action="/api/schedules/cancel" data
     } catch (error) {
       if (error instanceof RefusedError) return refuse(reply, 403, error.message)
       if (error instanceof ScheduleError) return refuse(reply, 422, error.message)
+      if (error instanceof Error && /^not a draft id/.test(error.message)) {
+        return refuse(reply, 422, error.message)
+      }
       throw error
     }
   })

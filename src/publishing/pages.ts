@@ -141,7 +141,7 @@ export function signInPage(
 <form data-action="/api/me/language" data-reload><label for="language">${escapeHtml(t.language)}</label>
 <select id="language" name="language"><option value="en"${language === 'en' ? ' selected' : ''}>English</option><option value="de"${language === 'de' ? ' selected' : ''}>Deutsch</option></select>
 <button class="secondary" type="submit">${escapeHtml(t.saveLanguage)}</button></form>
-<form method="post" action="/sign-out"><button class="secondary" type="submit">${escapeHtml(t.signOut)}</button></form>
+<form data-action="/sign-out" data-reload><button class="secondary" type="submit">${escapeHtml(t.signOut)}</button></form>
 <div role="status" id="status"></div>`,
       ['/_publishing/manage.js'],
     )

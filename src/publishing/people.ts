@@ -59,7 +59,15 @@ const newToken = () => randomBytes(32).toString('base64url')
 /** An address in the form people type it, compared without case. */
 export function normalEmail(email: string): string {
   const value = email.trim().toLowerCase()
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) || value.length > 254) {
+  // Plain addresses only: git records an author's address without <>, quotes or trailing
+  // punctuation, and the four-eyes rules compare what git recorded with who signs in.
+  if (
+    !/^[a-z0-9](?:[a-z0-9._%+-]*[a-z0-9_%+-])?@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/.test(
+      value,
+    ) ||
+    value.includes('..') ||
+    value.length > 254
+  ) {
     throw new PeopleError(`not an e-mail address: ${JSON.stringify(email)}`)
   }
   return value
@@ -110,6 +118,15 @@ export async function invite(
 ): Promise<{ token: string; expiresAt: Date }> {
   const email = normalEmail(options.email)
   const roles = checkRoles(options.roles)
+  // An invitation adds a way to sign in: for someone who has one, it would let whoever holds
+  // the link act as them. Their roles are changed on the people page instead.
+  const [existing] = await database.query(
+    'SELECT 1 FROM people WHERE email = $1 AND disabled_at IS NULL',
+    [email],
+  )
+  if (existing) {
+    throw new PeopleError(`${email} can sign in already: change their roles instead`)
+  }
   const token = newToken()
   const expiresAt = new Date(now.getTime() + INVITATION_MS)
   await database.query(
@@ -351,6 +368,11 @@ export async function disablePerson(database: Database, email: string, now: Date
       now.toISOString(),
     ])
     await tx.query('UPDATE sessions SET revoked_at = $2 WHERE email = $1 AND revoked_at IS NULL', [
+      address,
+      now.toISOString(),
+    ])
+    // An invitation still open would bring them back.
+    await tx.query('UPDATE invitations SET expires_at = $2 WHERE email = $1 AND used_at IS NULL', [
       address,
       now.toISOString(),
     ])

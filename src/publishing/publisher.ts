@@ -155,8 +155,8 @@ export class Publisher {
   }
 
   /**
-   * Serves an earlier release again at once, recorded on main as a commit whose tree is that
-   * release's (it reverts everything published since).
+   * Serves an earlier release again at once, recorded on main as a commit that restores that
+   * release's content and images (everything published since is reverted; code is not).
    */
   async rollBack(person: Person, folder: string): Promise<Release> {
     const { releases, repo, database } = this.options
@@ -182,11 +182,19 @@ export class Publisher {
       await this.takeIn()
       const mainBefore = await repo.resolve(MAIN)
       if (!mainBefore) throw new Error('the repository has no main branch')
-      const tree = (await repo.git(['rev-parse', `${target.commit}^{tree}`])).toString().trim()
+      // The content and images as they were in that release; the code stays as main has it
+      // (a developer's fix taken in since is not undone), and is built with it next time.
+      const restored = (await repo.changedFiles(target.commit, mainBefore)).filter(
+        (path) => path.startsWith('content/') || path.startsWith('public/'),
+      )
+      const changes = await Promise.all(
+        restored.map(async (path) => ({ path, content: await repo.readFile(target.commit, path) })),
+      )
+      const tree = await repo.treeWith(mainBefore, changes)
       const commit = await repo.commitTree(tree, {
         parents: [mainBefore],
         author: { name: person.name, email: person.email },
-        message: `Roll back to release ${folder}\n\nRestores the site as built from ${target.commit}.`,
+        message: `Roll back to release ${folder}\n\nRestores the content as built from ${target.commit}.`,
         date: this.clock(),
       })
       await repo.moveRef(MAIN, commit, mainBefore)

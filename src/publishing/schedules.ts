@@ -20,6 +20,7 @@ export const SCHEDULES_MIGRATION = {
     `CREATE TABLE schedules (
       id bigserial PRIMARY KEY,
       draft_id text NOT NULL,
+      head text NOT NULL,
       at timestamptz NOT NULL,
       created_by text NOT NULL,
       created_at timestamptz NOT NULL,
@@ -38,6 +39,8 @@ const CLAIM_MS = 10 * 60_000
 export interface Schedule {
   id: number
   draftId: string
+  /** The draft as it was scheduled: a later edit (or another draft of the entry) is not it. */
+  head: string
   at: string
   createdBy: string
   state: 'pending' | 'firing' | 'done' | 'failed' | 'cancelled'
@@ -50,6 +53,7 @@ export class ScheduleError extends Error {}
 interface Row {
   id: string | number
   draft_id: string
+  head: string
   at: Date | string
   created_by: string
   state: Schedule['state']
@@ -60,6 +64,7 @@ interface Row {
 const toSchedule = (row: Row): Schedule => ({
   id: Number(row.id),
   draftId: row.draft_id,
+  head: row.head,
   at: new Date(row.at).toISOString(),
   createdBy: row.created_by,
   state: row.state,
@@ -148,9 +153,9 @@ export class Schedules {
     }
     return database.transaction(async (tx) => {
       const [row] = await tx.query<Row>(
-        `INSERT INTO schedules (draft_id, at, created_by, created_at, state)
-         VALUES ($1, $2, $3, $4, 'pending') RETURNING *`,
-        [draftId, at.toISOString(), person.email, now.toISOString()],
+        `INSERT INTO schedules (draft_id, head, at, created_by, created_at, state)
+         VALUES ($1, $2, $3, $4, $5, 'pending') RETURNING *`,
+        [draftId, draft.head, at.toISOString(), person.email, now.toISOString()],
       )
       await appendAudit(
         tx,
@@ -242,8 +247,10 @@ export class Schedules {
     const finish = async (state: 'done' | 'failed', outcome: string) => {
       const now = this.clock()
       await database.transaction(async (tx) => {
+        // Only while this firing holds it: a claim taken over meanwhile is the other's.
         await tx.query(
-          'UPDATE schedules SET state = $2, fired_at = $3, outcome = $4 WHERE id = $1',
+          `UPDATE schedules SET state = $2, fired_at = $3, outcome = $4
+           WHERE id = $1 AND state = 'firing'`,
           [schedule.id, state, now.toISOString(), outcome],
         )
         await appendAudit(
@@ -263,6 +270,15 @@ export class Schedules {
       // The publisher as they are now: their role may have been taken away since.
       const person = await personOf(database, schedule.createdBy)
       if (!person) throw new ScheduleError(`${schedule.createdBy} may no longer sign in`)
+      const draft = await this.options.drafts.get(schedule.draftId)
+      if (!draft) {
+        throw new ScheduleError('the draft was published or discarded before its time came')
+      }
+      if (draft.head !== schedule.head) {
+        throw new ScheduleError(
+          'the draft changed after it was scheduled: schedule it again once it is approved again',
+        )
+      }
       const release = await publisher.publish(person, schedule.draftId, 'schedule')
       await finish('done', `published as release ${release.folder}`)
       log?.info({ schedule: schedule.id, release: release.folder }, 'scheduled publication done')

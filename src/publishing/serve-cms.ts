@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { readBuildConfig } from '../build/config'
+import { trustProxyOf } from '../server/serve'
 import { createPublishingApp } from './http'
 import { firstAdministratorMessage, openPublishingService } from './service'
 import { readPublishingSettings } from './settings'
@@ -42,7 +43,13 @@ export async function startPublishing(
       error: (data, message) => logger?.error(data, message),
     },
   })
-  const app = await createPublishingApp(service, { logLevel: env.LOG_LEVEL ?? 'info' })
+  // Behind the bank's reverse proxy (TRUST_PROXY), sign-in is limited per visitor, not per proxy.
+  const trustProxy = trustProxyOf(env.TRUST_PROXY)
+  const app = await createPublishingApp(service, {
+    logLevel: env.LOG_LEVEL ?? 'info',
+    bundleEditor: true,
+    ...(trustProxy === undefined ? {} : { trustProxy }),
+  })
   logger = app.log
   const stopSchedules = service.schedules.start(settings.scheduleCheckSeconds)
   app.addHook('onClose', async () => stopSchedules())

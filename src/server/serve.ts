@@ -36,7 +36,7 @@ export function servesStatic(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /** `TRUST_PROXY`: `true`, or the addresses (comma-separated) of the proxies in front. */
-function trustProxyOf(value: string | undefined): boolean | string | undefined {
+export function trustProxyOf(value: string | undefined): boolean | string | undefined {
   if (!value) return undefined
   if (value === 'true') return true
   if (value === 'false') return false

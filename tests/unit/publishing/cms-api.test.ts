@@ -229,6 +229,59 @@ describe('drafts through the editor', () => {
     expect(actions.slice(-4)).toEqual(['refusal', 'approve', 'refusal', 'publish'])
   })
 
+  it('holds a draft to its own entry: another entry’s file, a settings file or an existing image is refused', async () => {
+    const imprint = await call(ada, 'persistEntry', {
+      dataFiles: [
+        { path: EN, slug: 'about', raw: english },
+        { path: 'content/pages/en/imprint.yaml', slug: 'about', raw: 'title: Hijacked\n' },
+      ],
+      assets: [],
+      options: { collectionName: 'pages', useWorkflow: true },
+    })
+    expect(imprint.status).toBe(400)
+    expect(body<{ error: string }>(imprint).error).toMatch(
+      /imprint\.yaml is not a file of pages\/about/,
+    )
+    const settings = await call(ada, 'persistEntry', {
+      dataFiles: [{ path: 'content/site.yaml', slug: 'about', raw: 'x: y\n' }],
+      assets: [],
+      options: { collectionName: 'pages', useWorkflow: true },
+    })
+    expect(settings.status).toBe(400)
+    const replaced = await saveAbout(ada, 'Replacing an image', {
+      assets: [
+        {
+          path: 'public/images/blog/designing-idempotent-payment-apis.svg',
+          content: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64'),
+          encoding: 'base64',
+        },
+      ],
+    })
+    expect(replaced.status).toBe(409)
+    expect(body<{ error: string }>(replaced).error).toMatch(/exists on the live site already/)
+    expect(body(await call(ada, 'unpublishedEntries'))).toEqual([])
+  })
+
+  it('keeps comments on a draft that everyone who opens it sees, as written', async () => {
+    await saveAbout(ada, 'Commented')
+    const draft = { collection: 'pages', slug: 'about' }
+    const added = await call(rita, 'addNote', {
+      ...draft,
+      note: { content: 'Say "partner banks".' },
+    })
+    expect(added.status).toBe(200)
+    const notes = body<{ notes: { content: string; author: string }[] }>(
+      await call(ada, 'getNotes', draft),
+    ).notes
+    expect(notes).toMatchObject([{ content: 'Say "partner banks".', author: rita.email }])
+    expect((await call(rita, 'deleteNote', { ...draft, noteId: '1' })).status).toBe(403)
+    expect((await call(ada, 'addNote', { ...draft, note: { content: ' ' } })).status).toBe(422)
+    expect((await readAudit(database)).at(-1)).toMatchObject({
+      action: 'comment',
+      actor: rita.email,
+    })
+  })
+
   it('discards a draft, and refuses deleting or uploading past review', async () => {
     await saveAbout(ada, 'Discarded')
     expect(

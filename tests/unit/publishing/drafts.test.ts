@@ -23,8 +23,8 @@ import {
   UnsafePathError,
 } from '../../../src/publishing/git'
 import { approvalStands, type Person, type Role } from '../../../src/publishing/rules'
-import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
-import { type Database, openDatabase } from '../../../src/server/forms/database'
+import type { Database } from '../../../src/server/forms/database'
+import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 
 const person = (email: string, roles: Role[]): Person => ({
   email,
@@ -40,6 +40,7 @@ const PAGE = 'content/en/pages/about.yaml'
 let dir: string
 let repo: GitRepository
 let database: Database
+let opened: TestDatabase
 let drafts: Drafts
 let main: string
 let tick = 0
@@ -54,12 +55,13 @@ beforeEach(async () => {
     author: { name: 'Developer', email: 'dev@bank.example' },
     message: 'Site',
   })
-  database = await openDatabase({ migrations: PUBLISHING_MIGRATIONS })
+  opened = await openPublishingDatabase({})
+  database = opened.database
   drafts = new Drafts(database, repo, () => new Date(Date.UTC(2026, 10, 26, 9, 0, tick++)))
 })
 
 afterEach(async () => {
-  await database.close()
+  await opened.close()
   await rm(dir, { recursive: true, force: true })
 })
 

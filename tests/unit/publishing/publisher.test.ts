@@ -3,14 +3,14 @@
  * commit into a new release and served; a change the build refuses leaves main, the live release
  * and the draft as they were; a rollback serves an earlier release at once and records a commit
  * on main; what a developer pushed to the remote is taken in first; one publication at a time.
- * Real git, the real build, a real database.
+ * Real git and a real database; the real build where publishing itself is tested.
  */
-import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { buildSite } from '../../../src/build/build'
-import { ROOT, readBuildConfig } from '../../../src/build/config'
+import { type BuildReport, buildSite } from '../../../src/build/build'
+import { type BuildConfig, ROOT, readBuildConfig } from '../../../src/build/config'
 import { readAudit, verifyAudit } from '../../../src/publishing/audit'
 import { Drafts, MAIN, RefusedError } from '../../../src/publishing/drafts'
 import type { GitRepository } from '../../../src/publishing/git'
@@ -58,15 +58,24 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true })
 })
 
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'publishing-releases-'))
-  remote = await siteRepository(join(dir, 'remote.git'))
-  repo = await siteRepository(join(dir, 'site.git'))
-  for (const table of ['drafts', 'releases', 'publish_lease']) {
-    await database.query(`DELETE FROM ${table}`)
+/**
+ * The build for the tests of what happens around it (git, lease, rollback, pruning): the about
+ * page in both languages from the content, as the real one writes it. The real build runs in
+ * the tests of publishing itself and of a build that refuses (`useRealBuild`).
+ */
+async function quickBuild(config: BuildConfig): Promise<BuildReport> {
+  for (const language of ['en', 'de']) {
+    const text = await readFile(join(config.contentDir, language, 'pages/about.yaml'), 'utf8')
+    const title = /^title: (.*)$/m.exec(text)?.[1] ?? ''
+    await mkdir(join(config.outDir, language, 'about'), { recursive: true })
+    await writeFile(join(config.outDir, language, 'about', 'index.html'), `<h1>${title}</h1>`)
   }
-  drafts = new Drafts(database, repo, clock)
-  releases = new Releases(releasesOptions())
+  await writeFile(join(config.outDir, '_headers.json'), '{}')
+  return {} as BuildReport
+}
+
+function makePublisher(build: (config: BuildConfig) => Promise<BuildReport>) {
+  releases = new Releases({ ...releasesOptions(), build })
   publisher = new Publisher({
     database,
     repo,
@@ -76,6 +85,18 @@ beforeEach(async () => {
     afterRelease: `echo "$RELEASE_ID $RELEASE_KIND" >> ${join(dir, 'after-release.log')}`,
     clock,
   })
+}
+const useRealBuild = () => makePublisher(buildSite)
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'publishing-releases-'))
+  remote = await siteRepository(join(dir, 'remote.git'))
+  repo = await siteRepository(join(dir, 'site.git'))
+  for (const table of ['drafts', 'releases', 'publish_lease']) {
+    await database.query(`DELETE FROM ${table}`)
+  }
+  drafts = new Drafts(database, repo, clock)
+  makePublisher(quickBuild)
   afterRelease.length = 0
   return async () => {
     await rm(dir, { recursive: true, force: true })
@@ -87,7 +108,7 @@ const releasesOptions = () => ({
   workspace: join(workspace, 'tree'),
   nodeModules: join(ROOT, 'node_modules'),
   buildConfig: readBuildConfig({}),
-  build: buildSite,
+  build: quickBuild,
   keep: 3,
 })
 
@@ -103,6 +124,7 @@ const served = async (path: string) =>
 
 describe('publishing the real site', () => {
   it('builds the merged draft into a new release, serves it, lands main and pushes it', async () => {
+    useRealBuild()
     await approvedDraft('About the bank of banks')
     const before = await repo.resolve(MAIN)
     const release = await publisher.publish(paul, 'pages/about')
@@ -123,7 +145,7 @@ describe('publishing the real site', () => {
     await expect
       .poll(() => readFile(join(dir, 'after-release.log'), 'utf8').catch(() => ''))
       .toBe(`${release.folder} publish\n`)
-  })
+  }, 120_000)
 
   it('refuses a publisher who has no approved draft to publish, and changes nothing', async () => {
     await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: original }], 'About')
@@ -135,6 +157,7 @@ describe('publishing the real site', () => {
   })
 
   it('leaves main, the live release and the draft as they were when the build refuses the content', async () => {
+    useRealBuild()
     await approvedDraft('First')
     const live = await publisher.publish(paul, 'pages/about')
     const mainBefore = await repo.resolve(MAIN)
@@ -156,7 +179,7 @@ describe('publishing the real site', () => {
       actor: paul.email,
       subject: 'pages/about',
     })
-  })
+  }, 120_000)
 
   it('rolls back to an earlier release at once, recorded as a commit on main', async () => {
     await approvedDraft('First')

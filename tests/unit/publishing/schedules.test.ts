@@ -55,6 +55,14 @@ for (const kind of databases()) {
     let drafts: Drafts
     let now: Date
     const clock = () => now
+    const publisherOf = (db: Database) =>
+      new Publisher({
+        database: db,
+        repo,
+        drafts: new Drafts(db, repo, clock),
+        releases: releasesIn(dir),
+        clock,
+      })
     const schedulesOn = (db: Database) =>
       new Schedules({
         database: db,
@@ -170,9 +178,20 @@ for (const kind of databases()) {
       now = new Date('2026-11-26T10:00:01Z')
       const [fired] = await schedules.fireDue()
       expect(fired?.schedule.state).toBe('failed')
-      expect(fired?.error).toMatch(/approved again/)
+      expect(fired?.error).toMatch(/changed after it was scheduled/)
       expect(await liveTitle()).not.toBe('Edited later')
       expect((await schedules.list())[0]).toMatchObject({ state: 'failed' })
+    })
+
+    it('publishes only the draft as it was scheduled, not a later one of the same entry', async () => {
+      await approved('Scheduled text')
+      await schedules.schedule(paul, 'pages/about', new Date('2026-11-26T10:00:00Z'))
+      await publisherOf(database).publish(paul, 'pages/about')
+      await approved('A later draft')
+      now = new Date('2026-11-26T10:00:01Z')
+      const [fired] = await schedules.fireDue()
+      expect(fired?.error).toMatch(/changed after it was scheduled/)
+      expect(await liveTitle()).toBe('Scheduled text')
     })
 
     it('never fires a cancelled schedule', async () => {
