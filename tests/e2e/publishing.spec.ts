@@ -169,6 +169,7 @@ test('an author saves a draft and may not approve it; a reviewer approves; a pub
   // The draft as a whole site, for signed-in people, on the service's own address.
   await ada.goto(`${CMS}/preview/pages/about`)
   await expect(ada.locator('h1')).toHaveText('About the bank of banks', { timeout: 60_000 })
+  await openAbout(ada)
   await setStatus(ada, 'Draft', 'In review')
   await setStatus(ada, 'In review', 'Ready', true)
   await expect(ada.getByText(/reviewer/).first()).toBeVisible()
