@@ -197,6 +197,23 @@ describe('publishing a draft', () => {
     })
   })
 
+  it('withdraws the approval when a draft is sent back, so it cannot be published', async () => {
+    const paul = person('paul@bank.example', ['publisher'])
+    await save(ada, 'About us')
+    await drafts.approve(rita, 'pages/about')
+    await drafts.setStatus(rita, 'pages/about', 'draft')
+    expect((await drafts.get('pages/about'))?.approval).toBeNull()
+    await expect(drafts.merged(paul, 'pages/about')).rejects.toThrow(/has not been approved yet/)
+  })
+
+  it('refuses draft names git cannot keep as branches', async () => {
+    for (const id of ['pages/about.lock', 'pages/about.', 'pages/a..b', 'pages', '../x']) {
+      await expect(
+        drafts.save(ada, id, [{ path: PAGE, content: 'title: x\n' }], 'x'),
+      ).rejects.toThrow(/not a draft id/)
+    }
+  })
+
   it('lets a reviewer send a draft back to draft, but not move it along', async () => {
     await save(ada, 'About us')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')

@@ -13,6 +13,7 @@ import {
   invitationOf,
   invite,
   listPeople,
+  normalEmail,
   PeopleError,
   SESSION_MS,
   sessionPerson,
@@ -94,6 +95,45 @@ for (const kind of databases()) {
         T0,
       )
       expect(rita.email).toBe('rita@bank.example')
+    })
+
+    it('invites no one who can sign in already, and ends the invitations of someone whose access is taken away', async () => {
+      const ada = await administrator()
+      await expect(
+        invite(database, { email: ada.email, roles: ['author'], by: ada.email }, T0),
+      ).rejects.toThrow(/can sign in already/)
+      const sent = await invite(
+        database,
+        { email: 'rita@bank.example', roles: ['reviewer'], by: ada.email },
+        T0,
+      )
+      await acceptInvitation(database, sent.token, { name: 'Rita' }, T0)
+      const again = await invite(
+        database,
+        { email: 'olga@bank.example', roles: ['author'], by: ada.email },
+        T0,
+      )
+      await acceptInvitation(database, again.token, { name: 'Olga' }, T0)
+      const open = await invite(
+        database,
+        { email: 'max@bank.example', roles: ['author'], by: ada.email },
+        T0,
+      )
+      await disablePerson(database, 'max@bank.example', T0)
+      expect(await invitationOf(database, open.token, later(1000))).toBeNull()
+    })
+
+    it('takes plain addresses only, as git records them', () => {
+      for (const address of [
+        'eve@bank.com.',
+        "'eve@bank.com",
+        '<eve@bank.com>',
+        'eve..x@bank.com',
+        'eve@bank',
+      ]) {
+        expect(() => normalEmail(address), address).toThrow(PeopleError)
+      }
+      expect(normalEmail(' Eve.Example+cms@Bank.example ')).toBe('eve.example+cms@bank.example')
     })
 
     it('uses an invitation once, and not after it expired', async () => {
