@@ -28,7 +28,7 @@ import {
   MAIN,
   RefusedError,
 } from './drafts'
-import { type FileChange, type GitRepository, UnsafePathError } from './git'
+import { type FileChange, type GitRepository, RefMovedError, UnsafePathError } from './git'
 import { PublishBusyError, type Publisher, UpstreamConflictError } from './publisher'
 import { BuildFailedError } from './releases'
 import type { Person } from './rules'
@@ -280,7 +280,7 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
         typeof options.commitMessage === 'string' && options.commitMessage.trim()
           ? options.commitMessage.trim().slice(0, 500)
           : `Update ${id}`
-      await drafts.save(person, id, changes, message)
+      await drafts.save(person, id, changes, message, draft?.head ?? null)
       return { message: 'entry saved as a draft' }
     } finally {
       await rm(dir, { recursive: true, force: true })
@@ -475,6 +475,14 @@ function refusal(error: unknown): CmsAnswer {
     }
   }
   if (error instanceof PublishBusyError) return { status: 503, body: { error: message } }
+  if (error instanceof RefMovedError) {
+    return {
+      status: 409,
+      body: {
+        error: 'Someone saved this entry meanwhile: reload it, then make your change again.',
+      },
+    }
+  }
   if (error instanceof CmsPathError || error instanceof UnsafePathError) {
     return { status: 400, body: { error: message } }
   }

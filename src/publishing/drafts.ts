@@ -15,6 +15,7 @@ import {
   type FileChange,
   type GitRepository,
   MergeConflictError,
+  RefMovedError,
 } from './git'
 import {
   type Approval,
@@ -182,12 +183,20 @@ export class Drafts {
     id: string,
     changes: FileChange[],
     message: string,
+    /**
+     * The draft's head the changes were made on (`null`: no draft yet): when it moved since,
+     * someone else saved meanwhile, and `RefMovedError` says so instead of writing over it.
+     */
+    expectedHead?: string | null,
   ): Promise<DraftView> {
     await this.refuseUnless(person, mayWrite(person), id)
     for (const change of changes) checkPath(change.path)
     const now = this.clock()
     const branch = branchOf(id)
     const existing = await this.repo.resolve(branch)
+    if (expectedHead !== undefined && existing !== expectedHead) {
+      throw new RefMovedError(branch, expectedHead)
+    }
     const mainTip = await this.repo.resolve(MAIN)
     if (!mainTip) throw new Error('the repository has no main branch to start a draft from')
     let parent = existing ?? mainTip

@@ -206,6 +206,30 @@ describe('publishing a draft', () => {
     await expect(drafts.merged(paul, 'pages/about')).rejects.toThrow(/has not been approved yet/)
   })
 
+  it('refuses a save made on a draft someone saved meanwhile, and keeps theirs', async () => {
+    const first = await save(ada, 'About us')
+    const theirs = await drafts.save(
+      olga,
+      'pages/about',
+      [{ path: PAGE, content: 'title: Theirs\n' }],
+      'Theirs',
+      first.head,
+    )
+    await expect(
+      drafts.save(
+        ada,
+        'pages/about',
+        [{ path: PAGE, content: 'title: Mine\n' }],
+        'Mine',
+        first.head,
+      ),
+    ).rejects.toBeInstanceOf(RefMovedError)
+    expect((await drafts.get('pages/about'))?.head).toBe(theirs.head)
+    await expect(
+      drafts.save(ada, 'pages/new', [{ path: PAGE, content: 'x\n' }], 'New', first.head),
+    ).rejects.toBeInstanceOf(RefMovedError)
+  })
+
   it('refuses draft names git cannot keep as branches', async () => {
     for (const id of ['pages/about.lock', 'pages/about.', 'pages/a..b', 'pages', '../x']) {
       await expect(
