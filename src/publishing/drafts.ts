@@ -352,8 +352,27 @@ export class Drafts {
    */
   async comment(person: Person, id: string, text: string): Promise<DraftView> {
     const draft = await this.require(id)
-    const reviewer = mayRequestChanges(person)
-    if (!reviewer.allowed) await this.refuseUnless(person, mayWrite(person), id)
+    if (!mayRequestChanges(person).allowed) await this.refuseUnless(person, mayWrite(person), id)
+    return this.writeComment(person, draft, text, 'comment')
+  }
+
+  /** Sends a draft back to its authors with a comment they see. */
+  async requestChanges(person: Person, id: string, comment: string): Promise<DraftView> {
+    const draft = await this.require(id)
+    await this.refuseUnless(person, mayRequestChanges(person), id)
+    return this.writeComment(person, draft, comment, 'request-changes')
+  }
+
+  /**
+   * A comment on the draft in the trail's transaction; sending back also returns the draft to
+   * its authors and withdraws its approval.
+   */
+  private async writeComment(
+    person: Person,
+    draft: DraftView,
+    text: string,
+    action: 'comment' | 'request-changes',
+  ): Promise<DraftView> {
     const body = text.trim()
     if (body.length === 0 || body.length > 5000)
       throw new Error('a comment of 1 to 5,000 characters, please')
@@ -361,14 +380,21 @@ export class Drafts {
     await this.database.transaction(async (tx) => {
       await tx.query(
         'INSERT INTO draft_comments (draft_id, written_by, body, at) VALUES ($1, $2, $3, $4)',
-        [id, person.email, body, now.toISOString()],
+        [draft.id, person.email, body, now.toISOString()],
       )
+      if (action === 'request-changes') {
+        await tx.query("UPDATE drafts SET status = 'draft', updated_at = $2 WHERE id = $1", [
+          draft.id,
+          now.toISOString(),
+        ])
+        await tx.query('DELETE FROM approvals WHERE draft_id = $1', [draft.id])
+      }
       await appendAudit(
         tx,
         {
           actor: person.email,
-          action: 'comment',
-          subject: id,
+          action,
+          subject: draft.id,
           after: draft.head,
           details: { comment: body },
         },
@@ -376,41 +402,7 @@ export class Drafts {
         tx,
       )
     })
-    return (await this.get(id)) as DraftView
-  }
-
-  /** Sends a draft back to its authors with a comment they see. */
-  async requestChanges(person: Person, id: string, comment: string): Promise<DraftView> {
-    const draft = await this.require(id)
-    await this.refuseUnless(person, mayRequestChanges(person), id)
-    const body = comment.trim()
-    if (body.length === 0 || body.length > 5000)
-      throw new Error('a comment of 1 to 5,000 characters, please')
-    const now = this.clock()
-    await this.database.transaction(async (tx) => {
-      await tx.query(
-        'INSERT INTO draft_comments (draft_id, written_by, body, at) VALUES ($1, $2, $3, $4)',
-        [id, person.email, body, now.toISOString()],
-      )
-      await tx.query("UPDATE drafts SET status = 'draft', updated_at = $2 WHERE id = $1", [
-        id,
-        now.toISOString(),
-      ])
-      await tx.query('DELETE FROM approvals WHERE draft_id = $1', [id])
-      await appendAudit(
-        tx,
-        {
-          actor: person.email,
-          action: 'request-changes',
-          subject: id,
-          after: draft.head,
-          details: { comment: body },
-        },
-        now,
-        tx,
-      )
-    })
-    return (await this.get(id)) as DraftView
+    return (await this.get(draft.id)) as DraftView
   }
 
   /**
