@@ -337,7 +337,7 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
         `${nav(person.language)}<h1>${t.audit}</h1>
 <p>${escapeHtml(check.ok ? t.chainOk(check.entries) : t.chainBroken(check.brokenAt, check.reason))}</p>
 <p>${t.download}: <a href="/audit.csv" download>CSV</a> · <a href="/audit.json" download>JSON</a></p>
-<table><caption>${t.audit}</caption><thead><tr><th scope="col">#</th><th scope="col">${t.when}</th><th scope="col">${t.who}</th><th scope="col">${t.what}</th><th scope="col">${t.subject}</th><th scope="col">${t.commits}</th><th scope="col">Details</th></tr></thead><tbody>${rows}</tbody></table>`,
+<div class="table" role="region" aria-label="${t.audit}" tabindex="0"><table><caption>${t.audit}</caption><thead><tr><th scope="col">#</th><th scope="col">${t.when}</th><th scope="col">${t.who}</th><th scope="col">${t.what}</th><th scope="col">${t.subject}</th><th scope="col">${t.commits}</th><th scope="col">Details</th></tr></thead><tbody>${rows}</tbody></table></div>`,
       ),
     )
   })

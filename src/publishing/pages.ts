@@ -22,7 +22,10 @@ label:has(input[type=checkbox]){display:inline-flex;gap:.4rem;align-items:center
 input[type=checkbox]{width:auto}
 ul,ol{padding-left:1.25rem}
 h2{font-size:1.1rem}
-table{border-collapse:collapse;font-size:.875rem;display:block;overflow-x:auto}
+main{min-width:0}
+.table{overflow-x:auto;max-width:100%}
+.table:focus-visible{outline:3px solid #ffbf47}
+table{border-collapse:collapse;font-size:.875rem}
 th,td{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top}
 caption{text-align:left;font-weight:600}
 .secondary{background:#fff;color:var(--accent);border:1px solid var(--accent)}
