@@ -136,23 +136,20 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
   }
 
   async function entryAt(commit: string, cmsPath: string) {
-    const path = repositoryPathOf(cmsPath)
-    const [file] = await repo.listFiles(commit, path)
-    if (!file) return { data: null, file: { path: cmsPath, id: null } }
-    const data = await repo.readFile(commit, path)
-    return { data: data?.toString('utf8') ?? null, file: { path: cmsPath, id: file.blob } }
+    const blob = await repo.readBlob(commit, repositoryPathOf(cmsPath))
+    if (!blob) return { data: null, file: { path: cmsPath, id: null } }
+    return { data: blob.data.toString('utf8'), file: { path: cmsPath, id: blob.id } }
   }
 
   async function mediaAt(commit: string, cmsPath: string) {
     const path = repositoryPathOf(cmsPath)
-    const data = await repo.readFile(commit, path)
-    if (!data) throw new CmsRequestError(`there is no image ${cmsPath}`, 404)
-    const [file] = await repo.listFiles(commit, path)
+    const blob = await repo.readBlob(commit, path)
+    if (!blob) throw new CmsRequestError(`there is no image ${cmsPath}`, 404)
     return {
-      id: file?.blob ?? path,
+      id: blob.id,
       name: path.split('/').at(-1),
       path: cmsPath,
-      content: data.toString('base64'),
+      content: blob.data.toString('base64'),
       encoding: 'base64',
     }
   }

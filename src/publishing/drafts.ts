@@ -108,12 +108,39 @@ export interface DraftView extends Draft {
   files: string[]
 }
 
+const HISTORIES_KEPT = 500
+
 export class Drafts {
   constructor(
     private readonly database: Database,
     private readonly repo: GitRepository,
     private readonly clock: () => Date = () => new Date(),
   ) {}
+
+  /**
+   * Who wrote the commits between a draft's base and head, and which files they change: fixed
+   * for a pair of commits, so each pair is asked of git once (the editor asks for every draft
+   * on each board it shows). The newest pairs are kept.
+   */
+  private readonly histories = new Map<string, Promise<{ writers: string[]; files: string[] }>>()
+
+  private history(base: string, head: string) {
+    const key = `${base}..${head}`
+    let known = this.histories.get(key)
+    if (!known) {
+      known = Promise.all([
+        authorsBetween(this.repo, base, head),
+        this.repo.changedFiles(base, head),
+      ]).then(([writers, files]) => ({ writers, files }))
+      known.catch(() => this.histories.delete(key))
+      this.histories.set(key, known)
+      for (const oldest of this.histories.keys()) {
+        if (this.histories.size <= HISTORIES_KEPT) break
+        this.histories.delete(oldest)
+      }
+    }
+    return known
+  }
 
   /** Every draft's id, oldest change first. */
   async ids(): Promise<string[]> {
@@ -155,10 +182,11 @@ export class Drafts {
           at: new Date(approval.at).toISOString(),
         }
       : null
+    const { writers, files } = await this.history(row.base_commit, head)
     return {
       id,
       head,
-      writers: await authorsBetween(this.repo, row.base_commit, head),
+      writers: [...writers],
       approval: current,
       status: row.status,
       base: row.base_commit,
@@ -169,7 +197,7 @@ export class Drafts {
         body: comment.body,
         at: new Date(comment.at).toISOString(),
       })),
-      files: await this.repo.changedFiles(row.base_commit, head),
+      files: [...files],
     }
   }
 

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { BlobReader, type GitBlob } from './git-batch'
 
 /** A person as git records them. */
 export interface Person {
@@ -54,6 +55,8 @@ export interface GitOptions {
 }
 
 const SERVICE: Person = { name: 'Publishing service', email: 'publishing@localhost' }
+/** A full object id (SHA-1 or SHA-256). */
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
 
 /** A path inside the tree: relative, no `.` or `..` segment, no `.git`, no empty segment. */
 export function checkPath(path: string): string {
@@ -77,27 +80,31 @@ export class GitRepository {
   readonly gitDir: string
   private readonly committer: Person
 
+  private blobs: BlobReader | undefined
+
   constructor(options: GitOptions) {
     this.gitDir = options.gitDir
     this.committer = options.committer ?? SERVICE
   }
 
+  /** The environment git runs in for this repository. */
+  private env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+    return {
+      ...process.env,
+      GIT_DIR: this.gitDir,
+      // Nothing of the machine's or the user's configuration changes what is written.
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_TERMINAL_PROMPT: '0',
+      LC_ALL: 'C',
+      ...extra,
+    }
+  }
+
   /** Runs git on this repository; resolves with its standard output. */
   git(args: string[], input?: Buffer | string, env: NodeJS.ProcessEnv = {}): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      const child = spawn('git', args, {
-        env: {
-          ...process.env,
-          GIT_DIR: this.gitDir,
-          // Nothing of the machine's or the user's configuration changes what is written.
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_CONFIG_GLOBAL: '/dev/null',
-          GIT_TERMINAL_PROMPT: '0',
-          LC_ALL: 'C',
-          ...env,
-        },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      })
+      const child = spawn('git', args, { env: this.env(env), stdio: ['pipe', 'pipe', 'pipe'] })
       const out: Buffer[] = []
       const err: Buffer[] = []
       child.stdout.on('data', (chunk: Buffer) => out.push(chunk))
@@ -134,12 +141,24 @@ export class GitRepository {
 
   /** A file's content at a commit, or `null` when the commit has no such file. */
   async readFile(commit: string, path: string): Promise<Buffer | null> {
+    return (await this.readBlob(commit, path))?.data ?? null
+  }
+
+  /**
+   * A file at a commit (a commit id, or a name git resolves first) with its blob id, or `null`
+   * when the commit has no such file. One `git cat-file --batch` answers all reads.
+   */
+  async readBlob(commit: string, path: string): Promise<GitBlob | null> {
     checkPath(path)
-    try {
-      return await this.git(['cat-file', 'blob', `${commit}:${path}`])
-    } catch {
-      return null
-    }
+    const id = OBJECT_ID.test(commit) ? commit : await this.resolve(commit)
+    if (!id) return null
+    this.blobs ??= new BlobReader(this.env())
+    return this.blobs.read(`${id}:${path}`)
+  }
+
+  /** Stops the process that reads blobs (it also stops by itself after a few idle seconds). */
+  close(): void {
+    this.blobs?.close()
   }
 
   /** The files under `folder` (all when empty) at a commit, with their blob ids. */

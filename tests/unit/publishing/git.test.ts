@@ -122,6 +122,39 @@ describe('commits without a working tree', () => {
   })
 })
 
+describe('reads through one git process', () => {
+  it('answers many reads at once, each with its own file, its blob id, or null', async () => {
+    const binary = Buffer.from([0, 10, 13, 10, 255, 10])
+    const names = Array.from({ length: 60 }, (_, index) => `content/en/faq/question ${index}.yaml`)
+    const commit = await repo.commit({
+      ref: MAIN,
+      parent: null,
+      changes: [
+        ...names.map((path, index) => ({ path, content: `title: Question ${index}\n` })),
+        { path: 'public/images/mark.png', content: binary },
+      ],
+      author: ADA,
+      message: 'Many files',
+    })
+    const reads = await Promise.all([
+      ...names.map((path) => text(commit, path)),
+      repo.readFile(commit, 'content/en/faq/none.yaml'),
+      repo.readFile(commit, 'content/en/faq'),
+      repo.readFile('0'.repeat(40), names[0] ?? ''),
+    ])
+    expect(reads.slice(0, 60)).toEqual(names.map((_, index) => `title: Question ${index}\n`))
+    // A file the commit lacks, a folder, a commit that does not exist.
+    expect(reads.slice(60)).toEqual([null, null, null])
+    const image = await repo.readBlob(commit, 'public/images/mark.png')
+    expect(image?.data.equals(binary)).toBe(true)
+    const [listed] = await repo.listFiles(commit, 'public/images/mark.png')
+    expect(image?.id).toBe(listed?.blob)
+    // By branch name too, and again after the process was stopped.
+    repo.close()
+    expect(await text('main', names[1] ?? '')).toBe('title: Question 1\n')
+  })
+})
+
 describe('merges without a working tree', () => {
   it('merges changes to different files, and names the files where both changed the same lines', async () => {
     const base = await first()
