@@ -10,7 +10,12 @@ declare global {
 }
 
 /** Records every `route-update` and `route-update-delayed` from the first script on. */
+const recording = new WeakSet<Page>()
+
 export async function recordRouteEvents(page: Page): Promise<void> {
+  // Once per page: each call adds a script that every later load would run again.
+  if (recording.has(page)) return
+  recording.add(page)
   await page.addInitScript(() => {
     window.__routeUpdates = []
     window.__delayed = []
