@@ -27,8 +27,6 @@ export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgresql'
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>
-  /** PGlite only: a copy of the data, to start another instance from (`loadDataDir`). */
-  dump?(): Promise<Blob>
   /** Waits for the queries in flight, then closes; everything committed is on disk. */
   close(): Promise<void>
 }
@@ -36,11 +34,6 @@ export interface Database extends Queryable {
 export interface DatabaseOptions {
   /** A PostgreSQL connection string; PGlite when absent. */
   url?: string
-  /**
-   * PGlite in memory, started from a copy of another's data (`Database.dump`): tests open a
-   * migrated database in a second instead of creating one anew.
-   */
-  loadDataDir?: Blob
   /** PGlite's folder; in memory when absent (tests). */
   dataDir?: string
   /** PostgreSQL schema to work in (tests isolate themselves in one). */
@@ -95,7 +88,7 @@ export function isUnavailable(error: unknown): boolean {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database = options.url
     ? await openPostgres(options.url, options)
-    : await openPglite(options.dataDir, options.loadDataDir)
+    : await openPglite(options.dataDir)
   if (options.migrate === false) return database
   try {
     await migrate(database, options.migrations)
@@ -136,19 +129,17 @@ async function lockDataDir(dataDir: string): Promise<string> {
   return lock
 }
 
-async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Database> {
+async function openPglite(dataDir: string | undefined): Promise<Database> {
   const { PGlite, parse, protocol } = await import('@electric-sql/pglite')
   let lock: string | undefined
   if (dataDir) {
     await mkdir(dataDir, { recursive: true })
     lock = await lockDataDir(dataDir)
   }
-  const db = await PGlite.create(dataDir ? { dataDir } : loadDataDir ? { loadDataDir } : {}).catch(
-    async (error: unknown) => {
-      if (lock) await rm(lock, { force: true })
-      throw error
-    },
-  )
+  const db = await PGlite.create(dataDir ? { dataDir } : {}).catch(async (error: unknown) => {
+    if (lock) await rm(lock, { force: true })
+    throw error
+  })
   // PGlite's query() parses and plans every statement anew in several calls into the
   // WebAssembly; a named statement is parsed once and then runs in one call, in half the
   // time. PGlite is one session: a named statement outside a transaction must not run while
@@ -220,7 +211,6 @@ async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Prom
   return {
     kind: 'pglite',
     ...queryable(db, false),
-    dump: () => exclusive(() => db.dumpDataDir('none')),
     transaction: (work) => exclusive(() => db.transaction((tx) => work(queryable(tx, true)))),
     async close() {
       await exclusive(async () => {
