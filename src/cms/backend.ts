@@ -346,7 +346,35 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
         'Deleting this entry',
       )
     }
-    for (const path of media) await rm(mediaFileOf(path), { force: true })
+    if (media.length === 0) return
+    // An image an entry shows may not go: the store is checked without it, and it comes back
+    // if that adds a problem.
+    const problemsNow = () =>
+      loadContent(createFileStore(contentDir), { publicDir }).then(
+        () => [] as ContentProblem[],
+        (error: unknown) => {
+          if (error instanceof ContentValidationError) return [...error.problems]
+          throw error
+        },
+      )
+    const known = new Set((await problemsNow()).map((problem) => formatProblem(problem)))
+    const kept = await Promise.all(
+      media.map(async (path) => ({
+        file: mediaFileOf(path),
+        data: await readFile(mediaFileOf(path)).catch(() => undefined),
+      })),
+    )
+    for (const { file } of kept) await rm(file, { force: true })
+    const added = (await problemsNow()).filter((problem) => !known.has(formatProblem(problem)))
+    if (added.length > 0) {
+      await Promise.all(kept.map(({ file, data }) => (data ? writeFile(file, data) : undefined)))
+      throw new CmsRequestError(
+        `Deleting this image would break the content, so nothing was deleted. ${added
+          .map((problem) => formatProblem(problem, CONTENT))
+          .join(' · ')}`,
+        422,
+      )
+    }
   }
 
   async function entriesByFolder(params: Record<string, unknown>) {

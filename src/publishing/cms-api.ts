@@ -39,6 +39,49 @@ export interface CmsAnswer {
 }
 
 const MEDIA_ROOT = 'public/images'
+/** The drafts of images uploaded or deleted on their own: `media/<file name>`. */
+export const MEDIA_DRAFTS = 'media'
+const mediaDraftId = (path: string) => checkDraftId(`${MEDIA_DRAFTS}/${path.split('/').at(-1)}`)
+
+/** What the editor says about drafts made for a deletion or an upload, in the person's language. */
+const TEXTS = {
+  en: {
+    whichFiles: 'Which files? Expected the paths of one entry or one image.',
+    oneEntry: 'One entry or one image at a time, please: each deletion is a draft of its own.',
+    settingsStay: 'The settings are not deleted: change them instead.',
+    refused: 'the change was refused',
+    notLive: (path: string) => `${path} is not on the live site, so there is nothing to delete.`,
+    notAnImage: (path: string) =>
+      `${path} is no image the site takes (SVG, PNG, JPEG, WebP or AVIF in public/images).`,
+    draftExists: (id: string) =>
+      `There is a draft of ${id} already: publish or discard it first (Workflow, or the page of changes).`,
+    deletionComment: (paths: string[]) =>
+      `Asks for deletion: this draft removes ${paths.join(', ')} from the site.`,
+    deletionWaits: (id: string) =>
+      `Not deleted yet: every change goes through review. The deletion of ${id} is a draft now, in review on the Workflow board; it goes live when a reviewer has approved it and a publisher publishes it (at once or at a set time).`,
+    uploadWaits: (path: string) =>
+      `Not in the library yet: every change goes through review. ${path} is a draft now, in review on the page of changes (/changes); it joins the library when a reviewer has approved it and a publisher publishes it.`,
+  },
+  de: {
+    whichFiles: 'Welche Dateien? Erwartet: die Pfade eines Eintrags oder eines Bildes.',
+    oneEntry:
+      'Bitte einen Eintrag oder ein Bild nach dem anderen: Jede Löschung ist ein eigener Entwurf.',
+    settingsStay: 'Die Einstellungen werden nicht gelöscht: Ändern Sie sie stattdessen.',
+    refused: 'die Änderung wurde abgelehnt',
+    notLive: (path: string) =>
+      `${path} ist nicht auf der veröffentlichten Website, es gibt nichts zu löschen.`,
+    notAnImage: (path: string) =>
+      `${path} ist kein Bild, das die Website nimmt (SVG, PNG, JPEG, WebP oder AVIF in public/images).`,
+    draftExists: (id: string) =>
+      `Es gibt schon einen Entwurf von ${id}: Veröffentlichen oder verwerfen Sie ihn zuerst (Arbeitsablauf oder Seite der Änderungen).`,
+    deletionComment: (paths: string[]) =>
+      `Bittet um Löschung: Dieser Entwurf entfernt ${paths.join(', ')} von der Website.`,
+    deletionWaits: (id: string) =>
+      `Noch nicht gelöscht: Jede Änderung wird geprüft. Die Löschung von ${id} ist jetzt ein Entwurf, zur Prüfung im Arbeitsablauf; sie wird wirksam, wenn sie geprüft, freigegeben und veröffentlicht ist (sofort oder zu einem festen Zeitpunkt).`,
+    uploadWaits: (path: string) =>
+      `Noch nicht in der Mediathek: Jede Änderung wird geprüft. ${path} ist jetzt ein Entwurf, zur Prüfung auf der Seite der Änderungen (/changes); es kommt in die Mediathek, wenn es freigegeben und veröffentlicht ist.`,
+  },
+} as const
 const MEDIA_TYPES = /\.(svg|png|jpe?g|webp|avif)$/i
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -177,9 +220,10 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
     const diffs = []
     for (const file of draft.files) {
       const path = editorPathOf(file)
-      if (!path) continue
-      const before = await repo.listFiles(draft.base, file)
-      diffs.push({ path, id: file, newFile: before.length === 0 })
+      // A file the draft deletes has nothing to show: with no file of its own left, the editor
+      // shows the entry as it is live (and the comment says it is to go).
+      if (!path || draft.deletes.includes(file)) continue
+      diffs.push({ path, id: file, newFile: draft.adds.includes(file) })
     }
     return {
       collection,
@@ -284,6 +328,118 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
     }
   }
 
+  /** A draft must be the first of its entry or image: one change at a time goes to review. */
+  async function refuseTakenDraft(person: Person, id: string) {
+    if (await drafts.get(id)) {
+      throw new CmsRequestError(TEXTS[person.language].draftExists(id), 409)
+    }
+  }
+
+  /**
+   * "Delete published entry" (or an image in the media library): not done at once but saved as
+   * a draft that deletes the files, sent to review with a comment saying so, published like any
+   * change (or at a set time: that is scheduled unpublishing). A deletion the content refuses
+   * (another entry links to it) is refused here already, naming file and field.
+   */
+  async function deletionAsDraft(person: Person, params: Record<string, unknown>) {
+    const t = TEXTS[person.language]
+    const named = Array.isArray(params.paths) ? params.paths : [params.path]
+    if (named.length === 0 || named.length > 20) throw new CmsRequestError(t.whichFiles)
+    const paths = [...new Set(named.map(repositoryPathOf))]
+    const images = paths.filter((path) => path.startsWith(`${MEDIA_ROOT}/`))
+    let id: string
+    if (paths.some((path) => Object.values(SETTINGS_FILES).includes(path))) {
+      throw new CmsRequestError(t.settingsStay, 403)
+    }
+    if (images.length === 0) {
+      const [, collection = '', ...rest] = segmentsOf(named[0])
+      const slug = (rest.at(-1) ?? '').replace(/\.(ya?ml|md)$/, '')
+      if (collection === 'settings') throw new CmsRequestError(t.settingsStay, 403)
+      if (!named.every((path) => belongsToEntry(collection, slug, path))) {
+        throw new CmsRequestError(t.oneEntry, 400)
+      }
+      id = checkDraftId(`${collection}/${slug}`)
+    } else if (images.length === paths.length && images.length === 1) {
+      id = mediaDraftId(images[0] ?? '')
+    } else {
+      throw new CmsRequestError(t.oneEntry, 400)
+    }
+    await refuseTakenDraft(person, id)
+    const tip = await mainTip()
+    for (const path of paths) {
+      if (!(await repo.readBlob(tip, path))) throw new CmsRequestError(t.notLive(path), 404)
+    }
+    {
+      // The store without the entry or image, checked as the build would check it.
+      const dir = await mkdtemp(join(tmpdir(), 'publishing-delete-'))
+      try {
+        await exportTree(repo, tip, dir)
+        const checked = await createCmsBackend({
+          contentDir: join(dir, CMS_CONTENT_ROOT),
+          publicDir: join(dir, 'public'),
+        }).handle({ action: 'deleteFiles', params: { paths: named } })
+        if (checked.status !== 200) {
+          const refused = checked.body as { error?: string }
+          throw new CmsRequestError(String(refused.error ?? t.refused), checked.status)
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true })
+      }
+    }
+    await drafts.save(
+      person,
+      id,
+      paths.map((path) => ({ path, content: null })),
+      `Delete ${id}`,
+      null,
+    )
+    await drafts.comment(person, id, t.deletionComment(paths))
+    await drafts.setStatus(person, id, 'pending_review')
+    // Decap takes a success for "deleted"; it is not, yet, and the editor says so.
+    throw new CmsRequestError(t.deletionWaits(id), 409)
+  }
+
+  /**
+   * An image uploaded in the media library on its own (inside an entry, it goes with the
+   * entry's draft): a draft that adds it, sent to review. Checked by content as in the entry;
+   * a name the live site has is refused.
+   */
+  async function uploadAsDraft(person: Person, params: Record<string, unknown>) {
+    const t = TEXTS[person.language]
+    const asset = isRecord(params.asset) ? params.asset : {}
+    const path = repositoryPathOf(asset.path)
+    if (!path.startsWith(`${MEDIA_ROOT}/`) || !MEDIA_TYPES.test(path)) {
+      throw new CmsRequestError(t.notAnImage(path), 400)
+    }
+    const id = mediaDraftId(path)
+    await refuseTakenDraft(person, id)
+    const tip = await mainTip()
+    if (await repo.readBlob(tip, path)) {
+      throw new CmsRequestError(
+        `${path} exists on the live site already: give the new image a name of its own`,
+        409,
+      )
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'publishing-upload-'))
+    let content: Buffer
+    try {
+      const checked = await createCmsBackend({
+        contentDir: join(dir, CMS_CONTENT_ROOT),
+        publicDir: join(dir, 'public'),
+      }).handle({ action: 'persistMedia', params: { asset } })
+      if (checked.status !== 200) {
+        const refused = checked.body as { error?: string }
+        throw new CmsRequestError(String(refused.error ?? t.refused), checked.status)
+      }
+      content = await readFile(join(dir, path))
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+    await drafts.save(person, id, [{ path, content }], `Add image ${path}`, null)
+    await drafts.setStatus(person, id, 'pending_review')
+    throw new CmsRequestError(t.uploadWaits(path), 409)
+  }
+
   async function getMedia(params: Record<string, unknown>) {
     const folder = segmentsOf(params.mediaFolder).join('/')
     if (folder !== MEDIA_ROOT && !folder.startsWith(`${MEDIA_ROOT}/`)) {
@@ -319,7 +475,9 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
       case 'getMediaFile':
         return mediaAt(await mainTip(), String(params.path))
       case 'unpublishedEntries':
-        return drafts.ids()
+        // Images uploaded or deleted on their own are no entries: their drafts are listed on
+        // the service's page of changes instead (the board would skip them with a warning).
+        return (await drafts.ids()).filter((id) => !id.startsWith(`${MEDIA_DRAFTS}/`))
       case 'unpublishedEntry':
         return unpublishedEntry(params)
       case 'unpublishedEntryDataFile': {
@@ -350,16 +508,10 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
         await drafts.discard(person, idOf(params))
         return { message: 'draft discarded' }
       case 'persistMedia':
-        throw new CmsRequestError(
-          'Add an image inside the entry that shows it: it then goes through review with that entry.',
-          403,
-        )
+        return uploadAsDraft(person, params)
       case 'deleteFile':
       case 'deleteFiles':
-        throw new CmsRequestError(
-          'Published files are not deleted from here: every change goes through review. Ask a developer to remove an entry or image.',
-          403,
-        )
+        return deletionAsDraft(person, params)
       case 'getNotes': {
         const draft = await drafts.get(idOf(params))
         const slug = String(params.slug)
@@ -458,7 +610,7 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
 }
 
 /** What the editor shows for an error: its message, with the status that fits it. */
-function refusal(error: unknown): CmsAnswer {
+export function refusal(error: unknown): CmsAnswer {
   const message = error instanceof Error ? error.message : String(error)
   if (error instanceof CmsRequestError) return { status: error.status, body: { error: message } }
   if (error instanceof RefusedError) return { status: 403, body: { error: message } }

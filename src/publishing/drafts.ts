@@ -106,6 +106,10 @@ export interface DraftView extends Draft {
   comments: { by: string; body: string; at: string }[]
   /** The files the draft changes against its base. */
   files: string[]
+  /** Those of them it adds. */
+  adds: string[]
+  /** Those of them it deletes (a deletion asked for is a draft like any change). */
+  deletes: string[]
 }
 
 const HISTORIES_KEPT = 500
@@ -122,7 +126,10 @@ export class Drafts {
    * for a pair of commits, so each pair is asked of git once (the editor asks for every draft
    * on each board it shows). The newest pairs are kept.
    */
-  private readonly histories = new Map<string, Promise<{ writers: string[]; files: string[] }>>()
+  private readonly histories = new Map<
+    string,
+    Promise<{ writers: string[]; files: string[]; adds: string[]; deletes: string[] }>
+  >()
 
   private history(base: string, head: string) {
     const key = `${base}..${head}`
@@ -130,8 +137,13 @@ export class Drafts {
     if (!known) {
       known = Promise.all([
         authorsBetween(this.repo, base, head),
-        this.repo.changedFiles(base, head),
-      ]).then(([writers, files]) => ({ writers, files }))
+        this.repo.fileChanges(base, head),
+      ]).then(([writers, changes]) => ({
+        writers,
+        files: changes.map((change) => change.path),
+        adds: changes.filter((change) => change.kind === 'added').map((change) => change.path),
+        deletes: changes.filter((change) => change.kind === 'deleted').map((change) => change.path),
+      }))
       known.catch(() => this.histories.delete(key))
       this.histories.set(key, known)
       for (const oldest of this.histories.keys()) {
@@ -182,7 +194,7 @@ export class Drafts {
           at: new Date(approval.at).toISOString(),
         }
       : null
-    const { writers, files } = await this.history(row.base_commit, head)
+    const { writers, files, adds, deletes } = await this.history(row.base_commit, head)
     return {
       id,
       head,
@@ -198,6 +210,8 @@ export class Drafts {
         at: new Date(comment.at).toISOString(),
       })),
       files: [...files],
+      adds: [...adds],
+      deletes: [...deletes],
     }
   }
 

@@ -310,16 +310,36 @@ export class GitRepository {
 
   /** The files that differ between two commits. */
   async changedFiles(from: string, to: string): Promise<string[]> {
+    return (await this.fileChanges(from, to)).map((change) => change.path)
+  }
+
+  /** The files that differ between two commits, each added, changed or deleted. */
+  async fileChanges(
+    from: string,
+    to: string,
+  ): Promise<{ path: string; kind: 'added' | 'changed' | 'deleted' }[]> {
     const output = await this.git([
       'diff-tree',
       '-r',
       '-z',
-      '--name-only',
+      '--name-status',
       '--no-renames',
       from,
       to,
     ])
-    return output.toString('utf8').split('\0').filter(Boolean)
+    // -z: status, NUL, path, NUL, for each file.
+    const fields = output.toString('utf8').split('\0')
+    const changes: { path: string; kind: 'added' | 'changed' | 'deleted' }[] = []
+    for (let index = 0; index + 1 < fields.length; index += 2) {
+      const status = fields[index] ?? ''
+      const path = fields[index + 1] ?? ''
+      if (!path) continue
+      changes.push({
+        path,
+        kind: status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'changed',
+      })
+    }
+    return changes
   }
 
   /** The newest commit both reach (where a branch started from another). */

@@ -14,7 +14,8 @@ import {
   readAudit,
   verifyAudit,
 } from './audit'
-import { RefusedError } from './drafts'
+import { MEDIA_DRAFTS, refusal } from './cms-api'
+import { type DraftView, RefusedError } from './drafts'
 import { layout } from './pages'
 import { disablePerson, invite, listPeople, normalEmail, PeopleError, setRoles } from './people'
 import {
@@ -30,6 +31,14 @@ import { berlinLocal, fromBerlinTime, ScheduleError } from './schedules'
 import type { PublishingService } from './service'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
+const IMAGE_TYPES: Record<string, string> = {
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  avif: 'image/avif',
+}
 
 const TEXTS = {
   en: {
@@ -63,6 +72,23 @@ const TEXTS = {
     planned: 'Planned and past',
     cancel: 'Cancel',
     noSchedules: 'Nothing is scheduled.',
+    changes: 'Changes',
+    changesIntro:
+      'Every draft waiting to go live: entries (open them in the editor), deletions and images uploaded on their own.',
+    noChanges: 'No change is waiting.',
+    statuses: { draft: 'draft', pending_review: 'in review', pending_publish: 'approved, ready' },
+    kinds: { added: 'new', changed: 'changed', deleted: 'deleted' },
+    by: 'written by',
+    approvedBy: 'approved by',
+    openInEditor: 'Open in the editor',
+    previewSite: 'Preview as a whole site',
+    approve: 'Approve',
+    sendBack: 'Send back',
+    comment: 'Comment for the authors',
+    publishNow: 'Publish now',
+    discard: 'Discard',
+    deletion: 'deletion',
+    imageOf: (path: string) => `Image ${path} as the draft has it`,
     states: {
       pending: 'waiting',
       firing: 'publishing',
@@ -103,6 +129,27 @@ const TEXTS = {
     planned: 'Geplant und vergangen',
     cancel: 'Abbrechen',
     noSchedules: 'Nichts ist eingeplant.',
+    changes: 'Änderungen',
+    changesIntro:
+      'Jeder Entwurf, der auf Veröffentlichung wartet: Einträge (im Editor öffnen), Löschungen und einzeln hochgeladene Bilder.',
+    noChanges: 'Keine Änderung wartet.',
+    statuses: {
+      draft: 'Entwurf',
+      pending_review: 'in Prüfung',
+      pending_publish: 'freigegeben, bereit',
+    },
+    kinds: { added: 'neu', changed: 'geändert', deleted: 'gelöscht' },
+    by: 'geschrieben von',
+    approvedBy: 'freigegeben von',
+    openInEditor: 'Im Editor öffnen',
+    previewSite: 'Vorschau der ganzen Website',
+    approve: 'Freigeben',
+    sendBack: 'Zurückgeben',
+    comment: 'Kommentar für die Autorinnen und Autoren',
+    publishNow: 'Jetzt veröffentlichen',
+    discard: 'Verwerfen',
+    deletion: 'Löschung',
+    imageOf: (path: string) => `Bild ${path}, wie es der Entwurf hat`,
     states: {
       pending: 'wartet',
       firing: 'wird veröffentlicht',
@@ -131,7 +178,7 @@ export const berlinTime = (iso: string, language: EditorLanguage) =>
 
 const nav = (language: EditorLanguage) => {
   const t = TEXTS[language]
-  return `<nav aria-label="Service"><a href="/admin/">${t.editor}</a> · <a href="/releases">${t.releases}</a> · <a href="/schedules">${t.schedules}</a> · <a href="/people">${t.people}</a> · <a href="/audit">${t.audit}</a></nav>`
+  return `<nav aria-label="Service"><a href="/admin/">${t.editor}</a> · <a href="/changes">${t.changes}</a> · <a href="/releases">${t.releases}</a> · <a href="/schedules">${t.schedules}</a> · <a href="/people">${t.people}</a> · <a href="/audit">${t.audit}</a></nav>`
 }
 
 export interface ManageOptions {
@@ -352,6 +399,140 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
     })
   }
 
+  // ——— changes: every draft, with the actions the person's roles allow ———
+  const draftsNow = async () => {
+    const found: DraftView[] = []
+    for (const id of await service.drafts.ids()) {
+      const draft = await service.drafts.get(id)
+      if (draft) found.push(draft)
+    }
+    return found
+  }
+  app.get('/changes', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return reply.redirect('/sign-in', 303)
+    const t = TEXTS[person.language]
+    const has = (role: string) => (person.roles as readonly string[]).includes(role)
+    const rows = (await draftsNow())
+      .map((draft, index) => {
+        const media = draft.id.startsWith(`${MEDIA_DRAFTS}/`)
+        const deletion = draft.files.length > 0 && draft.deletes.length === draft.files.length
+        const hidden = `<input type="hidden" name="id" value="${escapeHtml(draft.id)}">`
+        const files = draft.files
+          .map((file) => {
+            const kind = draft.deletes.includes(file)
+              ? 'deleted'
+              : draft.adds.includes(file)
+                ? 'added'
+                : 'changed'
+            const image =
+              file.startsWith('public/images/') && kind !== 'deleted'
+                ? `<br><img src="/changes/image?id=${encodeURIComponent(draft.id)}&amp;path=${encodeURIComponent(file)}" alt="${escapeHtml(t.imageOf(file))}" width="240">`
+                : ''
+            return `<li><code>${escapeHtml(file)}</code> (${t.kinds[kind]})${image}</li>`
+          })
+          .join('')
+        const comments = draft.comments
+          .map(
+            (comment) =>
+              `<li>${escapeHtml(comment.by)}, ${escapeHtml(berlinTime(comment.at, person.language))}: ${escapeHtml(comment.body)}</li>`,
+          )
+          .join('')
+        const actions = [
+          has('reviewer') && draft.status !== 'pending_publish'
+            ? `<form data-action="/api/changes/approve" data-reload>${hidden}<button type="submit">${t.approve}</button></form>`
+            : '',
+          has('reviewer')
+            ? `<form data-action="/api/changes/send-back" data-reload>${hidden}<label for="comment-${index}">${t.comment}</label><textarea id="comment-${index}" name="comment" required maxlength="5000"></textarea><button class="secondary" type="submit">${t.sendBack}</button></form>`
+            : '',
+          has('publisher') && draft.status === 'pending_publish'
+            ? `<form data-action="/api/changes/publish" data-reload>${hidden}<button type="submit">${t.publishNow}</button></form>`
+            : '',
+          has('author')
+            ? `<form data-action="/api/changes/discard" data-reload>${hidden}<button class="secondary" type="submit">${t.discard}</button></form>`
+            : '',
+        ].join('')
+        const links = media
+          ? ''
+          : `<p><a href="/admin/#/collections/${escapeHtml(draft.id.split('/')[0] ?? '')}/entries/${escapeHtml(draft.id.split('/').slice(1).join('/'))}">${t.openInEditor}</a> · <a href="/preview/${escapeHtml(draft.id)}">${t.previewSite}</a></p>`
+        return `<li><h2>${escapeHtml(draft.id)}${deletion ? ` (${t.deletion})` : ''}: ${t.statuses[draft.status]}</h2>
+<p>${t.by} ${escapeHtml(draft.writers.join(', '))}${draft.approval && draft.status === 'pending_publish' ? `; ${t.approvedBy} ${escapeHtml(draft.approval.by)}` : ''}</p>
+<ul>${files}</ul>${comments ? `<ul>${comments}</ul>` : ''}${links}${actions}</li>`
+      })
+      .join('\n')
+    return reply.type('text/html; charset=utf-8').send(
+      layout(
+        person.language,
+        t.changes,
+        `${nav(person.language)}<h1>${t.changes}</h1><p>${t.changesIntro}</p>
+${rows ? `<ul class="changes">${rows}</ul>` : `<p>${t.noChanges}</p>`}
+<div role="status" id="status"></div>`,
+        ['/_publishing/manage.js'],
+      ),
+    )
+  })
+  /** An image as a draft has it, for the reviewer to see: never run, only shown. */
+  app.get<{ Querystring: { id?: string; path?: string } }>(
+    '/changes/image',
+    async (request, reply) => {
+      const person = await signedIn(request)
+      if (!person) return reply.code(401).type(JSON_TYPE).send({ error: 'Please sign in.' })
+      const { id = '', path = '' } = request.query
+      const draft = await service.drafts.get(id).catch(() => null)
+      if (!draft || !path.startsWith('public/images/') || !draft.files.includes(path)) {
+        return reply.code(404).type(JSON_TYPE).send({ error: 'The draft has no such image.' })
+      }
+      const data = await service.repo.readFile(draft.head, path)
+      if (!data)
+        return reply.code(404).type(JSON_TYPE).send({ error: 'The draft has no such image.' })
+      const type = IMAGE_TYPES[path.split('.').at(-1)?.toLowerCase() ?? '']
+      if (!type) return reply.code(404).type(JSON_TYPE).send({ error: 'Not an image.' })
+      // An SVG opened on its own runs in a sandbox with nothing allowed.
+      return reply
+        .type(type)
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .send(data)
+    },
+  )
+  const draftAction =
+    (work: (person: Person, id: string, fields: Record<string, unknown>) => Promise<unknown>) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const person = await signedIn(request)
+      if (!person) return refuse(reply, 401, 'Please sign in again.')
+      const fields = body(request)
+      try {
+        return (await work(person, String(fields.id ?? ''), fields)) ?? { done: true }
+      } catch (error) {
+        const answer = refusal(error)
+        return reply.code(answer.status).type(JSON_TYPE).send(answer.body)
+      }
+    }
+  app.post(
+    '/api/changes/approve',
+    draftAction(async (person, id) => {
+      await service.drafts.approve(person, id)
+    }),
+  )
+  app.post(
+    '/api/changes/send-back',
+    draftAction(async (person, id, fields) => {
+      await service.drafts.requestChanges(person, id, String(fields.comment ?? ''))
+    }),
+  )
+  app.post(
+    '/api/changes/publish',
+    draftAction(async (person, id) => {
+      const release = await publisher.publish(person, id)
+      return { release: release.folder }
+    }),
+  )
+  app.post(
+    '/api/changes/discard',
+    draftAction(async (person, id) => {
+      await service.drafts.discard(person, id)
+    }),
+  )
+
   // ——— schedules ———
   app.get('/schedules', async (request, reply) => {
     const person = await signedIn(request)
@@ -368,7 +549,7 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
         (
           draft,
           index,
-        ) => `<li><strong>${escapeHtml(draft.id)}</strong>, ${escapeHtml(draft.approval?.by ?? '')}
+        ) => `<li><strong>${escapeHtml(draft.id)}</strong>${draft.deletes.length > 0 && draft.deletes.length === draft.files.length ? ` (${t.deletion})` : ''}, ${escapeHtml(draft.approval?.by ?? '')}
 <form data-action="/api/schedules" data-reload><input type="hidden" name="draft" value="${escapeHtml(draft.id)}"><label for="at-${index}">${t.publishAt}</label><input id="at-${index}" name="at" type="datetime-local" required value="${soon}"><button type="submit">${t.schedule}</button></form></li>`,
       )
       .join('\n')

@@ -282,20 +282,144 @@ describe('drafts through the editor', () => {
     })
   })
 
-  it('discards a draft, and refuses deleting or uploading past review', async () => {
+  it('discards a draft; main stays as it was', async () => {
     await saveAbout(ada, 'Discarded')
     expect(
       (await call(ada, 'deleteUnpublishedEntry', { collection: 'pages', slug: 'about' })).status,
     ).toBe(200)
     expect(await drafts.get('pages/about')).toBeNull()
-    expect((await call(ada, 'deleteFiles', { paths: [EN] })).status).toBe(403)
+    expect(await repo.resolve(MAIN)).toBe(main)
+  })
+})
+
+describe('deletions and images on their own go through review too', () => {
+  const JOB_EN = 'content/jobPosting/en/working-student-data.yaml'
+  const JOB_DE = 'content/jobPosting/de/working-student-data.yaml'
+  const job = { collection: 'jobPosting', slug: 'working-student-data' }
+  const live = async (path: string) => repo.readFile((await repo.resolve(MAIN)) as string, path)
+
+  it('makes "delete published entry" a draft in review that says so, shows the live entry, and deletes on publication', async () => {
+    const asked = await call(ada, 'deleteFiles', {
+      paths: [JOB_EN, JOB_DE],
+      options: { commitMessage: 'Delete jobs “working-student-data”' },
+    })
+    // Not deleted yet, and the editor says why instead of taking it for done.
+    expect(asked.status).toBe(409)
+    expect(body<{ error: string }>(asked).error).toMatch(
+      /^Not deleted yet: every change goes through review\. The deletion of jobPosting\/working-student-data is a draft now/,
+    )
+    expect(await live('content/en/jobs/working-student-data.yaml')).not.toBeNull()
+    const draft = await drafts.get('jobPosting/working-student-data')
+    expect(draft).toMatchObject({
+      status: 'pending_review',
+      writers: [ada.email],
+      deletes: [
+        'content/de/jobs/working-student-data.yaml',
+        'content/en/jobs/working-student-data.yaml',
+      ],
+      comments: [{ by: ada.email, body: expect.stringMatching(/^Asks for deletion/) }],
+    })
+    // On the board it is the entry as it is live (no file of the draft to read).
+    expect(body(await call(rita, 'unpublishedEntries'))).toEqual([
+      'jobPosting/working-student-data',
+    ])
+    expect(
+      body<{ diffs: unknown[]; status: string }>(await call(rita, 'unpublishedEntry', job)),
+    ).toMatchObject({
+      collection: 'jobPosting',
+      slug: 'working-student-data',
+      diffs: [],
+      status: 'pending_review',
+    })
+    // A second request while one waits is refused.
+    expect((await call(ada, 'deleteFiles', { paths: [JOB_EN, JOB_DE] })).status).toBe(409)
+
+    // The four-eyes rules as for any change, then the files go.
+    const ready = { ...job, newStatus: 'pending_publish' }
+    expect((await call(ada, 'updateUnpublishedEntryStatus', ready)).status).toBe(403)
+    expect((await call(rita, 'updateUnpublishedEntryStatus', ready)).status).toBe(200)
+    expect((await call(paul, 'publishUnpublishedEntry', job)).status).toBe(200)
+    expect(await live('content/en/jobs/working-student-data.yaml')).toBeNull()
+    expect(await live('content/de/jobs/working-student-data.yaml')).toBeNull()
+    const trail = (await readAudit(database)).map((entry) => entry.action)
+    expect(trail.slice(-6)).toEqual(['save', 'comment', 'submit', 'refusal', 'approve', 'publish'])
+  })
+
+  it('refuses a deletion the content does not allow, naming file and field, and one of files not live', async () => {
+    const page = await call(ada, 'deleteFiles', { paths: [EN, DE] })
+    expect(page.status).toBe(422)
+    expect(body<{ error: string }>(page).error).toMatch(/about\.yaml/)
+    // An image a post shows.
+    const image = await call(ada, 'deleteFiles', {
+      paths: ['public/images/blog/designing-idempotent-payment-apis.svg'],
+    })
+    expect(image.status).toBe(422)
+    expect(body<{ error: string }>(image).error).toMatch(
+      /^Deleting this image would break the content, so nothing was deleted\. .*designing-idempotent-payment-apis/,
+    )
+    const settings = await call(ada, 'deleteFiles', { paths: ['content/site.yaml'] })
+    expect(settings.status).toBe(403)
+    const two = await call(ada, 'deleteFiles', { paths: [JOB_EN, EN] })
+    expect(two.status).toBe(400)
+    const gone = await call(ada, 'deleteFiles', {
+      paths: ['content/jobPosting/en/no-such-job.yaml'],
+    })
+    expect(gone.status).toBe(404)
+    const outside = await call(ada, 'deleteFiles', { paths: ['../../etc/passwd'] })
+    expect(outside.status).toBe(400)
+    expect(body(await call(ada, 'unpublishedEntries'))).toEqual([])
+    expect(await repo.resolve(MAIN)).toBe(main)
+  })
+
+  it('makes an upload in the media library a draft of its own, and a deletion of an image too', async () => {
+    const { default: sharp } = await import('sharp')
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#993366' } })
+      .png()
+      .toBuffer()
+    const upload = (path: string, content: Buffer) =>
+      call(ada, 'persistMedia', {
+        asset: { path, content: content.toString('base64'), encoding: 'base64' },
+        options: { commitMessage: 'Upload' },
+      })
+    const uploaded = await upload('public/images/branch-office.png', png)
+    expect(uploaded.status).toBe(409)
+    expect(body<{ error: string }>(uploaded).error).toMatch(/^Not in the library yet/)
+    expect(await drafts.get('media/branch-office.png')).toMatchObject({
+      status: 'pending_review',
+      adds: ['public/images/branch-office.png'],
+    })
+    // Not on the board (no entry of Decap's), and not in the library before it is published.
+    expect(body(await call(ada, 'unpublishedEntries'))).toEqual([])
+    const library = () =>
+      call(ada, 'getMedia', { mediaFolder: 'public/images' }).then((answer) =>
+        body<{ path: string }[]>(answer).map((file) => file.path),
+      )
+    expect(await library()).not.toContain('public/images/branch-office.png')
+    // A file that is no image, and a name the live site has, are refused.
+    expect((await upload('public/images/not-an-image.png', Buffer.from('hello'))).status).toBe(400)
+    const taken = await upload('public/images/blog/designing-idempotent-payment-apis.svg', png)
+    expect(taken.status).toBe(409)
+    expect(body<{ error: string }>(taken).error).toMatch(/exists on the live site already/)
+
+    await drafts.approve(rita, 'media/branch-office.png')
     expect(
       (
-        await call(ada, 'persistMedia', {
-          asset: { path: 'public/images/x.png', content: '', encoding: 'base64' },
+        await call(paul, 'publishUnpublishedEntry', {
+          collection: 'media',
+          slug: 'branch-office.png',
         })
       ).status,
-    ).toBe(403)
-    expect(await repo.resolve(MAIN)).toBe(main)
+    ).toBe(200)
+    expect(await library()).toContain('public/images/branch-office.png')
+    expect((await live('public/images/branch-office.png'))?.equals(png)).toBe(true)
+
+    // Deleting it from the library is a draft again.
+    const deletion = await call(ada, 'deleteFiles', { paths: ['public/images/branch-office.png'] })
+    expect(deletion.status).toBe(409)
+    expect(await drafts.get('media/branch-office.png')).toMatchObject({
+      status: 'pending_review',
+      deletes: ['public/images/branch-office.png'],
+    })
+    expect(await library()).toContain('public/images/branch-office.png')
   })
 })
