@@ -46,6 +46,7 @@ beforeAll(async () => {
   for (const [email, roles] of [
     ['ada@bank.example', ['author']],
     ['rita@bank.example', ['reviewer']],
+    ['paul@bank.example', ['publisher']],
     ['gone@bank.example', ['author']],
   ] as const) {
     await service.database.query(
@@ -124,6 +125,9 @@ describe('the publishing service under attack', () => {
       '/audit.csv',
       '/releases',
       '/schedules',
+      '/changes',
+      '/changes/image?id=pages/about&path=public/images/x.png',
+      '/api/changes/approve',
       '/sign-out',
       '/api/schedules',
       '/api/releases/rollback',
@@ -273,5 +277,92 @@ describe('the publishing service under attack', () => {
       headers: { cookie: cookie['rita@bank.example'] as string },
     })
     expect(after.statusCode).toBe(401)
+  })
+})
+
+describe('the page of changes', () => {
+  const PNG_PATH = 'public/images/branch-office.png'
+  beforeAll(async () => {
+    // Sessions of their own: the tests above end some.
+    for (const email of ['ada@bank.example', 'rita@bank.example', 'paul@bank.example']) {
+      cookie[email] = `${SESSION_COOKIE}=${(await startSession(service.database, email)).token}`
+    }
+  })
+  const as = (email: string, method: 'GET' | 'POST', url: string, payload?: object) =>
+    app.inject({
+      method,
+      url,
+      headers: {
+        cookie: cookie[email] as string,
+        ...(payload ? { origin: ORIGIN, 'content-type': 'application/json' } : {}),
+      },
+      ...(payload ? { payload } : {}),
+    })
+
+  it('lists an image uploaded on its own, shows it to the reviewer safely, and offers each person their actions', async () => {
+    const { default: sharp } = await import('sharp')
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#123456' } })
+      .png()
+      .toBuffer()
+    const uploaded = await as('ada@bank.example', 'POST', '/api/cms', {
+      action: 'persistMedia',
+      params: { asset: { path: PNG_PATH, content: png.toString('base64'), encoding: 'base64' } },
+    })
+    expect(uploaded.statusCode).toBe(409)
+    expect(uploaded.json().error).toMatch(/^Not in the library yet/)
+
+    const reviewer = await as('rita@bank.example', 'GET', '/changes')
+    expect(reviewer.statusCode).toBe(200)
+    const page = reviewer.body
+    expect(page).toContain('<h2>media/branch-office.png: in review</h2>')
+    expect(page).toContain(`<code>${PNG_PATH}</code> (new)`)
+    expect(page).toContain('>Approve</button>')
+    expect(page).not.toContain('>Publish now</button>')
+    const author = (await as('ada@bank.example', 'GET', '/changes')).body
+    expect(author).not.toContain('>Approve</button>')
+    expect(author).toContain('>Discard</button>')
+
+    const image = await as(
+      'rita@bank.example',
+      'GET',
+      `/changes/image?id=media/branch-office.png&path=${PNG_PATH}`,
+    )
+    expect(image.statusCode).toBe(200)
+    expect(image.headers['content-type']).toBe('image/png')
+    expect(image.headers['content-security-policy']).toContain('sandbox')
+    expect(image.rawPayload.equals(png)).toBe(true)
+    const stranger = await app.inject({
+      url: `/changes/image?id=media/branch-office.png&path=${PNG_PATH}`,
+    })
+    expect(stranger.statusCode).toBe(401)
+    const other = await as(
+      'rita@bank.example',
+      'GET',
+      '/changes/image?id=media/branch-office.png&path=public/images/blog/designing-idempotent-payment-apis.svg',
+    )
+    expect(other.statusCode).toBe(404)
+  })
+
+  it('approves and publishes by the four-eyes rules, each refusal a message', async () => {
+    const id = { id: 'media/branch-office.png' }
+    const own = await as('ada@bank.example', 'POST', '/api/changes/approve', id)
+    expect(own.statusCode).toBe(403)
+    expect(own.json().error).toMatch(/reviewer/)
+    const early = await as('paul@bank.example', 'POST', '/api/changes/publish', id)
+    expect(early.statusCode).toBe(403)
+    expect((await as('rita@bank.example', 'POST', '/api/changes/approve', id)).statusCode).toBe(200)
+    expect((await as('rita@bank.example', 'POST', '/api/changes/publish', id)).statusCode).toBe(403)
+    const published = await as('paul@bank.example', 'POST', '/api/changes/publish', id)
+    expect(published.statusCode).toBe(200)
+    expect(published.json().release).toMatch(/^\d/)
+    const main = (await service.repo.resolve('refs/heads/main')) as string
+    expect(await service.repo.readFile(main, PNG_PATH)).not.toBeNull()
+    expect((await as('rita@bank.example', 'GET', '/changes')).body).not.toContain(
+      'media/branch-office.png',
+    )
+    const unknown = await as('rita@bank.example', 'POST', '/api/changes/approve', {
+      id: '../main',
+    })
+    expect(unknown.statusCode).toBe(400)
   })
 })
