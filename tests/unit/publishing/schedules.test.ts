@@ -157,6 +157,36 @@ for (const kind of databases()) {
       expect(actions).toEqual(expect.arrayContaining(['schedule', 'publish', 'schedule-fired']))
     })
 
+    it('unpublishes at a set time: a deletion asked for, approved and scheduled, fires then', async () => {
+      const JOB = [
+        'content/en/jobs/working-student-data.yaml',
+        'content/de/jobs/working-student-data.yaml',
+      ]
+      const live = async () => {
+        const main = (await repo.resolve(MAIN)) as string
+        return Promise.all(JOB.map(async (path) => (await repo.readFile(main, path)) !== null))
+      }
+      await drafts.save(
+        ada,
+        'jobPosting/working-student-data',
+        JOB.map((path) => ({ path, content: null })),
+        'Delete jobPosting/working-student-data',
+      )
+      await drafts.approve(rita, 'jobPosting/working-student-data')
+      await schedules.schedule(
+        paul,
+        'jobPosting/working-student-data',
+        fromBerlinTime('2026-12-31T23:59'),
+      )
+      now = new Date('2026-12-31T22:58:00Z')
+      expect(await schedules.fireDue()).toEqual([])
+      expect(await live()).toEqual([true, true])
+      now = new Date('2026-12-31T22:59:00Z')
+      const [fired] = await schedules.fireDue()
+      expect(fired?.schedule.state).toBe('done')
+      expect(await live()).toEqual([false, false])
+    })
+
     it('checks the rules again when it fires: a publisher’s role taken away stops it', async () => {
       await approved('Approved text')
       await schedules.schedule(paul, 'pages/about', new Date('2026-11-26T10:00:00Z'))
