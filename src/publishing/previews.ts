@@ -7,9 +7,11 @@
  */
 import { createHash } from 'node:crypto'
 import { access, readdir, rm, stat } from 'node:fs/promises'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { BuildReport } from '../build/build'
 import type { BuildConfig } from '../build/config'
+import { isProcessAlive } from '../server/process-alive'
 import { DraftConflictError, type Drafts, MAIN } from './drafts'
 import { type GitRepository, MergeConflictError } from './git'
 import { BuildFailedError, checkOutTree } from './releases'
@@ -27,6 +29,8 @@ export interface PreviewsOptions {
 }
 
 const SERVICE = { name: 'Publishing service', email: 'publishing@localhost' }
+/** This process's workspace: processes sharing the folder never build in one another's. */
+const WORKSPACE = `workspace-${hostname()}-${process.pid}`
 
 export class Previews {
   /** Builds run one after another (one workspace); each waits for the one before. */
@@ -61,7 +65,8 @@ export class Previews {
         author: SERVICE,
         message: `Preview of ${id}`,
       })
-      const workspace = join(this.options.dir, 'workspace')
+      const workspace = join(this.options.dir, WORKSPACE)
+      await this.clearDeadWorkspaces()
       await checkOutTree(repo, commit, workspace, this.options.nodeModules)
       try {
         await this.options.build({
@@ -84,6 +89,22 @@ export class Previews {
     this.queue = run.catch(() => undefined)
     return run
   }
+
+  /**
+   * Removes the workspaces that processes of this machine left when they stopped (several
+   * service processes may share the folder; each builds previews in a workspace of its own).
+   */
+  private async clearDeadWorkspaces(): Promise<void> {
+    if (this.cleared) return
+    this.cleared = true
+    const prefix = `workspace-${hostname()}-`
+    for (const name of await readdir(this.options.dir).catch(() => [] as string[])) {
+      const pid = Number(name.slice(prefix.length).replace(/\.index$/, ''))
+      if (!name.startsWith(prefix) || !Number.isSafeInteger(pid) || isProcessAlive(pid)) continue
+      await rm(join(this.options.dir, name), { recursive: true, force: true })
+    }
+  }
+  private cleared = false
 
   /** Keeps the newest previews (and the one just made). */
   private async prune(keepKey: string): Promise<void> {

@@ -16,6 +16,7 @@ import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { Database } from '../server/forms/database'
+import { isProcessAlive } from '../server/process-alive'
 import { appendAudit } from './audit'
 import { type Drafts, MAIN, RefusedError } from './drafts'
 import { fetchBranch, type GitRepository, MergeConflictError, pushBranch } from './git'
@@ -87,15 +88,6 @@ export interface PublisherOptions {
 
 const LEASE = 'publish'
 
-/** Whether a process of this machine runs. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
 /** Longer than any build; a dead holder's lease lapses after it. */
 const LEASE_MS = 10 * 60_000
 const SERVICE = 'service'
@@ -405,7 +397,7 @@ export class Publisher {
       [LEASE],
     )
     const [host, pid] = (row?.holder ?? '').split(':')
-    if (host !== hostname() || !pid || Number(pid) === process.pid || alive(Number(pid))) {
+    if (host !== hostname() || !pid || Number(pid) === process.pid || isProcessAlive(Number(pid))) {
       return false
     }
     const [taken] = await database.query<{ holder: string }>(

@@ -5,6 +5,7 @@
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import type { PoolClient } from 'pg'
+import { isProcessAlive } from '../process-alive'
 import { MIGRATIONS, type Migration } from './migrations'
 
 export interface QueryOptions {
@@ -99,15 +100,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database
 }
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /**
  * PGlite's folder belongs to one process at a time (two would corrupt it): a lock file beside
  * it names the owner; a lock left by a process that is gone is taken over.
@@ -119,7 +111,7 @@ async function lockDataDir(dataDir: string): Promise<string> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
     const owner = Number(await readFile(lock, 'utf8').catch(() => '0'))
-    if (owner && owner !== process.pid && isAlive(owner)) {
+    if (owner && owner !== process.pid && isProcessAlive(owner)) {
       throw new Error(
         `The database in ${dataDir} is in use by process ${owner} (npm start?). PGlite serves one process at a time: stop that process first, or use PostgreSQL (DATABASE_URL).`,
       )
