@@ -316,14 +316,20 @@ export async function createPublishingApp(
       )
       const known = await providerPerson(database, profile, clock())
       if (!known) throw new OidcError('your access to the publishing service was taken away')
-      if (known.changed) {
+      if (known.changed || known.approvalsWithdrawn.length > 0) {
         await appendAudit(
           database,
           {
             actor: 'service',
             action: 'role-change',
             subject: known.person.email,
-            details: { roles: known.person.roles, from: 'identity provider' },
+            details: {
+              roles: known.person.roles,
+              from: 'identity provider',
+              ...(known.approvalsWithdrawn.length
+                ? { approvalsWithdrawn: known.approvalsWithdrawn }
+                : {}),
+            },
           },
           clock(),
         )

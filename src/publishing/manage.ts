@@ -320,7 +320,12 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
           actor: person.email,
           action: 'role-change',
           subject: changed.email,
-          details: { roles: changed.roles },
+          details: {
+            roles: changed.roles,
+            ...(changed.approvalsWithdrawn.length
+              ? { approvalsWithdrawn: changed.approvalsWithdrawn }
+              : {}),
+          },
         },
         clock(),
       )
@@ -342,10 +347,18 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
           'You cannot take your own access away: ask another administrator.',
         )
       }
-      await disablePerson(database, email, clock())
+      const { approvalsWithdrawn } = await disablePerson(database, email, clock())
       await appendAudit(
         database,
-        { actor: person.email, action: 'role-change', subject: email, details: { disabled: true } },
+        {
+          actor: person.email,
+          action: 'role-change',
+          subject: email,
+          details: {
+            disabled: true,
+            ...(approvalsWithdrawn.length ? { approvalsWithdrawn } : {}),
+          },
+        },
         clock(),
       )
       return { email, disabled: true }

@@ -234,7 +234,7 @@ export async function providerPerson(
   database: Queryable,
   profile: { email: string; name: string; roles: readonly string[] },
   now: Date = new Date(),
-): Promise<{ person: Person; changed: boolean } | null> {
+): Promise<{ person: Person; changed: boolean; approvalsWithdrawn: string[] } | null> {
   const roles = checkRoles(profile.roles)
   const [before] = await database.query<PersonRow & { disabled_at: unknown }>(
     'SELECT email, name, roles, language, disabled_at FROM people WHERE email = $1',
@@ -249,7 +249,11 @@ export async function providerPerson(
   )
   if (!row) throw new PeopleError('the person could not be stored')
   const changed = !before || [...rolesOf(before.roles)].sort().join() !== [...roles].sort().join()
-  return { person: toPerson(row), changed }
+  // The provider's groups decide the roles at each sign-in: a reviewer no more withdraws.
+  const approvalsWithdrawn = roles.includes('reviewer')
+    ? []
+    : await withdrawApprovals(database, row.email)
+  return { person: toPerson(row), changed, approvalsWithdrawn }
 }
 
 /** The language a person's editor speaks. */
@@ -284,7 +288,7 @@ export async function setRoles(
   email: string,
   roles: readonly string[],
   now: Date = new Date(),
-): Promise<Person> {
+): Promise<Person & { approvalsWithdrawn: string[] }> {
   const checked = checkRoles(roles)
   const address = normalEmail(email)
   return database.transaction(async (tx) => {
@@ -310,8 +314,33 @@ export async function setRoles(
       address,
       now.toISOString(),
     ])
-    return toPerson(row)
+    const approvalsWithdrawn = checked.includes('reviewer')
+      ? []
+      : await withdrawApprovals(tx, address)
+    return { ...toPerson(row), approvalsWithdrawn }
   })
+}
+
+/**
+ * Withdraws the approvals of someone who may no longer approve (their reviewer role or their
+ * access taken away): an approval counts only while its reviewer could give it, so each draft
+ * they approved goes back to review. The drafts' ids, for the trail.
+ */
+export async function withdrawApprovals(database: Queryable, email: string): Promise<string[]> {
+  const withdrawn = await database.query<{ draft_id: string }>(
+    'DELETE FROM approvals WHERE approved_by = $1 RETURNING draft_id',
+    [normalEmail(email)],
+  )
+  const ids = [...new Set(withdrawn.map((row) => row.draft_id))].sort()
+  if (ids.length > 0) {
+    await database.query(
+      `UPDATE drafts SET status = 'pending_review'
+       WHERE id = ANY ($1) AND status = 'pending_publish'
+         AND NOT EXISTS (SELECT 1 FROM approvals WHERE approvals.draft_id = drafts.id)`,
+      [ids],
+    )
+  }
+  return ids
 }
 
 /** A new session for a signed-in person: the cookie's token, shown once. */
@@ -360,9 +389,13 @@ export async function endSession(database: Queryable, token: string, now: Date =
 }
 
 /** Takes a person's access away: no sign-in, every session ended. Their history stays. */
-export async function disablePerson(database: Database, email: string, now: Date = new Date()) {
+export async function disablePerson(
+  database: Database,
+  email: string,
+  now: Date = new Date(),
+): Promise<{ approvalsWithdrawn: string[] }> {
   const address = normalEmail(email)
-  await database.transaction(async (tx) => {
+  return database.transaction(async (tx) => {
     await tx.query('UPDATE people SET disabled_at = $2 WHERE email = $1', [
       address,
       now.toISOString(),
@@ -376,5 +409,6 @@ export async function disablePerson(database: Database, email: string, now: Date
       address,
       now.toISOString(),
     ])
+    return { approvalsWithdrawn: await withdrawApprovals(tx, address) }
   })
 }

@@ -232,6 +232,58 @@ for (const kind of databases()) {
       )
     })
 
+    it('withdraws a reviewer’s approvals when the role or the access is taken away: the drafts go back to review', async () => {
+      await administrator()
+      for (const [email, roles] of [
+        ['rita@bank.example', ['reviewer']],
+        ['rolf@bank.example', ['reviewer']],
+      ] as const) {
+        const { token } = await invite(database, { email, roles, by: 'ada@bank.example' }, T0)
+        await acceptInvitation(database, token, { name: email.split('@')[0] ?? '' }, T0)
+      }
+      // Three drafts ready: two approved by Rita, one by Rolf.
+      for (const [id, by] of [
+        ['pages/about', 'rita@bank.example'],
+        ['pages/imprint', 'rita@bank.example'],
+        ['pages/privacy', 'rolf@bank.example'],
+      ]) {
+        await database.query(
+          `INSERT INTO drafts (id, status, base_commit, created_by, created_at, updated_at)
+           VALUES ($1, 'pending_publish', $2, 'ada@bank.example', $3, $3)`,
+          [id, 'a'.repeat(40), T0.toISOString()],
+        )
+        await database.query(
+          'INSERT INTO approvals (draft_id, approved_by, commit, at) VALUES ($1, $2, $3, $4)',
+          [id, by, 'b'.repeat(40), T0.toISOString()],
+        )
+      }
+      const statuses = async () =>
+        Object.fromEntries(
+          (
+            await database.query<{ id: string; status: string }>(
+              'SELECT id, status FROM drafts ORDER BY id',
+            )
+          ).map((row) => [row.id, row.status]),
+        )
+      // Another role besides keeps the approvals; losing the reviewer's withdraws them.
+      expect(
+        (await setRoles(database, 'rita@bank.example', ['reviewer', 'author'], later(1000)))
+          .approvalsWithdrawn,
+      ).toEqual([])
+      const rita = await setRoles(database, 'rita@bank.example', ['author'], later(2000))
+      expect(rita.approvalsWithdrawn).toEqual(['pages/about', 'pages/imprint'])
+      expect(await statuses()).toEqual({
+        'pages/about': 'pending_review',
+        'pages/imprint': 'pending_review',
+        'pages/privacy': 'pending_publish',
+      })
+      expect(await disablePerson(database, 'rolf@bank.example', later(3000))).toEqual({
+        approvalsWithdrawn: ['pages/privacy'],
+      })
+      expect((await statuses())['pages/privacy']).toBe('pending_review')
+      expect(await database.query('SELECT * FROM approvals')).toEqual([])
+    })
+
     it('takes a person’s access away, sessions included, and keeps their record', async () => {
       await administrator()
       const { token } = await invite(
