@@ -88,6 +88,19 @@ export interface PublisherOptions {
 
 const LEASE = 'publish'
 
+/**
+ * The after-release command's environment: the service's, less the secrets it has no use for
+ * (the database, the identity provider's client, the mail server). What it needs for its own
+ * target (a CDN's keys, rclone's configuration) passes through.
+ */
+export function withoutServiceSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const kept = { ...env }
+  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'OIDC_CLIENT_SECRET', 'SMTP_URL']) {
+    delete kept[name]
+  }
+  return kept
+}
+
 /** Longer than any build; a dead holder's lease lapses after it. */
 const LEASE_MS = 10 * 60_000
 const SERVICE = 'service'
@@ -365,7 +378,7 @@ export class Publisher {
     const { log, releases } = this.options
     const child = spawn('sh', ['-c', this.options.afterRelease as string], {
       env: {
-        ...process.env,
+        ...withoutServiceSecrets(process.env),
         RELEASE_DIR: releases.pathOf(release.folder),
         RELEASE_ID: release.folder,
         RELEASE_COMMIT: release.commit,

@@ -82,7 +82,8 @@ function makePublisher(build: (config: BuildConfig) => Promise<BuildReport>) {
     drafts,
     releases,
     remote: { url: remote.gitDir, branch: 'main', push: true },
-    afterRelease: `echo "$RELEASE_ID $RELEASE_KIND" >> ${join(dir, 'after-release.log')}`,
+    // What the command sees: the release, and none of the service's secrets.
+    afterRelease: `echo "$RELEASE_ID $RELEASE_KIND \${OIDC_CLIENT_SECRET:-no secret}" >> ${join(dir, 'after-release.log')}`,
     clock,
   })
 }
@@ -127,7 +128,10 @@ describe('publishing the real site', () => {
     useRealBuild()
     await approvedDraft('About the bank of banks')
     const before = await repo.resolve(MAIN)
-    const release = await publisher.publish(paul, 'pages/about')
+    process.env.OIDC_CLIENT_SECRET = 'the service’s own'
+    const release = await publisher.publish(paul, 'pages/about').finally(() => {
+      delete process.env.OIDC_CLIENT_SECRET
+    })
 
     expect(await readlink(join(dir, 'releases', CURRENT))).toBe(release.folder)
     expect(await served(ABOUT_PAGE)).toContain('About the bank of banks')
@@ -144,7 +148,7 @@ describe('publishing the real site', () => {
     expect((await verifyAudit(database)).ok).toBe(true)
     await expect
       .poll(() => readFile(join(dir, 'after-release.log'), 'utf8').catch(() => ''))
-      .toBe(`${release.folder} publish\n`)
+      .toBe(`${release.folder} publish no secret\n`)
   }, 120_000)
 
   it('refuses a publisher who has no approved draft to publish, and changes nothing', async () => {
