@@ -220,9 +220,7 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
     const diffs = []
     for (const file of draft.files) {
       const path = editorPathOf(file)
-      // A file the draft deletes has nothing to show: with no file of its own left, the editor
-      // shows the entry as it is live (and the comment says it is to go).
-      if (!path || draft.deletes.includes(file)) continue
+      if (!path) continue
       diffs.push({ path, id: file, newFile: draft.adds.includes(file) })
     }
     return {
@@ -482,7 +480,12 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
         return unpublishedEntry(params)
       case 'unpublishedEntryDataFile': {
         const draft = await requireDraft(idOf(params))
-        const data = await repo.readFile(draft.head, repositoryPathOf(params.path))
+        const path = repositoryPathOf(params.path)
+        // A file the draft deletes is shown as it is live (the comment says it is to go).
+        const data = await repo.readFile(
+          draft.deletes.includes(path) ? draft.base : draft.head,
+          path,
+        )
         if (!data) throw new CmsRequestError(`the draft has no file ${String(params.path)}`, 404)
         return { data: data.toString('utf8') }
       }

@@ -88,14 +88,14 @@ const SIGN_IN_LIMIT = 10
  * What the editor may load: its own files only. Decap styles its interface in `style`
  * attributes and elements it writes at run time, which no hash can name.
  */
-const policy = (script: string) =>
+const policy = (script: string, connect = "'self'") =>
   [
     "default-src 'none'",
     `script-src ${script}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    `connect-src ${connect}`,
     "frame-src 'self' blob:",
     "frame-ancestors 'none'",
     "base-uri 'none'",
@@ -103,8 +103,11 @@ const policy = (script: string) =>
     "object-src 'none'",
   ].join('; ')
 const CONTENT_SECURITY_POLICY = policy("'self'")
-/** Decap's editor compiles its configuration's schema (ajv) with `new Function`. */
-const EDITOR_CONTENT_SECURITY_POLICY = policy("'self' 'unsafe-eval'")
+/**
+ * Decap's editor compiles its configuration's schema (ajv) with `new Function`, and reads an
+ * image chosen for upload back from its `blob:` address before it sends it.
+ */
+const EDITOR_CONTENT_SECURITY_POLICY = policy("'self' 'unsafe-eval'", "'self' blob:")
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 

@@ -319,7 +319,7 @@ describe('deletions and images on their own go through review too', () => {
       ],
       comments: [{ by: ada.email, body: expect.stringMatching(/^Asks for deletion/) }],
     })
-    // On the board it is the entry as it is live (no file of the draft to read).
+    // On the board and in the editor it is the entry as it is live.
     expect(body(await call(rita, 'unpublishedEntries'))).toEqual([
       'jobPosting/working-student-data',
     ])
@@ -328,9 +328,16 @@ describe('deletions and images on their own go through review too', () => {
     ).toMatchObject({
       collection: 'jobPosting',
       slug: 'working-student-data',
-      diffs: [],
       status: 'pending_review',
+      diffs: [
+        { path: JOB_DE, newFile: false },
+        { path: JOB_EN, newFile: false },
+      ],
     })
+    const shown = await call(rita, 'unpublishedEntryDataFile', { ...job, path: JOB_EN, id: '' })
+    expect(body<{ data: string }>(shown).data).toBe(
+      await readFile(join(ROOT, 'content/en/jobs/working-student-data.yaml'), 'utf8'),
+    )
     // A second request while one waits is refused.
     expect((await call(ada, 'deleteFiles', { paths: [JOB_EN, JOB_DE] })).status).toBe(409)
 
