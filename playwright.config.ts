@@ -45,8 +45,8 @@ export default defineConfig({
   // The editors' publishing walk is one serial group of about four minutes: it goes first, so
   // that the other worker takes every other test meanwhile instead of idling at the end.
   projects: [
-    { name: 'publishing', testMatch: /publishing\.spec\.ts$/ },
-    { name: 'site', testIgnore: /publishing\.spec\.ts$/ },
+    { name: 'publishing', testMatch: /publishing(-oidc)?\.spec\.ts$/ },
+    { name: 'site', testIgnore: /publishing(-oidc)?\.spec\.ts$/ },
   ],
   webServer: {
     command: 'node scripts/run.mjs start',

@@ -288,6 +288,61 @@ test('a publisher schedules a publication; it fires when due; a schedule can be 
   await expect(paul.getByText(/published \(published as release/)).toBeVisible()
 })
 
+test('a deletion and an image from the media library wait for approval, and take effect when published', async () => {
+  const { ada, rita, paul } = people
+  const job = `${SITE}/en/careers/working-student-data/`
+  // A job posting that is filled: "delete published entry" makes a draft, in review.
+  await ada.goto(`${CMS}/admin/?${Date.now()}#/collections/jobPosting/entries/working-student-data`)
+  await ada.getByRole('button', { name: 'Delete published entry' }).click()
+  await expect(ada.getByText(/Not deleted yet: every change goes through review/)).toBeVisible({
+    timeout: 30_000,
+  })
+  expect((await fetch(job)).status).toBe(200)
+
+  // An image uploaded in the media library on its own.
+  const { default: sharp } = await import('sharp')
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a6f97' } })
+    .png()
+    .toBuffer()
+  await ada.goto(`${CMS}/admin/?${Date.now()}#/collections/jobPosting`)
+  await ada.getByRole('button', { name: 'Media' }).click()
+  await ada
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'branch-office.png', mimeType: 'image/png', buffer: png })
+  await expect(ada.getByText(/Not in the library yet/)).toBeVisible({ timeout: 30_000 })
+  expect((await fetch(`${SITE}/images/branch-office.png`)).status).toBe(404)
+
+  // The reviewer sees both on the page of changes, the image itself too, and approves them.
+  await rita.goto(`${CMS}/changes`)
+  const deletion = rita.locator('li', {
+    has: rita.getByRole('heading', { name: /jobPosting\/working-student-data \(deletion\)/ }),
+  })
+  const image = rita.locator('li', {
+    has: rita.getByRole('heading', { name: /media\/branch-office\.png/ }),
+  })
+  const shown = image.getByRole('img', { name: /branch-office\.png/ })
+  await expect(shown).toBeVisible()
+  expect(await shown.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(64)
+  await deletion.getByRole('button', { name: 'Approve' }).click()
+  await expect(deletion.getByRole('heading')).toContainText('approved, ready')
+  await image.getByRole('button', { name: 'Approve' }).click()
+  await expect(image.getByRole('heading')).toContainText('approved, ready')
+
+  // The publisher publishes each: the posting is gone from the site, the image is served.
+  await paul.goto(`${CMS}/changes`)
+  for (const name of [/jobPosting\/working-student-data/, /media\/branch-office\.png/]) {
+    await paul
+      .locator('li', { has: paul.getByRole('heading', { name }) })
+      .getByRole('button', { name: 'Publish now' })
+      .click()
+    await expect(paul.getByRole('heading', { name })).toHaveCount(0, { timeout: 30_000 })
+  }
+  expect((await fetch(job)).status).toBe(404)
+  const served = await fetch(`${SITE}/images/branch-office.png`)
+  expect(served.status).toBe(200)
+  expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true)
+})
+
 test('the administrator finds every step in the audit trail, its chain intact', async () => {
   const { admin } = people
   await admin.goto(`${CMS}/audit`)
@@ -300,7 +355,7 @@ test('the administrator finds every step in the audit trail, its chain intact', 
   ).toBe(true)
   await expect(admin.getByRole('region', { name: 'Audit trail' })).toHaveAttribute('tabindex', '0')
   // The service's own pages pass axe-core, at phone width too.
-  for (const path of ['/audit', '/people', '/releases', '/schedules', '/sign-in']) {
+  for (const path of ['/audit', '/people', '/releases', '/schedules', '/changes', '/sign-in']) {
     await admin.goto(`${CMS}${path}`)
     expect(await axeViolations(admin), path).toEqual([])
   }

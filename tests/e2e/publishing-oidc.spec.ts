@@ -1,0 +1,161 @@
+/**
+ * Sign-in to the publishing service through the bank's identity provider, clicked through in
+ * Chromium: a real OpenID Connect provider (`oidc-provider` with its development login and
+ * consent pages) and three people whose groups map to roles, and one whose groups do not. The
+ * service runs in this process on a port of its own, with a stand-in build (publishing itself is
+ * tested in publishing.spec.ts); the editor's code is not loaded, only who is signed in matters.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, type Page, test } from '@playwright/test'
+import type { FastifyInstance } from 'fastify'
+import Provider from 'oidc-provider'
+import { ROOT, readBuildConfig } from '../../src/build/config'
+import { createPublishingApp } from '../../src/publishing/http'
+import { openPublishingService, type PublishingService } from '../../src/publishing/service'
+import { readPublishingSettings } from '../../src/publishing/settings'
+import { siteRepository } from '../support/site-repository'
+
+const CMS_PORT = Number(process.env.TEST_PORT ?? 4173) + 22
+const CMS = `http://localhost:${CMS_PORT}`
+const ACCOUNTS: Record<string, { email: string; name: string; groups: string[] }> = {
+  ada: { email: 'ada@bank.example', name: 'Ada Author', groups: ['staff', 'cms-authors'] },
+  rita: { email: 'rita@bank.example', name: 'Rita Reviewer', groups: ['cms-reviewers'] },
+  paul: {
+    email: 'paul@bank.example',
+    name: 'Paul Publisher',
+    groups: ['cms-publishers', 'cms-admins'],
+  },
+  mallory: { email: 'mallory@bank.example', name: 'Mallory', groups: ['staff'] },
+}
+
+let dir: string
+let provider: Server
+let service: PublishingService
+let app: FastifyInstance
+
+test.describe.configure({ mode: 'serial' })
+
+test.beforeAll(async () => {
+  provider = createServer()
+  await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve))
+  const address = provider.address()
+  const issuer = `http://localhost:${typeof address === 'object' && address ? address.port : 0}`
+  const oidc = new Provider(issuer, {
+    clients: [
+      {
+        client_id: 'publishing',
+        client_secret: 'a-secret-of-the-bank',
+        redirect_uris: [`${CMS}/sign-in/provider/callback`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
+    async findAccount(_ctx, id) {
+      const account = ACCOUNTS[id]
+      if (!account) return undefined
+      return { accountId: id, claims: async () => ({ sub: id, email_verified: true, ...account }) }
+    },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
+    conformIdTokenClaims: false,
+    features: { devInteractions: { enabled: true } },
+    cookies: { keys: ['cookie-key-of-the-test'] },
+  })
+  provider.on('request', oidc.callback())
+
+  dir = await mkdtemp(join(tmpdir(), 'publishing-oidc-e2e-'))
+  const remote = await siteRepository(join(dir, 'bank.git'))
+  const env = {
+    DATA_DIR: join(dir, 'data'),
+    OUT_DIR: join(dir, 'dist'),
+    CMS_PORT: String(CMS_PORT),
+    PUBLISHING_REMOTE: remote.gitDir,
+    OIDC_ISSUER: issuer,
+    OIDC_CLIENT_ID: 'publishing',
+    OIDC_CLIENT_SECRET: 'a-secret-of-the-bank',
+    OIDC_ROLE_MAP:
+      'cms-authors=author,cms-reviewers=reviewer,cms-publishers=publisher,cms-admins=administrator',
+  }
+  service = await openPublishingService(readPublishingSettings(ROOT, env), {
+    root: ROOT,
+    buildConfig: readBuildConfig(env),
+    build: async (config) => {
+      await mkdir(config.outDir, { recursive: true })
+      await writeFile(join(config.outDir, 'index.html'), 'site')
+      return {} as never
+    },
+  })
+  app = await createPublishingApp(service, { logLevel: 'warn' })
+  await app.listen({ port: CMS_PORT, host: '127.0.0.1' })
+})
+
+test.afterAll(async () => {
+  await app?.close()
+  await service?.close()
+  await new Promise((resolve) => provider?.close(resolve))
+  if (dir) await rm(dir, { recursive: true, force: true })
+})
+
+/** Opens the service, takes the provider's button, and logs in there as `login`. */
+async function signInAs(page: Page, login: string) {
+  // Only who is signed in matters here: the editor's code stays unloaded.
+  await page.route('**/_publishing/editor/**', (route) => route.abort())
+  // The provider's development pages ask for a web font; nothing here goes elsewhere.
+  await page.route(
+    (url) => !['localhost', '127.0.0.1'].includes(url.hostname),
+    (route) => route.abort(),
+  )
+  await page.goto(`${CMS}/`)
+  await expect(page).toHaveURL(`${CMS}/sign-in`)
+  await expect(page.getByRole('button', { name: /passkey/i })).toHaveCount(0)
+  await page.getByRole('button', { name: 'Sign in with the bank’s account' }).click()
+  // The provider's own pages: its login form, then its consent.
+  await page.locator('input[name="login"]').fill(login)
+  await page.locator('input[name="password"]').fill('any password')
+  await page.getByRole('button', { name: 'Sign-in' }).click()
+  const consent = page.getByRole('button', { name: 'Continue' })
+  await expect(consent.or(page.locator('#provider-return'))).toBeVisible()
+  if (await consent.isVisible()) await consent.click()
+}
+
+const me = (page: Page) =>
+  page.evaluate(async () => {
+    const response = await fetch('/api/me')
+    return response.ok ? ((await response.json()) as { email: string; roles: string[] }) : null
+  })
+
+test('three people sign in through the bank’s provider, each with the roles their groups map to', async ({
+  browser,
+}) => {
+  for (const [login, roles] of [
+    ['ada', ['author']],
+    ['rita', ['reviewer']],
+    ['paul', ['publisher', 'administrator']],
+  ] as const) {
+    const context = await browser.newContext({ locale: 'en-GB' })
+    const page = await context.newPage()
+    await signInAs(page, login)
+    await page.waitForURL(`${CMS}/admin/**`)
+    expect(await me(page)).toMatchObject({ email: ACCOUNTS[login]?.email, roles })
+    // The session cookie is the service's own, out of reach of scripts.
+    const [session] = (await context.cookies(CMS)).filter((cookie) =>
+      cookie.name.startsWith('__Host-publishing-session'),
+    )
+    expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict' })
+    await context.close()
+  }
+})
+
+test('someone whose groups map to no role is told so, and is not signed in', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ locale: 'en-GB' })
+  const page = await context.newPage()
+  await signInAs(page, 'mallory')
+  await expect(page.getByText(/your account has no role in the publishing service/)).toBeVisible()
+  expect(await me(page)).toBeNull()
+  await context.close()
+})
