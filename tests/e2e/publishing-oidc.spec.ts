@@ -6,65 +6,35 @@
  * tested in publishing.spec.ts); the editor's code is not loaded, only who is signed in matters.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import type { FastifyInstance } from 'fastify'
-import Provider from 'oidc-provider'
 import { ROOT, readBuildConfig } from '../../src/build/config'
 import { createPublishingApp } from '../../src/publishing/http'
 import { openPublishingService, type PublishingService } from '../../src/publishing/service'
 import { readPublishingSettings } from '../../src/publishing/settings'
+import {
+  OIDC_ACCOUNTS,
+  OIDC_CLIENT,
+  OIDC_ROLE_MAP,
+  startOidcProvider,
+} from '../support/oidc-provider'
 import { siteRepository } from '../support/site-repository'
 
 const CMS_PORT = Number(process.env.TEST_PORT ?? 4173) + 22
 const CMS = `http://localhost:${CMS_PORT}`
-const ACCOUNTS: Record<string, { email: string; name: string; groups: string[] }> = {
-  ada: { email: 'ada@bank.example', name: 'Ada Author', groups: ['staff', 'cms-authors'] },
-  rita: { email: 'rita@bank.example', name: 'Rita Reviewer', groups: ['cms-reviewers'] },
-  paul: {
-    email: 'paul@bank.example',
-    name: 'Paul Publisher',
-    groups: ['cms-publishers', 'cms-admins'],
-  },
-  mallory: { email: 'mallory@bank.example', name: 'Mallory', groups: ['staff'] },
-}
 
 let dir: string
-let provider: Server
+let provider: Awaited<ReturnType<typeof startOidcProvider>>
 let service: PublishingService
 let app: FastifyInstance
 
 test.describe.configure({ mode: 'serial' })
 
 test.beforeAll(async () => {
-  provider = createServer()
-  await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve))
-  const address = provider.address()
-  const issuer = `http://localhost:${typeof address === 'object' && address ? address.port : 0}`
-  const oidc = new Provider(issuer, {
-    clients: [
-      {
-        client_id: 'publishing',
-        client_secret: 'a-secret-of-the-bank',
-        redirect_uris: [`${CMS}/sign-in/provider/callback`],
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_post',
-      },
-    ],
-    async findAccount(_ctx, id) {
-      const account = ACCOUNTS[id]
-      if (!account) return undefined
-      return { accountId: id, claims: async () => ({ sub: id, email_verified: true, ...account }) }
-    },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
-    conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: true } },
-    cookies: { keys: ['cookie-key-of-the-test'] },
-  })
-  provider.on('request', oidc.callback())
+  provider = await startOidcProvider(CMS)
+  const issuer = provider.issuer
 
   dir = await mkdtemp(join(tmpdir(), 'publishing-oidc-e2e-'))
   const remote = await siteRepository(join(dir, 'bank.git'))
@@ -74,10 +44,9 @@ test.beforeAll(async () => {
     CMS_PORT: String(CMS_PORT),
     PUBLISHING_REMOTE: remote.gitDir,
     OIDC_ISSUER: issuer,
-    OIDC_CLIENT_ID: 'publishing',
-    OIDC_CLIENT_SECRET: 'a-secret-of-the-bank',
-    OIDC_ROLE_MAP:
-      'cms-authors=author,cms-reviewers=reviewer,cms-publishers=publisher,cms-admins=administrator',
+    OIDC_CLIENT_ID: OIDC_CLIENT.id,
+    OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+    OIDC_ROLE_MAP,
   }
   service = await openPublishingService(readPublishingSettings(ROOT, env), {
     root: ROOT,
@@ -95,7 +64,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await app?.close()
   await service?.close()
-  await new Promise((resolve) => provider?.close(resolve))
+  await provider?.close()
   if (dir) await rm(dir, { recursive: true, force: true })
 })
 
@@ -139,7 +108,7 @@ test('three people sign in through the bank’s provider, each with the roles th
     const page = await context.newPage()
     await signInAs(page, login)
     await page.waitForURL(`${CMS}/admin/**`)
-    expect(await me(page)).toMatchObject({ email: ACCOUNTS[login]?.email, roles })
+    expect(await me(page)).toMatchObject({ email: OIDC_ACCOUNTS[login]?.email, roles })
     // The session cookie is the service's own, out of reach of scripts.
     const [session] = (await context.cookies(CMS)).filter((cookie) =>
       cookie.name.startsWith('__Host-publishing-session'),

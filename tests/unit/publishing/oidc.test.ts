@@ -6,11 +6,9 @@
  */
 
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import Provider from 'oidc-provider'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT, readBuildConfig } from '../../../src/build/config'
 import { readAudit } from '../../../src/publishing/audit'
@@ -18,53 +16,24 @@ import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/htt
 import { OIDC_COOKIE } from '../../../src/publishing/oidc'
 import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
+import {
+  OIDC_ACCOUNTS,
+  OIDC_CLIENT,
+  OIDC_ROLE_MAP,
+  startOidcProvider,
+} from '../../support/oidc-provider'
 import { siteRepository } from '../../support/site-repository'
 
 const CMS = 'http://localhost:8081'
-const ACCOUNTS: Record<string, { email: string; name: string; groups: string[] }> = {
-  ada: { email: 'ada@bank.example', name: 'Ada Author', groups: ['staff', 'cms-authors'] },
-  rita: { email: 'rita@bank.example', name: 'Rita Reviewer', groups: ['cms-reviewers'] },
-  paul: {
-    email: 'paul@bank.example',
-    name: 'Paul Publisher',
-    groups: ['cms-publishers', 'cms-admins'],
-  },
-  mallory: { email: 'mallory@bank.example', name: 'Mallory', groups: ['staff'] },
-}
 
 let dir: string
-let server: Server
-let issuer: string
+let server: Awaited<ReturnType<typeof startOidcProvider>>
 let service: PublishingService
 let app: FastifyInstance
 
 beforeAll(async () => {
-  server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  issuer = `http://localhost:${typeof address === 'object' && address ? address.port : 0}`
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: 'publishing',
-        client_secret: 'a-secret-of-the-bank',
-        redirect_uris: [`${CMS}/sign-in/provider/callback`],
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_post',
-      },
-    ],
-    async findAccount(_ctx, id) {
-      const account = ACCOUNTS[id]
-      if (!account) return undefined
-      return { accountId: id, claims: async () => ({ sub: id, email_verified: true, ...account }) }
-    },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
-    conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: true } },
-    cookies: { keys: ['cookie-key-of-the-test'] },
-  })
-  server.on('request', provider.callback())
+  server = await startOidcProvider(CMS)
+  const issuer = server.issuer
 
   dir = await mkdtemp(join(tmpdir(), 'publishing-oidc-'))
   const remote = await siteRepository(join(dir, 'bank.git'))
@@ -72,10 +41,9 @@ beforeAll(async () => {
     DATA_DIR: join(dir, 'data'),
     PUBLISHING_REMOTE: remote.gitDir,
     OIDC_ISSUER: issuer,
-    OIDC_CLIENT_ID: 'publishing',
-    OIDC_CLIENT_SECRET: 'a-secret-of-the-bank',
-    OIDC_ROLE_MAP:
-      'cms-authors=author,cms-reviewers=reviewer,cms-publishers=publisher,cms-admins=administrator',
+    OIDC_CLIENT_ID: OIDC_CLIENT.id,
+    OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+    OIDC_ROLE_MAP,
   }
   service = await openPublishingService(readPublishingSettings(ROOT, env), {
     root: ROOT,
@@ -92,7 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close()
   await service?.close()
-  await new Promise((resolve) => server.close(resolve))
+  await server?.close()
   await rm(dir, { recursive: true, force: true })
 })
 
@@ -186,8 +154,8 @@ describe('sign-in with the bank’s identity provider', () => {
       expect(session, login).toBeTruthy()
       const me = await app.inject({ url: '/api/me', headers: { cookie: session as string } })
       expect(me.json()).toMatchObject({
-        email: ACCOUNTS[login]?.email,
-        name: ACCOUNTS[login]?.name,
+        email: OIDC_ACCOUNTS[login]?.email,
+        name: OIDC_ACCOUNTS[login]?.name,
       })
       expect([...me.json().roles].sort()).toEqual(roles)
     }
