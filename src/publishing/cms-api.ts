@@ -33,6 +33,31 @@ import { PublishBusyError, type Publisher, UpstreamConflictError } from './publi
 import { BuildFailedError } from './releases'
 import type { Person } from './rules'
 
+/**
+ * Not an error but what the editor must not take for done: a deletion or an upload that is now
+ * a draft, in review. Decap shows the message; it is no refusal, so not one in the trail.
+ */
+class WaitsForReview extends CmsRequestError {
+  constructor(message: string) {
+    super(message, 409)
+  }
+}
+
+/** The editor's actions that change something: a refusal of one is in the trail. */
+const WRITES = new Set([
+  'persistEntry',
+  'persistMedia',
+  'deleteFile',
+  'deleteFiles',
+  'updateUnpublishedEntryStatus',
+  'publishUnpublishedEntry',
+  'deleteUnpublishedEntry',
+  'addNote',
+  'updateNote',
+  'deleteNote',
+  'toggleNoteResolution',
+])
+
 export interface CmsAnswer {
   status: number
   body: unknown
@@ -394,7 +419,7 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
     await drafts.comment(person, id, t.deletionComment(paths))
     await drafts.setStatus(person, id, 'pending_review')
     // Decap takes a success for "deleted"; it is not, yet, and the editor says so.
-    throw new CmsRequestError(t.deletionWaits(id), 409)
+    throw new WaitsForReview(t.deletionWaits(id))
   }
 
   /**
@@ -435,7 +460,7 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
     }
     await drafts.save(person, id, [{ path, content }], `Add image ${path}`, null)
     await drafts.setStatus(person, id, 'pending_review')
-    throw new CmsRequestError(t.uploadWaits(path), 409)
+    throw new WaitsForReview(t.uploadWaits(path))
   }
 
   async function getMedia(params: Record<string, unknown>) {
@@ -603,10 +628,32 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
     async handle(person: Person, body: unknown): Promise<CmsAnswer> {
       const request = isRecord(body) ? body : {}
       const params = isRecord(request.params) ? request.params : {}
+      const action = String(request.action)
       try {
-        return { status: 200, body: await dispatch(person, String(request.action), params) }
+        return { status: 200, body: await dispatch(person, action, params) }
       } catch (error) {
-        return refusal(error)
+        const answer = refusal(error)
+        // The rules' refusals are in the trail already; a write refused as bad input joins them.
+        if (
+          WRITES.has(action) &&
+          !(error instanceof RefusedError) &&
+          !(error instanceof WaitsForReview) &&
+          answer.status >= 400 &&
+          answer.status < 500
+        ) {
+          const subject =
+            typeof params.collection === 'string' && typeof params.slug === 'string'
+              ? `${params.collection}/${params.slug}`
+              : typeof (params.options as { collectionName?: unknown })?.collectionName === 'string'
+                ? String((params.options as { collectionName: string }).collectionName)
+                : action
+          await drafts.recordRefusal(person, subject, {
+            code: 'request',
+            action,
+            reason: String((answer.body as { error?: unknown }).error ?? '').slice(0, 1000),
+          })
+        }
+        return answer
       }
     },
   }

@@ -543,16 +543,20 @@ export class Drafts {
   /** Records a refusal in the trail and throws it; nothing else changes. */
   private async refuseUnless(person: Person, decision: Decision, id: string): Promise<void> {
     if (decision.allowed) return
+    await this.recordRefusal(person, id, { code: decision.code, reason: decision.reason })
+    throw new RefusedError(decision)
+  }
+
+  /** A refusal in the trail: the rules' own, or the editor's request refused as bad input. */
+  async recordRefusal(
+    person: Person,
+    subject: string,
+    details: { code: string; reason: string; action?: string },
+  ): Promise<void> {
     await appendAudit(
       this.database,
-      {
-        actor: person.email,
-        action: 'refusal',
-        subject: id,
-        details: { code: decision.code, reason: decision.reason },
-      },
+      { actor: person.email, action: 'refusal', subject: subject.slice(0, 200), details },
       this.clock(),
     )
-    throw new RefusedError(decision)
   }
 }

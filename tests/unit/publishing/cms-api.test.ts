@@ -161,6 +161,17 @@ describe('drafts through the editor', () => {
     })
     expect(unknown.status).toBe(400)
     expect(body<{ error: string }>(unknown).error).toMatch(/no collection "secrets"/)
+    // A write refused as bad input is in the trail, as the rules' refusals are; a read is not.
+    expect((await readAudit(database)).at(-1)).toMatchObject({
+      action: 'refusal',
+      actor: ada.email,
+      subject: 'secrets',
+      details: {
+        code: 'request',
+        action: 'persistEntry',
+        reason: expect.stringMatching(/no collection "secrets"/),
+      },
+    })
     await saveAbout(ada, 'About the bank')
     const forged = await call(ada, 'updateUnpublishedEntryStatus', {
       collection: 'pages',
@@ -276,9 +287,13 @@ describe('drafts through the editor', () => {
     expect(notes).toMatchObject([{ content: 'Say "partner banks".', author: rita.email }])
     expect((await call(rita, 'deleteNote', { ...draft, noteId: '1' })).status).toBe(403)
     expect((await call(ada, 'addNote', { ...draft, note: { content: ' ' } })).status).toBe(422)
-    expect((await readAudit(database)).at(-1)).toMatchObject({
-      action: 'comment',
-      actor: rita.email,
+    const trail = await readAudit(database)
+    expect(trail.slice(-3).map((entry) => entry.action)).toEqual(['comment', 'refusal', 'refusal'])
+    expect(trail.at(-3)).toMatchObject({ action: 'comment', actor: rita.email })
+    expect(trail.at(-1)).toMatchObject({
+      actor: ada.email,
+      subject: 'pages/about',
+      details: { code: 'request', action: 'addNote' },
     })
   })
 
@@ -349,7 +364,16 @@ describe('deletions and images on their own go through review too', () => {
     expect(await live('content/en/jobs/working-student-data.yaml')).toBeNull()
     expect(await live('content/de/jobs/working-student-data.yaml')).toBeNull()
     const trail = (await readAudit(database)).map((entry) => entry.action)
-    expect(trail.slice(-6)).toEqual(['save', 'comment', 'submit', 'refusal', 'approve', 'publish'])
+    // The second request and the author's approval were refused, each in the trail.
+    expect(trail.slice(-7)).toEqual([
+      'save',
+      'comment',
+      'submit',
+      'refusal',
+      'refusal',
+      'approve',
+      'publish',
+    ])
   })
 
   it('refuses a deletion the content does not allow, naming file and field, and one of files not live', async () => {
