@@ -29,12 +29,15 @@ export interface PreviewsOptions {
 }
 
 const SERVICE = { name: 'Publishing service', email: 'publishing@localhost' }
+const FAILURES_KEPT = 50
 /** This process's workspace: processes sharing the folder never build in one another's. */
 const WORKSPACE = `workspace-${hostname()}-${process.pid}`
 
 export class Previews {
   /** Builds run one after another (one workspace); each waits for the one before. */
   private queue: Promise<unknown> = Promise.resolve()
+  /** Why the newest previews that could not be made failed, by what they were made of. */
+  private readonly failures = new Map<string, Error>()
 
   constructor(private readonly options: PreviewsOptions) {}
 
@@ -51,6 +54,10 @@ export class Previews {
     const key = createHash('sha256').update(`${main}:${draft.head}`).digest('hex').slice(0, 24)
     const folder = join(this.options.dir, key)
     if (await exists(join(folder, '_headers.json'))) return folder
+    // A draft that does not build fails the same way until it or main changes: every page and
+    // file of its preview asks, and is answered without building it again.
+    const failed = this.failures.get(key)
+    if (failed) throw failed
     const run = this.queue.then(async () => {
       if (await exists(join(folder, '_headers.json'))) return folder
       let tree: string
@@ -87,6 +94,14 @@ export class Previews {
       return folder
     })
     this.queue = run.catch(() => undefined)
+    run.catch((error: unknown) => {
+      if (!(error instanceof BuildFailedError || error instanceof DraftConflictError)) return
+      this.failures.set(key, error)
+      for (const oldest of this.failures.keys()) {
+        if (this.failures.size <= FAILURES_KEPT) break
+        this.failures.delete(oldest)
+      }
+    })
     return run
   }
 

@@ -25,6 +25,7 @@ let dir: string
 let service: PublishingService
 let app: FastifyInstance
 let session: string
+let builds = 0
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'publishing-previews-'))
@@ -33,7 +34,10 @@ beforeAll(async () => {
   service = await openPublishingService(readPublishingSettings(ROOT, env), {
     root: ROOT,
     buildConfig: readBuildConfig(env),
-    build: buildSite,
+    build: (config) => {
+      builds += 1
+      return buildSite(config)
+    },
   })
   app = await createPublishingApp(service, { logLevel: 'silent' })
   await service.database.query(
@@ -105,5 +109,13 @@ describe('a draft as a whole site', () => {
     const answer = await app.inject({ url: '/preview/pages/about', headers: { cookie: session } })
     expect(answer.statusCode).toBe(422)
     expect(answer.json().error).toMatch(/about\.yaml › title/)
+    // Asked again, and for its pages, it fails the same way without building again.
+    const tried = builds
+    const again = await app.inject({ url: '/preview/pages/about', headers: { cookie: session } })
+    expect(again.statusCode).toBe(422)
+    expect(again.json().error).toMatch(/about\.yaml › title/)
+    const cookie = `${session}; ${PREVIEW_COOKIE}=${encodeURIComponent('pages/about')}`
+    expect((await app.inject({ url: '/en/about/', headers: { cookie } })).statusCode).toBe(404)
+    expect(builds).toBe(tried)
   }, 120_000)
 })
