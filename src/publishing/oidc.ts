@@ -126,7 +126,7 @@ export function createOidc(settings: OidcSettings, redirectUri: string) {
     async finish(
       callback: URL,
       cookie: string | undefined,
-    ): Promise<{ email: string; name: string; roles: Role[] }> {
+    ): Promise<{ email: string; name: string; roles: Role[]; account: string }> {
       let pending: Pending
       try {
         pending = JSON.parse(Buffer.from(cookie ?? '', 'base64url').toString()) as Pending
@@ -170,7 +170,8 @@ export function createOidc(settings: OidcSettings, redirectUri: string) {
       const email = normalEmail(claims.email)
       const name =
         typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim() : email
-      return { email, name: name.slice(0, 200), roles }
+      // The account is the issuer's and its subject's: the e-mail address may change there.
+      return { email, name: name.slice(0, 200), roles, account: `${claims.iss} ${claims.sub}` }
     },
   }
 }

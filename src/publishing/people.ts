@@ -9,6 +9,18 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { Database, Queryable } from '../server/forms/database'
 import { type EditorLanguage, type Person, ROLES, type Role } from './rules'
 
+/**
+ * Who a person is at the bank's identity provider (its issuer and their subject there): the
+ * account a person signs in with stays theirs, whatever e-mail address the provider sends later.
+ */
+export const PROVIDER_ACCOUNTS_MIGRATION = {
+  id: '0007-provider-accounts',
+  statements: [
+    'ALTER TABLE people ADD COLUMN provider_account text',
+    'CREATE UNIQUE INDEX people_provider_account ON people (provider_account) WHERE provider_account IS NOT NULL',
+  ],
+}
+
 export const PEOPLE_MIGRATION = {
   id: '0002-people',
   statements: [
@@ -232,20 +244,40 @@ export async function acceptInvitation(
  */
 export async function providerPerson(
   database: Queryable,
-  profile: { email: string; name: string; roles: readonly string[] },
+  profile: { email: string; name: string; roles: readonly string[]; account: string },
   now: Date = new Date(),
 ): Promise<{ person: Person; changed: boolean; approvalsWithdrawn: string[] } | null> {
   const roles = checkRoles(profile.roles)
-  const [before] = await database.query<PersonRow & { disabled_at: unknown }>(
-    'SELECT email, name, roles, language, disabled_at FROM people WHERE email = $1',
-    [normalEmail(profile.email)],
+  const email = normalEmail(profile.email)
+  type Row = PersonRow & { disabled_at: unknown; provider_account: string | null }
+  const columns = 'email, name, roles, language, disabled_at, provider_account'
+  const [bound] = await database.query<Row>(
+    `SELECT ${columns} FROM people WHERE provider_account = $1`,
+    [profile.account],
   )
+  // The provider's account is the person: an address it sends later cannot move them.
+  if (bound && bound.email !== email) {
+    throw new PeopleError(
+      `the identity provider now gives this account the address ${email}, but it signed in as ${bound.email} before: ask an administrator`,
+    )
+  }
+  const [before] = bound
+    ? [bound]
+    : await database.query<Row>(`SELECT ${columns} FROM people WHERE email = $1`, [email])
+  // An address whose person signs in with another account of the provider stays theirs.
+  if (before?.provider_account && before.provider_account !== profile.account) {
+    throw new PeopleError(
+      `${email} belongs to another account of the identity provider: ask an administrator`,
+    )
+  }
   if (before && before.disabled_at !== null) return null
   const [row] = await database.query<PersonRow>(
-    `INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, 'en', $4)
-     ON CONFLICT (email) DO UPDATE SET name = EXCLUDED.name, roles = EXCLUDED.roles
+    `INSERT INTO people (email, name, roles, language, created_at, provider_account)
+     VALUES ($1, $2, $3, 'en', $4, $5)
+     ON CONFLICT (email) DO UPDATE SET name = EXCLUDED.name, roles = EXCLUDED.roles,
+       provider_account = EXCLUDED.provider_account
      RETURNING email, name, roles, language`,
-    [normalEmail(profile.email), profile.name, roles, now.toISOString()],
+    [email, profile.name, roles, now.toISOString(), profile.account],
   )
   if (!row) throw new PeopleError('the person could not be stored')
   const changed = !before || [...rolesOf(before.roles)].sort().join() !== [...roles].sort().join()

@@ -7,7 +7,7 @@ import type { MigrationSet } from '../server/forms/database'
 import { AUDIT_MIGRATION } from './audit'
 import { DRAFTS_MIGRATION } from './drafts'
 import { PASSKEYS_MIGRATION } from './passkeys'
-import { PEOPLE_MIGRATION } from './people'
+import { PEOPLE_MIGRATION, PROVIDER_ACCOUNTS_MIGRATION } from './people'
 import { RELEASES_MIGRATION } from './publisher'
 import { SCHEDULES_MIGRATION } from './schedules'
 
@@ -19,6 +19,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     RELEASES_MIGRATION,
     PASSKEYS_MIGRATION,
     SCHEDULES_MIGRATION,
+    PROVIDER_ACCOUNTS_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

@@ -19,6 +19,8 @@ export const OIDC_ACCOUNTS: Record<string, { email: string; name: string; groups
     groups: ['cms-publishers', 'cms-admins'],
   },
   mallory: { email: 'mallory@bank.example', name: 'Mallory', groups: ['staff'] },
+  // Another account of the provider that claims Ada's address.
+  impostor: { email: 'ada@bank.example', name: 'Not Ada', groups: ['cms-publishers'] },
 }
 
 /** Starts the provider on a free port of localhost for a service at `serviceUrl`. */

@@ -175,6 +175,23 @@ describe('sign-in with the bank’s identity provider', () => {
     })
   })
 
+  it('keeps a person to the provider’s account they signed in with: another claiming the address is refused', async () => {
+    const { finished } = await signIn('impostor')
+    expect(finished.statusCode).toBe(401)
+    expect(finished.json().error).toMatch(
+      /ada@bank\.example belongs to another account of the identity provider/,
+    )
+    expect(sessionOf(finished)).toBeUndefined()
+    // Ada's record and roles are as they were; she still signs in.
+    const again = await signIn('ada')
+    expect(again.finished.statusCode).toBe(200)
+    const me = await app.inject({
+      url: '/api/me',
+      headers: { cookie: sessionOf(again.finished) as string },
+    })
+    expect(me.json()).toMatchObject({ name: 'Ada Author', roles: ['author'] })
+  })
+
   it('refuses a callback whose state was changed, and a code used twice', async () => {
     const tampered = await signIn('ada', (search) => search.replace(/state=[^&]+/, 'state=forged'))
     expect(tampered.finished.statusCode).toBe(401)
