@@ -7,14 +7,17 @@
  *   verify                                   checks the audit trail's chain (exit 1 if broken)
  *   people                                   who may sign in, with their roles
  *   first-administrator                      a new one-time link while nobody can sign in
+ *   release-account <email>                  frees a person from the identity provider's
+ *                                            account they signed in with (the provider made
+ *                                            them a new one): their next sign-in binds again
  */
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readBuildConfig } from '../build/config'
 import { openDatabase } from '../server/forms/database'
-import { exportAudit, verifyAudit } from './audit'
-import { hasPeople, listPeople, SERVICE_ACTOR } from './people'
+import { appendAudit, exportAudit, verifyAudit } from './audit'
+import { hasPeople, listPeople, normalEmail, SERVICE_ACTOR } from './people'
 import { PUBLISHING_MIGRATIONS } from './schema'
 import { firstAdministratorMessage } from './service'
 import { readPublishingSettings } from './settings'
@@ -23,7 +26,8 @@ const USAGE = `usage: npm run cms -- <command>
   audit [--format csv|json] [--out <file>]
   verify
   people
-  first-administrator`
+  first-administrator
+  release-account <email>`
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -35,7 +39,8 @@ async function main(argv: string[]): Promise<number> {
     },
   })
   const [command] = positionals
-  if (!command || !['audit', 'verify', 'people', 'first-administrator'].includes(command)) {
+  const commands = ['audit', 'verify', 'people', 'first-administrator', 'release-account']
+  if (!command || !commands.includes(command)) {
     console.error(USAGE)
     return 2
   }
@@ -70,6 +75,29 @@ async function main(argv: string[]): Promise<number> {
           `${person.email}\t${person.name}\t${person.roles.join(',')}${person.disabled ? '\t(no access)' : ''}`,
         )
       }
+      return 0
+    }
+    if (command === 'release-account') {
+      const email = normalEmail(positionals[1] ?? '')
+      const [released] = await database.query<{ email: string }>(
+        'UPDATE people SET provider_account = NULL WHERE email = $1 AND provider_account IS NOT NULL RETURNING email',
+        [email],
+      )
+      if (!released) {
+        console.error(`${email} is bound to no account of the identity provider.`)
+        return 1
+      }
+      await appendAudit(
+        database,
+        {
+          actor: SERVICE_ACTOR,
+          action: 'role-change',
+          subject: email,
+          details: { providerAccountReleased: true, from: 'npm run cms -- release-account' },
+        },
+        new Date(),
+      )
+      console.log(`${email} signs in with the identity provider's account it comes with next.`)
       return 0
     }
     if (await hasPeople(database)) {

@@ -53,6 +53,22 @@ describe('npm run cms', () => {
     expect(verify.stderr).toMatch(/chain of 0 entries is intact/)
     expect(JSON.parse((await cms('audit', '--format', 'json')).stdout)).toEqual([])
     expect((await cms('people')).stdout).toBe('')
+    // A person bound to the identity provider's account they signed in with, freed from it.
+    const people = await openDatabase({
+      dataDir: join(dir, 'publishing', 'db'),
+      migrations: PUBLISHING_MIGRATIONS,
+    })
+    await people.query(
+      `INSERT INTO people (email, name, roles, language, created_at, provider_account)
+       VALUES ('ada@bank.example', 'Ada', '{author}', 'en', now(), 'https://id.bank.example 42')`,
+    )
+    await people.close()
+    const released = await cms('release-account', 'Ada@bank.example')
+    expect(released.code).toBe(0)
+    expect((await cms('release-account', 'ada@bank.example')).code).toBe(1)
+    expect(JSON.parse((await cms('audit', '--format', 'json')).stdout)).toMatchObject([
+      { action: 'role-change', subject: 'ada@bank.example' },
+    ])
     const wrong = await cms('drop-tables')
     expect(wrong.code).toBe(2)
     expect(wrong.stderr).toMatch(/usage: npm run cms/)
