@@ -8,6 +8,7 @@ import { openPage } from './support/helpers'
 import { templateSamples } from './support/site'
 
 const WIDTHS = [320, 375, 1280]
+const SCREENSHOTS = process.env.LAYOUT_SCREENSHOTS !== 'off'
 
 /** Elements wider than the window, and pairs of texts or images that overlap. */
 async function layoutProblems(page: Page): Promise<string[]> {
@@ -86,10 +87,13 @@ for (const width of WIDTHS) {
       await page.evaluate(() => document.fonts.ready)
       for (const problem of await layoutProblems(page)) problems.push(`${sample.path}: ${problem}`)
       const name = `${sample.template}-${sample.language ?? 'neutral'}-${width}.png`
-      // The picture is for people reading the report; Chromium sometimes cannot take a very
-      // tall one under load, which says nothing about the layout measured above.
-      const picture = await page.screenshot({ fullPage: true }).catch(() => undefined)
-      if (picture) await testInfo.attach(name, { body: picture, contentType: 'image/png' })
+      // The picture is for people reading the report (CI keeps none: LAYOUT_SCREENSHOTS=off);
+      // Chromium sometimes cannot take a very tall one under load, which says nothing about
+      // the layout measured above.
+      if (SCREENSHOTS) {
+        const picture = await page.screenshot({ fullPage: true }).catch(() => undefined)
+        if (picture) await testInfo.attach(name, { body: picture, contentType: 'image/png' })
+      }
     }
     expect(problems).toEqual([])
   })

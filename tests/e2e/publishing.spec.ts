@@ -323,6 +323,8 @@ test('a deletion and an image from the media library wait for approval, and take
   const shown = image.getByRole('img', { name: /branch-office\.png/ })
   await expect(shown).toBeVisible()
   expect(await shown.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(64)
+  // The page with changes on it, its forms and images, passes axe-core.
+  expect(await axeViolations(rita)).toEqual([])
   await deletion.getByRole('button', { name: 'Approve' }).click()
   await expect(deletion.getByRole('heading')).toContainText('approved, ready')
   await image.getByRole('button', { name: 'Approve' }).click()
