@@ -7,8 +7,19 @@
  * them without loading Vite at all.
  */
 import { createHash } from 'node:crypto'
-import { access, cp, link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { dirname, join, relative } from 'node:path'
+import {
+  access,
+  cp,
+  link,
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises'
+import { dirname, isAbsolute, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { InlineConfig, Manifest } from 'vite'
 import type { BootData, BuildResources } from '../shared/types'
@@ -119,6 +130,24 @@ async function pruneCache(dir: string): Promise<void> {
   )
 }
 
+/**
+ * The renderer (server.js, in the cache) imports React and the rest from `node_modules` by
+ * Node's search up its folders: a cache outside the project (`BUILD_CACHE_DIR`) is given a link
+ * to the project's, beside the bundles.
+ */
+async function linkModules(config: BuildConfig): Promise<void> {
+  const path = relative(config.root, config.cacheDir)
+  if (!path.startsWith('..') && !isAbsolute(path)) return
+  await mkdir(config.cacheDir, { recursive: true })
+  await symlink(
+    join(config.root, 'node_modules'),
+    join(config.cacheDir, 'node_modules'),
+    'dir',
+  ).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error
+  })
+}
+
 /** `onClientWritten` receives the client bundle's files as soon as they are on disk. */
 export async function bundle(
   config: BuildConfig,
@@ -126,6 +155,7 @@ export async function bundle(
   { measure }: Pick<Timeline, 'measure'> = untimed,
 ): Promise<Bundle> {
   const versionsDir = join(config.cacheDir, 'bundles')
+  await linkModules(config)
   const codeVersion = await codeHash(config.root)
   const version = join(versionsDir, codeVersion)
   const serverOut = join(version, 'server')

@@ -49,6 +49,8 @@ test.beforeAll(async () => {
       CMS_PORT: String(CMS_PORT),
       DATA_DIR: join(dir, 'data'),
       OUT_DIR: join(dir, 'dist'),
+      // The build's cache goes with the rest, not into the checkout's .cache/.
+      BUILD_CACHE_DIR: join(dir, 'cache'),
       PUBLISHING_REMOTE: remote.gitDir,
       SCHEDULE_CHECK_SECONDS: '1',
       LOG_LEVEL: 'warn',
