@@ -25,7 +25,7 @@ import { appendAudit } from './audit'
 import { createCmsApi, exportTree } from './cms-api'
 import { checkDraftId, DraftConflictError, MAIN } from './drafts'
 import { EDITOR_BASE, editorBundle } from './editor-bundle'
-import { MANAGE_SCRIPT, manageRoutes } from './manage'
+import { IMAGE_POLICY, IMAGE_TYPES, MANAGE_SCRIPT, manageRoutes } from './manage'
 import { createOidc, OIDC_COOKIE, OidcError } from './oidc'
 import {
   EDITOR_START_SCRIPT,
@@ -708,9 +708,32 @@ export async function createPublishingApp(
     return (await siteAt(folder))(request.method, target.path, request.headers, https)
   }
 
+  /**
+   * An image of the live site as main has it, for the preview beside the editor (which shows
+   * pages at the site's own paths on the service's origin): signed-in people only.
+   */
+  const mainImage = async (request: FastifyRequest) => {
+    const path = decodeURIComponent(request.url.split('?')[0] ?? '').slice(1)
+    const type = IMAGE_TYPES[path.split('.').at(-1)?.toLowerCase() ?? '']
+    if (!path.startsWith('images/') || !type || !(await signedIn(request))) return undefined
+    const tip = await service.repo.resolve(MAIN)
+    const blob = tip ? await service.repo.readBlob(tip, `public/${path}`).catch(() => null) : null
+    return blob ? { type, data: blob.data } : undefined
+  }
+
   app.setNotFoundHandler(async (request, reply) => {
     if (request.method === 'GET' || request.method === 'HEAD') {
       const answer = await fromPreview(request)
+      const image =
+        answer === undefined || answer.status === 404
+          ? await mainImage(request).catch(() => undefined)
+          : undefined
+      if (image) {
+        return reply
+          .type(image.type)
+          .header('content-security-policy', IMAGE_POLICY)
+          .send(image.data)
+      }
       if (answer) {
         reply.code(answer.status).headers(answer.headers)
         if (answer.status === 304) return reply.removeHeader('content-length').send()

@@ -31,7 +31,10 @@ import { berlinLocal, fromBerlinTime, ScheduleError } from './schedules'
 import type { PublishingService } from './service'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
-const IMAGE_TYPES: Record<string, string> = {
+/** An image served on the service's origin, opened on its own, runs nothing (an SVG). */
+export const IMAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+/** The images the site takes, by extension: what a draft's or main's image is served as. */
+export const IMAGE_TYPES: Record<string, string> = {
   svg: 'image/svg+xml',
   png: 'image/png',
   jpg: 'image/jpeg',
@@ -501,10 +504,7 @@ ${rows ? `<ul class="changes">${rows}</ul>` : `<p>${t.noChanges}</p>`}
       const type = IMAGE_TYPES[path.split('.').at(-1)?.toLowerCase() ?? '']
       if (!type) return reply.code(404).type(JSON_TYPE).send({ error: 'Not an image.' })
       // An SVG opened on its own runs in a sandbox with nothing allowed.
-      return reply
-        .type(type)
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-        .send(data)
+      return reply.type(type).header('content-security-policy', IMAGE_POLICY).send(data)
     },
   )
   const draftAction =

@@ -365,4 +365,21 @@ describe('the page of changes', () => {
     })
     expect(unknown.statusCode).toBe(400)
   })
+
+  it('serves the live site’s images to signed-in people, for the preview beside the editor', async () => {
+    const path = '/images/blog/designing-idempotent-payment-apis.svg'
+    const image = await as('rita@bank.example', 'GET', path)
+    expect(image.statusCode).toBe(200)
+    expect(image.headers['content-type']).toBe('image/svg+xml')
+    expect(image.headers['content-security-policy']).toContain('sandbox')
+    expect(image.body).toBe(await readFile(join(ROOT, 'public', path), 'utf8'))
+    expect((await app.inject({ url: path })).statusCode).toBe(404)
+    for (const other of [
+      '/images/../site.yaml',
+      '/images/%2e%2e/content/site.yaml',
+      '/images/none.png',
+    ]) {
+      expect((await as('rita@bank.example', 'GET', other)).statusCode, other).toBe(404)
+    }
+  })
 })
