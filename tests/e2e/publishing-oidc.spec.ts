@@ -5,21 +5,20 @@
  * service runs in this process on a port of its own, with a stand-in build (publishing itself is
  * tested in publishing.spec.ts); the editor's code is not loaded, only who is signed in matters.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import type { FastifyInstance } from 'fastify'
-import { ROOT, readBuildConfig } from '../../src/build/config'
 import { createPublishingApp } from '../../src/publishing/http'
-import { openPublishingService, type PublishingService } from '../../src/publishing/service'
-import { readPublishingSettings } from '../../src/publishing/settings'
+import type { PublishingService } from '../../src/publishing/service'
 import {
   OIDC_ACCOUNTS,
   OIDC_CLIENT,
   OIDC_ROLE_MAP,
   startOidcProvider,
 } from '../support/oidc-provider'
+import { openServiceWithStandInBuild } from '../support/publishing'
 import { siteRepository } from '../support/site-repository'
 
 const CMS_PORT = Number(process.env.TEST_PORT ?? 4173) + 22
@@ -48,15 +47,7 @@ test.beforeAll(async () => {
     OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
     OIDC_ROLE_MAP,
   }
-  service = await openPublishingService(readPublishingSettings(ROOT, env), {
-    root: ROOT,
-    buildConfig: readBuildConfig(env),
-    build: async (config) => {
-      await mkdir(config.outDir, { recursive: true })
-      await writeFile(join(config.outDir, 'index.html'), 'site')
-      return {} as never
-    },
-  })
+  service = await openServiceWithStandInBuild(env)
   app = await createPublishingApp(service, { logLevel: 'warn' })
   await app.listen({ port: CMS_PORT, host: '127.0.0.1' })
 })

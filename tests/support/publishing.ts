@@ -3,8 +3,13 @@
  * the PostgreSQL server `TEST_DATABASE_URL` names, dropped by `close`.
  */
 import { randomBytes } from 'node:crypto'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { ROOT, readBuildConfig } from '../../src/build/config'
 import type { Person, Role } from '../../src/publishing/rules'
 import { PUBLISHING_MIGRATIONS } from '../../src/publishing/schema'
+import { openPublishingService, type PublishingService } from '../../src/publishing/service'
+import { readPublishingSettings } from '../../src/publishing/settings'
 import {
   type Database,
   migrate,
@@ -87,3 +92,21 @@ export const person = (email: string, roles: Role[]): Person => ({
 export const ada = person('ada@bank.example', ['author'])
 export const rita = person('rita@bank.example', ['reviewer'])
 export const paul = person('paul@bank.example', ['publisher'])
+
+/**
+ * The publishing service configured by `env`, with a stand-in build that writes one page: for
+ * the tests of everything but publishing itself (the real build is in publisher.test.ts).
+ */
+export function openServiceWithStandInBuild(
+  env: Record<string, string>,
+): Promise<PublishingService> {
+  return openPublishingService(readPublishingSettings(ROOT, env), {
+    root: ROOT,
+    buildConfig: readBuildConfig(env),
+    build: async (config) => {
+      await mkdir(config.outDir, { recursive: true })
+      await writeFile(join(config.outDir, 'index.html'), 'site')
+      return {} as never
+    },
+  })
+}

@@ -4,17 +4,17 @@
  * policy headers on every answer, a session cookie no script or other site can use, and
  * nothing a person typed in the log.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, readBuildConfig } from '../../../src/build/config'
+import { ROOT } from '../../../src/build/config'
 import { readAudit } from '../../../src/publishing/audit'
 import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http'
 import { disablePerson, startSession } from '../../../src/publishing/people'
-import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
-import { readPublishingSettings } from '../../../src/publishing/settings'
+import type { PublishingService } from '../../../src/publishing/service'
+import { openServiceWithStandInBuild } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
 
 let dir: string
@@ -28,16 +28,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'publishing-http-'))
   const remote = await siteRepository(join(dir, 'bank.git'))
   const env = { DATA_DIR: join(dir, 'data'), PUBLISHING_REMOTE: remote.gitDir }
-  service = await openPublishingService(readPublishingSettings(ROOT, env), {
-    root: ROOT,
-    buildConfig: readBuildConfig(env),
-    // The real build is in publisher.test.ts; here a page stands for it.
-    build: async (config) => {
-      await mkdir(config.outDir, { recursive: true })
-      await writeFile(join(config.outDir, 'index.html'), 'site')
-      return {} as never
-    },
-  })
+  service = await openServiceWithStandInBuild(env)
   app = await createPublishingApp(service, {
     logLevel: 'info',
     logStream: { write: (line) => logged.push(line) },

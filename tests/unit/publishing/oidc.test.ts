@@ -5,23 +5,22 @@
  * group turned away, a tampered or replayed callback refused, passkeys off meanwhile.
  */
 
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, readBuildConfig } from '../../../src/build/config'
 import { readAudit } from '../../../src/publishing/audit'
 import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http'
 import { OIDC_COOKIE } from '../../../src/publishing/oidc'
-import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
-import { readPublishingSettings } from '../../../src/publishing/settings'
+import type { PublishingService } from '../../../src/publishing/service'
 import {
   OIDC_ACCOUNTS,
   OIDC_CLIENT,
   OIDC_ROLE_MAP,
   startOidcProvider,
 } from '../../support/oidc-provider'
+import { openServiceWithStandInBuild } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
 
 const CMS = 'http://localhost:8081'
@@ -45,15 +44,7 @@ beforeAll(async () => {
     OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
     OIDC_ROLE_MAP,
   }
-  service = await openPublishingService(readPublishingSettings(ROOT, env), {
-    root: ROOT,
-    buildConfig: readBuildConfig(env),
-    build: async (config) => {
-      await mkdir(config.outDir, { recursive: true })
-      await writeFile(join(config.outDir, 'index.html'), 'site')
-      return {} as never
-    },
-  })
+  service = await openServiceWithStandInBuild(env)
   app = await createPublishingApp(service, { logLevel: 'silent', signInLimit: 0 })
 })
 
