@@ -201,21 +201,32 @@ export async function appendAudit(
 export interface AuditQuery {
   /** Entries after this id (paging forward). */
   afterId?: number
+  /** Entries before this id (paging back). */
+  beforeId?: number
+  /** The newest first (the page people read), instead of the oldest. */
+  newestFirst?: boolean
   limit?: number
   actor?: string
   action?: AuditAction
 }
 
-/** Entries in order, oldest first. */
+/** Entries in order, oldest first (or newest first). */
 export async function readAudit(
   database: Queryable,
   query: AuditQuery = {},
 ): Promise<AuditEntry[]> {
   const rows = await database.query<Row>(
     `SELECT * FROM audit_entries
-     WHERE id > $1 AND ($2::text IS NULL OR actor = $2) AND ($3::text IS NULL OR action = $3)
-     ORDER BY id LIMIT $4`,
-    [query.afterId ?? 0, query.actor ?? null, query.action ?? null, query.limit ?? 1000],
+     WHERE id > $1 AND ($5::bigint IS NULL OR id < $5)
+       AND ($2::text IS NULL OR actor = $2) AND ($3::text IS NULL OR action = $3)
+     ORDER BY id ${query.newestFirst ? 'DESC' : 'ASC'} LIMIT $4`,
+    [
+      query.afterId ?? 0,
+      query.actor ?? null,
+      query.action ?? null,
+      query.limit ?? 1000,
+      query.beforeId ?? null,
+    ],
   )
   return rows.map(toEntry)
 }

@@ -31,6 +31,8 @@ import { berlinLocal, fromBerlinTime, ScheduleError } from './schedules'
 import type { PublishingService } from './service'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
+/** Entries on one page of the audit trail. */
+const AUDIT_PAGE = 200
 /** An image served on the service's origin, opened on its own, runs nothing (an SVG). */
 export const IMAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 /** The images the site takes, by extension: what a draft's or main's image is served as. */
@@ -57,6 +59,7 @@ const TEXTS = {
     chainOk: (n: number) => `The chain of ${n} entries is intact.`,
     chainBroken: (id: number, reason: string) => `The chain is broken at entry ${id}: ${reason}.`,
     download: 'Download',
+    older: 'Older entries',
     releases: 'Releases',
     live: 'live',
     rollBack: 'Roll back to this release',
@@ -114,6 +117,7 @@ const TEXTS = {
     chainBroken: (id: number, reason: string) =>
       `Die Kette ist bei Eintrag ${id} unterbrochen: ${reason}.`,
     download: 'Herunterladen',
+    older: 'Ältere Einträge',
     releases: 'Veröffentlichungen',
     live: 'live',
     rollBack: 'Auf diese Veröffentlichung zurücksetzen',
@@ -372,38 +376,52 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
   })
 
   // ——— the audit trail ———
-  app.get<{ Querystring: { action?: string } }>('/audit', async (request, reply) => {
-    const person = await allowed(request, reply, mayManagePeople, 'audit')
-    if (!person) return
-    const t = TEXTS[person.language]
-    const check = await verifyAudit(database)
-    const action = (AUDIT_ACTIONS as readonly string[]).includes(request.query.action ?? '')
-      ? (request.query.action as AuditAction)
-      : undefined
-    const all = await readAudit(database, { limit: 100_000, ...(action ? { action } : {}) })
-    const shown = all.slice(-500).reverse()
-    const rows = shown
-      .map(
-        (entry) =>
-          `<tr><td>${entry.id}</td><td>${escapeHtml(berlinTime(entry.at, person.language))}</td><td>${escapeHtml(entry.actor)}</td><td>${escapeHtml(entry.action)}</td><td>${escapeHtml(entry.subject)}</td><td>${escapeHtml(
-            [entry.before, entry.after]
-              .filter(Boolean)
-              .map((commit) => String(commit).slice(0, 12))
-              .join(' → '),
-          )}</td><td>${escapeHtml(JSON.stringify(entry.details))}</td></tr>`,
-      )
-      .join('\n')
-    return reply.type('text/html; charset=utf-8').send(
-      layout(
-        person.language,
-        t.audit,
-        `${nav(person.language)}<h1>${t.audit}</h1>
+  app.get<{ Querystring: { action?: string; before?: string } }>(
+    '/audit',
+    async (request, reply) => {
+      const person = await allowed(request, reply, mayManagePeople, 'audit')
+      if (!person) return
+      const t = TEXTS[person.language]
+      const check = await verifyAudit(database)
+      const action = (AUDIT_ACTIONS as readonly string[]).includes(request.query.action ?? '')
+        ? (request.query.action as AuditAction)
+        : undefined
+      // A page at a time, the newest first; the exports hold the whole trail.
+      const before = Number(request.query.before)
+      const shown = await readAudit(database, {
+        newestFirst: true,
+        limit: AUDIT_PAGE,
+        ...(Number.isSafeInteger(before) && before > 0 ? { beforeId: before } : {}),
+        ...(action ? { action } : {}),
+      })
+      const oldest = shown.at(-1)?.id
+      const older =
+        shown.length === AUDIT_PAGE && oldest
+          ? `<p><a href="/audit?before=${oldest}${action ? `&amp;action=${action}` : ''}">${t.older}</a></p>`
+          : ''
+      const rows = shown
+        .map(
+          (entry) =>
+            `<tr><td>${entry.id}</td><td>${escapeHtml(berlinTime(entry.at, person.language))}</td><td>${escapeHtml(entry.actor)}</td><td>${escapeHtml(entry.action)}</td><td>${escapeHtml(entry.subject)}</td><td>${escapeHtml(
+              [entry.before, entry.after]
+                .filter(Boolean)
+                .map((commit) => String(commit).slice(0, 12))
+                .join(' → '),
+            )}</td><td>${escapeHtml(JSON.stringify(entry.details))}</td></tr>`,
+        )
+        .join('\n')
+      return reply.type('text/html; charset=utf-8').send(
+        layout(
+          person.language,
+          t.audit,
+          `${nav(person.language)}<h1>${t.audit}</h1>
 <p>${escapeHtml(check.ok ? t.chainOk(check.entries) : t.chainBroken(check.brokenAt, check.reason))}</p>
 <p>${t.download}: <a href="/audit.csv" download>CSV</a> · <a href="/audit.json" download>JSON</a></p>
-<div class="table" role="region" aria-label="${t.audit}" tabindex="0"><table><caption>${t.audit}</caption><thead><tr><th scope="col">#</th><th scope="col">${t.when}</th><th scope="col">${t.who}</th><th scope="col">${t.what}</th><th scope="col">${t.subject}</th><th scope="col">${t.commits}</th><th scope="col">Details</th></tr></thead><tbody>${rows}</tbody></table></div>`,
-      ),
-    )
-  })
+<div class="table" role="region" aria-label="${t.audit}" tabindex="0"><table><caption>${t.audit}</caption><thead><tr><th scope="col">#</th><th scope="col">${t.when}</th><th scope="col">${t.who}</th><th scope="col">${t.what}</th><th scope="col">${t.subject}</th><th scope="col">${t.commits}</th><th scope="col">Details</th></tr></thead><tbody>${rows}</tbody></table></div>${older}`,
+        ),
+      )
+    },
+  )
   for (const format of ['csv', 'json'] as const) {
     app.get(`/audit.${format}`, async (request, reply) => {
       const person = await allowed(request, reply, mayManagePeople, 'audit')

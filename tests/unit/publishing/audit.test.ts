@@ -48,6 +48,21 @@ for (const kind of databases()) {
       expect(await readAudit(database, { actor: 'rita@bank.example' })).toEqual([second])
     })
 
+    it('reads a page at a time, the newest first, and pages back from an entry', async () => {
+      for (let n = 1; n <= 5; n++) await record('ada@bank.example', n)
+      const ids = (entries: { details: Record<string, unknown> }[]) =>
+        entries.map((entry) => entry.details.n)
+      const newest = await readAudit(database, { newestFirst: true, limit: 2 })
+      expect(ids(newest)).toEqual([5, 4])
+      const older = await readAudit(database, {
+        newestFirst: true,
+        limit: 2,
+        beforeId: newest.at(-1)?.id,
+      })
+      expect(ids(older)).toEqual([3, 2])
+      expect(ids(await readAudit(database, { beforeId: 3 }))).toEqual([1, 2])
+    })
+
     it('is append-only in the database itself: no update, delete or truncate', async () => {
       await record('ada@bank.example', 1)
       for (const statement of [
