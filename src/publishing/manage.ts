@@ -269,8 +269,8 @@ export async function manageRoutes(app: FastifyInstance, { service, signedIn }: 
           someone,
           index,
         ) => `<li><h2>${escapeHtml(someone.name)} &lt;${escapeHtml(someone.email)}&gt;${someone.disabled ? ` (${t.disabled})` : ''}</h2>
-<form data-action="/api/people/roles" data-reload><input type="hidden" name="email" value="${escapeHtml(someone.email)}">${roleBoxes(`p${index}`, someone.roles)}<button type="submit">${t.save}</button></form>
-${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><input type="hidden" name="email" value="${escapeHtml(someone.email)}"><button class="secondary" type="submit">${t.disable}</button></form>`}</li>`,
+<form data-action="/api/people/roles" data-reload><input type="hidden" name="email" value="${escapeHtml(someone.email)}">${roleBoxes(`p${index}`, someone.roles)}<button type="submit" disabled>${t.save}</button></form>
+${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><input type="hidden" name="email" value="${escapeHtml(someone.email)}"><button class="secondary" type="submit" disabled>${t.disable}</button></form>`}</li>`,
       )
       .join('\n')
     return reply.type('text/html; charset=utf-8').send(
@@ -280,7 +280,7 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
         `${nav(person.language)}<h1>${t.people}</h1>
 <ul>${rows}</ul>
 <h2>${t.invite}</h2>
-<form data-action="/api/people/invite" data-show="link"><label for="invite-email">${t.email}</label><input id="invite-email" name="email" type="email" required>${roleBoxes('invite', ['author'])}<button type="submit">${t.sendInvitation}</button></form>
+<form data-action="/api/people/invite" data-show="link"><label for="invite-email">${t.email}</label><input id="invite-email" name="email" type="email" required>${roleBoxes('invite', ['author'])}<button type="submit" disabled>${t.sendInvitation}</button></form>
 <div role="status" id="status"></div>`,
         ['/_publishing/manage.js'],
       ),
@@ -474,16 +474,16 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
           .join('')
         const actions = [
           has('reviewer') && draft.status !== 'pending_publish'
-            ? `<form data-action="/api/changes/approve" data-reload>${hidden}<button type="submit">${t.approve}</button></form>`
+            ? `<form data-action="/api/changes/approve" data-reload>${hidden}<button type="submit" disabled>${t.approve}</button></form>`
             : '',
           has('reviewer')
-            ? `<form data-action="/api/changes/send-back" data-reload>${hidden}<label for="comment-${index}">${t.comment}</label><textarea id="comment-${index}" name="comment" required maxlength="5000"></textarea><button class="secondary" type="submit">${t.sendBack}</button></form>`
+            ? `<form data-action="/api/changes/send-back" data-reload>${hidden}<label for="comment-${index}">${t.comment}</label><textarea id="comment-${index}" name="comment" required maxlength="5000"></textarea><button class="secondary" type="submit" disabled>${t.sendBack}</button></form>`
             : '',
           has('publisher') && draft.status === 'pending_publish'
-            ? `<form data-action="/api/changes/publish" data-reload>${hidden}<button type="submit">${t.publishNow}</button></form>`
+            ? `<form data-action="/api/changes/publish" data-reload>${hidden}<button type="submit" disabled>${t.publishNow}</button></form>`
             : '',
           has('author')
-            ? `<form data-action="/api/changes/discard" data-reload>${hidden}<button class="secondary" type="submit">${t.discard}</button></form>`
+            ? `<form data-action="/api/changes/discard" data-reload>${hidden}<button class="secondary" type="submit" disabled>${t.discard}</button></form>`
             : '',
         ].join('')
         const links = media
@@ -581,7 +581,7 @@ ${rows ? `<ul class="changes">${rows}</ul>` : `<p>${t.noChanges}</p>`}
           draft,
           index,
         ) => `<li><strong>${escapeHtml(draft.id)}</strong>${draft.deletes.length > 0 && draft.deletes.length === draft.files.length ? ` (${t.deletion})` : ''}, ${escapeHtml(draft.approval?.by ?? '')}
-<form data-action="/api/schedules" data-reload><input type="hidden" name="draft" value="${escapeHtml(draft.id)}"><label for="at-${index}">${t.publishAt}</label><input id="at-${index}" name="at" type="datetime-local" required value="${soon}"><button type="submit">${t.schedule}</button></form></li>`,
+<form data-action="/api/schedules" data-reload><input type="hidden" name="draft" value="${escapeHtml(draft.id)}"><label for="at-${index}">${t.publishAt}</label><input id="at-${index}" name="at" type="datetime-local" required value="${soon}"><button type="submit" disabled>${t.schedule}</button></form></li>`,
       )
       .join('\n')
     const planned = (await service.schedules.list())
@@ -589,7 +589,7 @@ ${rows ? `<ul class="changes">${rows}</ul>` : `<p>${t.noChanges}</p>`}
         (
           schedule,
         ) => `<li><strong>${escapeHtml(schedule.draftId)}</strong>: ${escapeHtml(berlinTime(schedule.at, person.language))}, ${escapeHtml(t.states[schedule.state])}${schedule.outcome ? ` (${escapeHtml(schedule.outcome)})` : ''}, ${escapeHtml(schedule.createdBy)}
-${schedule.state === 'pending' ? `<form data-action="/api/schedules/cancel" data-reload><input type="hidden" name="id" value="${schedule.id}"><button class="secondary" type="submit">${t.cancel}</button></form>` : ''}</li>`,
+${schedule.state === 'pending' ? `<form data-action="/api/schedules/cancel" data-reload><input type="hidden" name="id" value="${schedule.id}"><button class="secondary" type="submit" disabled>${t.cancel}</button></form>` : ''}</li>`,
       )
       .join('\n')
     return reply.type('text/html; charset=utf-8').send(
@@ -651,7 +651,7 @@ ${schedule.state === 'pending' ? `<form data-action="/api/schedules/cancel" data
         (
           release,
         ) => `<li><strong>${escapeHtml(release.folder)}</strong>${release.live ? ` (${t.live})` : ''}: ${escapeHtml(berlinTime(release.liveAt, person.language))}, ${escapeHtml(release.kind)}, ${escapeHtml(release.madeBy)}, ${escapeHtml(release.subject)}, ${escapeHtml(release.commit.slice(0, 12))}
-${mayRoll && !release.live ? `<form data-action="/api/releases/rollback" data-reload><input type="hidden" name="folder" value="${escapeHtml(release.folder)}"><button type="submit">${t.rollBack}</button></form>` : ''}</li>`,
+${mayRoll && !release.live ? `<form data-action="/api/releases/rollback" data-reload><input type="hidden" name="folder" value="${escapeHtml(release.folder)}"><button type="submit" disabled>${t.rollBack}</button></form>` : ''}</li>`,
       )
       .join('\n')
     return reply
@@ -689,6 +689,7 @@ export const MANAGE_SCRIPT = `'use strict'
 ;(() => {
   const status = document.getElementById('status')
   for (const form of document.querySelectorAll('form[data-action]')) {
+    const buttons = form.querySelectorAll('button')
     form.addEventListener('submit', async (event) => {
       event.preventDefault()
       const data = new FormData(form)
@@ -698,11 +699,18 @@ export const MANAGE_SCRIPT = `'use strict'
         else fields[name] = value
       }
       if (form.querySelector('[name=roles]') && !fields.roles) fields.roles = []
+      // One request at a time from a form: a second press waits for the answer.
+      for (const button of buttons) button.disabled = true
       const response = await fetch(form.dataset.action, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(fields),
-      })
+      }).catch(() => undefined)
+      for (const button of buttons) button.disabled = false
+      if (!response) {
+        status.textContent = status.dataset.offline || 'The service did not answer.'
+        return
+      }
       const answer = await response.json().catch(() => ({}))
       if (!response.ok) {
         status.textContent = answer.error || response.statusText
@@ -714,6 +722,9 @@ export const MANAGE_SCRIPT = `'use strict'
       }
       if (form.hasAttribute('data-reload')) location.reload()
     })
+    // The buttons come disabled: pressed before this script ran, a form would be sent as a
+    // plain GET of the page and nothing would happen.
+    for (const button of buttons) button.disabled = false
   }
 })()
 `
