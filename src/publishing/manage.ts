@@ -452,6 +452,8 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
         const media = draft.id.startsWith(`${MEDIA_DRAFTS}/`)
         const deletion = draft.files.length > 0 && draft.deletes.length === draft.files.length
         const hidden = `<input type="hidden" name="id" value="${escapeHtml(draft.id)}">`
+        // Every draft has the same buttons: each names its draft to a screen reader.
+        const about = `aria-describedby="draft-${index}"`
         const files = draft.files
           .map((file) => {
             const kind = draft.deletes.includes(file)
@@ -474,22 +476,22 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
           .join('')
         const actions = [
           has('reviewer') && draft.status !== 'pending_publish'
-            ? `<form data-action="/api/changes/approve" data-reload>${hidden}<button type="submit" disabled>${t.approve}</button></form>`
+            ? `<form data-action="/api/changes/approve" data-reload>${hidden}<button type="submit" ${about} disabled>${t.approve}</button></form>`
             : '',
           has('reviewer')
-            ? `<form data-action="/api/changes/send-back" data-reload>${hidden}<label for="comment-${index}">${t.comment}</label><textarea id="comment-${index}" name="comment" required maxlength="5000"></textarea><button class="secondary" type="submit" disabled>${t.sendBack}</button></form>`
+            ? `<form data-action="/api/changes/send-back" data-reload>${hidden}<label for="comment-${index}">${t.comment}</label><textarea id="comment-${index}" name="comment" required maxlength="5000"></textarea><button class="secondary" type="submit" ${about} disabled>${t.sendBack}</button></form>`
             : '',
           has('publisher') && draft.status === 'pending_publish'
-            ? `<form data-action="/api/changes/publish" data-reload>${hidden}<button type="submit" disabled>${t.publishNow}</button></form>`
+            ? `<form data-action="/api/changes/publish" data-reload>${hidden}<button type="submit" ${about} disabled>${t.publishNow}</button></form>`
             : '',
           has('author')
-            ? `<form data-action="/api/changes/discard" data-reload>${hidden}<button class="secondary" type="submit" disabled>${t.discard}</button></form>`
+            ? `<form data-action="/api/changes/discard" data-reload>${hidden}<button class="secondary" type="submit" ${about} disabled>${t.discard}</button></form>`
             : '',
         ].join('')
         const links = media
           ? ''
           : `<p><a href="/admin/#/collections/${escapeHtml(draft.id.split('/')[0] ?? '')}/entries/${escapeHtml(draft.id.split('/').slice(1).join('/'))}">${t.openInEditor}</a> · <a href="/preview/${escapeHtml(draft.id)}">${t.previewSite}</a></p>`
-        return `<li><h2>${escapeHtml(draft.id)}${deletion ? ` (${t.deletion})` : ''}: ${t.statuses[draft.status]}</h2>
+        return `<li><h2 id="draft-${index}">${escapeHtml(draft.id)}${deletion ? ` (${t.deletion})` : ''}: ${t.statuses[draft.status]}</h2>
 <p>${t.by} ${escapeHtml(draft.writers.join(', '))}${draft.approval && draft.status === 'pending_publish' ? `; ${t.approvedBy} ${escapeHtml(draft.approval.by)}` : ''}</p>
 <ul>${files}</ul>${comments ? `<ul>${comments}</ul>` : ''}${links}${actions}</li>`
       })

@@ -13,9 +13,9 @@ main{background:#fff;border:1px solid var(--line);border-radius:12px;padding:2re
 h1{font-size:1.5rem;margin:0 0 1rem}
 p{margin:0 0 1rem;color:var(--muted)}
 label{display:block;font-weight:600;margin:1rem 0 .25rem}
-input,select{font:inherit;width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #64748b;border-radius:6px}
+input,select,textarea{font:inherit;width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #64748b;border-radius:6px}
 button,.button{font:inherit;font-weight:600;margin-top:1.25rem;padding:.6rem 1.2rem;border:0;border-radius:6px;background:var(--accent);color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
-button:focus-visible,input:focus-visible,select:focus-visible,a:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
+button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,a:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
 [role=status]{margin-top:1rem;min-height:1.5rem;overflow-wrap:anywhere}
 fieldset{border:1px solid var(--line);border-radius:6px;margin:1rem 0 0}
 label:has(input[type=checkbox]){display:inline-flex;gap:.4rem;align-items:center;font-weight:400;margin:.25rem 1.25rem .25rem 0}
@@ -23,6 +23,8 @@ input[type=checkbox]{width:auto}
 ul,ol{padding-left:1.25rem}
 h2{font-size:1.1rem}
 main{min-width:0}
+code{overflow-wrap:anywhere}
+img{max-width:100%;height:auto}
 .table{overflow-x:auto;max-width:100%}
 .table:focus-visible{outline:3px solid #ffbf47}
 table{border-collapse:collapse;font-size:.875rem}
@@ -143,8 +145,8 @@ export function signInPage(
 <a class="button" href="/admin/">${escapeHtml(t.openEditor)}</a>
 <form data-action="/api/me/language" data-reload><label for="language">${escapeHtml(t.language)}</label>
 <select id="language" name="language"><option value="en"${language === 'en' ? ' selected' : ''}>English</option><option value="de"${language === 'de' ? ' selected' : ''}>Deutsch</option></select>
-<button class="secondary" type="submit">${escapeHtml(t.saveLanguage)}</button></form>
-<form data-action="/sign-out" data-reload><button class="secondary" type="submit">${escapeHtml(t.signOut)}</button></form>
+<button class="secondary" type="submit" disabled>${escapeHtml(t.saveLanguage)}</button></form>
+<form data-action="/sign-out" data-reload><button class="secondary" type="submit" disabled>${escapeHtml(t.signOut)}</button></form>
 <div role="status" id="status"></div>`,
       ['/_publishing/manage.js'],
     )

@@ -365,7 +365,7 @@ test('a deletion and an image from the media library wait for approval, and take
   expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true)
 })
 
-test('the administrator finds every step in the audit trail, its chain intact', async () => {
+test('the administrator finds every step in the audit trail, its chain intact, in either language, and signs out', async () => {
   const { admin } = people
   await admin.goto(`${CMS}/audit`)
   await expect(admin.getByText(/The chain of \d+ entries is intact/)).toBeVisible()
@@ -381,6 +381,30 @@ test('the administrator finds every step in the audit trail, its chain intact', 
     await admin.goto(`${CMS}${path}`)
     expect(await axeViolations(admin), path).toEqual([])
   }
+  // And in German, chosen on the start page: the pages speak it, still fit and still pass.
+  await admin.getByLabel('Language of the editor').selectOption('de')
+  await admin.getByRole('button', { name: 'Use this language' }).click()
+  await expect(admin.getByRole('button', { name: 'Diese Sprache verwenden' })).toBeVisible()
+  for (const [path, heading] of [
+    ['/changes', 'Änderungen'],
+    ['/people', 'Personen'],
+    ['/audit', 'Prüfpfad'],
+  ]) {
+    await admin.goto(`${CMS}${path}`)
+    await expect(admin.getByRole('heading', { level: 1 })).toHaveText(heading as string)
+    await expect(admin.locator('html')).toHaveAttribute('lang', 'de')
+    expect(
+      await admin.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    ).toBe(true)
+    expect(await axeViolations(admin), path).toEqual([])
+  }
+  // Signing out from the start page ends the session: the service's pages ask to sign in
+  // (in the browser's language now, English here, as no one is signed in).
+  await admin.goto(`${CMS}/sign-in`)
+  await admin.getByRole('button', { name: 'Abmelden' }).click()
+  await expect(admin.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible()
+  await admin.goto(`${CMS}/audit`)
+  expect(new URL(admin.url()).pathname).toBe('/sign-in')
   for (const action of [
     'sign-in',
     'invite',

@@ -305,9 +305,11 @@ describe('the page of changes', () => {
     const reviewer = await as('rita@bank.example', 'GET', '/changes')
     expect(reviewer.statusCode).toBe(200)
     const page = reviewer.body
-    expect(page).toContain('<h2>media/branch-office.png: in review</h2>')
+    const heading = page.match(/<h2 id="([\w-]+)">media\/branch-office.png: in review<\/h2>/)
+    expect(heading).not.toBeNull()
     expect(page).toContain(`<code>${PNG_PATH}</code> (new)`)
-    expect(page).toContain('>Approve</button>')
+    // Every draft has an Approve button: each names its draft to a screen reader.
+    expect(page).toContain(`aria-describedby="${heading?.[1]}" disabled>Approve</button>`)
     expect(page).not.toContain('>Publish now</button>')
     const author = (await as('ada@bank.example', 'GET', '/changes')).body
     expect(author).not.toContain('>Approve</button>')
