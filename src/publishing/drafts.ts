@@ -9,6 +9,7 @@
  */
 import type { Database } from '../server/forms/database'
 import { appendAudit } from './audit'
+import { mergeContentFile } from './field-merge'
 import {
   authorsBetween,
   checkPath,
@@ -70,6 +71,13 @@ export class RefusedError extends Error {
   }
 }
 
+/**
+ * Names the fields where a restarted draft's value replaced a newer one on main, for the
+ * draft's notes (the author and the reviewer both read them).
+ */
+export const restartNote = (fields: string[]) =>
+  `Saved again on the live site's newer version. The live site had changed these fields too; this draft's text replaces theirs: ${fields.join('; ')}.`
+
 /** A draft that no longer merges onto main: its editor re-saves it on the new main. */
 export class DraftConflictError extends Error {
   readonly status = 409
@@ -78,7 +86,7 @@ export class DraftConflictError extends Error {
     readonly files: string[],
   ) {
     super(
-      `${id} no longer merges: ${files.join(', ')} changed on the live site since the draft began. Open the entry, re-apply the change and save it again.`,
+      `${id} no longer merges: ${files.join(', ')} changed on the live site since the draft began. Open the entry and save it again: it then starts from the live site, with the live site's changes to fields the draft left alone; where both changed a field, the draft's text is kept and a note on the draft names the field.`,
     )
   }
 }
@@ -244,10 +252,12 @@ export class Drafts {
     let parent = existing ?? mainTip
     let mergeParents: string[] = []
     let written = changes
+    let overridden: string[] = []
     // A draft that no longer merges with main (the same lines changed there since) is restarted
-    // on main's tip as a merge of both, its own files as the draft has them (the editor sends
-    // an entry whole, so what the person sees is what is kept); its history stays reachable, so
-    // its earlier writers still count.
+    // on main's tip as a merge of both; its history stays reachable, so its earlier writers
+    // still count. Its files are merged field by field with main's newer versions: a field
+    // changed on main only takes main's value, one both changed keeps the draft's (the editor
+    // sends an entry whole, as the person sees it), and a note on the draft names those.
     if (existing && !(await this.merges(mainTip, existing))) {
       const base = (await this.repo.mergeBase(mainTip, existing)) ?? mainTip
       const own = await this.repo.changedFiles(base, existing)
@@ -259,7 +269,9 @@ export class Drafts {
       )
       parent = mainTip
       mergeParents = [existing]
-      written = [...kept, ...changes]
+      const restarted = await this.onMain([...kept, ...changes], base, mainTip)
+      written = restarted.changes
+      overridden = restarted.overridden
     }
     const commit = await this.repo.commit({
       ref: branch,
@@ -290,13 +302,53 @@ export class Drafts {
           subject: id,
           before: existing ?? mainTip,
           after: commit,
-          details: { files: changes.map((change) => change.path) },
+          details: {
+            files: changes.map((change) => change.path),
+            ...(overridden.length > 0 ? { overridden } : {}),
+          },
         },
         now,
         tx,
       )
+      if (overridden.length > 0) {
+        await tx.query(
+          'INSERT INTO draft_comments (draft_id, written_by, body, at) VALUES ($1, $2, $3, $4)',
+          [id, person.email, restartNote(overridden), now.toISOString()],
+        )
+      }
     })
     return (await this.get(id)) as DraftView
+  }
+
+  /**
+   * A restarted draft's files on main's tip: each merged field by field with main's version
+   * where main changed it since `base`, kept whole where main did not (or where it is no
+   * content document, or main deleted it). Also the fields where the draft's value replaced
+   * main's newer one, as `file: field`.
+   */
+  private async onMain(
+    changes: FileChange[],
+    base: string,
+    mainTip: string,
+  ): Promise<{ changes: FileChange[]; overridden: string[] }> {
+    const overridden: string[] = []
+    const merged = await Promise.all(
+      changes.map(async (change) => {
+        if (change.content === null) return change
+        const ours = Buffer.from(change.content)
+        const [before, theirs] = await Promise.all([
+          this.repo.readFile(base, change.path),
+          this.repo.readFile(mainTip, change.path),
+        ])
+        if (!theirs || (before && theirs.equals(before))) return change
+        if (before && ours.equals(before)) return { path: change.path, content: theirs }
+        const merge = mergeContentFile(change.path, before ?? undefined, ours, theirs)
+        if (!merge) return change
+        overridden.push(...merge.overridden.map((field) => `${change.path}: ${field}`))
+        return { path: change.path, content: merge.content }
+      }),
+    )
+    return { changes: merged, overridden }
   }
 
   /** Moves a draft between Decap's columns; "ready" is an approval, with its rules. */

@@ -298,6 +298,57 @@ describe('publishing a draft', () => {
     expect((await repo.readFile(merged.commit, OTHER))?.toString()).toBe('other\n')
   })
 
+  it('restarted, keeps main’s newer changes to fields the draft left alone, and notes where the draft’s text replaced main’s', async () => {
+    const entry = (fields: { title: string; intro: string; description: string; image: string }) =>
+      `title: ${fields.title}\nintro: ${fields.intro}\nseo:\n  description: ${fields.description}\n  image: ${fields.image}\n`
+    const first = { title: 'About', intro: 'Who we are', description: 'Old', image: 'a.png' }
+    const start = await repo.commit({
+      ref: MAIN,
+      parent: main,
+      changes: [{ path: PAGE, content: entry(first) }],
+      author: { name: 'Developer', email: 'dev@bank.example' },
+      message: 'Longer about page',
+    })
+    const mine = { ...first, title: 'About us', description: 'Drafted description' }
+    await drafts.save(ada, 'pages/about', [{ path: PAGE, content: entry(mine) }], 'Draft')
+    await drafts.approve(rita, 'pages/about')
+    // Meanwhile on main: the intro, the same description, the image, and a new field.
+    const developer = await repo.commit({
+      ref: MAIN,
+      parent: start,
+      changes: [
+        {
+          path: PAGE,
+          content: `${entry({ ...first, intro: 'Who we are, since 2019', description: 'Main description', image: 'b.png' })}kicker: New\n`,
+        },
+      ],
+      author: { name: 'Developer', email: 'dev@bank.example' },
+      message: 'Meanwhile',
+    })
+    await expect(drafts.merged(olga, 'pages/about')).rejects.toBeInstanceOf(DraftConflictError)
+
+    // The editor sends the entry whole, as the draft had it: saved again, it merges by field.
+    const resaved = await drafts.save(
+      ada,
+      'pages/about',
+      [{ path: PAGE, content: entry(mine) }],
+      'Again',
+    )
+    expect(resaved.base).toBe(developer)
+    expect((await repo.readFile(resaved.head, PAGE))?.toString()).toBe(
+      'title: About us\nintro: Who we are, since 2019\nseo:\n  description: Drafted description\n  image: b.png\nkicker: New\n',
+    )
+    expect(resaved.comments.map((comment) => comment.body)).toEqual([
+      `Saved again on the live site's newer version. The live site had changed these fields too; this draft's text replaces theirs: ${PAGE}: seo.description.`,
+    ])
+    const saves = (await readAudit(database)).filter((entry) => entry.action === 'save')
+    expect(saves.at(-1)?.details).toMatchObject({ overridden: [`${PAGE}: seo.description`] })
+    await drafts.approve(rita, 'pages/about')
+    expect(await repo.readFile((await drafts.merged(olga, 'pages/about')).commit, PAGE)).toEqual(
+      await repo.readFile(resaved.head, PAGE),
+    )
+  })
+
   it('lands nothing when main moved after the merge was made', async () => {
     await save(ada, 'About us')
     await drafts.approve(rita, 'pages/about')
