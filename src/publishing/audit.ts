@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   'publish-failed',
   'rollback',
   'take-in',
+  'recovery',
   'schedule',
   'schedule-cancel',
   'schedule-fired',

@@ -18,6 +18,7 @@ import {
   MergeConflictError,
   RefMovedError,
 } from './git'
+import { MAIN, moveMain } from './main-moves'
 import {
   type Approval,
   type Decision,
@@ -57,7 +58,7 @@ export const DRAFTS_MIGRATION = {
   ],
 }
 
-export const MAIN = 'refs/heads/main'
+export { MAIN } from './main-moves'
 export const DRAFT_STATUSES = ['draft', 'pending_review', 'pending_publish'] as const
 export type DraftStatus = (typeof DRAFT_STATUSES)[number]
 
@@ -553,25 +554,20 @@ export class Drafts {
     merged: { commit: string; mainBefore: string; draft: DraftView },
   ): Promise<void> {
     const { draft } = merged
-    await this.repo.moveRef(MAIN, merged.commit, merged.mainBefore)
-    const now = this.clock()
-    await this.database.transaction(async (tx) => {
-      await tx.query('DELETE FROM drafts WHERE id = $1', [draft.id])
-      await appendAudit(
-        tx,
-        {
-          actor: person.email,
-          action: 'publish',
-          subject: draft.id,
-          before: merged.mainBefore,
-          after: merged.commit,
-          details: { draft: draft.head, approvedBy: draft.approval?.by, files: draft.files },
-        },
-        now,
-        tx,
-      )
-    })
-    await this.repo.deleteRef(branchOf(draft.id), draft.head).catch(() => {})
+    await moveMain(
+      this.database,
+      this.repo,
+      {
+        action: 'publish',
+        actor: person.email,
+        subject: draft.id,
+        before: merged.mainBefore,
+        after: merged.commit,
+        details: { draft: draft.head, approvedBy: draft.approval?.by, files: draft.files },
+        draft: { id: draft.id, ref: branchOf(draft.id), head: draft.head },
+      },
+      this.clock(),
+    )
   }
 
   /** Whether `head` merges onto `main` without conflict. */

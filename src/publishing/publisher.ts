@@ -20,6 +20,7 @@ import { isProcessAlive } from '../server/process-alive'
 import { appendAudit } from './audit'
 import { type Drafts, MAIN, RefusedError } from './drafts'
 import { fetchBranch, type GitRepository, MergeConflictError, pushBranch } from './git'
+import { moveMain, settleMainMoves } from './main-moves'
 import { BuildFailedError, type Releases } from './releases'
 import { mayRollBack, type Person } from './rules'
 
@@ -150,6 +151,7 @@ export class Publisher {
         throw error
       }
       try {
+        await this.stillHolding()
         await drafts.land(person, merged)
       } catch (error) {
         await releases.discard(built.folder)
@@ -202,11 +204,21 @@ export class Publisher {
         message: `Roll back to release ${folder}\n\nRestores the content as built from ${target.commit}.`,
         date: this.clock(),
       })
-      await repo.moveRef(MAIN, commit, mainBefore)
-      const release = await this.goLive(folder, commit, 'rollback', person.email, folder, {
-        before: mainBefore,
-      })
-      return release
+      await this.stillHolding()
+      await moveMain(
+        database,
+        repo,
+        {
+          action: 'rollback',
+          actor: person.email,
+          subject: folder,
+          before: mainBefore,
+          after: commit,
+          details: {},
+        },
+        this.clock(),
+      )
+      return this.goLive(folder, commit, 'rollback', person.email, folder)
     })
   }
 
@@ -253,9 +265,9 @@ export class Publisher {
    */
   async recover(): Promise<Release | null> {
     const { releases, repo } = this.options
-    const live = await releases.current()
-    if (!live) return null
     return this.exclusively(async () => {
+      const live = await releases.current()
+      if (!live) return null
       // Holding the lease, no build runs: a folder one left half-made goes.
       await releases.removeUnfinished()
       const main = await repo.resolve(MAIN)
@@ -304,9 +316,9 @@ export class Publisher {
         date: this.clock(),
       })
     }
-    await repo.moveRef(MAIN, next, ours)
-    await appendAudit(
+    await moveMain(
       database,
+      repo,
       {
         actor: SERVICE,
         action: 'take-in',
@@ -326,9 +338,9 @@ export class Publisher {
     kind: Release['kind'],
     madeBy: string,
     subject: string,
-    rollback?: { before: string },
   ): Promise<Release> {
     const { releases, database, repo, remote, log } = this.options
+    await this.stillHolding()
     await releases.switchTo(folder)
     const now = this.clock()
     const release = await database.transaction(async (tx) => {
@@ -337,17 +349,12 @@ export class Publisher {
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
         [folder, commit, kind, madeBy, subject, now.toISOString()],
       )
-      if (rollback) {
+      // The service bringing the served site up to main names itself in the trail; the other
+      // switches follow the move of main recorded before them.
+      if (kind === 'recovery') {
         await appendAudit(
           tx,
-          {
-            actor: madeBy,
-            action: 'rollback',
-            subject: folder,
-            before: rollback.before,
-            after: commit,
-            details: {},
-          },
+          { actor: madeBy, action: 'recovery', subject: folder, after: commit, details: {} },
           now,
           tx,
         )
@@ -447,12 +454,46 @@ export class Publisher {
       }
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
+    // Renewed while the work runs, so a long one keeps it; a process stalled past it (paused,
+    // swapped out) finds it taken at its next step and stops there (stillHolding).
+    const renewal = setInterval(() => this.renew().catch(() => {}), LEASE_MS / 3)
+    renewal.unref()
     try {
+      const settled = await settleMainMoves(database, this.options.repo, this.clock())
+      if (settled.length > 0) {
+        this.options.log?.info(
+          { moves: settled.map((move) => `${move.action} ${move.subject}`) },
+          'recorded the moves of main a killed process made',
+        )
+      }
       return await work()
     } finally {
+      clearInterval(renewal)
       await database
         .query('DELETE FROM publish_lease WHERE name = $1 AND holder = $2', [LEASE, this.holder])
         .catch(() => {})
+    }
+  }
+
+  /** Extends the lease if this publisher still holds it; whether it does. */
+  private async renew(): Promise<boolean> {
+    const rows = await this.options.database.query<{ holder: string }>(
+      `UPDATE publish_lease SET until = now() + $3 * interval '1 millisecond'
+       WHERE name = $1 AND holder = $2 RETURNING holder`,
+      [LEASE, this.holder, LEASE_MS],
+    )
+    return rows.length > 0
+  }
+
+  /**
+   * Checked before each step others see (moving main, switching the served release): a
+   * publisher that lost the lease to another process stops before it, changing nothing more.
+   */
+  private async stillHolding(): Promise<void> {
+    if (!(await this.renew())) {
+      throw new PublishBusyError(
+        'this publication took longer than its turn and another process took over; nothing was switched: publish again',
+      )
     }
   }
 }

@@ -6,6 +6,7 @@
 import type { MigrationSet } from '../server/forms/database'
 import { AUDIT_MIGRATION } from './audit'
 import { DRAFTS_MIGRATION } from './drafts'
+import { MAIN_MOVES_MIGRATION } from './main-moves'
 import { PASSKEYS_MIGRATION } from './passkeys'
 import { PEOPLE_MIGRATION, PROVIDER_ACCOUNTS_MIGRATION } from './people'
 import { RELEASES_MIGRATION } from './publisher'
@@ -20,6 +21,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     PASSKEYS_MIGRATION,
     SCHEDULES_MIGRATION,
     PROVIDER_ACCOUNTS_MIGRATION,
+    MAIN_MOVES_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

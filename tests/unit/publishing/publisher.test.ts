@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type BuildReport, buildSite } from '../../../src/build/build'
 import { type BuildConfig, ROOT, readBuildConfig } from '../../../src/build/config'
 import { readAudit, verifyAudit } from '../../../src/publishing/audit'
-import { Drafts, MAIN, RefusedError } from '../../../src/publishing/drafts'
+import { branchOf, Drafts, MAIN, RefusedError } from '../../../src/publishing/drafts'
 import type { GitRepository } from '../../../src/publishing/git'
 import { Publisher, UpstreamConflictError } from '../../../src/publishing/publisher'
 import { BuildFailedError, CURRENT, Releases } from '../../../src/publishing/releases'
@@ -93,7 +93,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'publishing-releases-'))
   remote = await siteRepository(join(dir, 'remote.git'))
   repo = await siteRepository(join(dir, 'site.git'))
-  for (const table of ['drafts', 'releases', 'publish_lease']) {
+  for (const table of ['drafts', 'releases', 'publish_lease', 'main_moves']) {
     await database.query(`DELETE FROM ${table}`)
   }
   drafts = new Drafts(database, repo, clock)
@@ -295,6 +295,99 @@ describe('publishing the real site', () => {
     expect(recovered).toMatchObject({ kind: 'recovery', commit: await repo.resolve(MAIN) })
     expect(await served(ABOUT_PAGE)).toContain('Landed')
     expect(await publisher.recover()).toBeNull()
+  })
+})
+
+describe('a publication cut short', () => {
+  /** The database as a killed process leaves it: what `dies` picks never happens. */
+  const dyingDatabase = (dies: { transaction?: boolean; deleteIntent?: boolean }) =>
+    Object.assign(Object.create(database) as Database, {
+      ...(dies.transaction ? { transaction: () => Promise.reject(new Error('killed')) } : {}),
+      ...(dies.deleteIntent
+        ? {
+            query: (sql: string, params?: unknown[]) =>
+              sql.startsWith('DELETE FROM main_moves')
+                ? Promise.reject(new Error('killed'))
+                : database.query(sql, params),
+          }
+        : {}),
+    })
+
+  it('killed between moving main and recording it: the next holder of the lease records the publication, naming its publisher', async () => {
+    await approvedDraft('Served first')
+    await publisher.publish(paul, 'pages/about')
+    await approvedDraft('Killed after landing')
+    const merged = await drafts.merged(paul, 'pages/about')
+    // The process dies after main moved, before the transaction that records it.
+    const killed = new Drafts(dyingDatabase({ transaction: true }), repo, clock)
+    await expect(killed.land(paul, merged)).rejects.toThrow('killed')
+    expect(await repo.resolve(MAIN)).toBe(merged.commit)
+    expect((await readAudit(database)).some((entry) => entry.after === merged.commit)).toBe(false)
+
+    const recovered = await publisher.recover()
+    expect(recovered).toMatchObject({ kind: 'recovery', commit: merged.commit })
+    expect(await served(ABOUT_PAGE)).toContain('Killed after landing')
+    expect(await drafts.get('pages/about')).toBeNull()
+    expect(await repo.resolve(branchOf('pages/about'))).toBeNull()
+    const trail = await readAudit(database)
+    expect(
+      trail.find((entry) => entry.after === merged.commit && entry.action === 'publish'),
+    ).toMatchObject({
+      actor: paul.email,
+      subject: 'pages/about',
+      before: merged.mainBefore,
+      details: { approvedBy: rita.email, recoveredAfterCrash: true },
+    })
+    expect(trail.at(-1)).toMatchObject({
+      action: 'recovery',
+      actor: 'service',
+      after: merged.commit,
+    })
+    expect((await verifyAudit(database)).ok).toBe(true)
+    expect(await database.query('SELECT id FROM main_moves')).toEqual([])
+  })
+
+  it('killed before moving main: the intent is dropped, the draft waits as it was, the trail has no publication', async () => {
+    await approvedDraft('Killed before landing')
+    const mainBefore = await repo.resolve(MAIN)
+    const merged = await drafts.merged(paul, 'pages/about')
+    const stuck = Object.assign(Object.create(repo) as GitRepository, {
+      moveRef: () => Promise.reject(new Error('killed')),
+    })
+    const killed = new Drafts(dyingDatabase({ deleteIntent: true }), stuck, clock)
+    await expect(killed.land(paul, merged)).rejects.toThrow('killed')
+    expect(await database.query('SELECT id FROM main_moves')).toHaveLength(1)
+
+    await publisher.recover()
+    expect(await repo.resolve(MAIN)).toBe(mainBefore)
+    expect(await database.query('SELECT id FROM main_moves')).toEqual([])
+    expect((await drafts.get('pages/about'))?.status).toBe('pending_publish')
+    expect((await readAudit(database)).some((entry) => entry.after === merged.commit)).toBe(false)
+    // And it publishes as it would have.
+    expect((await publisher.publish(paul, 'pages/about')).kind).toBe('publish')
+  })
+
+  it('stops a publication that lost its turn to another process before it moves main or the served site', async () => {
+    await approvedDraft('Live')
+    const live = await publisher.publish(paul, 'pages/about')
+    await approvedDraft('Too slow')
+    makePublisher(async (config) => {
+      // Meanwhile this process stalled past its lease, and another took it.
+      await database.query("UPDATE publish_lease SET holder = 'elsewhere:1:other'")
+      return quickBuild(config)
+    })
+    const mainBefore = await repo.resolve(MAIN)
+    await expect(publisher.publish(paul, 'pages/about')).rejects.toThrow(
+      /another process took over; nothing was switched/,
+    )
+    expect(await repo.resolve(MAIN)).toBe(mainBefore)
+    expect(await releases.current()).toBe(live.folder)
+    expect(await releases.list()).toEqual([live.folder])
+    expect((await drafts.get('pages/about'))?.status).toBe('pending_publish')
+    // The other process's lease stands: this one did not release it on its way out.
+    expect(await database.query('SELECT holder FROM publish_lease')).toEqual([
+      { holder: 'elsewhere:1:other' },
+    ])
   })
 })
 
