@@ -220,6 +220,45 @@ describe('the publishing service under attack', () => {
     expect(refused.length).toBeGreaterThanOrEqual(3)
   })
 
+  it('behind the bank’s proxy (TRUST_PROXY), limits sign-in per visitor, and no one else can pose as one', async () => {
+    const behind = await createPublishingApp(service, {
+      logLevel: 'silent',
+      trustProxy: '127.0.0.1',
+      signInLimit: 2,
+    })
+    try {
+      const attempt = (from: string, forwardedFor: string) =>
+        behind
+          .inject({
+            method: 'POST',
+            url: '/sign-in',
+            remoteAddress: from,
+            headers: {
+              'content-type': 'application/json',
+              origin: ORIGIN,
+              'x-forwarded-for': forwardedFor,
+            },
+            payload: { ceremony: 'nothing', response: {} },
+          })
+          .then((answer) => answer.statusCode)
+      const proxy = '127.0.0.1'
+      const one = [await attempt(proxy, '203.0.113.1'), await attempt(proxy, '203.0.113.1')]
+      expect([...one, await attempt(proxy, '203.0.113.1')]).toEqual([401, 401, 429])
+      // Another visitor through the same proxy has attempts of their own.
+      expect(await attempt(proxy, '203.0.113.2')).toBe(401)
+      // Someone reaching the service directly is counted by their own address, whatever
+      // they claim to be forwarding for.
+      const direct = '198.51.100.7'
+      expect([
+        await attempt(direct, '203.0.113.3'),
+        await attempt(direct, '203.0.113.4'),
+        await attempt(direct, '203.0.113.5'),
+      ]).toEqual([401, 401, 429])
+    } finally {
+      await behind.close()
+    }
+  })
+
   it('keeps a person’s text and the session out of the log', async () => {
     const secret = 'Confidential launch of the Lumora card'
     await app.inject(

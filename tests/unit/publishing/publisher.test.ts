@@ -185,12 +185,23 @@ describe('publishing the real site', () => {
     })
   }, 120_000)
 
-  it('rolls back to an earlier release at once, recorded as a commit on main', async () => {
+  it('rolls back to an earlier release at once, recorded as a commit on main that keeps the code as it is', async () => {
     await approvedDraft('First')
     const first = await publisher.publish(paul, 'pages/about')
     await approvedDraft('Second')
-    const second = await publisher.publish(paul, 'pages/about')
+    const published = await publisher.publish(paul, 'pages/about')
     expect(await served(ABOUT_PAGE)).toContain('Second')
+    // A developer's change to the code since: a rollback restores content and images only.
+    const code = 'src/build/rollback-probe.ts'
+    const second = {
+      commit: await repo.commit({
+        ref: MAIN,
+        parent: published.commit,
+        changes: [{ path: code, content: 'export const fixed = true\n' }],
+        author: DEVELOPER,
+        message: 'A fix in the code',
+      }),
+    }
 
     await expect(publisher.rollBack(ada, first.folder)).rejects.toBeInstanceOf(RefusedError)
     const back = await publisher.rollBack(paul, first.folder)
@@ -201,6 +212,7 @@ describe('publishing the real site', () => {
     expect(main).toBe(back.commit)
     expect(await repo.isAncestor(second.commit, main)).toBe(true)
     expect((await repo.readFile(main, ABOUT))?.toString()).toContain('title: First')
+    expect((await repo.readFile(main, code))?.toString()).toBe('export const fixed = true\n')
     expect((await readAudit(database)).at(-1)).toMatchObject({
       action: 'rollback',
       actor: paul.email,
@@ -209,7 +221,7 @@ describe('publishing the real site', () => {
     })
     const listed = await publisher.list()
     expect(listed.map((release) => [release.folder, release.live])).toEqual([
-      [second.folder, false],
+      [published.folder, false],
       [first.folder, true],
     ])
   })
