@@ -165,6 +165,39 @@ test('the first administrator signs up by the printed link and invites the team'
   await expect(people.admin.getByRole('heading', { name: /Paul Publisher/ })).toBeVisible()
 })
 
+test('the preview beside the editor shows a post with its images, served to signed-in people from the live site', async () => {
+  const { ada } = people
+  await ada.goto(
+    `${CMS}/admin/?${Date.now()}#/collections/blogPost/entries/designing-idempotent-payment-apis`,
+  )
+  await expect(ada.getByLabel('Title').first()).toBeVisible({ timeout: 30_000 })
+  const toggle = ada.locator('button[title="Toggle preview"]')
+  await toggle.waitFor()
+  if ((await ada.locator('iframe').count()) === 0) await toggle.click()
+  const frame = ada.frameLocator('iframe')
+  await expect(frame.locator('h1')).toHaveText('Designing idempotent payment APIs', {
+    timeout: 30_000,
+  })
+  const cover = frame.locator('img[src*="/images/blog/designing-idempotent-payment-apis"]')
+  await expect(cover).toHaveCount(1)
+  // Every image of the preview loaded: the editor's origin serves the live site's images.
+  await expect
+    .poll(() =>
+      frame
+        .locator('img')
+        .evaluateAll((images) =>
+          (images as HTMLImageElement[])
+            .filter((image) => !image.complete || image.naturalWidth === 0)
+            .map((image) => image.getAttribute('src')),
+        ),
+    )
+    .toEqual([])
+  // Not to anyone else.
+  expect((await fetch(`${CMS}/images/blog/designing-idempotent-payment-apis.svg`)).status).not.toBe(
+    200,
+  )
+})
+
 test('an author saves a draft and may not approve it; a reviewer approves; a publisher publishes', async () => {
   const { ada, rita, paul } = people
   await saveTitle(ada, 'About the bank of banks')
