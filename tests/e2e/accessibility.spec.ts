@@ -1,35 +1,88 @@
 /**
  * Accessibility (WCAG 2.1 AA is law for this site): axe-core on every built page, in both
  * languages, and what a keyboard user does: skip link, menu, accordion, language switcher.
- * The walk over every page also checks that each hydrates without a warning or error (one
- * walk, not two: hydration.spec.ts keeps the language-neutral pages' own case).
+ *
+ * The walk over every page is one load per page doing what used to be three walks: it comes as
+ * a first-time visitor (nothing stored), so it checks what consent demands before any choice
+ * (nothing sent to another host, nothing stored on the device, the page, runtime and banner
+ * within the policy), that the page hydrates without a warning or error (hydration.spec.ts
+ * keeps the language-neutral pages' own case) and has one h1; then the visitor rejects all in
+ * the banner, and axe-core checks the page as a decided visitor has it. The banner itself is
+ * checked by axe-core in consent.spec.ts.
  */
-import { expect, test } from '@playwright/test'
+import { type BrowserContext, expect, test } from '@playwright/test'
 import { axeViolations } from './support/axe'
-import { collectConsoleProblems, openPage, waitForRouteUpdates } from './support/helpers'
+import { BASE_URL } from './support/env'
+import {
+  collectConsoleProblems,
+  openPage,
+  recordCspViolations,
+  waitForRouteUpdates,
+} from './support/helpers'
 import { builtPages, shard } from './support/site'
 
 const SHARDS = 6
 
-test.describe('axe-core finds nothing, every page has one h1 and hydrates without a warning or error', () => {
+/**
+ * Records every request to another host, without intercepting: where none may be made, none
+ * needs answering, and the walk does not pay a round trip per request.
+ */
+function watchThirdParties(context: BrowserContext): string[] {
+  const requests: string[] = []
+  context.on('request', (request) => {
+    if (new URL(request.url()).origin !== BASE_URL) requests.push(`${request.url()}`)
+  })
+  return requests
+}
+
+test.describe('every built page: before consent nothing goes to another host and the policy blocks nothing; it hydrates without a warning, has one h1, and axe-core finds nothing', () => {
+  // A first-time visitor: no choice stored.
+  test.use({ storageState: { cookies: [], origins: [] } })
   for (let index = 0; index < SHARDS; index++) {
-    test(`on every built page (part ${index + 1} of ${SHARDS})`, async ({ page }) => {
-      test.setTimeout(180_000)
+    test(`on every built page (part ${index + 1} of ${SHARDS})`, async ({ page, context }) => {
+      test.setTimeout(240_000)
       const problems: string[] = []
       const consoleProblems = collectConsoleProblems(page)
+      const thirdParties = watchThirdParties(context)
+      const violations = await recordCspViolations(page)
+      // Each rejection is recorded as proof (POST /api/consent), limited per address and
+      // minute; the walk rejects on every page, so its records are answered here (they are
+      // tested in consent.spec.ts and the forms service's tests).
+      await page.route('**/api/consent', (route) => route.fulfill({ status: 204 }))
+      let consentLoaded = 0
+      page.on('response', (response) => {
+        if (/\/assets\/consent-[\w-]+\.js$/.test(response.url())) consentLoaded += 1
+      })
       for (const { path } of shard(await builtPages(), index, SHARDS)) {
+        await context.clearCookies()
         await openPage(page, path)
+        // The consent code has run (it loads beside the page) and decided nothing may load.
+        await page.waitForFunction(() => Array.isArray(window.dataLayer))
+        // Nothing stored on the device, nothing sent elsewhere, nothing blocked by the policy.
+        const stored = await page.evaluate(() => document.cookie)
+        if (stored) problems.push(`${path}: stored before consent: ${stored}`)
+        for (const request of thirdParties.splice(0)) problems.push(`${path}: sent ${request}`)
+        for (const violation of await violations()) problems.push(`${path}: ${violation}`)
         // Hydrated as served: React warns of any difference, in the console.
         for (const problem of consoleProblems.splice(0)) problems.push(`${path}: ${problem}`)
-        for (const violation of await axeViolations(page)) problems.push(`${path}: ${violation}`)
         // One h1 per page: the page's own title, where focus goes after client navigation.
         const headings = await page.locator('h1').count()
         if (headings !== 1) problems.push(`${path}: ${headings} h1 elements`)
+        // Decided: the page as a returning visitor has it, checked by axe-core.
+        const banner = page.locator('[data-consent-banner]')
+        await banner.getByRole('button', { name: /^(Reject all|Alle ablehnen)$/ }).click()
+        await expect(banner).toHaveCount(0)
+        for (const violation of await axeViolations(page)) problems.push(`${path}: ${violation}`)
+        for (const problem of consoleProblems.splice(0)) problems.push(`${path}: ${problem}`)
+        for (const request of thirdParties.splice(0)) problems.push(`${path}: sent ${request}`)
       }
+      expect(consentLoaded).toBeGreaterThan(0)
       expect(problems).toEqual([])
     })
   }
+})
 
+test.describe('axe-core finds nothing', () => {
   test.describe('on language-neutral pages shown in German', () => {
     test.use({ locale: 'de-DE' })
     test('the blog archive and its categories', async ({ page }) => {

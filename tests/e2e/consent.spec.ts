@@ -6,8 +6,7 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test'
 import { axeViolations } from './support/axe'
 import { BASE_URL } from './support/env'
-import { openPage, recordCspViolations, waitForRouteUpdates } from './support/helpers'
-import { builtPages, shard } from './support/site'
+import { openPage, waitForRouteUpdates } from './support/helpers'
 
 declare global {
   interface Window {
@@ -25,18 +24,6 @@ async function interceptThirdParties(context: BrowserContext): Promise<string[]>
       return route.fulfill({ status: 200, contentType: 'text/javascript', body: '' })
     },
   )
-  return requests
-}
-
-/**
- * Records every request to another host, without intercepting: where none may be made, none
- * needs answering, and the walk over every page does not pay a round trip per request.
- */
-function watchThirdParties(context: BrowserContext): string[] {
-  const requests: string[] = []
-  context.on('request', (request) => {
-    if (new URL(request.url()).origin !== BASE_URL) requests.push(request.url())
-  })
   return requests
 }
 
@@ -77,32 +64,9 @@ const pageViews = async (page: Page) =>
 // These tests start as a first-time visitor: no choice stored.
 test.use({ storageState: { cookies: [], origins: [] } })
 
-const SHARDS = 4
-
-test.describe('before consent, nothing goes to another host, and the policy blocks nothing', () => {
-  for (let index = 0; index < SHARDS; index++) {
-    test(`on every built page (part ${index + 1} of ${SHARDS})`, async ({ page, context }) => {
-      test.setTimeout(180_000)
-      const requests = watchThirdParties(context)
-      const violations = await recordCspViolations(page)
-      const consentLoaded: string[] = []
-      page.on('response', (response) => {
-        if (/\/assets\/consent-[\w-]+\.js$/.test(response.url())) consentLoaded.push(response.url())
-      })
-      for (const { path } of shard(await builtPages(), index, SHARDS)) {
-        await openPage(page, path)
-        // The consent code has run (it loads beside the page) and decided nothing may load.
-        await page.waitForFunction(() => Array.isArray(window.dataLayer))
-        // And nothing was stored on the device either.
-        expect(await page.evaluate(() => document.cookie), path).toBe('')
-        // The first visit shows the banner: page, runtime and banner within the policy.
-        expect(await violations(), path).toEqual([])
-      }
-      expect(consentLoaded.length).toBeGreaterThan(0)
-      expect(requests).toEqual([])
-    })
-  }
-})
+// Every page as a first-time visitor (nothing to another host, nothing stored, nothing
+// blocked by the policy) is checked in accessibility.spec.ts's walk over every page: one load
+// per page for all it checks.
 
 test('with every category allowed, exactly the configured trackers load, after Consent Mode’s default', async ({
   page,
