@@ -99,8 +99,10 @@ export const paul = person('paul@bank.example', ['publisher'])
  */
 export function openServiceWithStandInBuild(
   env: Record<string, string>,
+  clock?: () => Date,
 ): Promise<PublishingService> {
   return openPublishingService(readPublishingSettings(ROOT, env), {
+    ...(clock ? { clock } : {}),
     root: ROOT,
     buildConfig: readBuildConfig(env),
     build: async (config) => {

@@ -2,7 +2,7 @@
  * Scheduled publishing with an injected clock: Berlin wall-clock times (winter, summer, the
  * hours the clocks skip and repeat); a schedule by a publisher of an approved draft fires once
  * when due, the rules checked again then; a cancelled one never fires; two processes on one
- * PostgreSQL fire it once between them.
+ * PostgreSQL fire it once between them; a schedule kept across a restart fires in the next process.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -26,6 +26,7 @@ import { databases } from '../../support/forms'
 import {
   ada,
   openPublishingDatabase,
+  openServiceWithStandInBuild,
   paul,
   rita,
   type TestDatabase,
@@ -257,3 +258,48 @@ for (const kind of databases()) {
     })
   })
 }
+
+describe('a schedule across a restart of the service', () => {
+  it('is kept in the database and fires when due in the process started next', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'schedules-restart-'))
+    const remote = await siteRepository(join(dir, 'bank.git'))
+    const env = { DATA_DIR: join(dir, 'data'), PUBLISHING_REMOTE: remote.gitDir }
+    let now = new Date('2026-11-26T09:00:00Z')
+    const clock = () => now
+    try {
+      const first = await openServiceWithStandInBuild(env, clock)
+      for (const someone of [ada, rita, paul]) {
+        await first.database.query(
+          'INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, $4, $5)',
+          [someone.email, someone.name, someone.roles, 'en', now.toISOString()],
+        )
+      }
+      const text = (await readFile(join(ROOT, ABOUT), 'utf8')).replace(
+        /^title: .*$/m,
+        'title: After the restart',
+      )
+      await first.drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], 'Restart')
+      await first.drafts.approve(rita, 'pages/about')
+      await first.schedules.schedule(paul, 'pages/about', fromBerlinTime('2026-11-27T10:00'))
+      await first.close()
+
+      now = new Date('2026-11-27T09:00:00Z')
+      const next = await openServiceWithStandInBuild(env, clock)
+      try {
+        const [fired, ...more] = await next.schedules.fireDue()
+        expect(more).toEqual([])
+        expect(fired?.schedule).toMatchObject({ state: 'done', draftId: 'pages/about' })
+        expect(fired?.release?.kind).toBe('schedule')
+        const main = (await next.repo.resolve(MAIN)) as string
+        expect((await next.repo.readFile(main, ABOUT))?.toString()).toContain(
+          'title: After the restart',
+        )
+        expect(await next.schedules.fireDue()).toEqual([])
+      } finally {
+        await next.close()
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
