@@ -333,7 +333,11 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
         if (content && (await sameData(repo, base, path, content))) continue
         changes.push({ path, content })
       }
-      if (changes.length === 0) return { message: 'nothing changed' }
+      // Saved again unchanged, a draft that no longer merges restarts on main (as its
+      // refusal to publish asks); otherwise there is nothing to save.
+      if (changes.length === 0 && !(draft && !(await drafts.mergesWithMain(draft.head)))) {
+        return { message: 'nothing changed' }
+      }
       if (draft) {
         for (const file of draft.files) {
           if (!file.startsWith(`${MEDIA_ROOT}/`) || sentImages.has(file)) continue

@@ -77,7 +77,7 @@ export class RefusedError extends Error {
  * draft's notes (the author and the reviewer both read them).
  */
 export const restartNote = (fields: string[]) =>
-  `Saved again on the live site's newer version. The live site had changed these fields too; this draft's text replaces theirs: ${fields.join('; ')}.`
+  `Saved again on the live site's newer version. The live site had changed these too, and this draft's version replaces the live site's: ${fields.join('; ')}.`
 
 /** A draft that no longer merges onto main: its editor re-saves it on the new main. */
 export class DraftConflictError extends Error {
@@ -335,16 +335,29 @@ export class Drafts {
     const overridden: string[] = []
     const merged = await Promise.all(
       changes.map(async (change) => {
-        if (change.content === null) return change
-        const ours = Buffer.from(change.content)
         const [before, theirs] = await Promise.all([
           this.repo.readFile(base, change.path),
           this.repo.readFile(mainTip, change.path),
         ])
-        if (!theirs || (before && theirs.equals(before))) return change
+        const mainChanged = !(before && theirs ? theirs.equals(before) : before === theirs)
+        if (change.content === null) {
+          if (mainChanged && theirs)
+            overridden.push(`${change.path} (changed on the live site; this draft deletes it)`)
+          return change
+        }
+        const ours = Buffer.from(change.content)
+        if (!theirs) {
+          if (before)
+            overridden.push(`${change.path} (deleted on the live site; this draft keeps it)`)
+          return change
+        }
+        if (!mainChanged) return change
         if (before && ours.equals(before)) return { path: change.path, content: theirs }
         const merge = mergeContentFile(change.path, before ?? undefined, ours, theirs)
-        if (!merge) return change
+        if (!merge) {
+          overridden.push(`${change.path} (changed on the live site; this draft's file is kept)`)
+          return change
+        }
         overridden.push(...merge.overridden.map((field) => `${change.path}: ${field}`))
         return { path: change.path, content: merge.content }
       }),
@@ -568,6 +581,12 @@ export class Drafts {
       },
       this.clock(),
     )
+  }
+
+  /** Whether a draft's `head` merges onto main's tip as it is now. */
+  async mergesWithMain(head: string): Promise<boolean> {
+    const main = await this.repo.resolve(MAIN)
+    return main === null || (await this.merges(main, head))
   }
 
   /** Whether `head` merges onto `main` without conflict. */

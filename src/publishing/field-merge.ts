@@ -29,12 +29,19 @@ const isFields = (value: unknown): value is Fields =>
  * only main has.
  */
 export function mergeFields(base: Fields, ours: Fields, theirs: Fields, at = ''): FieldMerge {
-  const merged: Fields = {}
+  // Entries, not an object built by assignment: a field named like one of Object's own
+  // (`constructor`, `__proto__`) is a field like any other.
+  const merged: [string, unknown][] = []
   const overridden: string[] = []
-  const keys = [...Object.keys(ours), ...Object.keys(theirs).filter((key) => !(key in ours))]
+  const own = (fields: Fields, key: string) =>
+    Object.hasOwn(fields, key) ? fields[key] : undefined
+  const keys = [
+    ...Object.keys(ours),
+    ...Object.keys(theirs).filter((key) => !Object.hasOwn(ours, key)),
+  ]
   for (const key of keys) {
     const path = at ? `${at}.${key}` : key
-    const [b, o, t] = [base[key], ours[key], theirs[key]]
+    const [b, o, t] = [own(base, key), own(ours, key), own(theirs, key)]
     let value: unknown
     if (isDeepStrictEqual(o, b)) value = t
     else if (isDeepStrictEqual(t, b) || isDeepStrictEqual(o, t)) value = o
@@ -46,10 +53,16 @@ export function mergeFields(base: Fields, ours: Fields, theirs: Fields, at = '')
       value = o
       overridden.push(path)
     }
-    if (value !== undefined) merged[key] = value
+    if (value !== undefined) merged.push([key, value])
   }
-  return { merged, overridden }
+  return { merged: Object.fromEntries(merged), overridden }
 }
+
+const normalBody = (body: string) =>
+  body
+    .replace(/\r\n?/g, '\n')
+    .replace(/^\s*\n/, '')
+    .trimEnd()
 
 /**
  * The draft's file merged with main's newer version of it, when both are content documents
@@ -68,7 +81,11 @@ export function mergeContentFile(
   const read = (source: Buffer | undefined) => {
     if (!source) return {}
     const parsed = parseContentFile(file, source.toString('utf8'))
-    return 'document' in parsed && isFields(parsed.document.data) ? parsed.document.data : undefined
+    if (!('document' in parsed) || !isFields(parsed.document.data)) return undefined
+    const data = parsed.document.data
+    // A post's body as the store writes it (formatContentFile): line ends, a blank line after
+    // the front matter and trailing space are no change of the text.
+    return typeof data.body === 'string' ? { ...data, body: normalBody(data.body) } : data
   }
   const [b, o, t] = [read(base), read(ours), read(theirs)]
   if (!b || !o || !t) return undefined

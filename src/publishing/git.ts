@@ -356,8 +356,11 @@ export class GitRepository {
     try {
       await this.git(['merge-base', '--is-ancestor', ancestor, commit])
       return true
-    } catch {
-      return false
+    } catch (error) {
+      // Exit 1 is git's "no"; anything else (a missing object, a repository git cannot read)
+      // is no answer, and must not pass for one.
+      if ((error as { code?: number }).code === 1) return false
+      throw error
     }
   }
 }

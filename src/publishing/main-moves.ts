@@ -6,7 +6,7 @@
  * and the next holder of the publication lease settles it: recorded (marked as recovered) if
  * main has the commit, dropped if the move never happened.
  */
-import type { Database, Queryable } from '../server/forms/database'
+import type { Database } from '../server/forms/database'
 import { appendAudit } from './audit'
 import type { GitRepository } from './git'
 
@@ -54,6 +54,7 @@ interface MoveRow {
   draft_id: string | null
   draft_ref: string | null
   draft_head: string | null
+  at: string | Date
 }
 
 /**
@@ -87,24 +88,59 @@ export async function moveMain(
   try {
     await repo.moveRef(MAIN, move.after, move.before)
   } catch (error) {
-    await database.query('DELETE FROM main_moves WHERE id = $1', [id])
-    throw error
+    // Refused, or no answer: where main is decides. Moved after all, it is recorded below;
+    // not moved, the intent goes (if main cannot be read, it stays for the next lease holder).
+    if ((await repo.resolve(MAIN)) !== move.after) {
+      await database.query('DELETE FROM main_moves WHERE id = $1', [id])
+      throw error
+    }
   }
-  await database.transaction((tx) => record(tx, id, move, now))
-  if (move.draft) await repo.deleteRef(move.draft.ref, move.draft.head).catch(() => {})
+  await record(database, repo, id, move, now)
 }
 
-async function record(tx: Queryable, id: number, move: MainMove, now: Date): Promise<void> {
-  if (move.draft) await tx.query('DELETE FROM drafts WHERE id = $1', [move.draft.id])
-  const { action, actor, subject, before, after, details } = move
-  await appendAudit(tx, { actor, action, subject, before, after, details }, now, tx)
-  await tx.query('DELETE FROM main_moves WHERE id = $1', [id])
+/**
+ * Records a move made: its trail entry, and for a publication the draft's branch and record
+ * removed. The intent is the claim: whoever deletes it records the move, so a move is never
+ * recorded twice (a process that stalled after moving main, while the next lease holder
+ * settled its intent, records nothing). A draft saved again since the publication keeps its
+ * branch and record, its newer edit to be reviewed on its own.
+ */
+async function record(
+  database: Database,
+  repo: GitRepository,
+  id: number,
+  move: MainMove,
+  now: Date,
+): Promise<boolean> {
+  const { draft } = move
+  // Gone now, or already (a process killed after deleting it): the draft was published whole.
+  const branchGone = draft
+    ? await repo.deleteRef(draft.ref, draft.head).then(
+        () => true,
+        async () => (await repo.resolve(draft.ref)) === null,
+      )
+    : false
+  return database.transaction(async (tx) => {
+    const claimed = await tx.query('DELETE FROM main_moves WHERE id = $1 RETURNING id', [id])
+    if (claimed.length === 0) return false
+    if (draft && branchGone) await tx.query('DELETE FROM drafts WHERE id = $1', [draft.id])
+    else if (draft) {
+      // Saved again while it was published: the draft goes on from what was published.
+      await tx.query('UPDATE drafts SET base_commit = $2 WHERE id = $1', [draft.id, draft.head])
+    }
+    const { action, actor, subject, before, after } = move
+    const details =
+      draft && !branchGone ? { ...move.details, draftKeptForNewerEdit: true } : move.details
+    await appendAudit(tx, { actor, action, subject, before, after, details }, now, tx)
+    return true
+  })
 }
 
 /**
  * Settles the moves a killed process left: each main has is recorded now (its details say
- * `recoveredAfterCrash`), each it has not is dropped. Run by the lease's holder only. Returns
- * the moves recorded.
+ * `recoveredAfterCrash`, with when it was meant), each it has not is dropped. Run by the
+ * lease's holder. A git error stops it, the intents kept: only git's own "no" drops one.
+ * Returns the moves recorded.
  */
 export async function settleMainMoves(
   database: Database,
@@ -114,11 +150,11 @@ export async function settleMainMoves(
   const rows = await database.query<MoveRow>('SELECT * FROM main_moves ORDER BY id')
   if (rows.length === 0) return []
   const main = await repo.resolve(MAIN)
+  if (!main) throw new Error('the repository has no main branch to settle its moves against')
   const recorded: MainMove[] = []
   for (const row of rows) {
     const id = Number(row.id)
-    const made = main !== null && (row.after === main || (await repo.isAncestor(row.after, main)))
-    if (!made) {
+    if (row.after !== main && !(await repo.isAncestor(row.after, main))) {
       await database.query('DELETE FROM main_moves WHERE id = $1', [id])
       continue
     }
@@ -129,14 +165,16 @@ export async function settleMainMoves(
       subject: row.subject,
       before: row.before,
       after: row.after,
-      details: { ...details, recoveredAfterCrash: true },
+      details: {
+        ...details,
+        recoveredAfterCrash: true,
+        meantAt: new Date(row.at).toISOString(),
+      },
       ...(row.draft_id && row.draft_ref && row.draft_head
         ? { draft: { id: row.draft_id, ref: row.draft_ref, head: row.draft_head } }
         : {}),
     }
-    await database.transaction((tx) => record(tx, id, move, now))
-    if (move.draft) await repo.deleteRef(move.draft.ref, move.draft.head).catch(() => {})
-    recorded.push(move)
+    if (await record(database, repo, id, move, now)) recorded.push(move)
   }
   return recorded
 }

@@ -12,6 +12,7 @@
  * One publication at a time: a lease row in the database (any process, PGlite or PostgreSQL),
  * which lapses by itself should its holder die mid-way.
  */
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
@@ -20,7 +21,7 @@ import { isProcessAlive } from '../server/process-alive'
 import { appendAudit } from './audit'
 import { type Drafts, MAIN, RefusedError } from './drafts'
 import { fetchBranch, type GitRepository, MergeConflictError, pushBranch } from './git'
-import { moveMain, settleMainMoves } from './main-moves'
+import { type MainMove, moveMain, settleMainMoves } from './main-moves'
 import { BuildFailedError, type Releases } from './releases'
 import { mayRollBack, type Person } from './rules'
 
@@ -104,13 +105,15 @@ export function withoutServiceSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv
 
 /** Longer than any build; a dead holder's lease lapses after it. */
 const LEASE_MS = 10 * 60_000
+/** The longest a turn keeps renewing the lease: three leases, far above any build. */
+const MAX_TURN_MS = 3 * LEASE_MS
 const SERVICE = 'service'
 const SERVICE_PERSON = { name: 'Publishing service', email: 'publishing@localhost' }
 
 export class Publisher {
   private readonly clock: () => Date
-  /** Who holds the lease: this machine, this process, this publisher. */
-  private readonly holder = `${hostname()}:${process.pid}:${randomUUID()}`
+  /** The lease's holder token of the turn the code runs in (see exclusively). */
+  private readonly turn = new AsyncLocalStorage<string>()
 
   constructor(private readonly options: PublisherOptions) {
     this.clock = options.clock ?? (() => new Date())
@@ -127,7 +130,14 @@ export class Publisher {
     kind: 'publish' | 'schedule' = 'publish',
   ): Promise<Release> {
     const { drafts, releases, repo, database } = this.options
-    return this.exclusively(async () => {
+    return this.exclusively(async (settled) => {
+      // Published already by a process killed before it switched the site (its record just
+      // settled): what is left is serving main.
+      if (settled.some((move) => move.action === 'publish' && move.subject === draftId)) {
+        const main = (await repo.resolve(MAIN)) as string
+        const built = await releases.build(repo, main, this.clock())
+        return this.goLive(built.folder, main, kind, person.email, draftId)
+      }
       await this.takeIn()
       const merged = await drafts.merged(person, draftId)
       let built: { folder: string }
@@ -154,10 +164,13 @@ export class Publisher {
         await this.stillHolding()
         await drafts.land(person, merged)
       } catch (error) {
-        await releases.discard(built.folder)
-        throw error
+        // Main moved after all (the record failed after it): the publication stands.
+        if ((await repo.resolve(MAIN)) !== merged.commit) {
+          await releases.discard(built.folder)
+          throw error
+        }
       }
-      return this.goLive(built.folder, merged.commit, kind, person.email, draftId)
+      return this.goLive(built.folder, merged.commit, kind, person.email, draftId, true)
     })
   }
 
@@ -218,7 +231,7 @@ export class Publisher {
         },
         this.clock(),
       )
-      return this.goLive(folder, commit, 'rollback', person.email, folder)
+      return this.goLive(folder, commit, 'rollback', person.email, folder, true)
     })
   }
 
@@ -263,7 +276,7 @@ export class Publisher {
    * main and switching the release, or when main was moved by a rollback's record only. Run at
    * start; a site that does not build is logged and the served release kept.
    */
-  async recover(): Promise<Release | null> {
+  async recover(waitMs?: number): Promise<Release | null> {
     const { releases, repo } = this.options
     return this.exclusively(async () => {
       const live = await releases.current()
@@ -273,8 +286,33 @@ export class Publisher {
       const main = await repo.resolve(MAIN)
       const served = await this.releaseOf(live)
       if (!main || (served && served.commit === main)) return null
-      const built = await releases.build(repo, main, this.clock())
-      return this.goLive(built.folder, main, 'recovery', SERVICE, main)
+      try {
+        const built = await releases.build(repo, main, this.clock())
+        return await this.goLive(built.folder, main, 'recovery', SERVICE, main)
+      } catch (error) {
+        if (error instanceof BuildFailedError) this.unbuildable = main
+        throw error
+      }
+    }, waitMs)
+  }
+
+  /** Main's commit that did not build when the service last brought the site up to it. */
+  private unbuildable: string | undefined
+
+  /**
+   * Brings the served site up to main if it is behind and no publication is under way (the
+   * lease is free): what a process that lost its turn after moving main left unswitched. Each
+   * process calls it every few seconds; a main that did not build is not tried again.
+   */
+  async keepUpWithMain(): Promise<Release | null> {
+    const { releases, repo } = this.options
+    const live = await releases.current()
+    const main = await repo.resolve(MAIN)
+    if (!live || !main || main === this.unbuildable) return null
+    if ((await this.releaseOf(live))?.commit === main) return null
+    return this.recover(0).catch((error: unknown) => {
+      if (error instanceof PublishBusyError) return null
+      throw error
     })
   }
 
@@ -316,6 +354,7 @@ export class Publisher {
         date: this.clock(),
       })
     }
+    await this.stillHolding()
     await moveMain(
       database,
       repo,
@@ -338,9 +377,21 @@ export class Publisher {
     kind: Release['kind'],
     madeBy: string,
     subject: string,
+    /** Main moved to `commit` already: losing the lease now leaves main changed, unserved. */
+    mainMoved = false,
   ): Promise<Release> {
     const { releases, database, repo, remote, log } = this.options
-    await this.stillHolding()
+    try {
+      await this.stillHolding()
+    } catch (error) {
+      if (kind !== 'rollback') await releases.discard(folder)
+      if (mainMoved) {
+        throw new PublishBusyError(
+          'done on main and in the audit trail, but this process lost its turn before switching the site: the service serves it within a minute',
+        )
+      }
+      throw error
+    }
     await releases.switchTo(folder)
     const now = this.clock()
     const release = await database.transaction(async (tx) => {
@@ -410,7 +461,7 @@ export class Publisher {
    * Takes the lease over from a process of this machine that died holding it (killed during a
    * publication): its lease would otherwise stand for ten minutes.
    */
-  private async takeOverFromDead(): Promise<boolean> {
+  private async takeOverFromDead(holder: string): Promise<boolean> {
     const { database } = this.options
     const [row] = await database.query<{ holder: string }>(
       'SELECT holder FROM publish_lease WHERE name = $1',
@@ -423,7 +474,7 @@ export class Publisher {
     const [taken] = await database.query<{ holder: string }>(
       `UPDATE publish_lease SET holder = $2, until = now() + $3 * interval '1 millisecond'
        WHERE name = $1 AND holder = $4 RETURNING holder`,
-      [LEASE, this.holder, LEASE_MS, row?.holder],
+      [LEASE, holder, LEASE_MS, row?.holder],
     )
     if (taken)
       this.options.log?.info(
@@ -433,10 +484,19 @@ export class Publisher {
     return Boolean(taken)
   }
 
-  /** Runs `work` holding the lease; waits (polling) while another holds it. */
-  private async exclusively<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` holding the lease, with the moves of main a killed process left settled first
+   * (passed to it); waits (polling) while another holds it, `waitMs` at most.
+   */
+  private async exclusively<T>(
+    work: (settled: MainMove[]) => Promise<T>,
+    waitMs = this.options.waitMs ?? 120_000,
+  ): Promise<T> {
     const { database } = this.options
-    const deadline = Date.now() + (this.options.waitMs ?? 120_000)
+    const deadline = Date.now() + waitMs
+    // One token per turn: a process that stalled past its lease while another turn of the
+    // same process began cannot pass the other's for its own.
+    const holder = `${hostname()}:${process.pid}:${randomUUID()}`
     for (;;) {
       // The database's time, not the (injectable) clock: every process reads the same.
       const [taken] = await database.query<{ holder: string }>(
@@ -445,42 +505,48 @@ export class Publisher {
          ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until
            WHERE publish_lease.until < now()
          RETURNING holder`,
-        [LEASE, this.holder, LEASE_MS],
+        [LEASE, holder, LEASE_MS],
       )
       if (taken) break
-      if (await this.takeOverFromDead()) break
+      if (await this.takeOverFromDead(holder)) break
       if (Date.now() > deadline) {
         throw new PublishBusyError('another publication is under way; try again in a minute')
       }
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
-    // Renewed while the work runs, so a long one keeps it; a process stalled past it (paused,
-    // swapped out) finds it taken at its next step and stops there (stillHolding).
-    const renewal = setInterval(() => this.renew().catch(() => {}), LEASE_MS / 3)
+    // Renewed while the work runs, so a long build keeps it, but not for ever: a turn hung on
+    // a network or a build lets the lease lapse after MAX_TURN_MS and the others go on. A
+    // process stalled past its lease finds it taken at its next step and stops (stillHolding).
+    const began = Date.now()
+    const renewal = setInterval(() => {
+      if (Date.now() - began < MAX_TURN_MS) this.renew(holder).catch(() => {})
+    }, LEASE_MS / 3)
     renewal.unref()
     try {
-      const settled = await settleMainMoves(database, this.options.repo, this.clock())
-      if (settled.length > 0) {
-        this.options.log?.info(
-          { moves: settled.map((move) => `${move.action} ${move.subject}`) },
-          'recorded the moves of main a killed process made',
-        )
-      }
-      return await work()
+      return await this.turn.run(holder, async () => {
+        const settled = await settleMainMoves(database, this.options.repo, this.clock())
+        if (settled.length > 0) {
+          this.options.log?.info(
+            { moves: settled.map((move) => `${move.action} ${move.subject}`) },
+            'recorded the moves of main a killed process made',
+          )
+        }
+        return work(settled)
+      })
     } finally {
       clearInterval(renewal)
       await database
-        .query('DELETE FROM publish_lease WHERE name = $1 AND holder = $2', [LEASE, this.holder])
+        .query('DELETE FROM publish_lease WHERE name = $1 AND holder = $2', [LEASE, holder])
         .catch(() => {})
     }
   }
 
-  /** Extends the lease if this publisher still holds it; whether it does. */
-  private async renew(): Promise<boolean> {
+  /** Extends the lease if `holder` still holds it; whether it does. */
+  private async renew(holder: string): Promise<boolean> {
     const rows = await this.options.database.query<{ holder: string }>(
       `UPDATE publish_lease SET until = now() + $3 * interval '1 millisecond'
        WHERE name = $1 AND holder = $2 RETURNING holder`,
-      [LEASE, this.holder, LEASE_MS],
+      [LEASE, holder, LEASE_MS],
     )
     return rows.length > 0
   }
@@ -490,7 +556,8 @@ export class Publisher {
    * publisher that lost the lease to another process stops before it, changing nothing more.
    */
   private async stillHolding(): Promise<void> {
-    if (!(await this.renew())) {
+    const holder = this.turn.getStore()
+    if (!holder || !(await this.renew(holder))) {
       throw new PublishBusyError(
         'this publication took longer than its turn and another process took over; nothing was switched: publish again',
       )

@@ -291,7 +291,7 @@ export class Schedules {
     }
   }
 
-  /** Checks for due schedules every `seconds` until stopped. */
+  /** Checks for due schedules, and that the site serves main, every `seconds` until stopped. */
   start(seconds: number): () => void {
     let running = false
     const timer = setInterval(() => {
@@ -299,6 +299,12 @@ export class Schedules {
       running = true
       this.fireDue()
         .catch((error: unknown) => this.options.log?.error({ err: error }, 'schedules failed'))
+        // And the served site kept up with main (a process that lost its turn after moving
+        // main left it unswitched).
+        .then(() => this.options.publisher.keepUpWithMain())
+        .catch((error: unknown) =>
+          this.options.log?.error({ err: error }, 'bringing the served site up to main failed'),
+        )
         .finally(() => {
           running = false
         })

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ROOT, readBuildConfig } from '../../../src/build/config'
 import { readAudit } from '../../../src/publishing/audit'
 import { type CmsAnswer, createCmsApi } from '../../../src/publishing/cms-api'
-import { Drafts, MAIN } from '../../../src/publishing/drafts'
+import { Drafts, type DraftView, MAIN } from '../../../src/publishing/drafts'
 import type { GitRepository } from '../../../src/publishing/git'
 import { Publisher } from '../../../src/publishing/publisher'
 import { Releases } from '../../../src/publishing/releases'
@@ -24,7 +24,7 @@ import {
   rita,
   type TestDatabase,
 } from '../../support/publishing'
-import { siteRepository } from '../../support/site-repository'
+import { DEVELOPER, siteRepository } from '../../support/site-repository'
 
 const EN = 'content/pages/en/about.yaml'
 const DE = 'content/pages/de/about.yaml'
@@ -295,6 +295,34 @@ describe('drafts through the editor', () => {
       subject: 'pages/about',
       details: { code: 'request', action: 'addNote' },
     })
+  })
+
+  it('restarts a draft that no longer merges when it is saved again, even unchanged, keeping the live site’s other changes', async () => {
+    await saveAbout(ada, 'Drafted title')
+    // Meanwhile on main: the same title line, and the description beside it.
+    const live = english
+      .replace(/^title: .*$/m, 'title: Live title')
+      .replace(/^description: >-\n(?: {2}.*\n)+/m, 'description: Live description\n')
+    expect(live).not.toBe(english)
+    const moved = await repo.commit({
+      ref: MAIN,
+      parent: main,
+      changes: [{ path: 'content/en/pages/about.yaml', content: live }],
+      author: DEVELOPER,
+      message: 'Live edits',
+    })
+    expect(await drafts.mergesWithMain((await drafts.get('pages/about'))?.head as string)).toBe(
+      false,
+    )
+    // The editor sends the entry as the draft has it, nothing changed in it.
+    expect((await saveAbout(ada, 'Drafted title')).status).toBe(200)
+    const draft = (await drafts.get('pages/about')) as DraftView
+    expect(draft.base).toBe(moved)
+    const text = (await repo.readFile(draft.head, 'content/en/pages/about.yaml'))?.toString()
+    expect(text).toMatch(/^title: Drafted title$/m)
+    expect(text).toMatch(/^description: Live description$/m)
+    expect(draft.comments.at(-1)?.body).toContain('content/en/pages/about.yaml: title')
+    expect(await drafts.mergesWithMain(draft.head)).toBe(true)
   })
 
   it('discards a draft; main stays as it was', async () => {

@@ -339,7 +339,7 @@ describe('publishing a draft', () => {
       'title: About us\nintro: Who we are, since 2019\nseo:\n  description: Drafted description\n  image: b.png\nkicker: New\n',
     )
     expect(resaved.comments.map((comment) => comment.body)).toEqual([
-      `Saved again on the live site's newer version. The live site had changed these fields too; this draft's text replaces theirs: ${PAGE}: seo.description.`,
+      `Saved again on the live site's newer version. The live site had changed these too, and this draft's version replaces the live site's: ${PAGE}: seo.description.`,
     ])
     const saves = (await readAudit(database)).filter((entry) => entry.action === 'save')
     expect(saves.at(-1)?.details).toMatchObject({ overridden: [`${PAGE}: seo.description`] })

@@ -27,6 +27,16 @@ describe('mergeFields', () => {
     })
   })
 
+  it('treats fields named like Object’s own as fields', () => {
+    const base = JSON.parse('{"title": "A"}')
+    const ours = JSON.parse('{"title": "A, drafted"}')
+    const theirs = JSON.parse('{"title": "A", "constructor": "c", "__proto__": {"x": 1}}')
+    const { merged } = mergeFields(base, ours, theirs)
+    expect(Object.keys(merged)).toEqual(['title', 'constructor', '__proto__'])
+    expect(merged.constructor).toBe('c')
+    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype)
+  })
+
   it('keeps a field both changed alike, and one the draft removed that main changed', () => {
     expect(mergeFields({ a: 1, b: 1 }, { a: 2 }, { a: 2, b: 3 })).toEqual({
       merged: { a: 2 },
@@ -51,6 +61,20 @@ describe('mergeContentFile', () => {
     expect(merged?.content.toString()).toBe(
       '---\ntitle: Post, drafted\ndate: 2026-02-01\n---\nBody, fixed on main\n',
     )
+    expect(merged?.overridden).toEqual([])
+  })
+
+  it('takes main’s edit of a post’s body when the draft’s body differs from the base only in line ends and blank lines', () => {
+    const base = '---\r\ntitle: Post\r\n---\r\n\r\nBody\r\n\r\n'
+    const ours = '---\ntitle: Post, drafted\n---\nBody\n'
+    const theirs = '---\r\ntitle: Post\r\n---\r\n\r\nBody, fixed on main\r\n'
+    const merged = mergeContentFile(
+      'content/en/blog/post.md',
+      buffer(base),
+      buffer(ours),
+      buffer(theirs),
+    )
+    expect(merged?.content.toString()).toBe('---\ntitle: Post, drafted\n---\nBody, fixed on main\n')
     expect(merged?.overridden).toEqual([])
   })
 

@@ -14,6 +14,7 @@ import { type BuildConfig, ROOT, readBuildConfig } from '../../../src/build/conf
 import { readAudit, verifyAudit } from '../../../src/publishing/audit'
 import { branchOf, Drafts, MAIN, RefusedError } from '../../../src/publishing/drafts'
 import type { GitRepository } from '../../../src/publishing/git'
+import { settleMainMoves } from '../../../src/publishing/main-moves'
 import { Publisher, UpstreamConflictError } from '../../../src/publishing/publisher'
 import { BuildFailedError, CURRENT, Releases } from '../../../src/publishing/releases'
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
@@ -342,13 +343,15 @@ describe('a publication cut short', () => {
     expect(await drafts.get('pages/about')).toBeNull()
     expect(await repo.resolve(branchOf('pages/about'))).toBeNull()
     const trail = await readAudit(database)
-    expect(
-      trail.find((entry) => entry.after === merged.commit && entry.action === 'publish'),
-    ).toMatchObject({
+    const publications = trail.filter(
+      (entry) => entry.after === merged.commit && entry.action === 'publish',
+    )
+    expect(publications).toHaveLength(1)
+    expect(publications[0]).toMatchObject({
       actor: paul.email,
       subject: 'pages/about',
       before: merged.mainBefore,
-      details: { approvedBy: rita.email, recoveredAfterCrash: true },
+      details: { approvedBy: rita.email, recoveredAfterCrash: true, meantAt: expect.any(String) },
     })
     expect(trail.at(-1)).toMatchObject({
       action: 'recovery',
@@ -377,6 +380,100 @@ describe('a publication cut short', () => {
     expect((await readAudit(database)).some((entry) => entry.after === merged.commit)).toBe(false)
     // And it publishes as it would have.
     expect((await publisher.publish(paul, 'pages/about')).kind).toBe('publish')
+  })
+
+  it('a process that stalled after moving main while the next holder of the lease recorded it records nothing twice', async () => {
+    await approvedDraft('Stalled')
+    const merged = await drafts.merged(paul, 'pages/about')
+    const stalling = Object.assign(Object.create(repo) as GitRepository, {
+      moveRef: async (ref: string, commit: string, expected: string | null) => {
+        await repo.moveRef(ref, commit, expected)
+        // Meanwhile its lease lapsed, and the next holder settled what it found.
+        await settleMainMoves(database, repo, clock())
+      },
+    })
+    await new Drafts(database, stalling, clock).land(paul, merged)
+    const publications = (await readAudit(database)).filter(
+      (entry) => entry.action === 'publish' && entry.after === merged.commit,
+    )
+    expect(publications).toHaveLength(1)
+    expect(publications[0]?.details).toMatchObject({ recoveredAfterCrash: true })
+    expect(await drafts.get('pages/about')).toBeNull()
+    expect((await verifyAudit(database)).ok).toBe(true)
+  })
+
+  it('keeps an intent when git cannot say whether main has it, and records it once git can', async () => {
+    await approvedDraft('Unsure')
+    const merged = await drafts.merged(paul, 'pages/about')
+    const killed = new Drafts(dyingDatabase({ transaction: true }), repo, clock)
+    await expect(killed.land(paul, merged)).rejects.toThrow('killed')
+    const unreadable = Object.assign(Object.create(repo) as GitRepository, {
+      isAncestor: () => Promise.reject(new Error('git merge-base failed (128): unreadable')),
+    })
+    // Not the intent's own commit on main any more: git is asked, and does not answer.
+    await repo.commit({
+      ref: MAIN,
+      parent: merged.commit,
+      changes: [{ path: 'content/en/pages/later.yaml', content: 'title: Later\n' }],
+      author: DEVELOPER,
+      message: 'Later',
+    })
+    await expect(settleMainMoves(database, unreadable, clock())).rejects.toThrow(/unreadable/)
+    expect(await database.query('SELECT id FROM main_moves')).toHaveLength(1)
+    expect(await settleMainMoves(database, repo, clock())).toHaveLength(1)
+    expect(
+      (await readAudit(database)).filter(
+        (entry) => entry.action === 'publish' && entry.after === merged.commit,
+      ),
+    ).toHaveLength(1)
+  })
+
+  it('pressed again after a process died between moving main and switching, serves what was published', async () => {
+    await approvedDraft('Published, not yet served')
+    const merged = await drafts.merged(paul, 'pages/about')
+    const killed = new Drafts(dyingDatabase({ transaction: true }), repo, clock)
+    await expect(killed.land(paul, merged)).rejects.toThrow('killed')
+    // A schedule firing again, or the publisher pressing again: done, not refused.
+    const release = await publisher.publish(paul, 'pages/about')
+    expect(release).toMatchObject({ commit: merged.commit, kind: 'publish' })
+    expect(await served(ABOUT_PAGE)).toContain('Published, not yet served')
+    expect(
+      (await readAudit(database)).filter(
+        (entry) => entry.action === 'publish' && entry.after === merged.commit,
+      ),
+    ).toHaveLength(1)
+  })
+
+  it('losing its turn after moving main says so truly, and the service serves main at its next look', async () => {
+    await approvedDraft('Live')
+    const live = await publisher.publish(paul, 'pages/about')
+    await approvedDraft('Moved, then lost')
+    // The lease is taken by another process right after main moved.
+    const moving = Object.assign(Object.create(repo) as GitRepository, {
+      moveRef: async (ref: string, commit: string, expected: string | null) => {
+        await repo.moveRef(ref, commit, expected)
+        if (ref === MAIN) await database.query("UPDATE publish_lease SET holder = 'elsewhere:1:x'")
+      },
+    })
+    publisher = new Publisher({
+      database,
+      repo: moving,
+      drafts: new Drafts(database, moving, clock),
+      releases,
+      clock,
+    })
+    await expect(publisher.publish(paul, 'pages/about')).rejects.toThrow(
+      /done on main and in the audit trail, but this process lost its turn/,
+    )
+    const main = (await repo.resolve(MAIN)) as string
+    expect(await releases.current()).toBe(live.folder)
+    expect(await releases.list()).toEqual([live.folder])
+    // The other process finishes its turn; at the service's next look the site serves main.
+    await database.query('DELETE FROM publish_lease')
+    const caughtUp = await publisher.keepUpWithMain()
+    expect(caughtUp).toMatchObject({ kind: 'recovery', commit: main })
+    expect(await served(ABOUT_PAGE)).toContain('Moved, then lost')
+    expect(await publisher.keepUpWithMain()).toBeNull()
   })
 
   it('stops a publication that lost its turn to another process before it moves main or the served site', async () => {
