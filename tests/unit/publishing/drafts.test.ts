@@ -13,6 +13,7 @@ import {
   branchOf,
   DraftConflictError,
   Drafts,
+  type DraftView,
   MAIN,
   RefusedError,
 } from '../../../src/publishing/drafts'
@@ -347,6 +348,28 @@ describe('publishing a draft', () => {
     expect(await repo.readFile((await drafts.merged(olga, 'pages/about')).commit, PAGE)).toEqual(
       await repo.readFile(resaved.head, PAGE),
     )
+  })
+
+  it('keeps a draft saved again while it was being published: its newer edit waits for review of its own', async () => {
+    await save(ada, 'About us')
+    await drafts.approve(rita, 'pages/about')
+    const merged = await drafts.merged(olga, 'pages/about')
+    // Saved again while the site was being built for the publication.
+    const newer = await save(ada, 'About us, edited meanwhile')
+    await drafts.land(olga, merged)
+    expect(await repo.resolve(MAIN)).toBe(merged.commit)
+    const kept = (await drafts.get('pages/about')) as DraftView
+    expect(kept.head).toBe(newer.head)
+    expect(kept.base).toBe(merged.draft.head)
+    expect(approvalStands(kept)).toBe(false)
+    expect((await repo.readFile(kept.head, PAGE))?.toString()).toBe(
+      'title: About us, edited meanwhile\n',
+    )
+    expect((await readAudit(database)).at(-1)).toMatchObject({
+      action: 'publish',
+      after: merged.commit,
+      details: { draftKeptForNewerEdit: true },
+    })
   })
 
   it('lands nothing when main moved after the merge was made', async () => {
