@@ -15,6 +15,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test'
 import { ROOT } from '../../src/build/config'
 import { MAIN } from '../../src/publishing/drafts'
 import type { GitRepository } from '../../src/publishing/git'
+import { seedBuildCache } from '../support/build-cache'
 import { DEVELOPER, siteRepository } from '../support/site-repository'
 import { axeViolations } from './support/axe'
 
@@ -40,6 +41,7 @@ test.beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'publishing-e2e-'))
   remote = await siteRepository(join(dir, 'bank.git'))
   let output = ''
+  await seedBuildCache({ OUT_DIR: join(dir, 'dist'), BUILD_CACHE_DIR: join(dir, 'cache') })
   server = spawn(process.execPath, ['scripts/run.mjs', 'start'], {
     cwd: ROOT,
     env: {
