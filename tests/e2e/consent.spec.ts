@@ -438,6 +438,8 @@ test.describe('the banner', () => {
     await openPage(page, '/en/')
     await banner(page).getByRole('button', { name: 'Settings' }).click()
     await expect(settings(page)).toBeVisible()
+    // Its title takes focus once shown (an effect after the paint): where the keys go.
+    await expect(settings(page).locator(':focus')).toHaveCount(1)
     await page.keyboard.press('Escape')
     await expect(settings(page)).toHaveCount(0)
     await expect(banner(page).getByRole('heading', { level: 2 })).toBeFocused()
