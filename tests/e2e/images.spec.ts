@@ -7,11 +7,18 @@ import { DIST } from './support/site'
 
 const SLOW_IMAGE = '/images/_/slow-test-image.png'
 
-/** Serves a test image only after `delay` ms, and adds it to the page as a content image. */
-async function addSlowImage(page: Page, delay: number) {
+/**
+ * Adds a content image to the page whose file is served only when the test calls `release`
+ * (a signal, not a timer: under load a timer could run out before the test looked).
+ */
+async function addSlowImage(page: Page) {
   const body = await readFile(join(DIST, 'images/cards/site.png'))
+  let release = () => {}
+  const released = new Promise<void>((resolve) => {
+    release = resolve
+  })
   await page.route(`**${SLOW_IMAGE}`, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, delay))
+    await released
     await route.fulfill({ body, contentType: 'image/png' })
   })
   await page.evaluate((src) => {
@@ -24,7 +31,7 @@ async function addSlowImage(page: Page, delay: number) {
     image.id = 'slow-image'
     document.querySelector('main')?.prepend(image)
   }, SLOW_IMAGE)
-  return page.locator('#slow-image')
+  return { image: page.locator('#slow-image'), release }
 }
 
 const opacity = (page: Page) =>
@@ -34,8 +41,10 @@ test('a content image waits invisible for its file, then fades in over 500 ms', 
   page,
 }) => {
   await openPage(page, '/en/')
-  const image = await addSlowImage(page, 400)
+  const { image, release } = await addSlowImage(page)
   expect(await opacity(page)).toBe(0)
+  await expect(image).not.toHaveAttribute('data-loaded', '')
+  release()
   await expect(image).toHaveAttribute('data-loaded', '')
   expect(await image.evaluate((element) => getComputedStyle(element).transitionDuration)).toBe(
     '0.5s',
@@ -46,7 +55,8 @@ test('a content image waits invisible for its file, then fades in over 500 ms', 
 test('under reduced motion the image appears without a fade', async ({ page }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' })
   await openPage(page, '/en/')
-  const image = await addSlowImage(page, 200)
+  const { image, release } = await addSlowImage(page)
+  release()
   await expect(image).toHaveAttribute('data-loaded', '')
   const duration = await image.evaluate((element) => getComputedStyle(element).transitionDuration)
   expect(Number.parseFloat(duration)).toBeLessThan(0.001)
