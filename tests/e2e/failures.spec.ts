@@ -27,6 +27,19 @@ async function openWithoutPrefetch(page: Page, path = '/en/'): Promise<void> {
   await markDocument(page)
 }
 
+/** Holds every response to `url` until `release` is called, then lets them through. */
+async function holdResponses(page: Page, url: string) {
+  let release = () => {}
+  const released = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(url, async (route) => {
+    await released
+    await route.continue()
+  })
+  return { release }
+}
+
 /** Waits for a full load of `path` (a new document, marker gone). */
 async function expectFullLoad(page: Page, path: string): Promise<void> {
   await page.waitForURL(path)
@@ -121,16 +134,16 @@ test.describe('failure policy in the browser', () => {
     expect(documents.filter((request) => request.isNavigationRequest())).toHaveLength(1)
   })
 
-  test('page data delayed 1.5 s: route-update-delayed fires once, then the page shows', async ({
+  test('page data delayed past the threshold: route-update-delayed fires once, then the page shows', async ({
     page,
   }) => {
-    await page.route(ABOUT_DATA, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500))
-      await route.continue()
-    })
+    // The data is held until the delayed event has fired (a signal, not a timer that a loaded
+    // machine could outrun), then sent.
+    const held = await holdResponses(page, ABOUT_DATA)
     await openWithoutPrefetch(page)
     await clickAbout(page)
     await page.waitForFunction(() => window.__delayed.length === 1)
+    held.release()
     await waitForRouteUpdates(page, 2)
     await expect(page).toHaveURL('/en/about/')
     expect(await isSameDocument(page)).toBe(true)
@@ -138,15 +151,18 @@ test.describe('failure policy in the browser', () => {
   })
 
   test('a navigation overtaken by a newer one is dropped', async ({ page }) => {
-    await page.route(ABOUT_DATA, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800))
-      await route.continue()
-    })
+    // About's data arrives only after the navigation to Careers has finished.
+    const held = await holdResponses(page, ABOUT_DATA)
     await openWithoutPrefetch(page)
     await clickAbout(page)
     await mainNav(page).getByRole('link', { name: 'Careers' }).click()
     await waitForRouteUpdates(page, 2)
-    await page.waitForTimeout(1200)
+    const aboutData = page.waitForResponse((response) =>
+      response.url().endsWith('/page-data/en/about/page-data.json'),
+    )
+    held.release()
+    await (await aboutData).finished()
+    await page.waitForTimeout(300)
     await expect(page).toHaveURL('/en/careers/')
     expect(await page.evaluate(() => window.__routeUpdates)).toEqual(['/en/', '/en/careers/'])
   })
