@@ -239,12 +239,17 @@ test('an image uploaded in the CMS goes to the site’s images; a file that is n
     // selected" could take it before the upload is selected.
     await page.getByRole('button', { name: 'Remove image' }).first().click()
     await page.getByRole('button', { name: 'Choose an image' }).first().click()
+    // The library has loaded its list (the post's own cover is in it). Uploaded before, the
+    // list arriving after the upload replaces it, and the library selects its first file
+    // instead of the upload.
+    await expect(page.getByText(`${post}.svg`, { exact: true })).toBeVisible({ timeout: 30_000 })
     await page
       .locator('input[type="file"]')
       .setInputFiles({ name, mimeType: 'image/png', buffer: data })
     // The new file is selected once uploaded.
     await expect(page.getByText(name)).toBeVisible()
     await page.getByRole('button', { name: 'Choose selected' }).click()
+    await expect(page.getByRole('button', { name: 'Choose selected' })).toBeHidden()
   }
 
   // A post is written in one language: one editor, no side by side.
