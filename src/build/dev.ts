@@ -34,7 +34,7 @@ import { createRouteTable } from './routes'
 import { ROBOTS_PATH, robotsTxt, SITEMAP_PATH, sitemapXml } from './seo'
 import { KILL_SWITCH_WORKER } from './service-worker'
 import { structuredData } from './structured-data'
-import { baseViteConfig } from './vite-config'
+import { baseViteConfig, outsideTheCode } from './vite-config'
 import { ICON_PATH, iconSvg, webManifest } from './web-manifest'
 
 interface SiteState {
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     ...baseViteConfig(config),
     logLevel: 'info',
     appType: 'custom',
-    server: { middlewareMode: true, hmr: { server } },
+    server: { middlewareMode: true, hmr: { server }, watch: { ignored: outsideTheCode(ROOT) } },
   })
   let state = loadState(config.contentDir)
   state.catch(() => {})

@@ -62,7 +62,7 @@ describe('dev server (npm run dev)', () => {
     expect(html).toContain('/@vite/client')
     expect(html).toContain('/@react-refresh')
     expect(html).toContain('<script type="module" src="/src/runtime/entry.tsx"></script>')
-    // The first page Vite renders transforms every module of the site: ~20 s on two cores, more
+    // The first page Vite renders transforms every module of the site: a second or two, more
     // when the machine is busy.
   }, 90_000)
 
