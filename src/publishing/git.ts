@@ -8,12 +8,13 @@
  * The repository may be bare (the service's own under `data/`) or a clone someone works in:
  * only refs and objects are touched, never its files or its index.
  */
-import { execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { BlobReader, type GitBlob } from './git-batch'
+import { runCommand } from './spawner'
 
 /** A person as git records them. */
 export interface Person {
@@ -101,29 +102,22 @@ export class GitRepository {
     }
   }
 
-  /** Runs git on this repository; resolves with its standard output. */
-  git(args: string[], input?: Buffer | string, env: NodeJS.ProcessEnv = {}): Promise<Buffer> {
-    return new Promise((resolve, reject) => {
-      const child = spawn('git', args, { env: this.env(env), stdio: ['pipe', 'pipe', 'pipe'] })
-      const out: Buffer[] = []
-      const err: Buffer[] = []
-      child.stdout.on('data', (chunk: Buffer) => out.push(chunk))
-      child.stderr.on('data', (chunk: Buffer) => err.push(chunk))
-      child.on('error', reject)
-      child.on('close', (code) => {
-        if (code === 0) resolve(Buffer.concat(out))
-        else {
-          const error = new Error(
-            `git ${args[0]} failed (${code}): ${Buffer.concat(err).toString().trim()}`,
-          ) as Error & { code?: number; stdout?: Buffer }
-          error.code = code ?? undefined
-          error.stdout = Buffer.concat(out)
-          reject(error)
-        }
-      })
-      child.stdin.on('error', () => {})
-      child.stdin.end(input ?? '')
-    })
+  /**
+   * Runs git on this repository; resolves with its standard output. Through the small helper
+   * process (`spawner.ts`): forked from this one, each command would cost several times more.
+   */
+  async git(args: string[], input?: Buffer | string, env: NodeJS.ProcessEnv = {}): Promise<Buffer> {
+    const { code, stdout, stderr } = await runCommand('git', args, { env: this.env(env), input })
+    if (code === 0) return stdout
+    const error = new Error(
+      `git ${args[0]} failed (${code}): ${stderr.toString().trim()}`,
+    ) as Error & {
+      code?: number
+      stdout?: Buffer
+    }
+    error.code = code ?? undefined
+    error.stdout = stdout
+    throw error
   }
 
   private async text(args: string[]): Promise<string> {
