@@ -3,7 +3,12 @@
  * (PostgreSQL compiled to WebAssembly) in a data folder, so `npm start` needs nothing
  * installed. Both speak the same SQL; the service sees one small interface.
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { homedir } from 'node:os'
+import { dirname, join } from 'node:path'
 import type { PoolClient } from 'pg'
 import { isProcessAlive } from '../process-alive'
 import { MIGRATIONS, type Migration } from './migrations'
@@ -121,14 +126,74 @@ async function lockDataDir(dataDir: string): Promise<string> {
   return lock
 }
 
+/**
+ * The empty cluster new PGlite databases start from, kept in the user's cache (`XDG_CACHE_HOME`,
+ * else `~/.cache`) per PGlite version. PostgreSQL's initdb, compiled to WebAssembly, takes 5 to
+ * 9 s of CPU here; loading its result takes about one. `PGLITE_TEMPLATES=off` runs initdb for
+ * every new database.
+ */
+function templateFile(): string | undefined {
+  if (process.env.PGLITE_TEMPLATES === 'off') return undefined
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite')
+  const { version } = JSON.parse(
+    readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8'),
+  ) as { version: string }
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache')
+  return join(cache, 'pglite-templates', `${version}.tar`)
+}
+
+type PGliteModule = typeof import('@electric-sql/pglite')
+
+/** The empty cluster as a tarball: from the cache, or made now and kept there. */
+async function emptyCluster(pglite: PGliteModule, file: string): Promise<Blob> {
+  const kept = await readFile(file).catch(() => undefined)
+  if (kept) return new Blob([kept])
+  const db = await pglite.PGlite.create()
+  const dump = await db.dumpDataDir('none')
+  await db.close()
+  // Written whole under a name of its own, then renamed: a reader never sees half of it.
+  // A cache that cannot be written costs the next database its initdb, nothing else.
+  const partial = `${file}.${randomBytes(6).toString('hex')}`
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 })
+    .then(() => dump.arrayBuffer())
+    .then((bytes) => writeFile(partial, new Uint8Array(bytes), { mode: 0o600 }))
+    .then(() => rename(partial, file))
+    .catch(() => rm(partial, { force: true }))
+  return dump
+}
+
+/**
+ * Opens PGlite in `dataDir` (in memory when absent). A new database is loaded from the empty
+ * cluster; should that fail (a damaged cache), the cache is dropped and initdb runs.
+ */
+async function createPglite(pglite: PGliteModule, dataDir: string | undefined) {
+  const file = templateFile()
+  // Only an empty folder takes the copy (and is emptied again if loading it fails).
+  const isEmpty = !dataDir || (await readdir(dataDir)).length === 0
+  if (!file || !isEmpty) return pglite.PGlite.create(dataDir ? { dataDir } : {})
+  try {
+    const loadDataDir = await emptyCluster(pglite, file)
+    return await pglite.PGlite.create(dataDir ? { dataDir, loadDataDir } : { loadDataDir })
+  } catch {
+    await rm(file, { force: true })
+    if (dataDir) {
+      // What the failed load wrote goes: the folder was empty before it.
+      await rm(dataDir, { recursive: true, force: true })
+      await mkdir(dataDir, { recursive: true })
+    }
+    return pglite.PGlite.create(dataDir ? { dataDir } : {})
+  }
+}
+
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const { PGlite, parse, protocol } = await import('@electric-sql/pglite')
+  const pglite = await import('@electric-sql/pglite')
+  const { parse, protocol } = pglite
   let lock: string | undefined
   if (dataDir) {
     await mkdir(dataDir, { recursive: true })
     lock = await lockDataDir(dataDir)
   }
-  const db = await PGlite.create(dataDir ? { dataDir } : {}).catch(async (error: unknown) => {
+  const db = await createPglite(pglite, dataDir).catch(async (error: unknown) => {
     if (lock) await rm(lock, { force: true })
     throw error
   })
