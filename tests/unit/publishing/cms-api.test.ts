@@ -72,7 +72,7 @@ beforeEach(async () => {
   })
   const publisher = new Publisher({ database, repo, drafts, releases })
   api = createCmsApi({ repo, drafts, publisher })
-  return () => rm(dir, { recursive: true, force: true })
+  return () => rm(dir, { recursive: true, force: true, maxRetries: 10 })
 })
 
 const call = (who: Person, action: string, params: Record<string, unknown> = {}) =>

@@ -108,7 +108,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true })
+  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
 })
 
 describe('a publication killed at any moment', () => {

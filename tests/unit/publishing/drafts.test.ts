@@ -63,7 +63,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await opened.close()
-  await rm(dir, { recursive: true, force: true })
+  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
 })
 
 const save = (who: Person, title: string) =>

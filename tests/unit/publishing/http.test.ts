@@ -52,7 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close()
   await service.close()
-  await rm(dir, { recursive: true, force: true })
+  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
 })
 
 const english = () => readFile(join(ROOT, 'content/en/pages/about.yaml'), 'utf8')

@@ -52,7 +52,7 @@ afterAll(async () => {
   await app?.close()
   await service?.close()
   await server?.close()
-  await rm(dir, { recursive: true, force: true })
+  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
 })
 
 /** Follows the provider's redirects and login pages as a browser would, as `login`. */

@@ -50,7 +50,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close()
   await service.close()
-  await rm(dir, { recursive: true, force: true })
+  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
 })
 
 const retitled = async (title: string) =>

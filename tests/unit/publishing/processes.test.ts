@@ -106,7 +106,7 @@ describe.skipIf(!URL_OF_DATABASE)('two service processes on one PostgreSQL', () 
       await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
       await admin.close()
     }
-    await rm(dir, { recursive: true, force: true })
+    await rm(dir, { recursive: true, force: true, maxRetries: 10 })
   })
 
   /** A request to process `index` as `email`, from the editor's page. */

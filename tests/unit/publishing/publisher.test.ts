@@ -101,7 +101,9 @@ beforeEach(async () => {
   makePublisher(quickBuild)
   afterRelease.length = 0
   return async () => {
-    await rm(dir, { recursive: true, force: true })
+    // Retried: the after-release command runs in the background, and git may still be
+    // packing the repository after a fetch, when the test is done (ENOTEMPTY in CI).
+    await rm(dir, { recursive: true, force: true, maxRetries: 10 })
   }
 })
 

@@ -116,7 +116,7 @@ for (const kind of databases()) {
 
     afterEach(async () => {
       await opened.close()
-      await rm(dir, { recursive: true, force: true })
+      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
     })
 
     const approved = async (title: string) => {
@@ -299,7 +299,7 @@ describe('a schedule across a restart of the service', () => {
         await next.close()
       }
     } finally {
-      await rm(dir, { recursive: true, force: true })
+      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
     }
   })
 })
