@@ -56,7 +56,7 @@ test.afterAll(async () => {
   await app?.close()
   await service?.close()
   await provider?.close()
-  if (dir) await rm(dir, { recursive: true, force: true })
+  if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 10 })
 })
 
 /** Opens the service, takes the provider's button, and logs in there as `login`. */

@@ -80,7 +80,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   server?.kill('SIGTERM')
   await new Promise((resolve) => server?.once('exit', resolve))
-  await rm(dir, { recursive: true, force: true })
+  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
 })
 
 /** A person's own browser (context) with a passkey authenticator, signed up by `link`. */
