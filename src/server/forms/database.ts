@@ -128,9 +128,9 @@ async function lockDataDir(dataDir: string): Promise<string> {
 
 /**
  * The empty cluster new PGlite databases start from, kept in the user's cache (`XDG_CACHE_HOME`,
- * else `~/.cache`) per PGlite version. PostgreSQL's initdb, compiled to WebAssembly, takes 5 to
- * 9 s of CPU here; loading its result takes about one. `PGLITE_TEMPLATES=off` runs initdb for
- * every new database.
+ * else `~/.cache`) per PGlite version. PostgreSQL's initdb, compiled to WebAssembly, takes 2 to
+ * 5 s of CPU on two cores (more under load); loading its result takes under one.
+ * `PGLITE_TEMPLATES=off` runs initdb for every new database.
  */
 function templateFile(): string | undefined {
   if (process.env.PGLITE_TEMPLATES === 'off') return undefined
