@@ -273,6 +273,32 @@ async function virtualDisplay(): Promise<{ display: string; stop: () => void }> 
   return { display: `:${number}`, stop }
 }
 
+/**
+ * Ends a process started with `detached: true` and everything it started: SIGTERM to its group,
+ * then waits until no process of the group is left (SIGKILL after 5 s).
+ */
+export async function endProcessGroup(child: ChildProcess): Promise<void> {
+  const group = child.pid
+  if (group === undefined) return
+  const signal = (name: NodeJS.Signals | 0) => {
+    try {
+      process.kill(-group, name)
+      return true
+    } catch {
+      return false // ESRCH: no process of the group is left
+    }
+  }
+  if (!signal('SIGTERM')) return
+  const end = Date.now() + 5000
+  while (signal(0)) {
+    if (Date.now() > end) {
+      signal('SIGKILL')
+      break
+    }
+    await new Promise((done) => setTimeout(done, 25))
+  }
+}
+
 const WEBDRIVER_KEYS: Record<KeyName, string> = {
   Enter: '\uE007',
   Tab: '\uE004',
@@ -288,9 +314,12 @@ async function launchWebKit(options: LaunchOptions): Promise<EngineDriver> {
   const port = await freePort()
   const home = await mkdtemp(join(tmpdir(), 'webkit-'))
   const screen = await virtualDisplay()
-  // A home of its own, its caches and data in it: nothing is shared between runs.
+  // A home of its own, its caches and data in it: nothing is shared between runs. A process group
+  // of its own: MiniBrowser's web processes outlive the session's end by a moment, still writing
+  // their shader cache into `home` (ENOTEMPTY in CI), so closing waits until the group is gone.
   const driverProcess = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`], {
     stdio: 'ignore',
+    detached: true,
     env: {
       ...process.env,
       DISPLAY: screen.display,
@@ -300,6 +329,13 @@ async function launchWebKit(options: LaunchOptions): Promise<EngineDriver> {
       XDG_CONFIG_HOME: join(home, 'config'),
     },
   })
+  // A test process killed without its afterAll still takes the browser with it.
+  const killGroup = () => {
+    try {
+      if (driverProcess.pid !== undefined) process.kill(-driverProcess.pid, 'SIGKILL')
+    } catch {}
+  }
+  process.once('exit', killGroup)
   await waitForPort(port, 10_000)
   const proxy = options.proxy ? new URL(options.proxy) : undefined
   // The proxy by MiniBrowser's own options (the driver's proxy capability was not applied).
@@ -379,9 +415,10 @@ async function launchWebKit(options: LaunchOptions): Promise<EngineDriver> {
     },
     async close() {
       await driver.quit().catch(() => {})
-      driverProcess.kill()
+      await endProcessGroup(driverProcess)
+      process.off('exit', killGroup)
       screen.stop()
-      await rm(home, { recursive: true, force: true })
+      await rm(home, { recursive: true, force: true, maxRetries: 10 })
     },
   }
 }
