@@ -94,8 +94,8 @@ test.afterAll(async () => {
   // resolve the project's packages); it goes with the run.
   const { cacheDir } = readBuildConfig({ OUT_DIR: join(dir, 'dist') })
   await Promise.all([
-    rm(dir, { recursive: true, force: true }),
-    rm(cacheDir, { recursive: true, force: true }),
+    rm(dir, { recursive: true, force: true, maxRetries: 10 }),
+    rm(cacheDir, { recursive: true, force: true, maxRetries: 10 }),
   ])
 })
 

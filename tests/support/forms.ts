@@ -227,7 +227,7 @@ export async function startService(
         await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
         await admin.close()
       }
-      await rm(dataDir, { recursive: true, force: true })
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 10 })
     },
   }
 }

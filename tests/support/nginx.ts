@@ -44,7 +44,7 @@ export async function startNginx(options: {
   scratch: string
 }): Promise<NginxServer> {
   const prefix = resolve(options.scratch)
-  await rm(prefix, { recursive: true, force: true })
+  await rm(prefix, { recursive: true, force: true, maxRetries: 10 })
   await mkdir(join(prefix, 'logs'), { recursive: true })
   const brotli = existsSync(BROTLI_MODULE)
   const site = nginxConfig(await readSitePolicy(options.root, { required: true }), {

@@ -21,7 +21,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true })
+  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
 })
 
 const configFor = (name: string, env: Record<string, string> = {}) =>

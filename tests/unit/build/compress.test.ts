@@ -28,7 +28,7 @@ beforeEach(async () => {
 })
 
 afterEach(async () => {
-  await rm(join(site, '..'), { recursive: true, force: true })
+  await rm(join(site, '..'), { recursive: true, force: true, maxRetries: 10 })
 })
 
 const twins = async () =>

@@ -56,7 +56,7 @@ beforeAll(async () => {
   }
 })
 afterAll(async () => {
-  await rm(root, { recursive: true, force: true })
+  await rm(root, { recursive: true, force: true, maxRetries: 10 })
 })
 
 describe('images of the content', () => {

@@ -70,7 +70,7 @@ describe("Vite's watcher with it", () => {
   })
   afterAll(async () => {
     await vite?.close()
-    await rm(root, { recursive: true, force: true })
+    await rm(root, { recursive: true, force: true, maxRetries: 10 })
   })
 
   it('reports a change to the code and the public files, and none to a build or a cache', async () => {

@@ -25,7 +25,7 @@ beforeAll(async () => {
   await writeFile(join(sourceDir, 'images/blog/cover.svg'), coverSvg(800, 400))
 })
 afterAll(async () => {
-  await rm(root, { recursive: true, force: true })
+  await rm(root, { recursive: true, force: true, maxRetries: 10 })
 })
 
 /** A photo-like JPEG: a diagonal gradient, drawn by librsvg. */

@@ -10,7 +10,7 @@ beforeAll(async () => {
   cacheDir = await mkdtemp(join(tmpdir(), 'markdown-cache-'))
 })
 afterAll(async () => {
-  await rm(cacheDir, { recursive: true, force: true })
+  await rm(cacheDir, { recursive: true, force: true, maxRetries: 10 })
 })
 
 describe('build markdown cache', () => {

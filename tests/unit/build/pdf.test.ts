@@ -196,7 +196,7 @@ describe('every document the build writes', () => {
   }, 60_000)
 
   afterAll(async () => {
-    await rm(dir, { recursive: true, force: true })
+    await rm(dir, { recursive: true, force: true, maxRetries: 10 })
   })
 
   it('is tagged, in its language, titled, and holds the content store’s text', async () => {

@@ -31,7 +31,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await rm(out, { recursive: true, force: true })
+  await rm(out, { recursive: true, force: true, maxRetries: 10 })
 })
 
 describe('service worker precache', () => {

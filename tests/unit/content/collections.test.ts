@@ -205,7 +205,7 @@ describe('images', () => {
         'blog/posts/rules.md › cover.src: expected an existing image; there is no public/images/blog/missing.svg',
       )
     } finally {
-      await rm(publicDir, { recursive: true, force: true })
+      await rm(publicDir, { recursive: true, force: true, maxRetries: 10 })
     }
   })
 })

@@ -155,7 +155,7 @@ describe('file store', () => {
       expect(problems[0]).toMatchObject({ file: 'en/pages/about.yaml', field: '' })
       expect(problems[0]?.message).toMatch(/^expected valid YAML \(line \d+\)/)
     } finally {
-      await rm(dir, { recursive: true, force: true })
+      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
     }
   })
 

@@ -54,7 +54,7 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true })
+  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
 })
 
 describe('the Mastercard page’s data', () => {

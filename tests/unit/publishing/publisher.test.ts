@@ -56,7 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await opened.close()
-  await rm(workspace, { recursive: true, force: true })
+  await rm(workspace, { recursive: true, force: true, maxRetries: 10 })
 })
 
 /**

@@ -35,7 +35,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await rm(root, { recursive: true, force: true })
+  await rm(root, { recursive: true, force: true, maxRetries: 10 })
 })
 
 /** The service's and the pages' headers that every answer must carry. */

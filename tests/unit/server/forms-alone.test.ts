@@ -63,7 +63,7 @@ describe('the forms service alone', () => {
     await writeFile(join(site, 'hello.txt'), 'hello')
   })
   afterAll(async () => {
-    await rm(scratch, { recursive: true, force: true })
+    await rm(scratch, { recursive: true, force: true, maxRetries: 10 })
   })
 
   it('serves the site beside the service by default, with the health endpoints', async () => {

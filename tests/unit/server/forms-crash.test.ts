@@ -53,7 +53,7 @@ describe.each(databases())('a crash under load on $name', (database) => {
       await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
       await admin.close()
     }
-    await rm(dataDir, { recursive: true, force: true })
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 10 })
     await rm(`${dataDir}.lock`, { force: true })
   })
 

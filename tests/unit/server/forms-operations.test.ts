@@ -88,7 +88,7 @@ describe('operators’ tools', () => {
   afterAll(async () => {
     await mailer.close()
     await db.close()
-    await rm(outbox, { recursive: true, force: true })
+    await rm(outbox, { recursive: true, force: true, maxRetries: 10 })
   })
 
   it('exports confirmed subscribers only, with the proof of consent and an unsubscribe link, as safe CSV', async () => {
@@ -261,7 +261,7 @@ describe('the outbox', () => {
       expect((await readdir(dir)).filter((file) => file.endsWith('.eml'))).toHaveLength(2)
     } finally {
       await mailer.close()
-      await rm(dir, { recursive: true, force: true })
+      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
     }
   })
 })
@@ -281,7 +281,7 @@ describe('PGlite in a folder', () => {
       await db.close()
       await expect(readFile(`${dir}.lock`, 'utf8')).rejects.toThrow()
     } finally {
-      await rm(dir, { recursive: true, force: true })
+      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
       await rm(`${dir}.lock`, { force: true })
     }
   })

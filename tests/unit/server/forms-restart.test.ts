@@ -64,7 +64,7 @@ describe.each(databases())('a restart under load on $name', (database) => {
       await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
       await admin.close()
     }
-    await rm(dataDir, { recursive: true, force: true })
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 10 })
   })
 
   it('keeps every confirmation it acknowledged', async () => {

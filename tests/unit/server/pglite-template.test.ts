@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   process.env.XDG_CACHE_HOME = before
-  await rm(dir, { recursive: true, force: true })
+  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
 })
 
 const template = async () => {

@@ -46,7 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close()
-  await rm(dir, { recursive: true, force: true })
+  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
 })
 
 describe('serving releases', () => {

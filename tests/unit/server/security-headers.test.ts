@@ -66,7 +66,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close()
-  await rm(root, { recursive: true, force: true })
+  await rm(root, { recursive: true, force: true, maxRetries: 10 })
 })
 
 describe('the content security policy', () => {

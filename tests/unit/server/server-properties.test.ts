@@ -80,7 +80,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service?.close()
-  await rm(root, { recursive: true, force: true })
+  await rm(root, { recursive: true, force: true, maxRetries: 10 })
 })
 
 /** What the database holds, as one hash: equal before and after means nothing changed. */

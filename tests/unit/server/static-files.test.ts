@@ -33,7 +33,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close()
-  await rm(root, { recursive: true, force: true })
+  await rm(root, { recursive: true, force: true, maxRetries: 10 })
 })
 
 describe('static server', () => {
