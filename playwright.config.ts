@@ -58,6 +58,10 @@ export default defineConfig({
       DATA_DIR: E2E_DATA_DIR,
       // The editors' service has tests of its own (publishing.spec.ts starts it).
       PUBLISHING: 'off',
+      // The accessibility walk rejects in the banner on every page, and each rejection is
+      // recorded (POST /api/consent, limited per address and minute): ten times the usual
+      // limit lets the walk record them all. The limits are tested in the forms service's tests.
+      FORMS_RATE_LIMIT: '100',
       ...E2E_TRACKING,
     },
     reuseExistingServer: false,

@@ -45,10 +45,6 @@ test.describe('every built page: before consent nothing goes to another host and
       const consoleProblems = collectConsoleProblems(page)
       const thirdParties = watchThirdParties(context)
       const violations = await recordCspViolations(page)
-      // Each rejection is recorded as proof (POST /api/consent), limited per address and
-      // minute; the walk rejects on every page, so its records are answered here (they are
-      // tested in consent.spec.ts and the forms service's tests).
-      await page.route('**/api/consent', (route) => route.fulfill({ status: 204 }))
       let consentLoaded = 0
       page.on('response', (response) => {
         if (/\/assets\/consent-[\w-]+\.js$/.test(response.url())) consentLoaded += 1
