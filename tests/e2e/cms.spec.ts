@@ -268,8 +268,16 @@ test('an image uploaded in the CMS goes to the site’s images; a file that is n
     .png()
     .toBuffer()
   await chooseImage(good, png)
+  // A save with a new file makes Decap load the library's list again. The next image must wait
+  // for it: the list arriving after an upload would replace it, as on the library's first open.
+  const listReloaded = page.waitForResponse(
+    (response) =>
+      response.url().endsWith('/api/v1') &&
+      response.request().postDataJSON()?.action === 'getMedia',
+  )
   await publish(page)
   await expect(page.getByText('Entry saved')).toBeVisible({ timeout: 30_000 })
+  await listReloaded
   expect(existsSync(join(IMAGES, good))).toBe(true)
   const front = parse((await readFile(file, 'utf8')).split('---')[1] ?? '')
   expect(front.cover.src).toBe(`/images/blog/${good}`)
