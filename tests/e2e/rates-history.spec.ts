@@ -251,6 +251,9 @@ test.describe('service worker', () => {
     await openPage(page, words.path)
     await page.evaluate(async () => navigator.serviceWorker.ready)
     await page.reload()
+    // The button shows with the page; it works once the page's code, after the first paint, has
+    // taken over (a click before that does nothing).
+    await waitForRouteUpdates(page, 1)
     await expect
       .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
       .toBe(true)
@@ -270,6 +273,7 @@ test.describe('service worker', () => {
 
     await context.setOffline(true)
     await page.reload()
+    await waitForRouteUpdates(page, 1)
     await page.getByRole('button', { name: words.show(words.usd) }).click()
     await expect(
       page.getByRole('table', { name: words.table(words.usd) }).locator('tbody tr'),
