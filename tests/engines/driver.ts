@@ -277,7 +277,7 @@ async function virtualDisplay(): Promise<{ display: string; stop: () => void }> 
  * Ends a process started with `detached: true` and everything it started: SIGTERM to its group,
  * then waits until no process of the group is left (SIGKILL after 5 s).
  */
-export async function endProcessGroup(child: ChildProcess): Promise<void> {
+async function endProcessGroup(child: ChildProcess): Promise<void> {
   const group = child.pid
   if (group === undefined) return
   const signal = (name: NodeJS.Signals | 0) => {
