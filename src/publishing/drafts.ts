@@ -26,8 +26,10 @@ import {
   mayApprove,
   mayPublish,
   mayRequestChanges,
+  maySubmit,
   mayWrite,
   type Person,
+  type Submission,
 } from './rules'
 
 export const DRAFTS_MIGRATION = {
@@ -55,6 +57,29 @@ export const DRAFTS_MIGRATION = {
       body text NOT NULL,
       at timestamptz NOT NULL
     )`,
+  ],
+}
+
+/**
+ * Which version of a draft its author moved to review, and who: a reviewer may approve only
+ * that version. Drafts in review when this shipped take their submission from the trail's last
+ * "submit" of them (checked against the draft's head and writers when used, like any other).
+ */
+export const SUBMISSIONS_MIGRATION = {
+  id: '0009-draft-submissions',
+  statements: [
+    `ALTER TABLE drafts
+       ADD COLUMN submitted_by text,
+       ADD COLUMN submitted_commit text,
+       ADD COLUMN submitted_at timestamptz`,
+    `UPDATE drafts SET submitted_by = s.actor, submitted_commit = s.after_commit, submitted_at = s.at
+     FROM (
+       SELECT DISTINCT ON (subject) subject, actor, after_commit, at
+       FROM audit_entries
+       WHERE action = 'submit' AND details ->> 'status' = 'pending_review'
+       ORDER BY subject, id DESC
+     ) s
+     WHERE drafts.id = s.subject AND drafts.status <> 'draft'`,
   ],
 }
 
@@ -178,9 +203,14 @@ export class Drafts {
       base_commit: string
       created_by: string
       updated_at: Date | string
-    }>('SELECT status, base_commit, created_by, updated_at FROM drafts WHERE id = $1', [
-      checkDraftId(id),
-    ])
+      submitted_by: string | null
+      submitted_commit: string | null
+      submitted_at: Date | string | null
+    }>(
+      `SELECT status, base_commit, created_by, updated_at, submitted_by, submitted_commit, submitted_at
+       FROM drafts WHERE id = $1`,
+      [checkDraftId(id)],
+    )
     const head = await this.repo.resolve(branchOf(id))
     if (!row || !head) return null
     const [approval] = await this.database.query<{
@@ -203,11 +233,20 @@ export class Drafts {
           at: new Date(approval.at).toISOString(),
         }
       : null
+    const submission: Submission | null =
+      row.submitted_by && row.submitted_commit && row.submitted_at
+        ? {
+            by: row.submitted_by,
+            commit: row.submitted_commit,
+            at: new Date(row.submitted_at).toISOString(),
+          }
+        : null
     const { writers, files, adds, deletes } = await this.history(row.base_commit, head)
     return {
       id,
       head,
       writers: [...writers],
+      submission,
       approval: current,
       status: row.status,
       base: row.base_commit,
@@ -227,7 +266,8 @@ export class Drafts {
   /**
    * Saves changes to a draft (starting it from main's tip when there is none): a commit by the
    * person on the draft's branch. Any approval of an earlier commit lapses by itself; a draft
-   * that was ready goes back to review.
+   * that was ready goes back to review. A draft saved while in review stays there (as the
+   * editor shows it), the saved version now the one submitted, by the person who saved it.
    */
   async save(
     person: Person,
@@ -292,8 +332,11 @@ export class Drafts {
         `INSERT INTO drafts (id, status, base_commit, created_by, created_at, updated_at)
          VALUES ($1, 'draft', $2, $3, $4, $4)
          ON CONFLICT (id) DO UPDATE SET updated_at = $4, base_commit = $2,
-           status = CASE WHEN drafts.status = 'pending_publish' THEN 'pending_review' ELSE drafts.status END`,
-        [id, base, person.email, now.toISOString()],
+           status = CASE WHEN drafts.status = 'pending_publish' THEN 'pending_review' ELSE drafts.status END,
+           submitted_by = CASE WHEN drafts.status = 'draft' THEN NULL ELSE $3 END,
+           submitted_commit = CASE WHEN drafts.status = 'draft' THEN NULL ELSE $5 END,
+           submitted_at = CASE WHEN drafts.status = 'draft' THEN NULL ELSE $4::timestamptz END`,
+        [id, base, person.email, now.toISOString(), commit],
       )
       await appendAudit(
         tx,
@@ -375,16 +418,26 @@ export class Drafts {
     }
     if (status === 'pending_publish') return this.approve(person, id)
     const draft = await this.require(id)
-    // Authors move their drafts along; a reviewer may send one back to draft.
+    // Its authors move a draft to review (that is submitting this version) or take it back; a
+    // reviewer may send one back to draft, which returns the choice to its authors.
     const sendBack = status === 'draft' && mayRequestChanges(person).allowed
-    if (!sendBack) await this.refuseUnless(person, mayWrite(person), id)
+    if (!sendBack) await this.refuseUnless(person, maySubmit(person, draft), id)
     const now = this.clock()
+    const submitted = status === 'pending_review'
     await this.database.transaction(async (tx) => {
-      await tx.query('UPDATE drafts SET status = $2, updated_at = $3 WHERE id = $1', [
-        id,
-        status,
-        now.toISOString(),
-      ])
+      await tx.query(
+        `UPDATE drafts SET status = $2, updated_at = $3,
+           submitted_by = $4, submitted_commit = $5, submitted_at = $6
+         WHERE id = $1`,
+        [
+          id,
+          status,
+          now.toISOString(),
+          submitted ? person.email : null,
+          submitted ? draft.head : null,
+          submitted ? now.toISOString() : null,
+        ],
+      )
       // Out of "ready", the approval goes: a draft sent back is not publishable.
       await tx.query('DELETE FROM approvals WHERE draft_id = $1', [id])
       await appendAudit(
@@ -491,10 +544,12 @@ export class Drafts {
         [draft.id, person.email, body, now.toISOString()],
       )
       if (action === 'request-changes') {
-        await tx.query("UPDATE drafts SET status = 'draft', updated_at = $2 WHERE id = $1", [
-          draft.id,
-          now.toISOString(),
-        ])
+        await tx.query(
+          `UPDATE drafts SET status = 'draft', updated_at = $2,
+             submitted_by = NULL, submitted_commit = NULL, submitted_at = NULL
+           WHERE id = $1`,
+          [draft.id, now.toISOString()],
+        )
         await tx.query('DELETE FROM approvals WHERE draft_id = $1', [draft.id])
       }
       await appendAudit(

@@ -7,9 +7,13 @@
  * - Authors write drafts. Reviewers approve them, or send them back with a comment. Publishers
  *   publish, schedule and roll back. Administrators manage people and roles. One person may
  *   hold several roles.
+ * - A draft is approved only once one of its authors has moved it to review (submitted it), and
+ *   only as the version they submitted: a draft left in "draft", sent back by a reviewer, or
+ *   changed since outside a save (its branch moved by hand) cannot be approved.
  * - An approval is by a reviewer who wrote no commit of the draft, and is bound to the draft's
  *   commit at that moment: any later edit voids it.
- * - Publishing needs a valid approval and a publisher who wrote none of the draft.
+ * - Publishing needs a valid approval of a submitted version and a publisher who wrote none of
+ *   the draft.
  */
 
 export const ROLES = ['author', 'reviewer', 'publisher', 'administrator'] as const
@@ -32,6 +36,13 @@ export interface Approval {
   at: string
 }
 
+/** An author's moving a draft to review: who, and which of the draft's commits. */
+export interface Submission {
+  by: string
+  commit: string
+  at: string
+}
+
 export interface Draft {
   /** The draft's id (Decap's collection and slug). */
   id: string
@@ -39,6 +50,8 @@ export interface Draft {
   head: string
   /** Everyone who wrote a commit of the draft (its authors), by e-mail. */
   writers: readonly string[]
+  /** The version one of its authors moved to review; `null` while it is a draft, or sent back. */
+  submission: Submission | null
   approval: Approval | null
 }
 
@@ -50,6 +63,9 @@ export type RefusalCode =
   | 'not-approved'
   | 'approval-lapsed'
   | 'approver-wrote'
+  | 'not-submitted'
+  | 'submission-lapsed'
+  | 'not-own-draft'
 
 /** The roles' names as the editor shows them. */
 export const ROLE_NAMES: Record<EditorLanguage, Record<Role, string>> = {
@@ -82,6 +98,12 @@ const MESSAGES: Record<
       'The approval was for an earlier version of this draft; it has been edited since, so it needs to be approved again.',
     'approver-wrote': () =>
       'The person who approved this draft has edited it since; a reviewer who wrote none of it must approve it again.',
+    'not-submitted': () =>
+      'This draft has not been moved to review by its author, so it cannot be approved or published yet: its author decides when it is ready for review.',
+    'submission-lapsed': () =>
+      'This draft has changed since its author moved it to review; its author must move this version to review before it can be approved.',
+    'not-own-draft': () =>
+      'Only someone who wrote part of this draft may move it to review: its authors decide when it is ready.',
   },
   de: {
     role: ({ action, role }) =>
@@ -94,6 +116,12 @@ const MESSAGES: Record<
       'Die Freigabe galt einer früheren Fassung dieses Entwurfs; er wurde seither geändert und muss erneut freigegeben werden.',
     'approver-wrote': () =>
       'Wer diesen Entwurf freigegeben hat, hat ihn seither geändert; eine Prüferin oder ein Prüfer, die oder der nicht daran mitgeschrieben hat, muss ihn erneut freigeben.',
+    'not-submitted': () =>
+      'Dieser Entwurf wurde von seiner Autorschaft noch nicht zur Prüfung gegeben und kann deshalb noch nicht freigegeben oder veröffentlicht werden: Wann er bereit ist, entscheidet, wer ihn geschrieben hat.',
+    'submission-lapsed': () =>
+      'Dieser Entwurf wurde geändert, seit er zur Prüfung gegeben wurde; wer ihn geschrieben hat, muss diese Fassung zur Prüfung geben, bevor sie freigegeben werden kann.',
+    'not-own-draft': () =>
+      'Nur wer an diesem Entwurf mitgeschrieben hat, darf ihn zur Prüfung geben: Wann er bereit ist, entscheidet seine Autorschaft.',
   },
 }
 
@@ -134,12 +162,25 @@ function needsRole(person: Person, role: Role, action: string): Decision | undef
   })
 }
 
-/** Whether an approval still stands: for the draft's current commit, by someone who wrote none of it. */
+/** Whether the draft as it is now is the version one of its authors moved to review. */
+export function submissionStands(draft: Draft): boolean {
+  return (
+    draft.submission !== null &&
+    draft.submission.commit === draft.head &&
+    draft.writers.includes(draft.submission.by)
+  )
+}
+
+/**
+ * Whether an approval still stands: for the draft's current commit, which its author submitted,
+ * by someone who wrote none of it.
+ */
 export function approvalStands(draft: Draft): boolean {
   return (
     draft.approval !== null &&
     draft.approval.commit === draft.head &&
-    !draft.writers.includes(draft.approval.by)
+    !draft.writers.includes(draft.approval.by) &&
+    submissionStands(draft)
   )
 }
 
@@ -148,14 +189,27 @@ export function mayWrite(person: Person): Decision {
   return needsRole(person, 'author', 'write') ?? allowed
 }
 
-/** Approving a draft: a reviewer who wrote none of it. */
-export function mayApprove(person: Person, draft: Draft): Decision {
+/**
+ * Moving a draft to review (submitting it): an author who wrote part of it. Nobody else may
+ * decide that someone's draft is ready, least of all a reviewer who would then approve it.
+ */
+export function maySubmit(person: Person, draft: Draft): Decision {
   return (
-    needsRole(person, 'reviewer', 'approve') ??
-    (draft.writers.includes(person.email)
-      ? refuse(person, 'own-draft', { action: ACTIONS[person.language].approve ?? 'approve' })
-      : allowed)
+    needsRole(person, 'author', 'write') ??
+    (draft.writers.includes(person.email) ? allowed : refuse(person, 'not-own-draft'))
   )
+}
+
+/** Approving a draft: a reviewer who wrote none of it, of the version its author submitted. */
+export function mayApprove(person: Person, draft: Draft): Decision {
+  const role = needsRole(person, 'reviewer', 'approve')
+  if (role) return role
+  if (draft.writers.includes(person.email)) {
+    return refuse(person, 'own-draft', { action: ACTIONS[person.language].approve ?? 'approve' })
+  }
+  if (draft.submission === null) return refuse(person, 'not-submitted')
+  if (!submissionStands(draft)) return refuse(person, 'submission-lapsed')
+  return allowed
 }
 
 /** Sending a draft back with a comment: any reviewer (an author may withdraw their own anyway). */
@@ -177,6 +231,8 @@ export function mayPublish(
   if (draft.approval === null) return refuse(person, 'not-approved')
   if (draft.approval.commit !== draft.head) return refuse(person, 'approval-lapsed')
   if (draft.writers.includes(draft.approval.by)) return refuse(person, 'approver-wrote')
+  if (draft.submission === null) return refuse(person, 'not-submitted')
+  if (!submissionStands(draft)) return refuse(person, 'submission-lapsed')
   return allowed
 }
 

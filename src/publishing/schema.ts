@@ -5,7 +5,7 @@
  */
 import type { MigrationSet } from '../server/forms/database'
 import { AUDIT_MIGRATION } from './audit'
-import { DRAFTS_MIGRATION } from './drafts'
+import { DRAFTS_MIGRATION, SUBMISSIONS_MIGRATION } from './drafts'
 import { MAIN_MOVES_MIGRATION } from './main-moves'
 import { PASSKEYS_MIGRATION } from './passkeys'
 import { PEOPLE_MIGRATION, PROVIDER_ACCOUNTS_MIGRATION } from './people'
@@ -22,6 +22,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     SCHEDULES_MIGRATION,
     PROVIDER_ACCOUNTS_MIGRATION,
     MAIN_MOVES_MIGRATION,
+    SUBMISSIONS_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

@@ -50,6 +50,7 @@ async function approvedDraft(title: string) {
       `title: ${title}`,
     )
     await service.drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], title)
+    await service.drafts.setStatus(ada, 'pages/about', 'pending_review')
     await service.drafts.approve(rita, 'pages/about')
   } finally {
     await service.close()

@@ -86,6 +86,7 @@ describe('drafts', () => {
 
   it('lets a reviewer who wrote none of it approve the current commit; the next edit voids it', async () => {
     await save(ada, 'About us')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await expect(drafts.approve(ada, 'pages/about')).rejects.toThrow(
       /Only people with the reviewer role may approve/,
     )
@@ -117,6 +118,70 @@ describe('drafts', () => {
       details: { code: 'own-draft' },
     })
     expect(await verifyAudit(database)).toMatchObject({ ok: true })
+  })
+
+  it('approves only what its author moved to review: never a draft left in draft, sent back, or moved since', async () => {
+    const refusals = async () =>
+      (await readAudit(database))
+        .filter((entry) => entry.action === 'refusal')
+        .map((entry) => [entry.actor, entry.details.code])
+    // Saved and left in draft: neither approving nor moving it to ready gets through.
+    await save(ada, 'About us')
+    await expect(drafts.approve(rita, 'pages/about')).rejects.toThrow(
+      /not been moved to review by its author/,
+    )
+    await expect(drafts.setStatus(rita, 'pages/about', 'pending_publish')).rejects.toBeInstanceOf(
+      RefusedError,
+    )
+    // An author who wrote none of it may not submit it for Ada (and then approve it).
+    await expect(drafts.setStatus(olga, 'pages/about', 'pending_review')).rejects.toThrow(
+      /Only someone who wrote part of this draft may move it to review/,
+    )
+    await expect(drafts.approve(olga, 'pages/about')).rejects.toBeInstanceOf(RefusedError)
+    // Submitted, then sent back: the choice is Ada's again.
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
+    expect((await drafts.get('pages/about'))?.submission).toMatchObject({ by: ada.email })
+    await drafts.requestChanges(rita, 'pages/about', 'Please name the licence.')
+    expect((await drafts.get('pages/about'))?.submission).toBeNull()
+    await expect(drafts.approve(rita, 'pages/about')).rejects.toThrow(/not been moved to review/)
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
+    await drafts.setStatus(rita, 'pages/about', 'draft')
+    await expect(drafts.approve(rita, 'pages/about')).rejects.toThrow(/not been moved to review/)
+    // Submitted, then its branch moved outside the service: that version was never submitted.
+    const submitted = await drafts.setStatus(ada, 'pages/about', 'pending_review')
+    await repo.commit({
+      ref: branchOf('pages/about'),
+      parent: submitted.head,
+      expected: submitted.head,
+      changes: [{ path: PAGE, content: 'title: Slipped in\n' }],
+      author: { name: 'Ada', email: ada.email },
+      message: 'Pushed to the draft by hand',
+    })
+    await expect(drafts.approve(rita, 'pages/about')).rejects.toThrow(
+      /changed since its author moved it to review/,
+    )
+    expect(await refusals()).toEqual([
+      [rita.email, 'not-submitted'],
+      [rita.email, 'not-submitted'],
+      [olga.email, 'not-own-draft'],
+      [olga.email, 'not-submitted'],
+      [rita.email, 'not-submitted'],
+      [rita.email, 'not-submitted'],
+      [rita.email, 'submission-lapsed'],
+    ])
+    expect(await verifyAudit(database)).toMatchObject({ ok: true })
+  })
+
+  it('keeps a draft saved while in review in review, the saved version the one submitted', async () => {
+    await save(ada, 'About us')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
+    const edited = await save(ada, 'About us, edited in review')
+    expect(edited.status).toBe('pending_review')
+    expect(edited.submission).toMatchObject({ by: ada.email, commit: edited.head })
+    expect((await drafts.approve(rita, 'pages/about')).status).toBe('pending_publish')
+    // Saved while in draft, it stays unsubmitted.
+    await drafts.setStatus(ada, 'pages/about', 'draft')
+    expect((await save(ada, 'About us, later')).submission).toBeNull()
   })
 
   it('sends a draft back with a comment its author sees', async () => {
@@ -171,6 +236,7 @@ describe('publishing a draft', () => {
 
   it('merges an approved draft onto main by the publisher, keeps what reached main meanwhile, and removes the draft', async () => {
     await save(ada, 'About us')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await drafts.approve(rita, 'pages/about')
     // A developer's change reaches main meanwhile.
     const elsewhere = await repo.commit({
@@ -201,6 +267,7 @@ describe('publishing a draft', () => {
   it('withdraws the approval when a draft is sent back, so it cannot be published', async () => {
     const paul = person('paul@bank.example', ['publisher'])
     await save(ada, 'About us')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await drafts.approve(rita, 'pages/about')
     await drafts.setStatus(rita, 'pages/about', 'draft')
     expect((await drafts.get('pages/about'))?.approval).toBeNull()
@@ -249,6 +316,7 @@ describe('publishing a draft', () => {
   it('refuses an unapproved draft, and one whose approval lapsed; main stays', async () => {
     await save(ada, 'About us')
     await expect(drafts.merged(paul, 'pages/about')).rejects.toThrow(/has not been approved yet/)
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await drafts.approve(rita, 'pages/about')
     await save(ada, 'About us, edited')
     await expect(drafts.merged(paul, 'pages/about')).rejects.toThrow(/approved again/)
@@ -257,6 +325,7 @@ describe('publishing a draft', () => {
 
   it('refuses a draft that no longer merges, naming the file to re-save', async () => {
     await save(ada, 'About us')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await drafts.approve(rita, 'pages/about')
     await repo.commit({
       ref: MAIN,
@@ -293,6 +362,7 @@ describe('publishing a draft', () => {
     expect(resaved).toMatchObject({ base: developer, files: [PAGE] })
     expect(resaved.writers).toEqual([ada.email, olga.email])
     await expect(drafts.approve(olga, 'pages/about')).rejects.toThrow(/wrote/)
+    await drafts.setStatus(olga, 'pages/about', 'pending_review')
     await drafts.approve(rita, 'pages/about')
     const merged = await drafts.merged(paul, 'pages/about')
     expect((await repo.readFile(merged.commit, PAGE))?.toString()).toBe('title: About us, again\n')
@@ -312,6 +382,7 @@ describe('publishing a draft', () => {
     })
     const mine = { ...first, title: 'About us', description: 'Drafted description' }
     await drafts.save(ada, 'pages/about', [{ path: PAGE, content: entry(mine) }], 'Draft')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await drafts.approve(rita, 'pages/about')
     // Meanwhile on main: the intro, the same description, the image, and a new field.
     const developer = await repo.commit({
@@ -352,6 +423,7 @@ describe('publishing a draft', () => {
 
   it('keeps a draft saved again while it was being published: its newer edit waits for review of its own', async () => {
     await save(ada, 'About us')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await drafts.approve(rita, 'pages/about')
     const merged = await drafts.merged(olga, 'pages/about')
     // Saved again while the site was being built for the publication.
@@ -374,6 +446,7 @@ describe('publishing a draft', () => {
 
   it('lands nothing when main moved after the merge was made', async () => {
     await save(ada, 'About us')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await drafts.approve(rita, 'pages/about')
     const merged = await drafts.merged(paul, 'pages/about')
     const moved = await repo.commit({

@@ -137,12 +137,20 @@ describe.skipIf(!URL_OF_DATABASE)('two service processes on one PostgreSQL', () 
       options: { collectionName: 'pages', useWorkflow: true },
     })
   }
-  const approve = (index: number, slug: string) =>
-    cms(index, 'rita@bank.example', 'updateUnpublishedEntryStatus', {
+  /** Ada moves her draft to review (in the other process), then Rita approves it. */
+  const approve = async (index: number, slug: string) => {
+    const submitted = await cms(1 - index, 'ada@bank.example', 'updateUnpublishedEntryStatus', {
+      collection: 'pages',
+      slug,
+      newStatus: 'pending_review',
+    })
+    if (submitted.status !== 200) return submitted
+    return cms(index, 'rita@bank.example', 'updateUnpublishedEntryStatus', {
       collection: 'pages',
       slug,
       newStatus: 'pending_publish',
     })
+  }
   const repo = () => new GitRepository({ gitDir: join(dir, 'data', 'publishing', 'site.git') })
   const liveTitle = async (path: string) => {
     const main = (await repo().resolve(MAIN)) as string

@@ -120,6 +120,7 @@ const releasesOptions = () => ({
 async function approvedDraft(title: string, file = ABOUT, id = 'pages/about') {
   const text = (await readFile(join(ROOT, file), 'utf8')).replace(/^title: .*$/m, `title: ${title}`)
   await drafts.save(ada, id, [{ path: file, content: text }], `About: ${title}`)
+  await drafts.setStatus(ada, id, 'pending_review')
   return drafts.approve(rita, id)
 }
 
@@ -170,6 +171,7 @@ describe('publishing the real site', () => {
     const mainBefore = await repo.resolve(MAIN)
     const broken = original.replace(/^title: .*$/m, 'title: ""')
     await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: broken }], 'No title')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await drafts.approve(rita, 'pages/about')
 
     const failure = await publisher.publish(paul, 'pages/about').catch((error) => error)
@@ -551,6 +553,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two service processes on one Post
         [{ path: ABOUT, content: await retitle(ABOUT, 'From one') }],
         'one',
       )
+      await one.drafts.setStatus(ada, 'pages/about', 'pending_review')
       await one.drafts.approve(rita, 'pages/about')
       const GERMAN = 'content/de/pages/about.yaml'
       await two.drafts.save(
@@ -559,6 +562,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two service processes on one Post
         [{ path: GERMAN, content: await retitle(GERMAN, 'Von zwei') }],
         'two',
       )
+      await two.drafts.setStatus(ada, 'pages/about-de', 'pending_review')
       await two.drafts.approve(rita, 'pages/about-de')
       await Promise.all([
         one.publisher.publish(paul, 'pages/about'),

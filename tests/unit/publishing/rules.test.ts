@@ -11,6 +11,7 @@ import {
   mayPublish,
   mayRequestChanges,
   mayRollBack,
+  maySubmit,
   mayWrite,
   type Person,
   type Role,
@@ -27,10 +28,12 @@ const rita = person('rita@bank.example', ['reviewer'])
 const paul = person('paul@bank.example', ['publisher'])
 const all = person('all@bank.example', ['author', 'reviewer', 'publisher', 'administrator'])
 
+/** Ada's draft, which she moved to review as it is (`c2`). */
 const draft = (changes: Partial<Draft> = {}): Draft => ({
   id: 'services/cards',
   head: 'c2',
   writers: [ada.email],
+  submission: { by: ada.email, commit: 'c2', at: '2026-11-26T09:00:00Z' },
   approval: null,
   ...changes,
 })
@@ -106,5 +109,44 @@ describe('four eyes', () => {
     })
     expect(approvalStands(tainted)).toBe(false)
     expect(mayPublish(paul, tainted)).toMatchObject({ allowed: false, code: 'approver-wrote' })
+  })
+})
+
+describe('submission', () => {
+  it('lets only an author who wrote part of a draft move it to review', () => {
+    expect(maySubmit(ada, draft())).toEqual({ allowed: true })
+    const olga = person('olga@bank.example', ['author', 'reviewer'])
+    expect(maySubmit(olga, draft())).toMatchObject({ allowed: false, code: 'not-own-draft' })
+    expect(maySubmit(rita, draft())).toMatchObject({ allowed: false, code: 'role' })
+  })
+
+  it('approves only a draft its author moved to review, in the version they moved', () => {
+    const unsubmitted = draft({ submission: null })
+    expect(mayApprove(rita, unsubmitted)).toMatchObject({
+      allowed: false,
+      code: 'not-submitted',
+      reason: expect.stringMatching(/not been moved to review by its author/),
+    })
+    // Changed after it was submitted (its branch moved without a save that submits it).
+    const moved = draft({ head: 'c3' })
+    expect(mayApprove(rita, moved)).toMatchObject({ allowed: false, code: 'submission-lapsed' })
+    // Submitted by someone who wrote none of it: no submission by its author.
+    const foreign = draft({ submission: { by: 'olga@bank.example', commit: 'c2', at: 'x' } })
+    expect(mayApprove(rita, foreign)).toMatchObject({ allowed: false, code: 'submission-lapsed' })
+  })
+
+  it('publishes nothing its author did not submit, even with an approval on record', () => {
+    const approval = { by: rita.email, commit: 'c2', at: '2026-11-26T10:00:00Z' }
+    const unsubmitted = draft({ submission: null, approval })
+    expect(approvalStands(unsubmitted)).toBe(false)
+    expect(mayPublish(paul, unsubmitted)).toMatchObject({ allowed: false, code: 'not-submitted' })
+    expect(mayPublish(paul, unsubmitted, 'schedule')).toMatchObject({ allowed: false })
+  })
+
+  it('says so in German too', () => {
+    const rolf = person('rolf@bank.example', ['reviewer'], 'de')
+    expect(mayApprove(rolf, draft({ submission: null }))).toMatchObject({
+      reason: expect.stringMatching(/noch nicht zur Prüfung gegeben/),
+    })
   })
 })

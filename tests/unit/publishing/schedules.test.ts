@@ -125,6 +125,7 @@ for (const kind of databases()) {
         `title: ${title}`,
       )
       await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], title)
+      await drafts.setStatus(ada, 'pages/about', 'pending_review')
       await drafts.approve(rita, 'pages/about')
     }
     const liveTitle = async () =>
@@ -173,6 +174,7 @@ for (const kind of databases()) {
         JOB.map((path) => ({ path, content: null })),
         'Delete jobPosting/working-student-data',
       )
+      await drafts.setStatus(ada, 'jobPosting/working-student-data', 'pending_review')
       await drafts.approve(rita, 'jobPosting/working-student-data')
       await schedules.schedule(
         paul,
@@ -279,6 +281,7 @@ describe('a schedule across a restart of the service', () => {
         'title: After the restart',
       )
       await first.drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], 'Restart')
+      await first.drafts.setStatus(ada, 'pages/about', 'pending_review')
       await first.drafts.approve(rita, 'pages/about')
       await first.schedules.schedule(paul, 'pages/about', fromBerlinTime('2026-11-27T10:00'))
       await first.close()
