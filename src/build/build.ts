@@ -16,7 +16,7 @@ import type { BuildPage } from './build-page'
 import { type Bundle, bundle } from './bundle'
 import { openCompressor } from './compress'
 import type { BuildConfig } from './config'
-import { type PreparedImages, prepareImages } from './content-images'
+import { type PreparedImages, prepareImages, refuseFilesInGeneratedDirs } from './content-images'
 import { renderDocument } from './document'
 import { writeDocuments } from './documents'
 import { rssFeeds } from './feeds'
@@ -139,6 +139,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     mark = now
   }
 
+  await refuseFilesInGeneratedDirs(join(config.root, 'public'))
   const hash = inputHash(config)
   // Everything is written to a staging folder and swapped in at the end: a failed build leaves
   // the last good site in place, and a server never serves a half-written one.

@@ -4,17 +4,22 @@
  * a PNG card for sharing. Also the site's default sharing card.
  */
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { basename, dirname, extname, join } from 'node:path'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { basename, dirname, extname, join, relative, sep } from 'node:path'
 import type { SiteContent } from '../content/site-content'
 import { BRAND_MARK, THEME_COLOR } from '../shared/constants'
-import { HASHED_IMAGES_DIR, type ImageValue } from '../shared/images'
+import {
+  CARD_DIR,
+  GENERATED_IMAGE_DIRS,
+  generatedImageDirOf,
+  HASHED_IMAGES_DIR,
+  type ImageValue,
+} from '../shared/images'
 import { slugify } from '../shared/slug'
 import { processImages, rasterizeSvgCards, type SvgCard } from './images'
 import { type Timeline, untimed } from './timeline'
 
-/** Where the sharing cards go, and the one used by pages without an image of their own. */
-export const CARD_DIR = '/images/cards'
+/** The sharing card of pages without an image of their own. */
 export const SITE_CARD = `${CARD_DIR}/site.png`
 export const CARD_SIZE = { width: 1200, height: 630 }
 
@@ -53,6 +58,29 @@ export function svgSize(svg: string): { width: number; height: number } | undefi
     .split(/[\s,]+/)
   const [boxWidth, boxHeight] = [Number(box?.[2]), Number(box?.[3])]
   return boxWidth > 0 && boxHeight > 0 ? { width: boxWidth, height: boxHeight } : undefined
+}
+
+/**
+ * Refuses a build whose `public/` holds files where the build writes its own (the sharing cards,
+ * the hashed copies): copied to the site, such a file would replace a generated one, for pages
+ * that never named it. Names every such file.
+ */
+export async function refuseFilesInGeneratedDirs(publicDir: string): Promise<void> {
+  const files = await readdir(join(publicDir, 'images'), { recursive: true, withFileTypes: true })
+    .then((found) =>
+      found
+        .filter((entry) => !entry.isDirectory())
+        .map(
+          (entry) =>
+            `/${relative(publicDir, join(entry.parentPath, entry.name)).split(sep).join('/')}`,
+        ),
+    )
+    .catch(() => [] as string[])
+  const taken = files.filter((file) => generatedImageDirOf(file)).sort()
+  if (taken.length === 0) return
+  throw new Error(
+    `public/ holds files where the build writes its own (${GENERATED_IMAGE_DIRS.map((dir) => `public${dir}/`).join(', ')}), which would replace generated ones on the site; move or remove them: ${taken.map((file) => `public${file}`).join(', ')}`,
+  )
 }
 
 /** The default sharing card: the brand mark on the brand colour, without text to typeset. */

@@ -19,6 +19,7 @@ import { createFileStore, listContentFiles, parseContentFile } from '../content/
 import { loadContent } from '../content/load'
 import type { SiteContent } from '../content/site-content'
 import type { ContentSource } from '../content/source'
+import { generatedImageDirOf } from '../shared/images'
 import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from './paths'
 
 export interface CmsBackendOptions {
@@ -90,7 +91,15 @@ export async function checkedImage(asset: MediaAsset): Promise<Buffer> {
   const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? ''
   if (!MEDIA_TYPES.test(name))
     throw new CmsRequestError(`${name} is not an image: expected svg, png, jpg, webp or avif`)
-  const data = Buffer.from(asset.content, asset.encoding as BufferEncoding)
+  // The editor sends images as base64; anything else is a caller's mistake to name, not a
+  // fault of the service (Buffer.from throws on an unknown encoding).
+  if (asset.encoding !== 'base64')
+    throw new CmsRequestError(
+      `${name} is sent in the encoding ${JSON.stringify(String(asset.encoding).slice(0, 40))}: expected base64`,
+    )
+  if (typeof asset.content !== 'string')
+    throw new CmsRequestError(`${name} has no content: expected the image as a base64 text`)
+  const data = Buffer.from(asset.content, 'base64')
   if (extension === 'svg') {
     if (data.length > MAX_DRAWING_BYTES)
       throw new CmsRequestError(
@@ -121,6 +130,20 @@ export async function checkedImage(asset: MediaAsset): Promise<Buffer> {
       `${name} holds a ${format} image: name it .${format === 'jpeg' ? 'jpg' : format}`,
     )
   return data
+}
+
+/**
+ * Refuses an image path in a folder the build writes (`public/images/cards/…`, say): uploaded
+ * there, it would replace a generated file on the site.
+ */
+export function refuseGeneratedPath(repositoryPath: string): void {
+  if (!repositoryPath.startsWith('public/')) return
+  const dir = generatedImageDirOf(repositoryPath.slice('public'.length))
+  if (dir) {
+    throw new CmsRequestError(
+      `${repositoryPath} is in public${dir}/, where the build writes files of its own: choose another folder for the image`,
+    )
+  }
 }
 
 /** Empty texts, lists and groups mean "not given": the CMS leaves them behind when cleared. */
@@ -165,6 +188,7 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
     const segments = segmentsOf(cmsPath)
     if (segments.slice(0, 2).join('/') !== MEDIA || segments.length < 3)
       throw new CmsRequestError(`not a media path (expected ${MEDIA}/…): ${cmsPath}`)
+    refuseGeneratedPath(segments.join('/'))
     return join(mediaDir, ...segments.slice(2))
   }
 

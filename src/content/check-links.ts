@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { LINK_EXPIRED_PAGE, UNSUBSCRIBED_PAGE } from '../shared/forms/definition'
+import { generatedImageDirOf } from '../shared/images'
 import { LANGUAGES, type Language } from '../shared/languages'
 import { layoutFile } from './collections'
 import { documentsOf, MEDIA_KIT_PATH } from './documents'
@@ -149,7 +150,14 @@ export function checkImages(
     if (typeof value !== 'object' || value === null) return
     for (const [key, child] of Object.entries(value)) {
       if (key === 'src' && typeof child === 'string' && child.startsWith('/images/')) {
-        if (!existsSync(join(publicDir, child))) {
+        const generated = generatedImageDirOf(child)
+        if (generated) {
+          problems.push({
+            file,
+            field: [...path, key].join('.'),
+            message: `expected an image of the content; ${child} is in ${generated}/, where the build writes files of its own`,
+          })
+        } else if (!existsSync(join(publicDir, child))) {
           problems.push({
             file,
             field: [...path, key].join('.'),

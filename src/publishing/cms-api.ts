@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { previewPages } from '../build/preview-pages'
-import { CmsRequestError, createCmsBackend } from '../cms/backend'
+import { CmsRequestError, createCmsBackend, refuseGeneratedPath } from '../cms/backend'
 import { SHARED_FILES } from '../cms/config'
 import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from '../cms/paths'
 import { ContentValidationError } from '../content/errors'
@@ -26,6 +26,8 @@ import {
   type DraftStatus,
   type Drafts,
   MAIN,
+  MEDIA_DRAFTS,
+  mediaDraftId,
   RefusedError,
 } from './drafts'
 import { type FileChange, type GitRepository, RefMovedError, UnsafePathError } from './git'
@@ -64,9 +66,6 @@ export interface CmsAnswer {
 }
 
 const MEDIA_ROOT = 'public/images'
-/** The drafts of images uploaded or deleted on their own: `media/<file name>`. */
-export const MEDIA_DRAFTS = 'media'
-const mediaDraftId = (path: string) => checkDraftId(`${MEDIA_DRAFTS}/${path.split('/').at(-1)}`)
 
 /** What the editor says about drafts made for a deletion or an upload, in the person's language. */
 const TEXTS = {
@@ -117,7 +116,10 @@ export function repositoryPathOf(cmsPath: unknown): string {
   const segments = segmentsOf(cmsPath)
   const path = segments.join('/')
   if (segments[0] === CMS_CONTENT_ROOT) return `${CMS_CONTENT_ROOT}/${storeFileOf(path)}`
-  if (path.startsWith(`${MEDIA_ROOT}/`) && segments.length > 2) return path
+  if (path.startsWith(`${MEDIA_ROOT}/`) && segments.length > 2) {
+    refuseGeneratedPath(path)
+    return path
+  }
   throw new CmsPathError(`not a path of the content or its images: ${path}`)
 }
 
@@ -277,6 +279,8 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
     if (!first) throw new CmsRequestError('expected the entry’s files')
     const collection = String(options.collectionName)
     const slug = String(first.slug)
+    // `media/…` names the drafts of images on their own: no entry may pass for one.
+    if (collection === MEDIA_DRAFTS) throw new CmsRequestError(`no collection ${collection}`)
     const id = checkDraftId(`${collection}/${slug}`)
     // A draft holds its entry's files (its languages) and new images, nothing else: what the
     // reviewer sees in the editor is all it changes.

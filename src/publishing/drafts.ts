@@ -117,10 +117,26 @@ export class DraftConflictError extends Error {
   }
 }
 
-/** A draft id as Decap names entries: `<collection>/<slug>`, both plain path segments. */
+/**
+ * The drafts of images uploaded or deleted on their own: `media/<path below public/images>`,
+ * the whole path, so that two images of one name in different folders are two drafts.
+ */
+export const MEDIA_DRAFTS = 'media'
+
+/** The draft of an image on its own, by its repository path (`public/images/…`). */
+export const mediaDraftId = (repositoryPath: string) =>
+  checkDraftId(`${MEDIA_DRAFTS}/${repositoryPath.replace(/^public\/images\//, '')}`)
+
+/**
+ * A draft id as Decap names entries: `<collection>/<slug>`, both plain path segments; or an
+ * image's, `media/<folders>/<file>`, its folders without dots (so that no image's branch is
+ * named like another's folder, which git could not keep side by side).
+ */
 export function checkDraftId(id: string): string {
+  const entry = /^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9._-]*$/i
+  const media = /^media\/(?:[a-z0-9][a-z0-9_-]*\/)*[a-z0-9][a-z0-9._-]*$/i
   if (
-    !/^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9._-]*$/i.test(id) ||
+    !(entry.test(id) || media.test(id)) ||
     id.length > 200 ||
     // what git refuses in a branch's name
     /\.\.|\.$|\.lock$/i.test(id)

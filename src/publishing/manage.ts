@@ -14,8 +14,8 @@ import {
   readAudit,
   verifyAudit,
 } from './audit'
-import { MEDIA_DRAFTS, refusal } from './cms-api'
-import { type DraftView, RefusedError } from './drafts'
+import { refusal } from './cms-api'
+import { type DraftView, MEDIA_DRAFTS, RefusedError } from './drafts'
 import { layout } from './pages'
 import { disablePerson, invite, listPeople, normalEmail, PeopleError, setRoles } from './people'
 import {

@@ -11,6 +11,25 @@ export { IMAGE_FADE_MS } from './constants'
  */
 export const HASHED_IMAGES_DIR = '/images/_'
 
+/** Where the build draws the PNG cards social networks show for shared pages. */
+export const CARD_DIR = '/images/cards'
+
+/**
+ * The folders under `/images/` that the build writes itself. A file of `public/` there would
+ * be served in place of the generated one (a card, say, for a page nobody changed), so neither
+ * an editor's upload nor a file in the repository may be there.
+ */
+export const GENERATED_IMAGE_DIRS = [HASHED_IMAGES_DIR, CARD_DIR] as const
+
+/**
+ * The generated folder a site path (`/images/…`) is in, or `undefined`. Compared without regard
+ * to case, as some hosts and file systems do.
+ */
+export function generatedImageDirOf(sitePath: string): string | undefined {
+  const path = sitePath.toLowerCase()
+  return GENERATED_IMAGE_DIRS.find((dir) => path.startsWith(`${dir}/`))
+}
+
 /** The modern formats a `<picture>` offers before its fallback, in order of preference. */
 export type ResponsiveImageType = 'image/avif' | 'image/webp'
 

@@ -8,6 +8,7 @@ import {
   CARD_SIZE,
   imageFields,
   prepareImages,
+  refuseFilesInGeneratedDirs,
   SITE_CARD,
   svgSize,
 } from '../../../src/build/content-images'
@@ -178,5 +179,25 @@ describe('Picture', () => {
     expect(html).toContain(
       '<img src="/images/a.svg" alt="A drawing" width="800" height="420" loading="eager" decoding="async"/>',
     )
+  })
+})
+
+describe('files of public/ where the build writes its own', () => {
+  it('stop the build, each named: copied, they would replace a generated card or copy', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'generated-dirs-'))
+    try {
+      await mkdir(join(dir, 'images/blog'), { recursive: true })
+      await writeFile(join(dir, 'images/blog/cover.svg'), '<svg/>')
+      await expect(refuseFilesInGeneratedDirs(dir)).resolves.toBeUndefined()
+      await mkdir(join(dir, 'images/cards'), { recursive: true })
+      await mkdir(join(dir, 'images/_/deeper'), { recursive: true })
+      await writeFile(join(dir, 'images/cards/blog-cover.png'), 'x')
+      await writeFile(join(dir, 'images/_/deeper/copy.svg'), 'x')
+      await expect(refuseFilesInGeneratedDirs(dir)).rejects.toThrow(
+        /would replace generated ones on the site; move or remove them: public\/images\/_\/deeper\/copy\.svg, public\/images\/cards\/blog-cover\.png$/,
+      )
+    } finally {
+      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+    }
   })
 })

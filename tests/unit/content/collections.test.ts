@@ -204,6 +204,17 @@ describe('images', () => {
       await expect(loadContent(memorySource(documents), options)).rejects.toThrow(
         'blog/posts/rules.md › cover.src: expected an existing image; there is no public/images/blog/missing.svg',
       )
+      // An image in a folder the build writes (the sharing cards) is no image of the content,
+      // even where such a file exists.
+      await mkdir(join(publicDir, 'images', 'cards'), { recursive: true })
+      await writeFile(join(publicDir, 'images', 'cards', 'blog-cover.png'), 'x')
+      documents.set('blog/posts/rules.md', {
+        ...blogPostEntry('Rules', 'regulation'),
+        cover: { src: '/images/cards/blog-cover.png', alt: 'A cover' },
+      })
+      await expect(loadContent(memorySource(documents), options)).rejects.toThrow(
+        'blog/posts/rules.md › cover.src: expected an image of the content; /images/cards/blog-cover.png is in /images/cards/, where the build writes files of its own',
+      )
     } finally {
       await rm(publicDir, { recursive: true, force: true, maxRetries: 10 })
     }

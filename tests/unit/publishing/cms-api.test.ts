@@ -273,6 +273,54 @@ describe('drafts through the editor', () => {
     expect(body(await call(ada, 'unpublishedEntries'))).toEqual([])
   })
 
+  it('writes no image where the build writes its own: a card of a page the draft never touched stays the build’s', async () => {
+    const { default: sharp } = await import('sharp')
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer()
+    const asset = (path: string) => ({
+      path,
+      content: png.toString('base64'),
+      encoding: 'base64',
+    })
+    const refusalsBefore = (await readAudit(database)).filter((e) => e.action === 'refusal').length
+    // Another post's sharing card, the hashed copies, and the same folder in capitals.
+    for (const path of [
+      'public/images/cards/blog-how-we-test-our-apis.png',
+      'public/images/_/kyc-methods-compared-0a1b2c3d.svg',
+      'public/images/Cards/site.png',
+    ]) {
+      const withEntry = await saveAbout(ada, 'With a card', { assets: [asset(path)] })
+      expect(withEntry.status).toBe(400)
+      expect(body<{ error: string }>(withEntry).error).toMatch(
+        /where the build writes files of its own: choose another folder/,
+      )
+      const alone = await call(ada, 'persistMedia', { asset: asset(path) })
+      expect(alone.status).toBe(400)
+    }
+    expect(await drafts.ids()).toEqual([])
+    const refusals = (await readAudit(database)).filter((e) => e.action === 'refusal')
+    expect(refusals.length - refusalsBefore).toBe(6)
+    expect(await repo.resolve(MAIN)).toBe(main)
+  })
+
+  it('tells the drafts of two images of one name apart by their whole path', async () => {
+    const { default: sharp } = await import('sharp')
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123' } })
+      .png()
+      .toBuffer()
+    for (const path of ['public/images/blog/branch.png', 'public/images/branch.png']) {
+      const answer = await call(ada, 'persistMedia', {
+        asset: { path, content: png.toString('base64'), encoding: 'base64' },
+      })
+      expect(body<{ error: string }>(answer).error).toMatch(/^Not in the library yet/)
+    }
+    expect((await drafts.get('media/blog/branch.png'))?.adds).toEqual([
+      'public/images/blog/branch.png',
+    ])
+    expect((await drafts.get('media/branch.png'))?.adds).toEqual(['public/images/branch.png'])
+  })
+
   it('keeps comments on a draft that everyone who opens it sees, as written', async () => {
     await saveAbout(ada, 'Commented')
     const draft = { collection: 'pages', slug: 'about' }
