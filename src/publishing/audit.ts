@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { Database, Queryable } from '../server/forms/database'
+import { storableText, storableValue } from './storable'
 
 /** What the trail records. */
 export const AUDIT_ACTIONS = [
@@ -166,12 +167,13 @@ export async function appendAudit(
     const unsigned = {
       id: last ? Number(last.id) + 1 : 1,
       at: now.toISOString(),
-      actor: input.actor,
+      // Whatever a request carried, the trail keeps it in a form the database stores.
+      actor: storableText(input.actor),
       action: input.action,
-      subject: input.subject,
+      subject: storableText(input.subject),
       before: input.before ?? null,
       after: input.after ?? null,
-      details: input.details ?? {},
+      details: storableValue(input.details ?? {}),
       previousHash: last?.hash ?? GENESIS,
     }
     const entry: AuditEntry = { ...unsigned, hash: hashOf(unsigned) }

@@ -34,6 +34,7 @@ import { type FileChange, type GitRepository, RefMovedError, UnsafePathError } f
 import { PublishBusyError, type Publisher, UpstreamConflictError } from './publisher'
 import { BuildFailedError } from './releases'
 import type { Person } from './rules'
+import { findUnstorable, unstorableMessage } from './storable'
 
 /**
  * Not an error but what the editor must not take for done: a deletion or an upload that is now
@@ -637,6 +638,18 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
       const request = isRecord(body) ? body : {}
       const params = isRecord(request.params) ? request.params : {}
       const action = String(request.action)
+      // Text the database cannot store stops here, before any query (the HTTP layer refuses it
+      // for every route; this is for whoever calls the protocol directly).
+      const unstorable = findUnstorable(request)
+      if (unstorable) {
+        const reason = unstorableMessage(unstorable, person.language)
+        await drafts.recordRefusal(person, action.slice(0, 100), {
+          code: 'unstorable-text',
+          action: action.slice(0, 100),
+          reason,
+        })
+        return { status: 400, body: { error: reason } }
+      }
       try {
         return { status: 200, body: await dispatch(person, action, params) }
       } catch (error) {

@@ -61,6 +61,7 @@ import { pageOfFile } from './previews'
 import { BuildFailedError } from './releases'
 import type { Person } from './rules'
 import type { PublishingService } from './service'
+import { findUnstorable, unstorableMessage } from './storable'
 
 export const SESSION_COOKIE = '__Host-publishing-session'
 /** Which draft's preview the person opened last: its pages are served at the site's paths. */
@@ -236,8 +237,41 @@ export async function createPublishingApp(
   /** The signed-in person of a request, or `null`. */
   const signedIn = async (request: FastifyRequest): Promise<Person | null> => {
     const token = cookieOf(request, SESSION_COOKIE)
-    return token ? sessionPerson(database, token, clock()) : null
+    return token && !findUnstorable(token) ? sessionPerson(database, token, clock()) : null
   }
+
+  // Text the database cannot store (a NUL character, say) is refused before any query reads or
+  // writes it, naming the field; a write refused so is in the trail, by whoever sent it.
+  app.addHook('preHandler', async (request, reply) => {
+    const found =
+      findUnstorable(request.params, 'path') ??
+      findUnstorable(request.query, 'query') ??
+      findUnstorable(request.body)
+    if (!found) return
+    const person = await signedIn(request)
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      const action = isRecord(request.body) ? request.body.action : undefined
+      await appendAudit(
+        database,
+        {
+          actor: person?.email ?? 'unknown',
+          action: 'refusal',
+          subject: (request.routeOptions.url ?? request.url.split('?')[0] ?? '').slice(0, 200),
+          details: {
+            code: 'unstorable-text',
+            field: found.field.slice(0, 200),
+            ...(typeof action === 'string' ? { action: action.slice(0, 100) } : {}),
+            reason: unstorableMessage(found),
+          },
+        },
+        clock(),
+      )
+    }
+    return reply
+      .code(400)
+      .type(JSON_TYPE)
+      .send({ error: unstorableMessage(found, person?.language) })
+  })
 
   const setSession = async (reply: FastifyReply, email: string) => {
     const session = await startSession(database, email, clock())

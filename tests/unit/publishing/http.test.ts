@@ -203,6 +203,75 @@ describe('the publishing service under attack', () => {
     expect(put.headers['x-frame-options']).toBe('DENY')
   })
 
+  it('refuses text the database cannot store with 400, naming the field, and records each refused write', async () => {
+    const ada = cookie['ada@bank.example'] as string
+    const send = (payload: string, url = '/api/cms') =>
+      app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie: ada, origin: ORIGIN, 'content-type': 'application/json' },
+        payload,
+      })
+    const cms = (action: string, params: object) => JSON.stringify({ action, params })
+    const before = (await readAudit(service.database)).length
+    const drafts = await service.drafts.ids()
+    const raw = (await english()).replace(/^title: .*$/m, 'title: Nul')
+    const attempts: [string, RegExp][] = [
+      [
+        cms('persistEntry', {
+          dataFiles: [{ path: 'content/pages/en/about\u0000.yaml', slug: 'about', raw }],
+          assets: [],
+          options: { collectionName: 'pages', useWorkflow: true },
+        }),
+        /^params\.dataFiles\.0\.path holds a NUL character \(U\+0000\), which cannot be stored/,
+      ],
+      [
+        cms('deleteFiles', { paths: ['content/pages/en/imprint.yaml\u0000'] }),
+        /^params\.paths\.0 holds a NUL character/,
+      ],
+      [
+        cms('addNote', { collection: 'pages', slug: 'about', note: { content: 'Fine\u0000' } }),
+        /^params\.note\.content holds a NUL character/,
+      ],
+      // A surrogate without its pair, as JSON can spell it.
+      [
+        '{"action":"addNote","params":{"collection":"pages","slug":"about","note":{"content":"\\ud800"}}}',
+        /^params\.note\.content holds an unpaired surrogate \(U\+D800\)/,
+      ],
+      [JSON.stringify({ comment: 'x\u0000' }), /^comment holds a NUL character/],
+    ]
+    for (const [index, [payload, error]] of attempts.entries()) {
+      const answer = await send(payload, index === 4 ? '/api/changes/request-changes' : '/api/cms')
+      expect(answer.statusCode, payload.slice(0, 80)).toBe(400)
+      expect(answer.json().error).toMatch(error)
+      expect(answer.headers['content-security-policy']).toContain("default-src 'none'")
+    }
+    // An upload in an encoding nobody knows is the caller's mistake, not the service's.
+    const upload = await send(
+      cms('persistMedia', {
+        asset: { path: 'public/images/x.png', content: 'AAAA', encoding: 'utf-17' },
+      }),
+    )
+    expect(upload.statusCode).toBe(400)
+    expect(upload.json().error).toMatch(/x\.png is sent in the encoding "utf-17": expected base64/)
+    // A read with such text in its address is refused too, and records nothing.
+    const read = await app.inject({
+      method: 'GET',
+      url: '/changes/image?id=pages/about&path=public/images/%00.png',
+      headers: { cookie: ada },
+    })
+    expect(read.statusCode).toBe(400)
+
+    const trail = (await readAudit(service.database)).slice(before)
+    expect(trail.map((entry) => [entry.actor, entry.action, entry.details.code])).toEqual([
+      ...attempts.map(() => ['ada@bank.example', 'refusal', 'unstorable-text']),
+      ['ada@bank.example', 'refusal', 'request'],
+    ])
+    expect(trail[0]?.details.field).toBe('params.dataFiles.0.path')
+    expect(await service.drafts.ids()).toEqual(drafts)
+    expect(logged.join('\n')).not.toContain('Fine')
+  })
+
   it('limits sign-in attempts per address', async () => {
     const attempt = () =>
       app.inject({
