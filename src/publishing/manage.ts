@@ -571,8 +571,14 @@ ${rows ? `<ul class="changes">${rows}</ul>` : `<p>${t.noChanges}</p>`}
     const person = await signedIn(request)
     if (!person) return reply.redirect('/sign-in', 303)
     const t = TEXTS[person.language]
+    const schedules = await service.schedules.list()
+    // A draft with a time set is listed as scheduled (below), not as still waiting for one.
+    const scheduled = new Set(
+      schedules.filter((schedule) => schedule.state === 'pending').map((s) => s.draftId),
+    )
     const ready = []
     for (const id of await service.drafts.ids()) {
+      if (scheduled.has(id)) continue
       const draft = await service.drafts.get(id)
       if (draft?.status === 'pending_publish') ready.push(draft)
     }
@@ -586,7 +592,7 @@ ${rows ? `<ul class="changes">${rows}</ul>` : `<p>${t.noChanges}</p>`}
 <form data-action="/api/schedules" data-reload><input type="hidden" name="draft" value="${escapeHtml(draft.id)}"><label for="at-${index}">${t.publishAt}</label><input id="at-${index}" name="at" type="datetime-local" required value="${soon}"><button type="submit" disabled>${t.schedule}</button></form></li>`,
       )
       .join('\n')
-    const planned = (await service.schedules.list())
+    const planned = schedules
       .map(
         (
           schedule,
@@ -616,7 +622,11 @@ ${schedule.state === 'pending' ? `<form data-action="/api/schedules/cancel" data
         String(draft ?? ''),
         fromBerlinTime(String(at ?? '')),
       )
-      return { id: schedule.id, at: schedule.at }
+      return {
+        id: schedule.id,
+        at: schedule.at,
+        replaced: schedule.replaced.map((old) => ({ id: old.id, at: old.at })),
+      }
     } catch (error) {
       if (error instanceof RefusedError) return refuse(reply, 403, error.message)
       if (error instanceof ScheduleError) return refuse(reply, 422, error.message)
@@ -636,6 +646,7 @@ ${schedule.state === 'pending' ? `<form data-action="/api/schedules/cancel" data
       await service.schedules.cancel(person, id)
       return { cancelled: true }
     } catch (error) {
+      if (error instanceof RefusedError) return refuse(reply, 403, error.message)
       if (error instanceof ScheduleError) return refuse(reply, 422, error.message)
       throw error
     }

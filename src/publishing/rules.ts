@@ -133,6 +133,7 @@ const ACTIONS: Record<EditorLanguage, Record<string, string>> = {
     publish: 'publish',
     schedule: 'schedule publishing',
     rollback: 'roll back a release',
+    'cancel-schedule': 'cancel a scheduled publication',
     'manage-people': 'manage people and roles',
   },
   de: {
@@ -142,6 +143,7 @@ const ACTIONS: Record<EditorLanguage, Record<string, string>> = {
     publish: 'veröffentlichen',
     schedule: 'Veröffentlichungen planen',
     rollback: 'eine Veröffentlichung zurücknehmen',
+    'cancel-schedule': 'eine geplante Veröffentlichung absagen',
     'manage-people': 'Personen und Rollen verwalten',
   },
 }
@@ -239,6 +241,11 @@ export function mayPublish(
 /** Rolling back to an earlier release: a publisher. */
 export function mayRollBack(person: Person): Decision {
   return needsRole(person, 'publisher', 'rollback') ?? allowed
+}
+
+/** Cancelling a scheduled publication: a publisher. */
+export function mayCancelSchedule(person: Person): Decision {
+  return needsRole(person, 'publisher', 'cancel-schedule') ?? allowed
 }
 
 /** Inviting people and changing roles: an administrator. */

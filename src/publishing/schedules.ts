@@ -12,7 +12,7 @@ import { appendAudit } from './audit'
 import { type Drafts, RefusedError } from './drafts'
 import { personOf } from './people'
 import type { Publisher, Release } from './publisher'
-import { mayPublish, type Person } from './rules'
+import { mayCancelSchedule, mayPublish, type Person } from './rules'
 
 export const SCHEDULES_MIGRATION = {
   id: '0006-schedules',
@@ -33,6 +33,22 @@ export const SCHEDULES_MIGRATION = {
   ],
 }
 
+/**
+ * One pending schedule per draft: a second replaces the first (the service does so and says
+ * so), and the database holds it whatever two processes do at once. Schedules made twice
+ * before this shipped keep the newest.
+ */
+export const ONE_SCHEDULE_MIGRATION = {
+  id: '0010-one-schedule-per-draft',
+  statements: [
+    `UPDATE schedules SET state = 'cancelled', outcome = 'replaced by a later schedule'
+     WHERE state = 'pending' AND id NOT IN (
+       SELECT max(id) FROM schedules WHERE state = 'pending' GROUP BY draft_id
+     )`,
+    `CREATE UNIQUE INDEX schedules_one_pending ON schedules (draft_id) WHERE state = 'pending'`,
+  ],
+}
+
 /** How long a process may take to fire a schedule before another may take it over. */
 const CLAIM_MS = 10 * 60_000
 
@@ -49,6 +65,11 @@ export interface Schedule {
 }
 
 export class ScheduleError extends Error {}
+
+/** A schedule as made: with the pending ones of the same draft it replaced. */
+export interface NewSchedule extends Schedule {
+  replaced: Schedule[]
+}
 
 interface Row {
   id: string | number
@@ -128,8 +149,11 @@ export class Schedules {
     this.clock = options.clock ?? (() => new Date())
   }
 
-  /** Schedules a draft's publication: a publisher who may publish it now, at a future time. */
-  async schedule(person: Person, draftId: string, at: Date): Promise<Schedule> {
+  /**
+   * Schedules a draft's publication: a publisher who may publish it now, at a future time. A
+   * pending schedule of the same draft is replaced (cancelled, and the trail says by which).
+   */
+  async schedule(person: Person, draftId: string, at: Date): Promise<NewSchedule> {
     const { database, drafts } = this.options
     const draft = await drafts.get(draftId)
     if (!draft) throw new ScheduleError(`there is no draft ${draftId}`)
@@ -151,7 +175,27 @@ export class Schedules {
     if (at.getTime() <= now.getTime()) {
       throw new ScheduleError('the time has passed already: choose a time to come, or publish now')
     }
-    return database.transaction(async (tx) => {
+    const made = database.transaction(async (tx) => {
+      const replaced = (
+        await tx.query<Row>(
+          `UPDATE schedules SET state = 'cancelled', outcome = 'replaced by a later schedule'
+           WHERE draft_id = $1 AND state = 'pending' RETURNING *`,
+          [draftId],
+        )
+      ).map(toSchedule)
+      for (const old of replaced) {
+        await appendAudit(
+          tx,
+          {
+            actor: person.email,
+            action: 'schedule-cancel',
+            subject: draftId,
+            details: { id: old.id, at: old.at, replaced: true },
+          },
+          now,
+          tx,
+        )
+      }
       const [row] = await tx.query<Row>(
         `INSERT INTO schedules (draft_id, head, at, created_by, created_at, state)
          VALUES ($1, $2, $3, $4, $5, 'pending') RETURNING *`,
@@ -164,22 +208,45 @@ export class Schedules {
           action: 'schedule',
           subject: draftId,
           after: draft.head,
-          details: { at: at.toISOString() },
+          details: {
+            at: at.toISOString(),
+            ...(replaced.length > 0 ? { replaces: replaced.map((old) => old.id) } : {}),
+          },
         },
         now,
         tx,
       )
-      return toSchedule(row as Row)
+      return { ...toSchedule(row as Row), replaced }
+    })
+    // Two schedules of one draft made at once: the database keeps one, the other is told.
+    return made.catch((error: unknown) => {
+      if ((error as { code?: string }).code === '23505') {
+        throw new ScheduleError(
+          `${draftId} was scheduled by someone else at the same moment: reload the page to see when`,
+        )
+      }
+      throw error
     })
   }
 
-  /** Cancels a pending schedule (any publisher). */
+  /** Cancels a pending schedule (any publisher); a refusal is in the trail. */
   async cancel(person: Person, id: number): Promise<void> {
     const { database } = this.options
-    if (!person.roles.includes('publisher')) {
-      throw new ScheduleError('only a publisher may cancel a schedule')
-    }
     const now = this.clock()
+    const decision = mayCancelSchedule(person)
+    if (!decision.allowed) {
+      await appendAudit(
+        database,
+        {
+          actor: person.email,
+          action: 'refusal',
+          subject: `schedule ${id}`,
+          details: { code: decision.code, reason: decision.reason, action: 'schedule-cancel' },
+        },
+        now,
+      )
+      throw new RefusedError(decision)
+    }
     await database.transaction(async (tx) => {
       const [row] = await tx.query<Row>(
         `UPDATE schedules SET state = 'cancelled' WHERE id = $1 AND state = 'pending' RETURNING *`,

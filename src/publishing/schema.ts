@@ -10,7 +10,7 @@ import { MAIN_MOVES_MIGRATION } from './main-moves'
 import { PASSKEYS_MIGRATION } from './passkeys'
 import { PEOPLE_MIGRATION, PROVIDER_ACCOUNTS_MIGRATION } from './people'
 import { RELEASES_MIGRATION } from './publisher'
-import { SCHEDULES_MIGRATION } from './schedules'
+import { ONE_SCHEDULE_MIGRATION, SCHEDULES_MIGRATION } from './schedules'
 
 export const PUBLISHING_MIGRATIONS: MigrationSet = {
   migrations: [
@@ -23,6 +23,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     PROVIDER_ACCOUNTS_MIGRATION,
     MAIN_MOVES_MIGRATION,
     SUBMISSIONS_MIGRATION,
+    ONE_SCHEDULE_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

@@ -298,8 +298,12 @@ test('a publisher schedules a publication; it fires when due; a schedule can be 
   await paul.getByLabel('Publish at (Berlin time)').fill('2030-01-02T09:30')
   await paul.getByRole('button', { name: 'Schedule' }).click()
   await expect(paul.getByText(/2 Jan 2030, 09:30:00 \(Berlin\), waiting/)).toBeVisible()
+  // Scheduled, the draft is listed as such, with who set it, no longer as waiting for a time.
+  await expect(paul.getByText('No draft is approved and waiting.')).toBeVisible()
+  await expect(paul.getByText(/waiting, paul@bank\.example/)).toBeVisible()
   await paul.getByRole('button', { name: 'Cancel' }).click()
   await expect(paul.getByText(/cancelled/)).toBeVisible()
+  await expect(paul.getByLabel('Publish at (Berlin time)')).toBeVisible()
 
   // Scheduled a few seconds ahead (the form takes minutes; the service takes seconds too).
   const soon = new Date(Date.now() + 4000)

@@ -227,6 +227,37 @@ for (const kind of databases()) {
       expect(await liveTitle()).toBe('Scheduled text')
     })
 
+    it('keeps one schedule per draft: a second replaces the first, and says so', async () => {
+      await approved('Twice')
+      const first = await schedules.schedule(paul, 'pages/about', new Date('2026-11-26T10:00:00Z'))
+      expect(first.replaced).toEqual([])
+      const second = await schedules.schedule(paul, 'pages/about', new Date('2026-11-26T11:00:00Z'))
+      expect(second.replaced).toMatchObject([{ id: first.id, at: '2026-11-26T10:00:00.000Z' }])
+      const listed = await schedules.list()
+      expect(listed.filter((schedule) => schedule.state === 'pending')).toMatchObject([
+        { id: second.id },
+      ])
+      expect(listed.find((schedule) => schedule.id === first.id)).toMatchObject({
+        state: 'cancelled',
+        outcome: 'replaced by a later schedule',
+      })
+      const trail = (await readAudit(database)).slice(-2)
+      expect(trail.map((entry) => [entry.action, entry.details])).toEqual([
+        ['schedule-cancel', { id: first.id, at: first.at, replaced: true }],
+        ['schedule', { at: second.at, replaces: [first.id] }],
+      ])
+      // The database itself holds one pending schedule per draft.
+      await expect(
+        database.query(
+          `INSERT INTO schedules (draft_id, head, at, created_by, created_at, state)
+           VALUES ('pages/about', 'x', now(), 'paul@bank.example', now(), 'pending')`,
+        ),
+      ).rejects.toThrow(/schedules_one_pending/)
+      now = new Date('2026-11-26T12:00:00Z')
+      const fired = await schedules.fireDue()
+      expect(fired.map((result) => result.schedule.id)).toEqual([second.id])
+    })
+
     it('never fires a cancelled schedule', async () => {
       await approved('Cancelled')
       const scheduled = await schedules.schedule(
@@ -234,7 +265,15 @@ for (const kind of databases()) {
         'pages/about',
         new Date('2026-11-26T10:00:00Z'),
       )
-      await expect(schedules.cancel(ada, scheduled.id)).rejects.toThrow(/publisher/)
+      await expect(schedules.cancel(ada, scheduled.id)).rejects.toThrow(
+        /Only people with the publisher role may cancel a scheduled publication/,
+      )
+      expect((await readAudit(database)).at(-1)).toMatchObject({
+        actor: ada.email,
+        action: 'refusal',
+        subject: `schedule ${scheduled.id}`,
+        details: { code: 'role', action: 'schedule-cancel' },
+      })
       await schedules.cancel(paul, scheduled.id)
       now = new Date('2026-11-27T00:00:00Z')
       expect(await schedules.fireDue()).toEqual([])
