@@ -25,6 +25,7 @@ import { openMarkdownCache } from './markdown-cache'
 import { createPageData, createStaticQueries, manifestPath } from './page-data'
 import { openPageReuse } from './page-reuse'
 import { openPdfWriter } from './pdf-writer'
+import { pagesOfFiles } from './preview-pages'
 import { fetchEcbRates } from './rates'
 import { createRouteTable } from './routes'
 import { openSearchCollector } from './search/collect'
@@ -46,6 +47,8 @@ export interface BuildReport {
   timings: Record<string, number>
   /** Every phase on the process's clock, with the CPU used (`BUILD_PROFILE`). */
   profile: Profile
+  /** The page each store file makes, by the file (relative to the content): `blog/posts/a.md`. */
+  pagesOfFiles: Record<string, string>
 }
 
 /** Runs `task` on each item, `concurrency` at a time, taking items as they come. */
@@ -387,5 +390,6 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     precached,
     timings,
     profile: timeline.profile(),
+    pagesOfFiles: pagesOfFiles(content, routes),
   }
 }

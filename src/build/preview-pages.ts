@@ -9,6 +9,24 @@ import type { LayoutData } from '../shared/types'
 import { createPageData, createStaticQueries } from './page-data'
 import { createRouteTable } from './routes'
 
+/** The address of the page an entry makes (whether a route serves it is the route table's). */
+const pathOf = (entry: SiteContent['entries'][number]) =>
+  entry.routed ? `/${entry.language ?? DEFAULT_LANGUAGE}${entry.originalPath}` : entry.originalPath
+
+/** Each store file's page, by the file (relative to the content): what a preview opens. */
+export function pagesOfFiles(
+  content: SiteContent,
+  routes: readonly { route: { path: string } }[],
+): Record<string, string> {
+  const served = new Set(routes.map((page) => page.route.path))
+  const pages: Record<string, string> = {}
+  for (const entry of content.entries) {
+    const path = pathOf(entry)
+    if (served.has(path)) pages[entry.file] = path
+  }
+  return pages
+}
+
 export function previewPages(content: SiteContent, files: readonly string[], siteUrl: string) {
   const routes = new Map(createRouteTable(content).map((page) => [page.route.path, page]))
   const queries = createStaticQueries(content)
@@ -18,10 +36,7 @@ export function previewPages(content: SiteContent, files: readonly string[], sit
   return content.entries
     .filter((entry) => files.includes(entry.file))
     .flatMap((entry) => {
-      const path = entry.routed
-        ? `/${entry.language ?? DEFAULT_LANGUAGE}${entry.originalPath}`
-        : entry.originalPath
-      const page = routes.get(path)
+      const page = routes.get(pathOf(entry))
       if (!page) return []
       const data = createPageData(page, queries, content, siteUrl)
       const staticQueries: Record<string, LayoutData> = {}

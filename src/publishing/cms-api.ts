@@ -28,6 +28,7 @@ import {
   MAIN,
   MEDIA_DRAFTS,
   mediaDraftId,
+  NoDraftError,
   RefusedError,
 } from './drafts'
 import { type FileChange, type GitRepository, RefMovedError, UnsafePathError } from './git'
@@ -695,6 +696,7 @@ export function refusal(error: unknown): CmsAnswer {
     }
   }
   if (error instanceof PublishBusyError) return { status: 503, body: { error: message } }
+  if (error instanceof NoDraftError) return { status: 404, body: { error: message } }
   if (error instanceof RefMovedError) {
     return {
       status: 409,

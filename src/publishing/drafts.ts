@@ -104,6 +104,14 @@ export class RefusedError extends Error {
 export const restartNote = (fields: string[]) =>
   `Saved again on the live site's newer version. The live site had changed these too, and this draft's version replaces the live site's: ${fields.join('; ')}.`
 
+/** An action on a draft that does not exist (published, discarded, or never made). */
+export class NoDraftError extends Error {
+  readonly status = 404
+  constructor(readonly id: string) {
+    super(`there is no draft ${id}`)
+  }
+}
+
 /** A draft that no longer merges onto main: its editor re-saves it on the new main. */
 export class DraftConflictError extends Error {
   readonly status = 409
@@ -674,7 +682,7 @@ export class Drafts {
 
   private async require(id: string): Promise<DraftView> {
     const draft = await this.get(id)
-    if (!draft) throw new Error(`there is no draft ${id}`)
+    if (!draft) throw new NoDraftError(id)
     return draft
   }
 

@@ -11,6 +11,7 @@
  * nothing a person types reaches the log.
  */
 import { readFile } from 'node:fs/promises'
+import { STATUS_CODES } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, extname, join } from 'node:path'
 import rateLimit from '@fastify/rate-limit'
@@ -57,7 +58,6 @@ import {
   setLanguage,
   startSession,
 } from './people'
-import { pageOfFile } from './previews'
 import { BuildFailedError } from './releases'
 import type { Person } from './rules'
 import type { PublishingService } from './service'
@@ -155,7 +155,64 @@ export async function createPublishingApp(
     ...service,
     previewUrl: (id) => `${origin}/preview/${id}`,
   })
+  /** The service's policy headers, for an answer to `path`. */
+  const policyHeaders = (path: string): Record<string, string> => ({
+    'content-security-policy':
+      path === '/admin/' ? EDITOR_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-opener-policy': 'same-origin',
+    'x-frame-options': 'DENY',
+    'permissions-policy':
+      'publickey-credentials-get=(self), publickey-credentials-create=(self), camera=(), microphone=(), geolocation=()',
+    'cache-control': 'no-store',
+    ...(https ? { 'strict-transport-security': STRICT_TRANSPORT_SECURITY } : {}),
+  })
+  /** A refusal the framework itself makes, answered as the service answers every other one. */
+  const frameworkRefusal = async (
+    error: { code?: string; statusCode?: number },
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => {
+    const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400
+    await recordRefusal(request, status === 414 ? 'too-long' : 'malformed', status)
+    return reply
+      .code(status)
+      .headers(policyHeaders(''))
+      .type(JSON_TYPE)
+      .send({
+        error:
+          status === 414
+            ? 'Refused: the address is too long.'
+            : 'Refused: the address is malformed.',
+      })
+  }
   const app = Fastify({
+    // Refusals made before a route is found (a malformed or over-long address) and those of the
+    // HTTP parser (over-long headers, a broken request) carry the policy headers too.
+    frameworkErrors: (error, request, reply) => frameworkRefusal(error, request, reply),
+    clientErrorHandler: (error: Error & { code?: string }, socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return
+      const [status, text] =
+        error.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'Refused: the request’s headers or address are too long.']
+          : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? [408, 'Refused: the request took too long.']
+            : [400, 'Refused: the request is malformed.']
+      const body = JSON.stringify({ error: text })
+      const headers = Object.entries({
+        ...policyHeaders(''),
+        'content-type': JSON_TYPE,
+        'content-length': String(Buffer.byteLength(body)),
+        connection: 'close',
+      })
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\r\n')
+      if (socket.writable) {
+        socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}\r\n\r\n${body}`)
+      }
+      socket.destroy()
+    },
     logger: {
       level: options.logLevel ?? 'info',
       ...(options.logStream ? { stream: options.logStream } : {}),
@@ -177,20 +234,7 @@ export async function createPublishingApp(
   app.addHook('onSend', async (request, reply) => {
     // A preview's pages carry the site's own policy (set by the static files); the rest the
     // service's.
-    const headers: Record<string, string> = {
-      'content-security-policy':
-        request.url.split('?')[0] === '/admin/'
-          ? EDITOR_CONTENT_SECURITY_POLICY
-          : CONTENT_SECURITY_POLICY,
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-      'cross-origin-opener-policy': 'same-origin',
-      'x-frame-options': 'DENY',
-      'permissions-policy':
-        'publickey-credentials-get=(self), publickey-credentials-create=(self), camera=(), microphone=(), geolocation=()',
-      'cache-control': 'no-store',
-      ...(https ? { 'strict-transport-security': STRICT_TRANSPORT_SECURITY } : {}),
-    }
+    const headers = policyHeaders(request.url.split('?')[0] ?? '')
     const own = reply.hasHeader('content-security-policy')
     for (const [name, value] of Object.entries(headers)) {
       if (!own || !reply.hasHeader(name)) reply.header(name, value)
@@ -206,6 +250,7 @@ export async function createPublishingApp(
     const from = request.headers.origin
     const site = request.headers['sec-fetch-site']
     if (from !== origin || (site !== undefined && site !== 'same-origin')) {
+      await recordRefusal(request, 'wrong-origin', 403)
       return reply
         .code(403)
         .type(JSON_TYPE)
@@ -221,6 +266,17 @@ export async function createPublishingApp(
   app.setErrorHandler(async (error: { statusCode?: number; code?: string }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500
     if (status >= 500) request.log.error({ err: error }, 'request failed')
+    else {
+      const code =
+        status === 413
+          ? 'too-large'
+          : status === 415
+            ? 'not-json'
+            : status === 429
+              ? 'too-many'
+              : 'malformed'
+      await recordRefusal(request, code, status)
+    }
     const message =
       status === 413
         ? 'Refused: the request is too large.'
@@ -238,6 +294,27 @@ export async function createPublishingApp(
   const signedIn = async (request: FastifyRequest): Promise<Person | null> => {
     const token = cookieOf(request, SESSION_COOKIE)
     return token && !findUnstorable(token) ? sessionPerson(database, token, clock()) : null
+  }
+
+  /**
+   * A write refused before any route of the service ran (the framework's refusals, a request
+   * from another origin), in the trail when a signed-in person sent it. An anonymous one is
+   * logged only: nobody without an account can grow the trail.
+   */
+  const recordRefusal = async (request: FastifyRequest, code: string, status: number) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return
+    const person = await signedIn(request).catch(() => null)
+    if (!person) return
+    await appendAudit(
+      database,
+      {
+        actor: person.email,
+        action: 'refusal',
+        subject: (request.url.split('?')[0] ?? '').slice(0, 200),
+        details: { code, status, method: request.method.slice(0, 20) },
+      },
+      clock(),
+    )
   }
 
   // Text the database cannot store (a NUL character, say) is refused before any query reads or
@@ -718,7 +795,7 @@ export async function createPublishingApp(
           `${PREVIEW_COOKIE}=${encodeURIComponent(id)}; Path=/; HttpOnly; Secure; SameSite=Strict`,
         )
         const file = draft.files.find((path) => path.startsWith('content/')) ?? ''
-        return reply.redirect(pageOfFile(file), 303)
+        return reply.redirect(await service.previews.pageOf(folder, file), 303)
       } catch (error) {
         if (error instanceof DraftConflictError) return refuse(reply, 409, error.message)
         if (error instanceof BuildFailedError) {

@@ -6,7 +6,7 @@
  * the draft's head), so opening it again costs nothing until either moves; the last few are kept.
  */
 import { createHash } from 'node:crypto'
-import { access, readdir, rm, stat } from 'node:fs/promises'
+import { access, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { BuildReport } from '../build/build'
@@ -29,6 +29,8 @@ export interface PreviewsOptions {
 }
 
 const SERVICE = { name: 'Publishing service', email: 'publishing@localhost' }
+/** Beside a preview's pages: which page each store file made. */
+const PAGES_FILE = '_pages.json'
 const FAILURES_KEPT = 50
 /** This process's workspace: processes sharing the folder never build in one another's. */
 const WORKSPACE = `workspace-${hostname()}-${process.pid}`
@@ -76,7 +78,7 @@ export class Previews {
       await this.clearDeadWorkspaces()
       await checkOutTree(repo, commit, workspace, this.options.nodeModules)
       try {
-        await this.options.build({
+        const report = await this.options.build({
           ...this.options.buildConfig,
           root: workspace,
           contentDir: join(workspace, 'content'),
@@ -86,6 +88,8 @@ export class Previews {
           serviceWorker: false,
           tracking: { adsIds: [] },
         })
+        // Which page each file makes, for opening the preview at the draft's own page.
+        await writeFile(join(folder, PAGES_FILE), JSON.stringify(report?.pagesOfFiles ?? {}))
       } catch (error) {
         await rm(folder, { recursive: true, force: true })
         throw new BuildFailedError(error instanceof Error ? error.message : String(error), commit)
@@ -103,6 +107,21 @@ export class Previews {
       }
     })
     return run
+  }
+
+  /**
+   * The page of a preview to open for a draft's file (`content/blog/posts/a.md`): the one the
+   * build made of it, else as far as its path says.
+   */
+  async pageOf(folder: string, repositoryPath: string): Promise<string> {
+    const pages = await readFile(join(folder, PAGES_FILE), 'utf8')
+      .then((text) => JSON.parse(text) as Record<string, unknown>)
+      .catch(() => ({}) as Record<string, unknown>)
+    const file = repositoryPath.replace(/^content\//, '')
+    const page = Object.hasOwn(pages, file) ? pages[file] : undefined
+    return typeof page === 'string' && page.startsWith('/') && !page.startsWith('//')
+      ? page
+      : pageOfFile(repositoryPath)
   }
 
   /**

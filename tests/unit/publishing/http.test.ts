@@ -96,7 +96,12 @@ describe('the publishing service under attack', () => {
       expect(answer.json().error).toMatch(/did not come from the editor/)
       expect(answer.headers['content-security-policy']).toContain("default-src 'none'")
     }
-    expect(await state()).toEqual(before)
+    // Nothing changed but the trail, which records each refusal of her session.
+    const refused = (await readAudit(service.database)).slice(before.audit)
+    expect(refused.map((entry) => [entry.actor, entry.details.code])).toEqual(
+      attempts.map(() => ['ada@bank.example', 'wrong-origin']),
+    )
+    expect(await state()).toEqual({ ...before, audit: before.audit + attempts.length })
     const allowed = await app.inject(await save({ cookie: ada, origin: ORIGIN }))
     expect(allowed.statusCode).toBe(200)
     expect(await service.drafts.ids()).toEqual(['pages/about'])
@@ -201,6 +206,70 @@ describe('the publishing service under attack', () => {
     const put = await app.inject({ method: 'PUT', url: '/api/cms', headers: { origin: ORIGIN } })
     expect(put.statusCode).toBe(405)
     expect(put.headers['x-frame-options']).toBe('DENY')
+  })
+
+  it('answers the framework’s own refusals with its policy headers, and records a signed-in person’s', async () => {
+    const ada = cookie['ada@bank.example'] as string
+    const before = (await readAudit(service.database)).length
+    const json = { 'content-type': 'application/json', origin: ORIGIN, cookie: ada }
+    const answers = [
+      await app.inject({
+        method: 'GET',
+        url: `/preview/${'a'.repeat(300)}/b`,
+        headers: { cookie: ada },
+      }),
+      await app.inject({ method: 'GET', url: `/admin/${'a'.repeat(300)}`, headers: json }),
+      await app.inject({ method: 'GET', url: '/%' }),
+      await app.inject({
+        method: 'POST',
+        url: '/api/me/language',
+        headers: json,
+        payload: JSON.stringify({ padding: 'x'.repeat(100_000) }),
+      }),
+      await app.inject({
+        method: 'POST',
+        url: '/api/me/language',
+        headers: { ...json, 'content-type': 'text/xml' },
+        payload: '<x/>',
+      }),
+      await app.inject({ method: 'POST', url: '/api/me/language', headers: json, payload: '{' }),
+      await app.inject({
+        method: 'POST',
+        url: '/api/me/language',
+        headers: { ...json, origin: 'https://evil.example' },
+        payload: '{}',
+      }),
+    ]
+    expect(answers.map((answer) => answer.statusCode)).toEqual([414, 414, 400, 413, 415, 400, 403])
+    for (const answer of answers) {
+      expect(answer.headers['content-security-policy']).toContain("default-src 'none'")
+      expect(answer.headers['x-frame-options']).toBe('DENY')
+      expect(answer.json().error).toMatch(/^Refused/)
+    }
+    const trail = (await readAudit(service.database)).slice(before)
+    // Reads change nothing, not even the trail; the refused writes are in it.
+    expect(trail.map((entry) => [entry.actor, entry.action, entry.details.code])).toEqual([
+      ['ada@bank.example', 'refusal', 'too-large'],
+      ['ada@bank.example', 'refusal', 'not-json'],
+      ['ada@bank.example', 'refusal', 'malformed'],
+      ['ada@bank.example', 'refusal', 'wrong-origin'],
+    ])
+    // Headers too long for the HTTP parser: answered before any route, with the headers too.
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as { port: number }
+    const { request } = await import('node:http')
+    const overflow = await new Promise<{ status?: number; headers: Record<string, unknown> }>(
+      (resolve, reject) => {
+        request({ host: '127.0.0.1', port, path: `/${'a'.repeat(20_000)}` }, (response) => {
+          response.resume()
+          resolve({ status: response.statusCode, headers: response.headers })
+        })
+          .on('error', reject)
+          .end()
+      },
+    )
+    expect(overflow.status).toBe(431)
+    expect(overflow.headers['content-security-policy']).toContain("default-src 'none'")
   })
 
   it('refuses text the database cannot store with 400, naming the field, and records each refused write', async () => {

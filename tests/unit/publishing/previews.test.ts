@@ -99,6 +99,34 @@ describe('a draft as a whole site', () => {
     expect(linked.json()).toEqual({ url: `${ORIGIN}/preview/pages/about`, status: 'SUCCESS' })
   }, 120_000)
 
+  it('opens a blog post’s preview at the post, not at the home page', async () => {
+    const POST = 'content/blog/posts/how-we-test-our-apis.md'
+    const text = (await readFile(join(ROOT, POST), 'utf8')).replace(
+      /^title: .*$/m,
+      'title: How we test our APIs, in preview',
+    )
+    await service.drafts.save(
+      ada,
+      'blogPost/how-we-test-our-apis',
+      [{ path: POST, content: text }],
+      'Post',
+    )
+    const opened = await app.inject({
+      url: '/preview/blogPost/how-we-test-our-apis',
+      headers: { cookie: session },
+    })
+    expect(opened.statusCode).toBe(303)
+    // Posts live outside the language prefixes, at the slug of their title.
+    expect(opened.headers.location).toBe('/blog/how-we-test-our-apis-in-preview/')
+    const preview = String(opened.headers['set-cookie']).split(';')[0] as string
+    const page = await app.inject({
+      url: String(opened.headers.location),
+      headers: { cookie: `${session}; ${preview}` },
+    })
+    expect(page.statusCode).toBe(200)
+    expect(page.body).toContain('How we test our APIs, in preview')
+  }, 120_000)
+
   it('names file and field when the site does not build with the draft', async () => {
     await service.drafts.save(
       ada,
