@@ -6,7 +6,7 @@
  * keeps whatever it records in a form the database takes.
  */
 
-// Written as a string: the NUL is what the expression is for.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the NUL is what the expression is for.
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g')
 
