@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'publish-failed',
   'rollback',
   'take-in',
+  'unreviewed-live',
   'recovery',
   'schedule',
   'schedule-cancel',

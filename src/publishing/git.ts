@@ -409,6 +409,48 @@ export async function initBare(gitDir: string, options: Omit<GitOptions, 'gitDir
   return new GitRepository({ gitDir, ...options })
 }
 
+/** A commit that reached main from outside the service, and the content files it changed. */
+export interface OutsideCommit {
+  commit: string
+  author: string
+  email: string
+  /** Its content and images (`content/`, `public/`) changed against its first parent. */
+  files: string[]
+}
+
+/**
+ * The commits reachable from `head` and not from `base`, oldest first, each with its author and
+ * the content files it changed (a merge against its first parent): what taking in `head` brings.
+ * At most `limit` of them, the newest dropped first; `more` counts those.
+ */
+export async function commitsBetween(
+  repo: GitRepository,
+  base: string,
+  head: string,
+  limit = 500,
+): Promise<{ commits: OutsideCommit[]; more: number }> {
+  const output = await repo.git([
+    'log',
+    '--reverse',
+    '-z',
+    '--format=%x1e%H%x00%an%x00%ae%x00',
+    '--name-only',
+    '--no-renames',
+    '--diff-merges=first-parent',
+    `${base}..${head}`,
+    '--',
+  ])
+  const commits: OutsideCommit[] = []
+  for (const record of output.toString('utf8').split('\x1e').slice(1)) {
+    const [commit = '', author = '', email = '', ...paths] = record.split('\0')
+    const files = paths
+      .map((path) => path.replace(/^\n/, ''))
+      .filter((path) => path.startsWith('content/') || path.startsWith('public/'))
+    commits.push({ commit, author, email, files: [...new Set(files)].sort() })
+  }
+  return { commits: commits.slice(0, limit), more: Math.max(0, commits.length - limit) }
+}
+
 /** The distinct author e-mails of the commits reachable from `head` and not from `base`. */
 export async function authorsBetween(
   repo: GitRepository,

@@ -31,6 +31,28 @@ export const MAIN_MOVES_MIGRATION = {
   ],
 }
 
+/**
+ * Content that reached main from outside the service (a developer's push to the bank's
+ * repository, taken in before a publication): no reviewer approved it. Each commit with content
+ * files is kept until a release first serves it, and that release names it.
+ */
+export const TAKEN_IN_MIGRATION = {
+  id: '0011-taken-in-content',
+  statements: [
+    `CREATE TABLE taken_in_content (
+      id bigserial PRIMARY KEY,
+      commit text NOT NULL,
+      author text NOT NULL,
+      files jsonb NOT NULL,
+      taken_at timestamptz NOT NULL,
+      release_id bigint
+    )`,
+    `CREATE INDEX taken_in_content_unreleased ON taken_in_content (id) WHERE release_id IS NULL`,
+    // The releases page finds the move of main each release serves by its commit.
+    `CREATE INDEX audit_entries_after ON audit_entries (after_commit)`,
+  ],
+}
+
 export interface MainMove {
   action: 'publish' | 'rollback' | 'take-in'
   actor: string
@@ -132,6 +154,20 @@ async function record(
     const details =
       draft && !branchGone ? { ...move.details, draftKeptForNewerEdit: true } : move.details
     await appendAudit(tx, { actor, action, subject, before, after, details }, now, tx)
+    // What a take-in brought that no reviewer saw waits for the release that first serves it.
+    if (action === 'take-in' && Array.isArray(details.commits)) {
+      for (const taken of details.commits as {
+        commit: string
+        author: string
+        files: string[]
+      }[]) {
+        if (taken.files.length === 0) continue
+        await tx.query(
+          `INSERT INTO taken_in_content (commit, author, files, taken_at) VALUES ($1, $2, $3, $4)`,
+          [taken.commit, taken.author, JSON.stringify(taken.files), now.toISOString()],
+        )
+      }
+    }
     return true
   })
 }

@@ -70,6 +70,22 @@ const TEXTS = {
     commits: 'Commits',
     editor: 'Editor',
     noReleases: 'Nothing has been published through the service yet.',
+    releasesIntro:
+      'The live release first, then the earlier ones kept on disk, newest first: what each changed, who approved and who published it.',
+    releaseKinds: {
+      publish: 'Published',
+      schedule: 'Published as scheduled',
+      rollback: 'Rolled back',
+      recovery: 'Brought up to the repository’s main',
+    },
+    releaseBy: (kind: string, who: string) => `${kind} by ${who}`,
+    releaseApproved: (who: string) => `approved by ${who}`,
+    releaseChanged: 'Changed',
+    releaseRolledBackTo: (folder: string) => `Serves release ${folder} again.`,
+    releaseCommit: 'Commit',
+    unreviewed:
+      'Also the first to serve content that no reviewer approved (taken in from the bank’s repository):',
+    unreviewedCommit: (commit: string, author: string) => `commit ${commit} by ${author}`,
     schedules: 'Schedules',
     ready: 'Ready to publish',
     noReady: 'No draft is approved and waiting.',
@@ -128,6 +144,22 @@ const TEXTS = {
     commits: 'Commits',
     editor: 'Editor',
     noReleases: 'Über den Dienst wurde noch nichts veröffentlicht.',
+    releasesIntro:
+      'Zuerst die live geschaltete Veröffentlichung, dann die früheren, die noch vorliegen, die neueste zuerst: was jede geändert hat, wer freigegeben und wer veröffentlicht hat.',
+    releaseKinds: {
+      publish: 'Veröffentlicht',
+      schedule: 'Nach Zeitplan veröffentlicht',
+      rollback: 'Zurückgesetzt',
+      recovery: 'Auf den Stand des Repositorys gebracht',
+    },
+    releaseBy: (kind: string, who: string) => `${kind} von ${who}`,
+    releaseApproved: (who: string) => `freigegeben von ${who}`,
+    releaseChanged: 'Geändert',
+    releaseRolledBackTo: (folder: string) => `Stellt die Veröffentlichung ${folder} wieder her.`,
+    releaseCommit: 'Commit',
+    unreviewed:
+      'Schaltet außerdem als erste Inhalte live, die niemand geprüft hat (aus dem Repository der Bank übernommen):',
+    unreviewedCommit: (commit: string, author: string) => `Commit ${commit} von ${author}`,
     schedules: 'Zeitpläne',
     ready: 'Bereit zur Veröffentlichung',
     noReady: 'Kein Entwurf ist freigegeben und wartet.',
@@ -660,12 +692,32 @@ ${schedule.state === 'pending' ? `<form data-action="/api/schedules/cancel" data
     const releases = await publisher.list()
     const mayRoll = mayRollBack(person).allowed
     const rows = releases
-      .map(
-        (
-          release,
-        ) => `<li><strong>${escapeHtml(release.folder)}</strong>${release.live ? ` (${t.live})` : ''}: ${escapeHtml(berlinTime(release.liveAt, person.language))}, ${escapeHtml(release.kind)}, ${escapeHtml(release.madeBy)}, ${escapeHtml(release.subject)}, ${escapeHtml(release.commit.slice(0, 12))}
-${mayRoll && !release.live ? `<form data-action="/api/releases/rollback" data-reload><input type="hidden" name="folder" value="${escapeHtml(release.folder)}"><button type="submit" disabled>${t.rollBack}</button></form>` : ''}</li>`,
-      )
+      .map((release, index) => {
+        const heading = `${escapeHtml(berlinTime(release.liveAt, person.language))}${release.live ? ` <strong class="live">(${t.live})</strong>` : ''}`
+        const made = [
+          t.releaseBy(t.releaseKinds[release.kind], release.madeBy),
+          ...(release.approvedBy ? [t.releaseApproved(release.approvedBy)] : []),
+        ].join(', ')
+        const what =
+          release.kind === 'rollback'
+            ? `<p>${escapeHtml(t.releaseRolledBackTo(release.subject))}</p>`
+            : release.files.length > 0
+              ? `<p>${t.releaseChanged} (${escapeHtml(release.subject)}):</p><ul>${release.files.map((file) => `<li><code>${escapeHtml(file)}</code></li>`).join('')}</ul>`
+              : ''
+        const unreviewed =
+          release.unreviewed.length > 0
+            ? `<div class="notice"><p>${t.unreviewed}</p><ul>${release.unreviewed
+                .map(
+                  (taken) =>
+                    `<li>${escapeHtml(t.unreviewedCommit(taken.commit.slice(0, 12), taken.author))}: ${taken.files.map((file) => `<code>${escapeHtml(file)}</code>`).join(', ')}</li>`,
+                )
+                .join('')}</ul></div>`
+            : ''
+        return `<li aria-labelledby="release-${index}"><h2 id="release-${index}">${heading}</h2>
+<p>${escapeHtml(made)}. ${t.releaseCommit} <code>${escapeHtml(release.commit.slice(0, 12))}</code>, <code>${escapeHtml(release.folder)}</code>.</p>
+${what}${unreviewed}
+${mayRoll && !release.live ? `<form data-action="/api/releases/rollback" data-reload><input type="hidden" name="folder" value="${escapeHtml(release.folder)}"><button type="submit" disabled aria-describedby="release-${index}">${t.rollBack}</button></form>` : ''}</li>`
+      })
       .join('\n')
     return reply
       .type('text/html; charset=utf-8')
@@ -673,7 +725,7 @@ ${mayRoll && !release.live ? `<form data-action="/api/releases/rollback" data-re
         layout(
           person.language,
           t.releases,
-          `${nav(person.language)}<h1>${t.releases}</h1>${rows ? `<ol>${rows}</ol>` : `<p>${t.noReleases}</p>`}<div role="status" id="status"></div>`,
+          `${nav(person.language)}<h1>${t.releases}</h1><p>${t.releasesIntro}</p>${rows ? `<ol class="releases">${rows}</ol>` : `<p>${t.noReleases}</p>`}<div role="status" id="status"></div>`,
           ['/_publishing/manage.js'],
         ),
       )

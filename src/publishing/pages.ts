@@ -31,6 +31,11 @@ table{border-collapse:collapse;font-size:.875rem}
 th,td{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top}
 caption{text-align:left;font-weight:600}
 .secondary{background:#fff;color:var(--accent);border:1px solid var(--accent)}
+.notice{border-left:4px solid #9a3412;background:#fff7ed;padding:.5rem 1rem;margin:0 0 1rem}
+.notice p{color:#7c2d12}
+.live{color:#166534}
+.releases>li{margin-bottom:1.5rem}
+.releases h2{font-size:1.05rem;margin:0 0 .25rem}
 @media (prefers-reduced-motion:reduce){*{transition:none!important;animation:none!important}}
 `
 

@@ -20,7 +20,13 @@ import type { Database } from '../server/forms/database'
 import { isProcessAlive } from '../server/process-alive'
 import { appendAudit } from './audit'
 import { type Drafts, MAIN, RefusedError } from './drafts'
-import { fetchBranch, type GitRepository, MergeConflictError, pushBranch } from './git'
+import {
+  commitsBetween,
+  fetchBranch,
+  type GitRepository,
+  MergeConflictError,
+  pushBranch,
+} from './git'
 import { type MainMove, moveMain, settleMainMoves } from './main-moves'
 import { BuildFailedError, type Releases } from './releases'
 import { mayRollBack, type Person } from './rules'
@@ -48,6 +54,10 @@ export const RELEASES_MIGRATION = {
   ],
 }
 
+/** A `jsonb` list as the driver gives it (PGlite parses it, some set-ups give its text). */
+const filesOf = (files: string[] | string): string[] =>
+  typeof files === 'string' ? (JSON.parse(files) as string[]) : files
+
 /** Another publication holds the lease longer than a publish waits. */
 export class PublishBusyError extends Error {}
 
@@ -60,6 +70,14 @@ export class UpstreamConflictError extends Error {
   }
 }
 
+/** A commit that reached main from outside the service, with the content files it changed. */
+export interface UnreviewedContent {
+  commit: string
+  /** `Name <e-mail>`, as git has it. */
+  author: string
+  files: string[]
+}
+
 export interface Release {
   id: number
   folder: string
@@ -68,6 +86,17 @@ export interface Release {
   madeBy: string
   subject: string
   liveAt: string
+  /** Content this release was the first to serve that no reviewer approved (taken in). */
+  unreviewed: UnreviewedContent[]
+}
+
+/** A release as the releases page shows it. */
+export interface ReleaseView extends Release {
+  live: boolean
+  /** The files its publication changed (none for a rollback or a recovery). */
+  files: string[]
+  /** Who approved the draft it published. */
+  approvedBy?: string
 }
 
 export interface PublisherOptions {
@@ -235,16 +264,33 @@ export class Publisher {
     })
   }
 
-  /** The releases on disk, newest first, with their records; the live one first among equals. */
-  async list(): Promise<(Release & { live: boolean })[]> {
-    const { releases } = this.options
+  /**
+   * The releases on disk with their records, the live one first, then the newest first: each
+   * with what it changed (the files, who approved them), from the trail's record of the move
+   * of main it serves.
+   */
+  async list(): Promise<ReleaseView[]> {
+    const { releases, database } = this.options
     const live = await releases.current()
-    const out: (Release & { live: boolean })[] = []
+    const out: ReleaseView[] = []
     for (const folder of await releases.list()) {
       const release = await this.releaseOf(folder)
-      if (release) out.push({ ...release, live: folder === live })
+      if (!release) continue
+      const [move] = await database.query<{ details: Record<string, unknown> | string }>(
+        `SELECT details FROM audit_entries
+         WHERE after_commit = $1 AND action IN ('publish', 'rollback')
+         ORDER BY id DESC LIMIT 1`,
+        [release.commit],
+      )
+      const details = typeof move?.details === 'string' ? JSON.parse(move.details) : move?.details
+      out.push({
+        ...release,
+        live: folder === live,
+        files: Array.isArray(details?.files) ? details.files.map(String) : [],
+        ...(typeof details?.approvedBy === 'string' ? { approvedBy: details.approvedBy } : {}),
+      })
     }
-    return out
+    return out.sort((a, b) => Number(b.live) - Number(a.live))
   }
 
   /** The latest switch to `folder`. */
@@ -258,17 +304,24 @@ export class Publisher {
       subject: string
       live_at: Date | string
     }>('SELECT * FROM releases WHERE folder = $1 ORDER BY id DESC LIMIT 1', [folder])
-    return row
-      ? {
-          id: Number(row.id),
-          folder: row.folder,
-          commit: row.commit,
-          kind: row.kind,
-          madeBy: row.made_by,
-          subject: row.subject,
-          liveAt: new Date(row.live_at).toISOString(),
-        }
-      : null
+    if (!row) return null
+    const unreviewed = await this.options.database.query<{
+      commit: string
+      author: string
+      files: string[] | string
+    }>('SELECT commit, author, files FROM taken_in_content WHERE release_id = $1 ORDER BY id', [
+      row.id,
+    ])
+    return {
+      id: Number(row.id),
+      folder: row.folder,
+      commit: row.commit,
+      kind: row.kind,
+      madeBy: row.made_by,
+      subject: row.subject,
+      liveAt: new Date(row.live_at).toISOString(),
+      unreviewed: unreviewed.map((taken) => ({ ...taken, files: filesOf(taken.files) })),
+    }
   }
 
   /**
@@ -354,6 +407,8 @@ export class Publisher {
         date: this.clock(),
       })
     }
+    // Every commit it brings, with its author and content files: none of it was reviewed here.
+    const taken = await commitsBetween(repo, ours, theirs)
     await this.stillHolding()
     await moveMain(
       database,
@@ -364,7 +419,16 @@ export class Publisher {
         subject: remote.branch,
         before: ours,
         after: next,
-        details: { remote: theirs },
+        details: {
+          remote: theirs,
+          commits: taken.commits.map((commit) => ({
+            commit: commit.commit,
+            author: `${commit.author} <${commit.email}>`,
+            files: commit.files,
+          })),
+          ...(taken.more > 0 ? { moreCommits: taken.more } : {}),
+          unreviewedContent: [...new Set(taken.commits.flatMap((commit) => commit.files))].sort(),
+        },
       },
       this.clock(),
     )
@@ -400,6 +464,32 @@ export class Publisher {
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
         [folder, commit, kind, madeBy, subject, now.toISOString()],
       )
+      // Content taken in from outside that this release is the first to serve is marked on it
+      // (a rollback restores earlier content: it serves none of it).
+      const unreviewed =
+        kind === 'rollback'
+          ? []
+          : await tx.query<{ commit: string; author: string; files: string[] | string }>(
+              `UPDATE taken_in_content SET release_id = $1 WHERE release_id IS NULL
+               RETURNING commit, author, files`,
+              [row?.id],
+            )
+      if (unreviewed.length > 0) {
+        await appendAudit(
+          tx,
+          {
+            actor: madeBy,
+            action: 'unreviewed-live',
+            subject: folder,
+            after: commit,
+            details: {
+              commits: unreviewed.map((taken) => ({ ...taken, files: filesOf(taken.files) })),
+            },
+          },
+          now,
+          tx,
+        )
+      }
       // The service bringing the served site up to main names itself in the trail; the other
       // switches follow the move of main recorded before them.
       if (kind === 'recovery') {
@@ -418,6 +508,7 @@ export class Publisher {
         madeBy,
         subject,
         liveAt: now.toISOString(),
+        unreviewed: unreviewed.map((taken) => ({ ...taken, files: filesOf(taken.files) })),
       }
     })
     if (remote?.push) {

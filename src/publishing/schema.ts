@@ -6,7 +6,7 @@
 import type { MigrationSet } from '../server/forms/database'
 import { AUDIT_MIGRATION } from './audit'
 import { DRAFTS_MIGRATION, SUBMISSIONS_MIGRATION } from './drafts'
-import { MAIN_MOVES_MIGRATION } from './main-moves'
+import { MAIN_MOVES_MIGRATION, TAKEN_IN_MIGRATION } from './main-moves'
 import { PASSKEYS_MIGRATION } from './passkeys'
 import { PEOPLE_MIGRATION, PROVIDER_ACCOUNTS_MIGRATION } from './people'
 import { RELEASES_MIGRATION } from './publisher'
@@ -24,6 +24,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     MAIN_MOVES_MIGRATION,
     SUBMISSIONS_MIGRATION,
     ONE_SCHEDULE_MIGRATION,
+    TAKEN_IN_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

@@ -11,13 +11,15 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../../src/build/config'
 import { readAudit } from '../../../src/publishing/audit'
+import type { GitRepository } from '../../../src/publishing/git'
 import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http'
 import { disablePerson, startSession } from '../../../src/publishing/people'
 import type { PublishingService } from '../../../src/publishing/service'
 import { openServiceWithStandInBuild } from '../../support/publishing'
-import { siteRepository } from '../../support/site-repository'
+import { DEVELOPER, siteRepository } from '../../support/site-repository'
 
 let dir: string
+let remote: GitRepository
 let service: PublishingService
 let app: FastifyInstance
 const logged: string[] = []
@@ -26,7 +28,7 @@ const cookie: Record<string, string> = {}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'publishing-http-'))
-  const remote = await siteRepository(join(dir, 'bank.git'))
+  remote = await siteRepository(join(dir, 'bank.git'))
   const env = { DATA_DIR: join(dir, 'data'), PUBLISHING_REMOTE: remote.gitDir }
   service = await openServiceWithStandInBuild(env)
   app = await createPublishingApp(service, {
@@ -534,6 +536,71 @@ describe('the page of changes', () => {
       id: '../main',
     })
     expect(unknown.statusCode).toBe(400)
+  })
+
+  it('lists the live release first, each saying what it changed and who approved and published it, and marks content no reviewer approved', async () => {
+    // A developer pushes a text change to the bank's repository; the next publication takes
+    // it in.
+    const imprint = 'content/en/pages/imprint.yaml'
+    await remote.commit({
+      ref: 'refs/heads/main',
+      parent: await remote.resolve('refs/heads/main'),
+      changes: [
+        {
+          path: imprint,
+          content: (await readFile(join(ROOT, imprint), 'utf8')).replace(
+            /^title: .*$/m,
+            'title: Imprint, pushed',
+          ),
+        },
+      ],
+      author: DEVELOPER,
+      message: 'Imprint title',
+    })
+    await service.drafts.save(
+      { email: 'ada@bank.example', name: 'ada', roles: ['author'], language: 'en' },
+      'pages/about',
+      [
+        {
+          path: 'content/en/pages/about.yaml',
+          content: (await english()).replace(/^title: .*$/m, 'title: About, released'),
+        },
+      ],
+      'About',
+    )
+    const id = { id: 'pages/about' }
+    expect(
+      (
+        await as('ada@bank.example', 'POST', '/api/cms', {
+          action: 'updateUnpublishedEntryStatus',
+          params: { collection: 'pages', slug: 'about', newStatus: 'pending_review' },
+        })
+      ).statusCode,
+    ).toBe(200)
+    expect((await as('rita@bank.example', 'POST', '/api/changes/approve', id)).statusCode).toBe(200)
+    expect((await as('paul@bank.example', 'POST', '/api/changes/publish', id)).statusCode).toBe(200)
+
+    const page = (await as('paul@bank.example', 'GET', '/releases')).body
+    const items = page.split('<li aria-labelledby="release-').slice(1)
+    expect(items.length).toBeGreaterThanOrEqual(2)
+    // The live one first, marked, with its files, its approver and its publisher.
+    expect(items[0]).toContain('(live)')
+    expect(items[0]).toContain('Published by paul@bank.example, approved by rita@bank.example')
+    expect(items[0]).toContain('<code>content/en/pages/about.yaml</code>')
+    expect(items[0]).toContain('content that no reviewer approved')
+    expect(items[0]).toMatch(
+      /by Developer &lt;dev@bank\.example&gt;: <code>content\/en\/pages\/imprint\.yaml<\/code>/,
+    )
+    expect(items[0]).not.toContain('Roll back to this release')
+    // The one before: the image, not live, not marked, offered for rollback.
+    expect(items[1]).not.toContain('(live)')
+    expect(items[1]).toContain('<code>public/images/branch-office.png</code>')
+    expect(items[1]).not.toContain('no reviewer approved')
+    expect(items[1]).toContain('Roll back to this release')
+    // An author sees the releases, not the rollback.
+    expect((await as('ada@bank.example', 'GET', '/releases')).body).not.toContain(
+      'Roll back to this release',
+    )
   })
 
   it('serves the live site’s images to signed-in people, for the preview beside the editor', async () => {

@@ -225,9 +225,10 @@ describe('publishing the real site', () => {
       after: main,
     })
     const listed = await publisher.list()
+    // The live release first (a publisher choosing a rollback target starts from it).
     expect(listed.map((release) => [release.folder, release.live])).toEqual([
-      [published.folder, false],
       [first.folder, true],
+      [published.folder, false],
     ])
   })
 
@@ -248,12 +249,47 @@ describe('publishing the real site', () => {
       message: 'German title',
     })
     await approvedDraft('About, published')
-    await publisher.publish(paul, 'pages/about')
+    const release = await publisher.publish(paul, 'pages/about')
     const main = (await repo.resolve(MAIN)) as string
     expect(await repo.isAncestor(developer, main)).toBe(true)
     expect(await served('de/about/index.html')).toContain('Über die Bank der Banken')
     expect(await served(ABOUT_PAGE)).toContain('About, published')
-    expect((await readAudit(database)).map((entry) => entry.action)).toContain('take-in')
+    // The trail names every commit taken in, its author and the content it changed, and the
+    // release that first serves that content says no reviewer approved it.
+    const trail = await readAudit(database)
+    const takeIn = trail.find((entry) => entry.action === 'take-in')
+    const unreviewed = {
+      commit: developer,
+      author: `${DEVELOPER.name} <${DEVELOPER.email}>`,
+      files: ['content/de/pages/about.yaml'],
+    }
+    expect(takeIn?.details).toMatchObject({
+      commits: [unreviewed],
+      unreviewedContent: ['content/de/pages/about.yaml'],
+    })
+    expect(release.unreviewed).toEqual([unreviewed])
+    expect((await publisher.releaseOf(release.folder))?.unreviewed).toEqual([unreviewed])
+    expect(trail.at(-1)).toMatchObject({
+      action: 'unreviewed-live',
+      subject: release.folder,
+      details: { commits: [unreviewed] },
+    })
+    // A developer's code change brings no unreviewed content; the next release is unmarked.
+    await remote.commit({
+      ref: MAIN,
+      parent: await remote.resolve(MAIN),
+      changes: [{ path: 'README.md', content: 'Read me.\n' }],
+      author: DEVELOPER,
+      message: 'Readme',
+    })
+    await approvedDraft('About, again')
+    const next = await publisher.publish(paul, 'pages/about')
+    expect(next.unreviewed).toEqual([])
+    const takeIns = (await readAudit(database)).filter((entry) => entry.action === 'take-in')
+    expect(takeIns.at(-1)?.details).toMatchObject({
+      commits: [{ author: `${DEVELOPER.name} <${DEVELOPER.email}>`, files: [] }],
+      unreviewedContent: [],
+    })
   })
 
   it('refuses to publish when the remote changed the same lines, naming the file', async () => {
