@@ -21,7 +21,10 @@ import { disablePerson, invite, listPeople, normalEmail, PeopleError, setRoles }
 import {
   type Decision,
   type EditorLanguage,
+  mayApprove,
   mayManagePeople,
+  mayPublish,
+  mayRequestChanges,
   mayRollBack,
   type Person,
   ROLE_NAMES,
@@ -44,6 +47,11 @@ export const IMAGE_TYPES: Record<string, string> = {
   webp: 'image/webp',
   avif: 'image/avif',
 }
+
+/** Files a reviewer reads as text: entries and drawings. */
+const TEXT_FILE = /\.(ya?ml|md|svg|json)$/i
+/** Longer text is not shown on the page of changes (the editor shows it). */
+const SOURCE_SHOWN_BYTES = 200 * 1024
 
 const TEXTS = {
   en: {
@@ -111,6 +119,12 @@ const TEXTS = {
     discard: 'Discard',
     deletion: 'deletion',
     imageOf: (path: string) => `Image ${path} as the draft has it`,
+    submittedBy: (who: string) => `moved to review by ${who}`,
+    mayNot: (action: string, reason: string) => `You may not ${action}: ${reason}`,
+    actionNames: { approve: 'approve it', publish: 'publish it' },
+    sourceOf: (path: string) => `Source of ${path}, as the draft has it`,
+    changesOf: (path: string) => `What the draft changes in ${path} (− live, + draft)`,
+    sourceTooLong: (size: string) => `Too long to show here (${size}); open it in the editor.`,
     states: {
       pending: 'waiting',
       firing: 'publishing',
@@ -180,6 +194,13 @@ const TEXTS = {
     kinds: { added: 'neu', changed: 'geändert', deleted: 'gelöscht' },
     by: 'geschrieben von',
     approvedBy: 'freigegeben von',
+    submittedBy: (who: string) => `zur Prüfung gegeben von ${who}`,
+    mayNot: (action: string, reason: string) => `Sie dürfen ${action} nicht: ${reason}`,
+    actionNames: { approve: 'ihn freigeben', publish: 'ihn veröffentlichen' },
+    sourceOf: (path: string) => `Quelltext von ${path}, wie ihn der Entwurf hat`,
+    changesOf: (path: string) => `Was der Entwurf in ${path} ändert (− veröffentlicht, + Entwurf)`,
+    sourceTooLong: (size: string) =>
+      `Zu lang, um ihn hier zu zeigen (${size}); öffnen Sie ihn im Editor.`,
     openInEditor: 'Im Editor öffnen',
     previewSite: 'Vorschau der ganzen Website',
     approve: 'Freigeben',
@@ -465,6 +486,44 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
     })
   }
 
+  /**
+   * A text file of a draft as a reviewer reads it: a new one as its source, a changed one as
+   * what changed against the live version (git's own diff). Long ones are not shown whole.
+   */
+  const sourceView = async (
+    draft: DraftView,
+    file: string,
+    kind: 'added' | 'changed',
+    key: string,
+    t: (typeof TEXTS)[EditorLanguage],
+  ) => {
+    const text =
+      kind === 'added'
+        ? ((await service.repo.readFile(draft.head, file))?.toString('utf8') ?? '')
+        : (
+            await service.repo.git([
+              'diff',
+              '--no-color',
+              '--no-ext-diff',
+              '-U3',
+              draft.base,
+              draft.head,
+              '--',
+              file,
+            ])
+          )
+            .toString('utf8')
+            .split('\n')
+            // git's header lines name the paths and blobs; the file is named above.
+            .filter((line) => !/^(diff --git|index |--- |\+\+\+ )/.test(line))
+            .join('\n')
+    const body =
+      Buffer.byteLength(text) > SOURCE_SHOWN_BYTES
+        ? `<p>${escapeHtml(t.sourceTooLong(`${Math.round(Buffer.byteLength(text) / 1024)} KB`))}</p>`
+        : `<pre tabindex="0" aria-labelledby="source-${key}"><code>${escapeHtml(text)}</code></pre>`
+    return `<details><summary id="source-${key}">${escapeHtml(kind === 'added' ? t.sourceOf(file) : t.changesOf(file))}</summary>${body}</details>`
+  }
+
   // ——— changes: every draft, with the actions the person's roles allow ———
   const draftsNow = async () => {
     const found: DraftView[] = []
@@ -479,55 +538,79 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
     if (!person) return reply.redirect('/sign-in', 303)
     const t = TEXTS[person.language]
     const has = (role: string) => (person.roles as readonly string[]).includes(role)
-    const rows = (await draftsNow())
-      .map((draft, index) => {
-        const media = draft.id.startsWith(`${MEDIA_DRAFTS}/`)
-        const deletion = draft.files.length > 0 && draft.deletes.length === draft.files.length
-        const hidden = `<input type="hidden" name="id" value="${escapeHtml(draft.id)}">`
-        // Every draft has the same buttons: each names its draft to a screen reader.
-        const about = `aria-describedby="draft-${index}"`
-        const files = draft.files
-          .map((file) => {
-            const kind = draft.deletes.includes(file)
-              ? 'deleted'
-              : draft.adds.includes(file)
-                ? 'added'
-                : 'changed'
-            const image =
-              file.startsWith('public/images/') && kind !== 'deleted'
-                ? `<br><img src="/changes/image?id=${encodeURIComponent(draft.id)}&amp;path=${encodeURIComponent(file)}" alt="${escapeHtml(t.imageOf(file))}" width="240">`
-                : ''
-            return `<li><code>${escapeHtml(file)}</code> (${t.kinds[kind]})${image}</li>`
-          })
-          .join('')
-        const comments = draft.comments
-          .map(
-            (comment) =>
-              `<li>${escapeHtml(comment.by)}, ${escapeHtml(berlinTime(comment.at, person.language))}: ${escapeHtml(comment.body)}</li>`,
-          )
-          .join('')
-        const actions = [
-          has('reviewer') && draft.status !== 'pending_publish'
-            ? `<form data-action="/api/changes/approve" data-reload>${hidden}<button type="submit" ${about} disabled>${t.approve}</button></form>`
-            : '',
-          has('reviewer')
-            ? `<form data-action="/api/changes/send-back" data-reload>${hidden}<label for="comment-${index}">${t.comment}</label><textarea id="comment-${index}" name="comment" required maxlength="5000"></textarea><button class="secondary" type="submit" ${about} disabled>${t.sendBack}</button></form>`
-            : '',
-          has('publisher') && draft.status === 'pending_publish'
-            ? `<form data-action="/api/changes/publish" data-reload>${hidden}<button type="submit" ${about} disabled>${t.publishNow}</button></form>`
-            : '',
-          has('author')
-            ? `<form data-action="/api/changes/discard" data-reload>${hidden}<button class="secondary" type="submit" ${about} disabled>${t.discard}</button></form>`
-            : '',
-        ].join('')
-        const links = media
-          ? ''
-          : `<p><a href="/admin/#/collections/${escapeHtml(draft.id.split('/')[0] ?? '')}/entries/${escapeHtml(draft.id.split('/').slice(1).join('/'))}">${t.openInEditor}</a> · <a href="/preview/${escapeHtml(draft.id)}">${t.previewSite}</a></p>`
-        return `<li><h2 id="draft-${index}">${escapeHtml(draft.id)}${deletion ? ` (${t.deletion})` : ''}: ${t.statuses[draft.status]}</h2>
-<p>${t.by} ${escapeHtml(draft.writers.join(', '))}${draft.approval && draft.status === 'pending_publish' ? `; ${t.approvedBy} ${escapeHtml(draft.approval.by)}` : ''}</p>
+    const rows = (
+      await Promise.all(
+        (
+          await draftsNow()
+        ).map(async (draft, index) => {
+          const media = draft.id.startsWith(`${MEDIA_DRAFTS}/`)
+          const deletion = draft.files.length > 0 && draft.deletes.length === draft.files.length
+          const hidden = `<input type="hidden" name="id" value="${escapeHtml(draft.id)}">`
+          // Every draft has the same buttons: each names its draft to a screen reader.
+          const about = `aria-describedby="draft-${index}"`
+          const files = (
+            await Promise.all(
+              draft.files.map(async (file, fileIndex) => {
+                const kind = draft.deletes.includes(file)
+                  ? 'deleted'
+                  : draft.adds.includes(file)
+                    ? 'added'
+                    : 'changed'
+                const image =
+                  file.startsWith('public/images/') && kind !== 'deleted'
+                    ? `<br><img src="/changes/image?id=${encodeURIComponent(draft.id)}&amp;path=${encodeURIComponent(file)}" alt="${escapeHtml(t.imageOf(file))}" width="240">`
+                    : ''
+                // A reviewer approves what the files say: text (an entry, a drawing) as its
+                // source, a changed one as what changed.
+                const source =
+                  kind === 'deleted' || !TEXT_FILE.test(file)
+                    ? ''
+                    : await sourceView(draft, file, kind, `${index}-${fileIndex}`, t)
+                return `<li><code>${escapeHtml(file)}</code> (${t.kinds[kind]})${image}${source}</li>`
+              }),
+            )
+          ).join('')
+          const comments = draft.comments
+            .map(
+              (comment) =>
+                `<li>${escapeHtml(comment.by)}, ${escapeHtml(berlinTime(comment.at, person.language))}: ${escapeHtml(comment.body)}</li>`,
+            )
+            .join('')
+          // Each person is offered what the rules allow them, and told why not where their role
+          // would otherwise allow it: the same rules the service enforces on every request.
+          const approval = mayApprove(person, draft)
+          const publication = mayPublish(person, draft)
+          const whyNot = (decision: Decision, action: keyof typeof t.actionNames) =>
+            !decision.allowed && decision.code !== 'role'
+              ? `<p class="why-not">${escapeHtml(t.mayNot(t.actionNames[action], decision.reason))}</p>`
+              : ''
+          const actions = [
+            draft.status === 'pending_publish'
+              ? ''
+              : approval.allowed
+                ? `<form data-action="/api/changes/approve" data-reload>${hidden}<button type="submit" ${about} disabled>${t.approve}</button></form>`
+                : whyNot(approval, 'approve'),
+            mayRequestChanges(person).allowed && draft.status !== 'draft'
+              ? `<form data-action="/api/changes/send-back" data-reload>${hidden}<label for="comment-${index}">${t.comment}</label><textarea id="comment-${index}" name="comment" required maxlength="5000"></textarea><button class="secondary" type="submit" ${about} disabled>${t.sendBack}</button></form>`
+              : '',
+            draft.status !== 'pending_publish'
+              ? ''
+              : publication.allowed
+                ? `<form data-action="/api/changes/publish" data-reload>${hidden}<button type="submit" ${about} disabled>${t.publishNow}</button></form>`
+                : whyNot(publication, 'publish'),
+            has('author')
+              ? `<form data-action="/api/changes/discard" data-reload>${hidden}<button class="secondary" type="submit" ${about} disabled>${t.discard}</button></form>`
+              : '',
+          ].join('')
+          const links = media
+            ? ''
+            : `<p><a href="/admin/#/collections/${escapeHtml(draft.id.split('/')[0] ?? '')}/entries/${escapeHtml(draft.id.split('/').slice(1).join('/'))}">${t.openInEditor}</a> · <a href="/preview/${escapeHtml(draft.id)}">${t.previewSite}</a></p>`
+          return `<li><h2 id="draft-${index}">${escapeHtml(draft.id)}${deletion ? ` (${t.deletion})` : ''}: ${t.statuses[draft.status]}</h2>
+<p>${t.by} ${escapeHtml(draft.writers.join(', '))}${draft.submission && draft.status !== 'draft' ? `; ${escapeHtml(t.submittedBy(draft.submission.by))}` : ''}${draft.approval && draft.status === 'pending_publish' ? `; ${t.approvedBy} ${escapeHtml(draft.approval.by)}` : ''}</p>
 <ul>${files}</ul>${comments ? `<ul>${comments}</ul>` : ''}${links}${actions}</li>`
-      })
-      .join('\n')
+        }),
+      )
+    ).join('\n')
     return reply.type('text/html; charset=utf-8').send(
       layout(
         person.language,

@@ -31,6 +31,11 @@ table{border-collapse:collapse;font-size:.875rem}
 th,td{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top}
 caption{text-align:left;font-weight:600}
 .secondary{background:#fff;color:var(--accent);border:1px solid var(--accent)}
+pre{overflow:auto;max-height:24rem;background:#f8fafc;border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem;font-size:.8125rem;margin:.5rem 0}
+pre:focus-visible{outline:3px solid #ffbf47}
+details{margin:.25rem 0 .75rem}
+summary{cursor:pointer;color:var(--accent)}
+.why-not{font-size:.875rem}
 .notice{border-left:4px solid #9a3412;background:#fff7ed;padding:.5rem 1rem;margin:0 0 1rem}
 .notice p{color:#7c2d12}
 .live{color:#166534}

@@ -538,6 +538,107 @@ describe('the page of changes', () => {
     expect(unknown.statusCode).toBe(400)
   })
 
+  it('offers each person only what the rules allow, says why not, and shows text as its source or its changes', async () => {
+    const ada = {
+      email: 'ada@bank.example',
+      name: 'ada',
+      roles: ['author' as const],
+      language: 'en' as const,
+    }
+    const imprint = 'content/en/pages/imprint.yaml'
+    await service.drafts.save(
+      ada,
+      'pages/imprint',
+      [
+        {
+          path: imprint,
+          content: (await readFile(join(ROOT, imprint), 'utf8')).replace(
+            /^title: .*$/m,
+            'title: Imprint, reviewed',
+          ),
+        },
+      ],
+      'Imprint',
+    )
+    const section = (page: string) =>
+      page.slice(
+        page.indexOf('>pages/imprint: '),
+        page.indexOf('</li>\n', page.indexOf('>pages/imprint: ')),
+      )
+    // Left in draft by Ada: the reviewer is told why she cannot approve it yet.
+    const unsubmitted = section((await as('rita@bank.example', 'GET', '/changes')).body)
+    expect(unsubmitted).not.toContain('>Approve</button>')
+    expect(unsubmitted).toContain(
+      'You may not approve it: This draft has not been moved to review by its author',
+    )
+    // What changed, as git shows it, for the reviewer to read.
+    expect(unsubmitted).toContain('What the draft changes in content/en/pages/imprint.yaml')
+    expect(unsubmitted).toMatch(/\n-title: [^\n]*\n\+title: Imprint, reviewed/)
+    await service.drafts.setStatus(ada, 'pages/imprint', 'pending_review')
+    const submitted = section((await as('rita@bank.example', 'GET', '/changes')).body)
+    expect(submitted).toContain('moved to review by ada@bank.example')
+    expect(submitted).toContain('>Approve</button>')
+    // The author sees neither approval nor publication; the publisher nothing to publish yet.
+    const forAda = section((await as('ada@bank.example', 'GET', '/changes')).body)
+    expect(forAda).not.toMatch(/>(Approve|Publish now)<\/button>/)
+    expect(forAda).not.toContain('You may not')
+    expect(section((await as('paul@bank.example', 'GET', '/changes')).body)).not.toContain(
+      'Publish now',
+    )
+    await service.drafts.approve(
+      { email: 'rita@bank.example', name: 'rita', roles: ['reviewer'], language: 'en' },
+      'pages/imprint',
+    )
+    expect(section((await as('paul@bank.example', 'GET', '/changes')).body)).toContain(
+      '>Publish now</button>',
+    )
+    // A publisher who wrote part of it is told why not, and offered no button.
+    await service.database.query(
+      "INSERT INTO people (email, name, roles, language, created_at) VALUES ('olga@bank.example', 'olga', '{author,publisher}', 'en', now()) ON CONFLICT DO NOTHING",
+    )
+    cookie['olga@bank.example'] =
+      `${SESSION_COOKIE}=${(await startSession(service.database, 'olga@bank.example')).token}`
+    await service.drafts.save(
+      { email: 'olga@bank.example', name: 'olga', roles: ['author', 'publisher'], language: 'en' },
+      'pages/imprint',
+      [{ path: imprint, content: 'title: Imprint, by Olga too\n' }],
+      'Olga',
+    )
+    await service.drafts.approve(
+      { email: 'rita@bank.example', name: 'rita', roles: ['reviewer'], language: 'en' },
+      'pages/imprint',
+    )
+    const forOlga = section((await as('olga@bank.example', 'GET', '/changes')).body)
+    expect(forOlga).not.toContain('>Publish now</button>')
+    expect(forOlga).toContain('You may not publish it: You wrote part of this draft')
+    expect(section((await as('paul@bank.example', 'GET', '/changes')).body)).toContain(
+      '>Publish now</button>',
+    )
+    await service.drafts.discard(ada, 'pages/imprint')
+
+    // A drawing: its source beside its rendering.
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#336"/></svg>'
+    const upload = await as('ada@bank.example', 'POST', '/api/cms', {
+      action: 'persistMedia',
+      params: {
+        asset: {
+          path: 'public/images/diagram.svg',
+          content: Buffer.from(svg).toString('base64'),
+          encoding: 'base64',
+        },
+      },
+    })
+    expect(upload.json().error).toMatch(/^Not in the library yet/)
+    const drawing = (await as('rita@bank.example', 'GET', '/changes')).body
+    expect(drawing).toContain('Source of public/images/diagram.svg, as the draft has it')
+    expect(drawing).toContain(
+      '&lt;rect width=&quot;10&quot; height=&quot;10&quot; fill=&quot;#336&quot;/&gt;',
+    )
+    expect(drawing).toContain('alt="Image public/images/diagram.svg as the draft has it"')
+    await service.drafts.discard(ada, 'media/diagram.svg')
+  })
+
   it('lists the live release first, each saying what it changed and who approved and published it, and marks content no reviewer approved', async () => {
     // A developer pushes a text change to the bank's repository; the next publication takes
     // it in.
