@@ -59,7 +59,7 @@ import {
   startSession,
 } from './people'
 import { BuildFailedError } from './releases'
-import type { Person } from './rules'
+import { mayPublishAnything, type Person } from './rules'
 import type { PublishingService } from './service'
 import { findUnstorable, unstorableMessage } from './storable'
 
@@ -736,6 +736,8 @@ export async function createPublishingApp(
       collections: (generated.collections as Record<string, unknown>[]).map((collection) => ({
         ...collection,
         editor: { ...((collection.editor as object | undefined) ?? {}), notes: true },
+        // Only a publisher is offered Decap's Publish button (the server refuses anyone else).
+        publish: collection.publish !== false && mayPublishAnything(person),
       })),
       backend: { name: 'bank', proxy_url: `${origin}/api/cms`, branch: 'main' },
       publish_mode: 'editorial_workflow',

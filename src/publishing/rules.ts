@@ -238,6 +238,9 @@ export function mayPublish(
   return allowed
 }
 
+/** Whether the person may publish any draft at all (a publisher): what the editor offers. */
+export const mayPublishAnything = (person: Person): boolean => person.roles.includes('publisher')
+
 /** Rolling back to an earlier release: a publisher. */
 export function mayRollBack(person: Person): Decision {
   return needsRole(person, 'publisher', 'rollback') ?? allowed

@@ -4,12 +4,15 @@
  * out), the site's preview beside each entry, then the CMS started with the person's
  * configuration. The page sets `CMS_MANUAL_INIT` and `CMS_EDITOR_ENTRY` before Decap's bundle.
  */
+import { withholdApproval } from './cms-permissions'
 import { editorSetup, registerPreviews } from './cms-preview'
 
 interface Me {
   name: string
   login: string
   avatar_url: string
+  roles?: string[]
+  language?: string
 }
 
 async function me(): Promise<Me> {
@@ -20,6 +23,16 @@ async function me(): Promise<Me> {
   }
   if (!response.ok) throw new Error('The publishing service did not answer')
   return (await response.json()) as Me
+}
+
+/** Once the person is known: what the editor offers them (see cms-permissions.ts). */
+let withheld = false
+function offered(person: Me): Me {
+  if (!withheld && !person.roles?.includes('reviewer')) {
+    withheld = true
+    withholdApproval(document.body, person.language ?? document.documentElement.lang)
+  }
+  return person
 }
 
 const setup = editorSetup()
@@ -41,10 +54,10 @@ if (setup) {
       })
     }
     authenticate() {
-      return me()
+      return me().then(offered)
     }
     restoreUser() {
-      return me()
+      return me().then(offered)
     }
     async logout() {
       await fetch('/sign-out', { method: 'POST', headers: { accept: 'application/json' } })

@@ -209,12 +209,35 @@ test('an author saves a draft and may not approve it; a reviewer approves; a pub
   await expect(ada.locator('h1')).toHaveText('About the bank of banks', { timeout: 60_000 })
   await openAbout(ada)
   await setStatus(ada, 'Draft', 'In review')
-  await setStatus(ada, 'In review', 'Ready', true)
-  await expect(ada.getByText(/reviewer/).first()).toBeVisible()
+  // The author is offered neither the approval nor a Publish button: "Ready" is shown
+  // disabled, saying who may, and pressing it changes nothing and says nothing else.
+  await ada.getByRole('button', { name: 'Status: In review' }).click()
+  const ready = ada.getByRole('menuitem', { name: 'Ready' })
+  await expect(ready).toHaveAttribute('aria-disabled', 'true')
+  await expect(ready).toHaveAttribute('title', /Only a reviewer who wrote none of the draft/)
+  await ready.click({ force: true })
+  await expect(ada.getByRole('button', { name: 'Status: In review' })).toBeVisible()
+  await expect(ada.getByText('Entry status updated')).toHaveCount(0)
+  await expect(ada.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0)
+  // Whatever the page does, the server refuses it, with the reason as the only message.
+  const refused = await ada.evaluate(async () => {
+    const response = await fetch('/api/cms', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        action: 'updateUnpublishedEntryStatus',
+        params: { collection: 'pages', slug: 'about', newStatus: 'pending_publish' },
+      }),
+    })
+    return { status: response.status, body: await response.json() }
+  })
+  expect(refused).toMatchObject({ status: 403, body: { error: expect.stringMatching(/reviewer/) } })
 
   await openAbout(rita)
   await setStatus(rita, 'In review', 'Ready')
   await expect(rita.getByRole('button', { name: 'Status: Ready' })).toBeVisible()
+  // A reviewer who is no publisher is offered no Publish button either.
+  await expect(rita.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0)
 
   await openAbout(paul)
   await paul.getByRole('button', { name: 'Publish', exact: true }).click()
