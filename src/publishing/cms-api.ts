@@ -656,13 +656,7 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
       } catch (error) {
         const answer = refusal(error)
         // The rules' refusals are in the trail already; a write refused as bad input joins them.
-        if (
-          WRITES.has(action) &&
-          !(error instanceof RefusedError) &&
-          !(error instanceof WaitsForReview) &&
-          answer.status >= 400 &&
-          answer.status < 500
-        ) {
+        if (WRITES.has(action) && !(error instanceof WaitsForReview) && unrecorded(error, answer)) {
           const subject =
             typeof params.collection === 'string' && typeof params.slug === 'string'
               ? `${params.collection}/${params.slug}`
@@ -679,6 +673,21 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
       }
     },
   }
+}
+
+/**
+ * Whether a refusal still has to be written to the trail: those of the rules, of a draft that
+ * no longer merges or of a remote that conflicts, and a failed build, are in it already.
+ */
+export function unrecorded(error: unknown, answer: CmsAnswer): boolean {
+  return (
+    answer.status >= 400 &&
+    answer.status < 500 &&
+    !(error instanceof RefusedError) &&
+    !(error instanceof DraftConflictError) &&
+    !(error instanceof UpstreamConflictError) &&
+    !(error instanceof BuildFailedError)
+  )
 }
 
 /** What the editor shows for an error: its message, with the status that fits it. */

@@ -352,6 +352,12 @@ export class Drafts {
     // record was lost (a crash between the commit and the record), where it left main then.
     const base = (await this.repo.mergeBase(mainTip, commit)) ?? mainTip
     await this.database.transaction(async (tx) => {
+      const [before] = await tx.query<{ status: DraftStatus }>(
+        'SELECT status FROM drafts WHERE id = $1',
+        [id],
+      )
+      // Saved while in review, the version saved is the one submitted (by whoever saved it).
+      const resubmitted = before !== undefined && before.status !== 'draft'
       await tx.query(
         `INSERT INTO drafts (id, status, base_commit, created_by, created_at, updated_at)
          VALUES ($1, 'draft', $2, $3, $4, $4)
@@ -373,6 +379,7 @@ export class Drafts {
           details: {
             files: changes.map((change) => change.path),
             ...(overridden.length > 0 ? { overridden } : {}),
+            ...(resubmitted ? { submitted: true } : {}),
           },
         },
         now,

@@ -14,7 +14,7 @@ import {
   readAudit,
   verifyAudit,
 } from './audit'
-import { refusal } from './cms-api'
+import { refusal, unrecorded } from './cms-api'
 import { type DraftView, MEDIA_DRAFTS, RefusedError } from './drafts'
 import { layout } from './pages'
 import { disablePerson, invite, listPeople, normalEmail, PeopleError, setRoles } from './people'
@@ -648,10 +648,19 @@ ${rows ? `<ul class="changes">${rows}</ul>` : `<p>${t.noChanges}</p>`}
       const person = await signedIn(request)
       if (!person) return refuse(reply, 401, 'Please sign in again.')
       const fields = body(request)
+      const id = String(fields.id ?? '')
       try {
-        return (await work(person, String(fields.id ?? ''), fields)) ?? { done: true }
+        return (await work(person, id, fields)) ?? { done: true }
       } catch (error) {
         const answer = refusal(error)
+        // A refusal the rules did not record themselves (no such draft, a comment too long).
+        if (unrecorded(error, answer)) {
+          await service.drafts.recordRefusal(person, id, {
+            code: 'request',
+            action: request.url.split('?')[0]?.slice(0, 100) ?? '',
+            reason: String((answer.body as { error?: unknown }).error ?? '').slice(0, 1000),
+          })
+        }
         return reply.code(answer.status).type(JSON_TYPE).send(answer.body)
       }
     }
