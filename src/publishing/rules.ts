@@ -103,7 +103,7 @@ const MESSAGES: Record<
     'submission-lapsed': () =>
       'This draft has changed since its author moved it to review; its author must move this version to review before it can be approved.',
     'not-own-draft': () =>
-      'Only someone who wrote part of this draft may move it to review: its authors decide when it is ready.',
+      'Only someone who wrote part of this draft may move it to review or take it back: its authors decide when it is ready.',
   },
   de: {
     role: ({ action, role }) =>
@@ -121,7 +121,7 @@ const MESSAGES: Record<
     'submission-lapsed': () =>
       'Dieser Entwurf wurde geändert, seit er zur Prüfung gegeben wurde; wer ihn geschrieben hat, muss diese Fassung zur Prüfung geben, bevor sie freigegeben werden kann.',
     'not-own-draft': () =>
-      'Nur wer an diesem Entwurf mitgeschrieben hat, darf ihn zur Prüfung geben: Wann er bereit ist, entscheidet seine Autorschaft.',
+      'Nur wer an diesem Entwurf mitgeschrieben hat, darf ihn zur Prüfung geben oder zurücknehmen: Wann er bereit ist, entscheidet seine Autorschaft.',
   },
 }
 
