@@ -211,6 +211,21 @@ export interface AuditQuery {
   action?: AuditAction
 }
 
+/**
+ * Whether the role the service connects as could rewrite the trail behind the trigger's back:
+ * it owns the table or its schema (it could drop the trigger, or the table), or is a superuser.
+ * PostgreSQL only; with two roles (`DATABASE_OWNER_URL`) it is false.
+ */
+export async function trailOwnedByServiceRole(database: Queryable): Promise<boolean> {
+  const [row] = await database.query<{ owns: boolean }>(
+    `SELECT pg_has_role(current_user, c.relowner, 'USAGE')
+         OR pg_has_role(current_user, n.nspowner, 'USAGE') AS owns
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.oid = 'audit_entries'::regclass`,
+  )
+  return row?.owns === true
+}
+
 /** Entries in order, oldest first (or newest first). */
 export async function readAudit(
   database: Queryable,

@@ -5,6 +5,11 @@
  *
  *   audit [--format csv|json] [--out file]   the whole audit trail, its chain checked first
  *   verify                                   checks the audit trail's chain (exit 1 if broken)
+ *   migrate                                  PostgreSQL: the forms' and the publishing
+ *                                            service's migrations as the tables' owner
+ *                                            (DATABASE_OWNER_URL), granting the service's role
+ *                                            (DATABASE_URL) its rights; the service then runs
+ *                                            with DATABASE_URL alone
  *   people                                   who may sign in, with their roles
  *   first-administrator                      a new one-time link while nobody can sign in
  *   release-account <email>                  frees a person from the identity provider's
@@ -15,7 +20,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readBuildConfig } from '../build/config'
-import { openDatabase } from '../server/forms/database'
+import { FORMS_MIGRATIONS, openDatabase } from '../server/forms/database'
 import { appendAudit, exportAudit, verifyAudit } from './audit'
 import { hasPeople, listPeople, normalEmail, SERVICE_ACTOR } from './people'
 import { PUBLISHING_MIGRATIONS } from './schema'
@@ -25,6 +30,7 @@ import { readPublishingSettings } from './settings'
 const USAGE = `usage: npm run cms -- <command>
   audit [--format csv|json] [--out <file>]
   verify
+  migrate
   people
   first-administrator
   release-account <email>`
@@ -39,15 +45,26 @@ async function main(argv: string[]): Promise<number> {
     },
   })
   const [command] = positionals
-  const commands = ['audit', 'verify', 'people', 'first-administrator', 'release-account']
+  const commands = [
+    'audit',
+    'verify',
+    'migrate',
+    'people',
+    'first-administrator',
+    'release-account',
+  ]
   if (!command || !commands.includes(command)) {
     console.error(USAGE)
     return 2
   }
   const settings = readPublishingSettings(readBuildConfig().root)
+  if (command === 'migrate') return migrateAsOwner(settings)
   const database = await openDatabase({
     ...(settings.databaseUrl
-      ? { url: settings.databaseUrl }
+      ? {
+          url: settings.databaseUrl,
+          ...(settings.databaseOwnerUrl ? { ownerUrl: settings.databaseOwnerUrl } : {}),
+        }
       : { dataDir: join(settings.dir, 'db') }),
     migrations: PUBLISHING_MIGRATIONS,
   })
@@ -118,6 +135,29 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await database.close()
   }
+}
+
+/** `migrate`: both services' migrations as the tables' owner, and the service's role granted. */
+async function migrateAsOwner(
+  settings: ReturnType<typeof readPublishingSettings>,
+): Promise<number> {
+  const { databaseUrl: url, databaseOwnerUrl: ownerUrl } = settings
+  if (!url || !ownerUrl) {
+    console.error(
+      'migrate needs DATABASE_URL (the services’ role) and DATABASE_OWNER_URL (the tables’ owner)',
+    )
+    return 2
+  }
+  let role = ''
+  for (const migrations of [FORMS_MIGRATIONS, PUBLISHING_MIGRATIONS]) {
+    const database = await openDatabase({ url, ownerUrl, migrations, poolSize: 1 })
+    role = (await database.query<{ name: string }>('SELECT current_user AS name'))[0]?.name ?? ''
+    await database.close()
+  }
+  console.log(
+    `The tables are up to date. ${role} (DATABASE_URL) may read and write their rows, and only read and append to the audit trail; the services may now run with DATABASE_URL alone.`,
+  )
+  return 0
 }
 
 main(process.argv.slice(2)).then(

@@ -92,12 +92,19 @@ const LEASE = 'publish'
 
 /**
  * The after-release command's environment: the service's, less the secrets it has no use for
- * (the database, the identity provider's client, the mail server). What it needs for its own
- * target (a CDN's keys, rclone's configuration) passes through.
+ * (the database and its owner, the identity provider's client, the mail server). What it
+ * needs for its own target (a CDN's keys, rclone's configuration) passes through.
  */
 export function withoutServiceSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const kept = { ...env }
-  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'OIDC_CLIENT_SECRET', 'SMTP_URL']) {
+  for (const name of [
+    'DATABASE_URL',
+    'DATABASE_OWNER_URL',
+    'TEST_DATABASE_URL',
+    'TEST_DATABASE_SERVICE_URL',
+    'OIDC_CLIENT_SECRET',
+    'SMTP_URL',
+  ]) {
     delete kept[name]
   }
   return kept

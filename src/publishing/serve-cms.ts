@@ -51,6 +51,7 @@ export async function startPublishing(
     ...(trustProxy === undefined ? {} : { trustProxy }),
   })
   logger = app.log
+  for (const warning of service.warnings) app.log.warn(warning)
   const stopSchedules = service.schedules.start(settings.scheduleCheckSeconds)
   app.addHook('onClose', async () => stopSchedules())
   app.addHook('onClose', () => service.close())

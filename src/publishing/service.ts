@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type { BuildReport } from '../build/build'
 import type { BuildConfig } from '../build/config'
 import { type Database, openDatabase } from '../server/forms/database'
+import { trailOwnedByServiceRole } from './audit'
 import { Drafts } from './drafts'
 import { cloneBare, GitRepository } from './git'
 import { type RelyingParty, relyingPartyOf } from './passkeys'
@@ -33,6 +34,8 @@ export interface PublishingService {
   previews: Previews
   party: RelyingParty
   clock: () => Date
+  /** What the service's log says at start: a setting that weakens the audit trail. */
+  warnings: string[]
   close(): Promise<void>
 }
 
@@ -72,11 +75,21 @@ export async function openPublishingService(
   await mkdir(settings.dir, { recursive: true })
   const database = await openDatabase({
     ...(settings.databaseUrl
-      ? { url: settings.databaseUrl, ...(options.schema ? { schema: options.schema } : {}) }
+      ? {
+          url: settings.databaseUrl,
+          ...(settings.databaseOwnerUrl ? { ownerUrl: settings.databaseOwnerUrl } : {}),
+          ...(options.schema ? { schema: options.schema } : {}),
+        }
       : { dataDir: join(settings.dir, 'db') }),
     migrations: PUBLISHING_MIGRATIONS,
   })
   try {
+    const warnings: string[] = []
+    if (database.kind === 'postgresql' && (await trailOwnedByServiceRole(database))) {
+      warnings.push(
+        'the audit trail is owned by the database role the service connects as (DATABASE_URL): whoever holds that role can drop its trigger and rewrite it; give the migrations a role of their own with DATABASE_OWNER_URL (README: Publishing in production, For operators)',
+      )
+    }
     const repo = await openRepository(settings)
     const drafts = new Drafts(database, repo, clock)
     const releases = new Releases({
@@ -124,6 +137,7 @@ export async function openPublishingService(
       previews,
       party: relyingPartyOf(settings.url),
       clock,
+      warnings,
       close: () => database.close(),
     }
   } catch (error) {

@@ -32,6 +32,11 @@ export interface PublishingSettings {
   afterRelease: string | undefined
   /** `DATABASE_URL`: PostgreSQL; PGlite in `dir/db` when absent. */
   databaseUrl: string | undefined
+  /**
+   * `DATABASE_OWNER_URL`: PostgreSQL as the role that owns the tables, for the migrations only;
+   * the service's own role (`DATABASE_URL`) then may only read and append to the audit trail.
+   */
+  databaseOwnerUrl: string | undefined
   /** `SCHEDULE_CHECK_SECONDS`: how often due schedules are looked for (15). */
   scheduleCheckSeconds: number
   /** `OIDC_*`: the bank's identity provider; without it, passkeys. */
@@ -76,6 +81,11 @@ export function readPublishingSettings(
   if (push !== 'on' && push !== 'off') {
     throw new Error(`PUBLISHING_PUSH must be on or off; got "${push}"`)
   }
+  if (env.DATABASE_OWNER_URL && !env.DATABASE_URL) {
+    throw new Error(
+      'DATABASE_OWNER_URL is the owner of the PostgreSQL that DATABASE_URL names: set both',
+    )
+  }
   return {
     port,
     host,
@@ -89,6 +99,7 @@ export function readPublishingSettings(
     releasesKept: number('RELEASES_KEPT', env.RELEASES_KEPT, 10, 1),
     afterRelease: env.AFTER_RELEASE || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
     scheduleCheckSeconds: number('SCHEDULE_CHECK_SECONDS', env.SCHEDULE_CHECK_SECONDS, 15, 1),
     oidc: readOidcSettings(env),
   }
