@@ -6,7 +6,10 @@
  *   removed or inserted entry breaks the chain at that point (`verifyAudit` names it);
  * - the database itself refuses to update or delete an entry (a trigger), whatever asks;
  * - entries are appended one at a time (an advisory lock), so the chain has no forks even when
- *   two service processes share PostgreSQL.
+ *   two service processes share PostgreSQL;
+ * - the chain's length and last hash are anchored outside the database, in git
+ *   (audit-anchor.ts): `verifyAudit` given those anchors also finds entries removed from the
+ *   end, and a chain recomputed after a change.
  * Administrators read and export it (CSV or JSON); nothing here changes an entry.
  */
 import { createHash } from 'node:crypto'
@@ -247,38 +250,96 @@ export async function readAudit(
   return rows.map(toEntry)
 }
 
-export type AuditCheck =
-  | { ok: true; entries: number }
-  | { ok: false; entries: number; brokenAt: number; reason: string }
+/**
+ * What a record outside the database says of the trail: it had `length` entries, the last of
+ * them with hash `head` (audit-anchor.ts reads them from git).
+ */
+export interface TrailAnchor {
+  length: number
+  head: string
+  /** Where it is, for people: `checkpoint 1a2b3c4d5e6f (refs/audit/checkpoint, …)`. */
+  name: string
+}
 
-/** Recomputes the chain from the first entry: where it breaks, and why. */
-export async function verifyAudit(database: Queryable): Promise<AuditCheck> {
+export type AuditCheck =
+  | {
+      ok: true
+      entries: number
+      /** When anchors were given: how many agree, and the entry the furthest of them names. */
+      anchors?: { checked: number; last: number }
+    }
+  | { ok: false; entries: number; brokenAt: number; reason: string; anchor?: string }
+
+const short = (hash: string) => hash.slice(0, 12)
+
+/**
+ * Recomputes the chain from the first entry: where it breaks, and why. Each anchor given must
+ * agree: entry #length exists and has the hash it records. An entry changed without
+ * recomputing the rest breaks the chain there; a chain recomputed after a change, or entries
+ * removed from the end, disagree with the anchors after the change.
+ */
+export async function verifyAudit(
+  database: Queryable,
+  anchors: readonly TrailAnchor[] = [],
+): Promise<AuditCheck> {
+  const byLength = new Map<number, TrailAnchor[]>()
+  for (const anchor of anchors) {
+    if (anchor.length < 1) continue
+    byLength.set(anchor.length, [...(byLength.get(anchor.length) ?? []), anchor])
+  }
   let previous = GENESIS
   let expectedId = 1
   let count = 0
+  let checked = 0
+  let lastAgreeing = 0
+  const broken = (brokenAt: number, reason: string, anchor?: string): AuditCheck => ({
+    ok: false,
+    entries: count,
+    brokenAt,
+    reason,
+    ...(anchor ? { anchor } : {}),
+  })
   for (;;) {
     const page = await readAudit(database, { afterId: expectedId - 1, limit: 1000 })
-    if (page.length === 0) return { ok: true, entries: count }
+    if (page.length === 0) break
     for (const entry of page) {
-      if (entry.id !== expectedId) {
-        return { ok: false, entries: count, brokenAt: expectedId, reason: 'an entry is missing' }
-      }
+      if (entry.id !== expectedId) return broken(expectedId, 'an entry is missing')
       if (entry.previousHash !== previous) {
-        return {
-          ok: false,
-          entries: count,
-          brokenAt: entry.id,
-          reason: 'it does not link to the entry before',
-        }
+        return broken(entry.id, 'it does not link to the entry before')
       }
       const { hash, ...unsigned } = entry
-      if (hashOf(unsigned) !== hash) {
-        return { ok: false, entries: count, brokenAt: entry.id, reason: 'its content was changed' }
+      if (hashOf(unsigned) !== hash) return broken(entry.id, 'its content was changed')
+      for (const anchor of byLength.get(entry.id) ?? []) {
+        if (anchor.head !== hash) {
+          return broken(
+            entry.id,
+            `${anchor.name} records entry ${entry.id} with hash ${short(anchor.head)}…, the database's has ${short(hash)}…: the trail was rewritten at or before entry ${entry.id}${lastAgreeing ? `, after entry ${lastAgreeing} (the last anchor that agrees)` : ''}`,
+            anchor.name,
+          )
+        }
+        checked++
+        lastAgreeing = entry.id
       }
       previous = hash
       expectedId++
       count++
     }
+  }
+  // Anchors beyond the end: entries were removed (or the trail replaced by a shorter one).
+  const beyond = anchors
+    .filter((anchor) => anchor.length > count)
+    .sort((a, b) => b.length - a.length)[0]
+  if (beyond) {
+    return broken(
+      count + 1,
+      `${beyond.name} records ${beyond.length} entries, the last with hash ${short(beyond.head)}…, the database has ${count}: entries were removed from the end`,
+      beyond.name,
+    )
+  }
+  return {
+    ok: true,
+    entries: count,
+    ...(anchors.length > 0 ? { anchors: { checked, last: lastAgreeing } } : {}),
   }
 }
 

@@ -3,8 +3,11 @@
  * service, on its database (`DATABASE_URL`, else PGlite under `DATA_DIR`; with PGlite, stop
  * `npm start` first).
  *
- *   audit [--format csv|json] [--out file]   the whole audit trail, its chain checked first
- *   verify                                   checks the audit trail's chain (exit 1 if broken)
+ *   audit [--format csv|json] [--out file]   the whole audit trail, checked first as by verify
+ *   verify                                   checks the audit trail's chain and its anchors in
+ *                                            git (the service's repository, and the remote's
+ *                                            with PUBLISHING_PUSH=on): exit 0 intact, 1 broken
+ *                                            (naming the entry or the anchor)
  *   migrate                                  PostgreSQL: the forms' and the publishing
  *                                            service's migrations as the tables' owner
  *                                            (DATABASE_OWNER_URL), granting the service's role
@@ -16,12 +19,15 @@
  *                                            account they signed in with (the provider made
  *                                            them a new one): their next sign-in binds again
  */
+import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readBuildConfig } from '../build/config'
 import { FORMS_MIGRATIONS, openDatabase } from '../server/forms/database'
-import { appendAudit, exportAudit, verifyAudit } from './audit'
+import { appendAudit, exportAudit } from './audit'
+import { verifyWithAnchors } from './audit-anchor'
+import { GitRepository } from './git'
 import { hasPeople, listPeople, normalEmail, SERVICE_ACTOR } from './people'
 import { PUBLISHING_MIGRATIONS } from './schema'
 import { firstAdministratorMessage } from './service'
@@ -70,12 +76,8 @@ async function main(argv: string[]): Promise<number> {
   })
   try {
     if (command === 'verify' || command === 'audit') {
-      const check = await verifyAudit(database)
-      const line = check.ok
-        ? `The audit trail's chain of ${check.entries} entries is intact.`
-        : `The audit trail's chain is broken at entry ${check.brokenAt}: ${check.reason}.`
-      console.error(line)
-      if (command === 'verify') return check.ok ? 0 : 1
+      const code = await verify(database, settings)
+      if (command === 'verify') return code
       const format = values.format === 'json' ? 'json' : values.format === 'csv' ? 'csv' : undefined
       if (!format) {
         console.error(`--format must be csv or json; got "${values.format}"`)
@@ -84,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
       const text = await exportAudit(database, format)
       if (values.out) await writeFile(values.out, text)
       else process.stdout.write(text)
-      return check.ok ? 0 : 1
+      return code
     }
     if (command === 'people') {
       for (const person of await listPeople(database)) {
@@ -158,6 +160,51 @@ async function migrateAsOwner(
     `The tables are up to date. ${role} (DATABASE_URL) may read and write their rows, and only read and append to the audit trail; the services may now run with DATABASE_URL alone.`,
   )
   return 0
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+/**
+ * Checks the trail and its anchors and says so on standard error: 0 intact, 1 broken (the entry
+ * or the anchor named).
+ */
+async function verify(
+  database: Awaited<ReturnType<typeof openDatabase>>,
+  settings: ReturnType<typeof readPublishingSettings>,
+): Promise<number> {
+  const repo = existsSync(join(settings.repository, 'HEAD'))
+    ? new GitRepository({ gitDir: settings.repository })
+    : undefined
+  try {
+    const { check, sources } = await verifyWithAnchors(database, repo, settings.remote)
+    if (!check.ok) {
+      console.error(`The audit trail is broken at entry ${check.brokenAt}: ${check.reason}.`)
+      return 1
+    }
+    console.error(`The audit trail's chain of ${check.entries} entries is intact.`)
+    if (!sources) {
+      console.error(
+        `Its anchors in git were not checked: there is no repository at ${settings.repository}.`,
+      )
+    } else {
+      const anchors = check.anchors ?? { checked: 0, last: 0 }
+      const where = sources.read.join('; ')
+      if (anchors.checked === 0) {
+        console.error(
+          `No anchor of it was found in git (${where}): entries removed from its end, or a chain computed again, would not show.`,
+        )
+      } else {
+        const after = check.entries - anchors.last
+        console.error(
+          `It agrees with its ${count(anchors.checked, 'anchor')} in git (${where}); the furthest names entry ${anchors.last}${after > 0 ? `, and ${count(after, 'entry', 'entries')} after it ${after === 1 ? 'is' : 'are'} anchored by none yet` : ''}.`,
+        )
+      }
+      for (const problem of sources.problems) console.error(`Not checked: ${problem}.`)
+    }
+    return 0
+  } finally {
+    repo?.close()
+  }
 }
 
 main(process.argv.slice(2)).then(

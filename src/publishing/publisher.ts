@@ -19,6 +19,7 @@ import { hostname } from 'node:os'
 import type { Database } from '../server/forms/database'
 import { isProcessAlive } from '../server/process-alive'
 import { appendAudit } from './audit'
+import type { AuditCheckpoints } from './audit-anchor'
 import { type Drafts, MAIN, RefusedError } from './drafts'
 import { fetchBranch, type GitRepository, MergeConflictError, pushBranch } from './git'
 import { type MainMove, moveMain, settleMainMoves } from './main-moves'
@@ -86,6 +87,11 @@ export interface PublisherOptions {
   }
   /** How long a publish waits for another to finish (default 120 s). */
   waitMs?: number
+  /**
+   * The audit trail's checkpoint ref (audit-anchor.ts): written after each switch of the
+   * served release, and pushed with the published commit.
+   */
+  checkpoints?: AuditCheckpoints
 }
 
 const LEASE = 'publish'
@@ -221,7 +227,9 @@ export class Publisher {
       const commit = await repo.commitTree(tree, {
         parents: [mainBefore],
         author: { name: person.name, email: person.email },
-        message: `Roll back to release ${folder}\n\nRestores the content as built from ${target.commit}.`,
+        message: await repo.withTrailers(
+          `Roll back to release ${folder}\n\nRestores the content as built from ${target.commit}.`,
+        ),
         date: this.clock(),
       })
       await this.stillHolding()
@@ -357,7 +365,7 @@ export class Publisher {
       next = await repo.commitTree(tree, {
         parents: [ours, theirs],
         author: SERVICE_PERSON,
-        message: `Take in ${remote.branch} of the remote`,
+        message: await repo.withTrailers(`Take in ${remote.branch} of the remote`),
         date: this.clock(),
       })
     }
@@ -387,7 +395,7 @@ export class Publisher {
     /** Main moved to `commit` already: losing the lease now leaves main changed, unserved. */
     mainMoved = false,
   ): Promise<Release> {
-    const { releases, database, repo, remote, log } = this.options
+    const { releases, database, repo, remote, log, checkpoints } = this.options
     try {
       await this.stillHolding()
     } catch (error) {
@@ -427,9 +435,17 @@ export class Publisher {
         liveAt: now.toISOString(),
       }
     })
+    // The trail as it stands now, its publication entry included, anchored in git.
+    await checkpoints
+      ?.write()
+      .catch((error: unknown) => log?.error({ err: error }, 'the audit trail checkpoint failed'))
     if (remote?.push) {
-      await pushBranch(repo, remote.url, remote.branch, commit).catch((error: unknown) =>
-        log?.error({ err: error, commit }, 'pushing the published commit failed'),
+      const refs = (await checkpoints?.refsToPush().catch(() => [])) ?? []
+      await pushBranch(repo, remote.url, remote.branch, commit, refs).catch((error: unknown) =>
+        log?.error(
+          { err: error, commit, refs },
+          'pushing the published commit (and the audit checkpoint) failed',
+        ),
       )
     }
     const removed = await releases.prune()

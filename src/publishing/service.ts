@@ -10,6 +10,7 @@ import type { BuildReport } from '../build/build'
 import type { BuildConfig } from '../build/config'
 import { type Database, openDatabase } from '../server/forms/database'
 import { trailOwnedByServiceRole } from './audit'
+import { AuditCheckpoints, CHECKPOINT_REF, mainTrailers } from './audit-anchor'
 import { Drafts } from './drafts'
 import { cloneBare, GitRepository } from './git'
 import { type RelyingParty, relyingPartyOf } from './passkeys'
@@ -31,6 +32,8 @@ export interface PublishingService {
   releases: Releases
   publisher: Publisher
   schedules: Schedules
+  /** The audit trail's checkpoint ref (audit-anchor.ts): its timer runs in serve-cms.ts. */
+  checkpoints: AuditCheckpoints
   previews: Previews
   party: RelyingParty
   clock: () => Date
@@ -64,7 +67,19 @@ async function openRepository(settings: PublishingSettings): Promise<GitReposito
       `there is no repository at ${settings.repository}: set PUBLISHING_REPO to the site's repository, or PUBLISHING_REMOTE to one to start from`,
     )
   }
-  return cloneBare(settings.remote.url, settings.repository, settings.remote.branch)
+  const repo = await cloneBare(settings.remote.url, settings.repository, settings.remote.branch)
+  // The audit trail's checkpoints go on from the remote's (a repository made anew).
+  const listed = await repo.git(['ls-remote', settings.remote.url, CHECKPOINT_REF])
+  if (listed.toString('utf8').trim()) {
+    await repo.git([
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      settings.remote.url,
+      `${CHECKPOINT_REF}:${CHECKPOINT_REF}`,
+    ])
+  }
+  return repo
 }
 
 export async function openPublishingService(
@@ -91,6 +106,16 @@ export async function openPublishingService(
       )
     }
     const repo = await openRepository(settings)
+    // Each commit the service makes on main anchors the trail as it stands.
+    repo.mainTrailers = () => mainTrailers(database)
+    const checkpoints = new AuditCheckpoints({
+      database,
+      repo,
+      ...(settings.remote ? { remote: settings.remote } : {}),
+      everyMs: settings.checkpointMinutes * 60_000,
+      clock,
+      ...(options.log ? { log: options.log } : {}),
+    })
     const drafts = new Drafts(database, repo, clock)
     const releases = new Releases({
       dir: settings.releasesDir,
@@ -109,6 +134,7 @@ export async function openPublishingService(
       ...(settings.afterRelease ? { afterRelease: settings.afterRelease } : {}),
       clock,
       ...(options.log ? { log: options.log } : {}),
+      checkpoints,
     })
     const schedules = new Schedules({
       database,
@@ -134,6 +160,7 @@ export async function openPublishingService(
       releases,
       publisher,
       schedules,
+      checkpoints,
       previews,
       party: relyingPartyOf(settings.url),
       clock,

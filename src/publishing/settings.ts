@@ -37,6 +37,8 @@ export interface PublishingSettings {
    * the service's own role (`DATABASE_URL`) then may only read and append to the audit trail.
    */
   databaseOwnerUrl: string | undefined
+  /** `AUDIT_CHECKPOINT_MINUTES`: the longest a growing trail goes without a checkpoint (5). */
+  checkpointMinutes: number
   /** `SCHEDULE_CHECK_SECONDS`: how often due schedules are looked for (15). */
   scheduleCheckSeconds: number
   /** `OIDC_*`: the bank's identity provider; without it, passkeys. */
@@ -100,6 +102,7 @@ export function readPublishingSettings(
     afterRelease: env.AFTER_RELEASE || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
+    checkpointMinutes: number('AUDIT_CHECKPOINT_MINUTES', env.AUDIT_CHECKPOINT_MINUTES, 5, 1),
     scheduleCheckSeconds: number('SCHEDULE_CHECK_SECONDS', env.SCHEDULE_CHECK_SECONDS, 15, 1),
     oidc: readOidcSettings(env),
   }
