@@ -7,7 +7,8 @@
  *   verify                                   checks the audit trail's chain and its anchors in
  *                                            git (the service's repository, and the remote's
  *                                            with PUBLISHING_PUSH=on): exit 0 intact, 1 broken
- *                                            (naming the entry or the anchor)
+ *                                            (naming the entry or the anchor), 3 keyed entries
+ *                                            left unchecked (AUDIT_KEY not set, or not their key)
  *   migrate                                  PostgreSQL: the forms' and the publishing
  *                                            service's migrations as the tables' owner
  *                                            (DATABASE_OWNER_URL), granting the service's role
@@ -25,7 +26,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readBuildConfig } from '../build/config'
 import { FORMS_MIGRATIONS, openDatabase } from '../server/forms/database'
-import { appendAudit, exportAudit } from './audit'
+import { appendAudit, exportAudit, setAuditKeys } from './audit'
 import { verifyWithAnchors } from './audit-anchor'
 import { GitRepository } from './git'
 import { hasPeople, listPeople, normalEmail, SERVICE_ACTOR } from './people'
@@ -65,6 +66,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const settings = readPublishingSettings(readBuildConfig().root)
   if (command === 'migrate') return migrateAsOwner(settings)
+  setAuditKeys(settings.auditKeys)
   const database = await openDatabase({
     ...(settings.databaseUrl
       ? {
@@ -166,7 +168,7 @@ const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? on
 
 /**
  * Checks the trail and its anchors and says so on standard error: 0 intact, 1 broken (the entry
- * or the anchor named).
+ * or the anchor named), 3 intact as far as it could be checked (keyed entries without their key).
  */
 async function verify(
   database: Awaited<ReturnType<typeof openDatabase>>,
@@ -200,6 +202,12 @@ async function verify(
         )
       }
       for (const problem of sources.problems) console.error(`Not checked: ${problem}.`)
+    }
+    if (check.unchecked) {
+      console.error(
+        `${count(check.unchecked.entries, 'keyed entry', 'keyed entries')} not checked: AUDIT_KEY does not hold the key (${check.unchecked.keys.join(', ')}); links and anchors were.`,
+      )
+      return 3
     }
     return 0
   } finally {

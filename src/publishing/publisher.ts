@@ -98,8 +98,9 @@ const LEASE = 'publish'
 
 /**
  * The after-release command's environment: the service's, less the secrets it has no use for
- * (the database and its owner, the identity provider's client, the mail server). What it
- * needs for its own target (a CDN's keys, rclone's configuration) passes through.
+ * (the database and its owner, the audit trail's key, the identity provider's client, the
+ * mail server). What it needs for its own target (a CDN's keys, rclone's configuration) passes
+ * through.
  */
 export function withoutServiceSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const kept = { ...env }
@@ -108,6 +109,7 @@ export function withoutServiceSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv
     'DATABASE_OWNER_URL',
     'TEST_DATABASE_URL',
     'TEST_DATABASE_SERVICE_URL',
+    'AUDIT_KEY',
     'OIDC_CLIENT_SECRET',
     'SMTP_URL',
   ]) {

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { BuildReport } from '../build/build'
 import type { BuildConfig } from '../build/config'
 import { type Database, openDatabase } from '../server/forms/database'
-import { trailOwnedByServiceRole } from './audit'
+import { checkAuditKey, recordAuditKey, setAuditKeys, trailOwnedByServiceRole } from './audit'
 import { AuditCheckpoints, CHECKPOINT_REF, mainTrailers } from './audit-anchor'
 import { Drafts } from './drafts'
 import { cloneBare, GitRepository } from './git'
@@ -99,6 +99,9 @@ export async function openPublishingService(
     migrations: PUBLISHING_MIGRATIONS,
   })
   try {
+    // A keyed trail is only written with its key (AUDIT_KEY): without it, nothing starts.
+    setAuditKeys(settings.auditKeys)
+    await checkAuditKey(database)
     const warnings: string[] = []
     if (database.kind === 'postgresql' && (await trailOwnedByServiceRole(database))) {
       warnings.push(
@@ -116,6 +119,18 @@ export async function openPublishingService(
       clock,
       ...(options.log ? { log: options.log } : {}),
     })
+    // A trail keyed from now on is anchored at once where keying starts: no one without the
+    // key can write it again unkeyed from there.
+    if (await recordAuditKey(database, clock())) {
+      await (async () => {
+        await checkpoints.write()
+        await checkpoints.push()
+      })().catch((error: unknown) => {
+        warnings.push(
+          `the audit trail's first entry with this AUDIT_KEY could not be anchored: ${error instanceof Error ? error.message : String(error)}`,
+        )
+      })
+    }
     const drafts = new Drafts(database, repo, clock)
     const releases = new Releases({
       dir: settings.releasesDir,

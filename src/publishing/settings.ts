@@ -37,6 +37,11 @@ export interface PublishingSettings {
    * the service's own role (`DATABASE_URL`) then may only read and append to the audit trail.
    */
   databaseOwnerUrl: string | undefined
+  /**
+   * `AUDIT_KEY`: the key (or keys, comma-separated: the first for new entries, older ones
+   * after it) that the audit trail's hashes are keyed with; never in the database.
+   */
+  auditKeys: string[] | undefined
   /** `AUDIT_CHECKPOINT_MINUTES`: the longest a growing trail goes without a checkpoint (5). */
   checkpointMinutes: number
   /** `SCHEDULE_CHECK_SECONDS`: how often due schedules are looked for (15). */
@@ -52,6 +57,18 @@ const number = (name: string, value: string | undefined, fallback: number, min: 
     throw new Error(`${name} must be a whole number of at least ${min}; got "${value}"`)
   }
   return parsed
+}
+
+/** `AUDIT_KEY`: one key or several, comma-separated, each of 32 characters at least. */
+function auditKeysOf(value: string | undefined): string[] | undefined {
+  if (!value) return undefined
+  const keys = value.split(',').map((key) => key.trim())
+  if (keys.some((key) => key.length < 32)) {
+    throw new Error(
+      'AUDIT_KEY must be a key of 32 characters at least (e.g. openssl rand -base64 32), or several such keys, comma-separated',
+    )
+  }
+  return keys
 }
 
 export function readPublishingSettings(
@@ -102,6 +119,7 @@ export function readPublishingSettings(
     afterRelease: env.AFTER_RELEASE || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
+    auditKeys: auditKeysOf(env.AUDIT_KEY),
     checkpointMinutes: number('AUDIT_CHECKPOINT_MINUTES', env.AUDIT_CHECKPOINT_MINUTES, 5, 1),
     scheduleCheckSeconds: number('SCHEDULE_CHECK_SECONDS', env.SCHEDULE_CHECK_SECONDS, 15, 1),
     oidc: readOidcSettings(env),

@@ -129,24 +129,26 @@ export async function asOwner(database: Database, work: () => Promise<void>) {
 }
 
 /**
- * Entry `id` changed by `change`, and every later entry's link and hash computed again: the
- * chain checks out again.
+ * Entry `id` changed by `change`, and every later entry's link and hash computed again (keyed
+ * with `keyed`'s key under its id when given, else unkeyed): the chain checks out again.
  */
 export async function rewrite(
   database: Database,
   id: number,
   change: (entry: AuditEntry) => AuditEntry,
+  keyed?: { key: string; keyId: string },
 ) {
   const entries = await readAudit(database, { afterId: id - 2 })
   let previous = id > 1 ? (entries.shift()?.hash ?? GENESIS) : GENESIS
   await asOwner(database, async () => {
     for (const entry of entries) {
       const { hash: _old, ...rest } = entry.id === id ? change(entry) : entry
-      const unsigned = { ...rest, previousHash: previous }
-      const hash = hashOf(unsigned)
+      const unsigned = { ...rest, previousHash: previous, keyId: keyed?.keyId ?? null }
+      const hash = hashOf(unsigned, keyed?.key)
       await database.query(
-        'UPDATE audit_entries SET subject = $2, previous_hash = $3, hash = $4 WHERE id = $1',
-        [entry.id, unsigned.subject, previous, hash],
+        `UPDATE audit_entries SET subject = $2, previous_hash = $3, hash = $4, key_id = $5
+         WHERE id = $1`,
+        [entry.id, unsigned.subject, previous, hash, unsigned.keyId],
       )
       previous = hash
     }

@@ -3,14 +3,24 @@
  * commit the service makes on main and a checkpoint ref record the trail's length and last
  * hash, pushed with the published commit; whoever holds the database (its owner: the trigger
  * off) and removes the last entries, changes one, or changes one and computes every later hash
- * again is named by `verifyAudit`, by the entry or the anchor that disagrees.
+ * again is named by `verifyAudit`, by the entry or the anchor that disagrees. Keyed hashes
+ * (`AUDIT_KEY`) cannot be computed again without the key, nor dropped.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ROOT, readBuildConfig } from '../../../src/build/config'
-import { appendAudit, readAudit, verifyAudit } from '../../../src/publishing/audit'
+import {
+  AuditKeyError,
+  appendAudit,
+  checkAuditKey,
+  keyIdOf,
+  readAudit,
+  recordAuditKey,
+  setAuditKeys,
+  verifyAudit,
+} from '../../../src/publishing/audit'
 import {
   AnchorDisagreesError,
   AuditCheckpoints,
@@ -28,6 +38,7 @@ import {
   ada,
   asOwner,
   openPublishingDatabase,
+  openServiceWithStandInBuild,
   paul,
   rewrite,
   rita,
@@ -36,6 +47,8 @@ import {
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
 
 const ABOUT = 'content/en/pages/about.yaml'
+const KEY = 'the bank’s audit key kept in its vault (32+)'
+const OTHER_KEY = 'a newer audit key from the same vault (32+)'
 
 for (const kind of databases()) {
   describe(`the audit trail's anchors on ${kind.name}`, () => {
@@ -66,6 +79,7 @@ for (const kind of databases()) {
     })
 
     afterEach(async () => {
+      setAuditKeys(undefined)
       await opened.close()
       await rm(dir, { recursive: true, force: true, maxRetries: 10 })
     })
@@ -250,6 +264,99 @@ for (const kind of databases()) {
       )
     })
 
+    it('keys the hashes with AUDIT_KEY: no one without it computes them again, nor drops them', async () => {
+      await records(1, 2)
+      setAuditKeys([KEY])
+      // Keying starts with an entry of its own, anchored at once (the service does both).
+      const started = await recordAuditKey(database, now)
+      expect(started).toMatchObject({ id: 3, action: 'audit-key', keyId: keyIdOf(KEY) })
+      expect(await recordAuditKey(database, now)).toBeNull()
+      await checkpoints.write()
+      await records(4, 6)
+      const trail = await readAudit(database)
+      expect(trail.map((entry) => entry.keyId)).toEqual([
+        null,
+        null,
+        keyIdOf(KEY),
+        keyIdOf(KEY),
+        keyIdOf(KEY),
+        keyIdOf(KEY),
+      ])
+      expect(await verifyAudit(database, await anchors())).toEqual({
+        ok: true,
+        entries: 6,
+        anchors: { checked: 1, last: 3 },
+      })
+
+      // Without the key: links and anchors checked, the keyed hashes said to be unchecked.
+      setAuditKeys(undefined)
+      expect(await verifyAudit(database, await anchors())).toEqual({
+        ok: true,
+        entries: 6,
+        anchors: { checked: 1, last: 3 },
+        unchecked: { entries: 4, keys: [keyIdOf(KEY)] },
+      })
+      // Nor is anything appended without it, and the service does not start.
+      await expect(record(7)).rejects.toThrow(AuditKeyError)
+      await expect(checkAuditKey(database)).rejects.toThrow(/set AUDIT_KEY/)
+      setAuditKeys([OTHER_KEY])
+      await expect(checkAuditKey(database)).rejects.toThrow(/keep the old key after the new one/)
+
+      // An entry after the last anchor, changed and computed again by someone without the key:
+      // unkeyed, the downgrade is named; keyed with a guess, its hash.
+      setAuditKeys([KEY])
+      await rewrite(database, 5, (entry) => ({ ...entry, subject: 'pages/never-saved' }))
+      expect(await verifyAudit(database, await anchors())).toMatchObject({
+        ok: false,
+        brokenAt: 5,
+        reason:
+          'it is not keyed, though the entries from 3 on are: it was written again without the key',
+      })
+      await rewrite(database, 5, (entry) => ({ ...entry, subject: 'pages/never-saved' }), {
+        key: 'a guess at the key of at least 32 chars',
+        keyId: keyIdOf(KEY),
+      })
+      expect(await verifyAudit(database, await anchors())).toMatchObject({
+        ok: false,
+        brokenAt: 5,
+        reason: 'its content was changed',
+      })
+      // The whole keyed part written again unkeyed: the anchor where keying began disagrees.
+      await rewrite(database, 3, (entry) => ({ ...entry, subject: 'pages/never-keyed' }))
+      expect(await verifyAudit(database, await anchors())).toMatchObject({
+        ok: false,
+        brokenAt: 3,
+        anchor: expect.stringMatching(/^checkpoint /),
+      })
+    })
+
+    it('checks entries keyed with an older key kept after the new one', async () => {
+      setAuditKeys([KEY])
+      await recordAuditKey(database, now)
+      await records(2, 3)
+      setAuditKeys([OTHER_KEY, KEY])
+      await checkAuditKey(database)
+      expect(await recordAuditKey(database, now)).toMatchObject({
+        id: 4,
+        details: { keyId: keyIdOf(OTHER_KEY), previousKeyId: keyIdOf(KEY) },
+      })
+      await records(5, 5)
+      expect((await readAudit(database)).map((entry) => entry.keyId)).toEqual([
+        keyIdOf(KEY),
+        keyIdOf(KEY),
+        keyIdOf(KEY),
+        keyIdOf(OTHER_KEY),
+        keyIdOf(OTHER_KEY),
+      ])
+      expect(await verifyAudit(database)).toEqual({ ok: true, entries: 5 })
+      setAuditKeys([OTHER_KEY])
+      expect(await verifyAudit(database)).toEqual({
+        ok: true,
+        entries: 5,
+        unchecked: { entries: 3, keys: [keyIdOf(KEY)] },
+      })
+    })
+
     it('takes no anchor from an editor’s commit message', async () => {
       await records(1, 2)
       const forged = `Audit-Trail: 2 ${'f'.repeat(64)}`
@@ -339,3 +446,31 @@ for (const kind of databases()) {
     })
   })
 }
+
+describe('the publishing service with AUDIT_KEY', () => {
+  it('starts keying with an entry of its own, anchored at once, and does not start without the key', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'audit-key-service-'))
+    try {
+      const repository = join(dir, 'site.git')
+      await siteRepository(repository)
+      const env = { DATA_DIR: dir, PUBLISHING_REPO: repository, PUBLISHING_REMOTE: 'none' }
+      const first = await openServiceWithStandInBuild({ ...env, AUDIT_KEY: KEY })
+      const [entry] = await readAudit(first.database)
+      expect(entry).toMatchObject({ id: 1, action: 'audit-key', keyId: keyIdOf(KEY) })
+      expect(
+        (await first.repo.git(['log', '-1', '--format=%B', CHECKPOINT_REF])).toString('utf8'),
+      ).toContain(`Audit-Trail: 1 ${entry?.hash}`)
+      await first.close()
+      await expect(openServiceWithStandInBuild(env)).rejects.toThrow(
+        /the audit trail is keyed from an AUDIT_KEY .*: set AUDIT_KEY to that key/,
+      )
+      // Started again with its key: nothing more to record.
+      const again = await openServiceWithStandInBuild({ ...env, AUDIT_KEY: KEY })
+      expect(await readAudit(again.database)).toHaveLength(1)
+      await again.close()
+    } finally {
+      setAuditKeys(undefined)
+      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+    }
+  })
+})

@@ -3,7 +3,7 @@
  * trail checked and exported, the people listed; unknown commands get the usage. `verify`
  * checks the trail against its anchors in git: exit 1 naming the entry or the anchor where
  * someone holding the database changed an entry, computed the chain again or removed the last
- * entries.
+ * entries; exit 3 for keyed entries it has no key for.
  */
 import { execFile } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../../src/build/config'
-import { appendAudit } from '../../../src/publishing/audit'
+import { appendAudit, recordAuditKey, setAuditKeys } from '../../../src/publishing/audit'
 import { AuditCheckpoints } from '../../../src/publishing/audit-anchor'
 import { invitationOf } from '../../../src/publishing/people'
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
@@ -84,6 +84,8 @@ describe('npm run cms', () => {
 })
 
 describe('npm run cms -- verify', () => {
+  const KEY = 'the bank’s audit key kept in its vault (32+)'
+
   /** The publishing service's database and repository under `data`, as the service keeps them. */
   async function withTrail(data: string, work: (database: Database) => Promise<void>) {
     const database = await openDatabase({
@@ -155,5 +157,31 @@ describe('npm run cms -- verify', () => {
     expect(truncated.stderr).toMatch(
       /broken at entry 4: checkpoint [0-9a-f]{12} \(refs\/audit\/checkpoint, [^)]*\) records 4 entries, the last with hash [0-9a-f]{12}…, the database has 3: entries were removed from the end/,
     )
+  }, 120_000)
+
+  it('says which keyed entries it could not check without AUDIT_KEY', async () => {
+    const data = join(dir, 'keyed')
+    await siteRepository(join(data, 'publishing', 'site.git'))
+    await withTrail(data, async (database) => {
+      await record(database, 1)
+      setAuditKeys([KEY])
+      try {
+        await recordAuditKey(database, new Date())
+        await record(database, 3)
+      } finally {
+        setAuditKeys(undefined)
+      }
+    })
+    const verify = (env: Record<string, string> = {}) =>
+      cmsWith({ DATA_DIR: data, PUBLISHING_REMOTE: 'none', AUDIT_KEY: '', ...env }, 'verify')
+    const withoutKey = await verify()
+    expect(withoutKey.code).toBe(3)
+    expect(withoutKey.stderr).toMatch(/chain of 3 entries is intact/)
+    expect(withoutKey.stderr).toMatch(
+      /2 keyed entries not checked: AUDIT_KEY does not hold the key \([0-9a-f]{16}\); links and anchors were/,
+    )
+    const withKey = await verify({ AUDIT_KEY: KEY })
+    expect(withKey.code).toBe(0)
+    expect(withKey.stderr).toMatch(/No anchor of it was found in git/)
   }, 120_000)
 })
