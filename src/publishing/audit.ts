@@ -6,10 +6,16 @@
  *   removed or inserted entry breaks the chain at that point (`verifyAudit` names it);
  * - the database itself refuses to update or delete an entry (a trigger), whatever asks;
  * - entries are appended one at a time (an advisory lock), so the chain has no forks even when
- *   two service processes share PostgreSQL.
+ *   two service processes share PostgreSQL;
+ * - with `AUDIT_KEY` (a key kept outside the database), each new entry's hash is keyed
+ *   (HMAC-SHA-256), so whoever holds only the database cannot compute it; the entry names its
+ *   key's id, and once the trail is keyed every later entry must be (no downgrade);
+ * - the chain's length and last hash are anchored outside the database, in git
+ *   (audit-anchor.ts): `verifyAudit` given those anchors also finds entries removed from the
+ *   end, and a chain recomputed after a change.
  * Administrators read and export it (CSV or JSON); nothing here changes an entry.
  */
-import { createHash } from 'node:crypto'
+import { createHash, createHmac } from 'node:crypto'
 import type { Database, Queryable } from '../server/forms/database'
 import { storableText, storableValue } from './storable'
 
@@ -37,6 +43,7 @@ export const AUDIT_ACTIONS = [
   'schedule-cancel',
   'schedule-fired',
   'refusal',
+  'audit-key',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -58,6 +65,8 @@ export interface AuditEntry extends Required<Omit<AuditInput, 'details'>> {
   at: string
   details: Record<string, unknown>
   previousHash: string
+  /** The id of the key its hash is keyed with (`AUDIT_KEY`), or `null`: plain SHA-256. */
+  keyId: string | null
   hash: string
 }
 
@@ -94,7 +103,20 @@ export const AUDIT_MIGRATION = {
   ],
 }
 
-/** The fields an entry's hash covers, in a fixed order: the same text every time. */
+/**
+ * The keys' column: an entry keyed with `AUDIT_KEY` names its key's id (its hash then needs the
+ * key); entries written before keep `NULL` and their plain hashes.
+ */
+export const AUDIT_KEYS_MIGRATION = {
+  id: '0012-audit-keys',
+  statements: ['ALTER TABLE audit_entries ADD COLUMN key_id text'],
+}
+
+/**
+ * The fields an entry's hash covers, in a fixed order: the same text every time. A keyed
+ * entry's text ends with its key's id; an unkeyed one's is as it always was, so trails written
+ * before keys existed still check out.
+ */
 function canonical(entry: Omit<AuditEntry, 'hash'>): string {
   return JSON.stringify([
     entry.id,
@@ -106,6 +128,7 @@ function canonical(entry: Omit<AuditEntry, 'hash'>): string {
     entry.after,
     sortKeys(entry.details),
     entry.previousHash,
+    ...(entry.keyId === null ? [] : [entry.keyId]),
   ])
 }
 
@@ -121,8 +144,62 @@ function sortKeys(value: unknown): unknown {
   return value
 }
 
-export const hashOf = (entry: Omit<AuditEntry, 'hash'>) =>
-  createHash('sha256').update(canonical(entry)).digest('hex')
+/**
+ * An entry's hash: HMAC-SHA-256 with `key` for a keyed entry (one with a `keyId`), else
+ * SHA-256. Whoever recomputes a keyed entry's hash needs the key.
+ */
+export function hashOf(entry: Omit<AuditEntry, 'hash'>, key?: string): string {
+  if (entry.keyId === null) return createHash('sha256').update(canonical(entry)).digest('hex')
+  if (key === undefined) throw new Error(`entry ${entry.id} is keyed: its hash needs its key`)
+  return createHmac('sha256', key).update(canonical(entry)).digest('hex')
+}
+
+/** A key's public name, kept with each entry keyed with it: tells keys apart, reveals nothing. */
+export const keyIdOf = (key: string) =>
+  createHmac('sha256', key).update('audit-trail key id').digest('hex').slice(0, 16)
+
+/**
+ * The keys of this process (`AUDIT_KEY`, read by settings.ts): the first keys new entries, all
+ * of them check entries (an older key kept after a new one). Process-wide, like the variable:
+ * every part of the service appends with the same key.
+ */
+let signingKey: { id: string; key: string } | undefined
+const knownKeys = new Map<string, string>()
+
+export function setAuditKeys(keys: readonly string[] | undefined): void {
+  knownKeys.clear()
+  signingKey = undefined
+  for (const key of keys ?? []) {
+    const id = keyIdOf(key)
+    signingKey ??= { id, key }
+    knownKeys.set(id, key)
+  }
+}
+
+/** The trail is keyed and this process cannot append to it or check it as it should. */
+export class AuditKeyError extends Error {}
+
+/**
+ * Whether this process may append to the trail as it stands: a keyed trail needs its key (an
+ * unkeyed entry after keyed ones would be refused as a downgrade by `verifyAudit`), and a key
+ * other than its last entry's means the older key must be kept in `AUDIT_KEY` after the new.
+ */
+export async function checkAuditKey(database: Queryable): Promise<void> {
+  const [last] = await database.query<{ id: string | number; key_id: string | null }>(
+    'SELECT id, key_id FROM audit_entries ORDER BY id DESC LIMIT 1',
+  )
+  if (!last?.key_id) return
+  if (!signingKey) {
+    throw new AuditKeyError(
+      `the audit trail is keyed from an AUDIT_KEY (its last entry, ${last.id}, with key ${last.key_id}): set AUDIT_KEY to that key`,
+    )
+  }
+  if (!knownKeys.has(last.key_id)) {
+    throw new AuditKeyError(
+      `AUDIT_KEY does not hold the key the audit trail's last entry (${last.id}) is keyed with (key ${last.key_id}): keep the old key after the new one, comma-separated`,
+    )
+  }
+}
 
 interface Row {
   id: string | number
@@ -134,6 +211,7 @@ interface Row {
   after_commit: string | null
   details: Record<string, unknown> | string
   previous_hash: string
+  key_id: string | null
   hash: string
 }
 
@@ -147,6 +225,7 @@ const toEntry = (row: Row): AuditEntry => ({
   after: row.after_commit,
   details: typeof row.details === 'string' ? JSON.parse(row.details) : row.details,
   previousHash: row.previous_hash,
+  keyId: row.key_id ?? null,
   hash: row.hash,
 })
 
@@ -162,9 +241,15 @@ export async function appendAudit(
 ): Promise<AuditEntry> {
   const write = async (q: Queryable) => {
     await q.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_LOCK])
-    const [last] = await q.query<{ id: string | number; hash: string }>(
-      'SELECT id, hash FROM audit_entries ORDER BY id DESC LIMIT 1',
+    const [last] = await q.query<{ id: string | number; hash: string; key_id: string | null }>(
+      'SELECT id, hash, key_id FROM audit_entries ORDER BY id DESC LIMIT 1',
     )
+    // Keyed once, keyed for good: without the key nothing more is written.
+    if (last?.key_id && !signingKey) {
+      throw new AuditKeyError(
+        `the audit trail is keyed (its last entry with key ${last.key_id}): set AUDIT_KEY to append to it`,
+      )
+    }
     const unsigned = {
       id: last ? Number(last.id) + 1 : 1,
       at: now.toISOString(),
@@ -176,12 +261,14 @@ export async function appendAudit(
       after: input.after ?? null,
       details: storableValue(input.details ?? {}),
       previousHash: last?.hash ?? GENESIS,
+      keyId: signingKey?.id ?? null,
     }
-    const entry: AuditEntry = { ...unsigned, hash: hashOf(unsigned) }
+    const entry: AuditEntry = { ...unsigned, hash: hashOf(unsigned, signingKey?.key) }
     await q.query(
       `INSERT INTO audit_entries
-        (id, at, actor, action, subject, before_commit, after_commit, details, previous_hash, hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        (id, at, actor, action, subject, before_commit, after_commit, details, previous_hash,
+         hash, key_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
         entry.id,
         entry.at,
@@ -193,6 +280,7 @@ export async function appendAudit(
         JSON.stringify(entry.details),
         entry.previousHash,
         entry.hash,
+        entry.keyId,
       ],
     )
     return entry
@@ -200,6 +288,37 @@ export async function appendAudit(
   if (tx) return write(tx)
   if ('transaction' in database) return database.transaction(write)
   return write(database)
+}
+
+/**
+ * Starts keying with `AUDIT_KEY`'s first key where the trail is not keyed with it yet: an
+ * entry saying so (`audit-key`, naming the key's id and the one before), the first keyed with
+ * it. Returns it, or `null` when the trail's last entry is keyed with that key already. The
+ * caller anchors it at once (a checkpoint): the trail written again without the key from an
+ * entry before it would then disagree with the anchor, and from it on with the rule that a
+ * keyed trail stays keyed.
+ */
+export async function recordAuditKey(database: Database, now: Date): Promise<AuditEntry | null> {
+  const key = signingKey
+  if (!key) return null
+  return database.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_LOCK])
+    const [last] = await tx.query<{ key_id: string | null }>(
+      'SELECT key_id FROM audit_entries ORDER BY id DESC LIMIT 1',
+    )
+    if (last?.key_id === key.id) return null
+    return appendAudit(
+      tx,
+      {
+        actor: 'service',
+        action: 'audit-key',
+        subject: key.id,
+        details: { keyId: key.id, previousKeyId: last?.key_id ?? null },
+      },
+      now,
+      tx,
+    )
+  })
 }
 
 export interface AuditQuery {
@@ -212,6 +331,21 @@ export interface AuditQuery {
   limit?: number
   actor?: string
   action?: AuditAction
+}
+
+/**
+ * Whether the role the service connects as could rewrite the trail behind the trigger's back:
+ * it owns the table or its schema (it could drop the trigger, or the table), or is a superuser.
+ * PostgreSQL only; with two roles (`DATABASE_OWNER_URL`) it is false.
+ */
+export async function trailOwnedByServiceRole(database: Queryable): Promise<boolean> {
+  const [row] = await database.query<{ owns: boolean }>(
+    `SELECT pg_has_role(current_user, c.relowner, 'USAGE')
+         OR pg_has_role(current_user, n.nspowner, 'USAGE') AS owns
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.oid = 'audit_entries'::regclass`,
+  )
+  return row?.owns === true
 }
 
 /** Entries in order, oldest first (or newest first). */
@@ -235,38 +369,121 @@ export async function readAudit(
   return rows.map(toEntry)
 }
 
-export type AuditCheck =
-  | { ok: true; entries: number }
-  | { ok: false; entries: number; brokenAt: number; reason: string }
+/**
+ * What a record outside the database says of the trail: it had `length` entries, the last of
+ * them with hash `head` (audit-anchor.ts reads them from git).
+ */
+export interface TrailAnchor {
+  length: number
+  head: string
+  /** Where it is, for people: `checkpoint 1a2b3c4d5e6f (refs/audit/checkpoint, …)`. */
+  name: string
+}
 
-/** Recomputes the chain from the first entry: where it breaks, and why. */
-export async function verifyAudit(database: Queryable): Promise<AuditCheck> {
+export type AuditCheck =
+  | {
+      ok: true
+      entries: number
+      /** When anchors were given: how many agree, and the entry the furthest of them names. */
+      anchors?: { checked: number; last: number }
+      /** Keyed entries whose hashes were not checked: their keys are not in `AUDIT_KEY`. */
+      unchecked?: { entries: number; keys: string[] }
+    }
+  | { ok: false; entries: number; brokenAt: number; reason: string; anchor?: string }
+
+const short = (hash: string) => hash.slice(0, 12)
+
+/**
+ * Recomputes the chain from the first entry: where it breaks, and why. Each anchor given must
+ * agree: entry #length exists and has the hash it records. An entry changed without
+ * recomputing the rest breaks the chain there; a chain recomputed after a change, or entries
+ * removed from the end, disagree with the anchors after the change. Keyed entries are checked
+ * with the key their id names, when `AUDIT_KEY` holds it, and counted as unchecked otherwise;
+ * an unkeyed entry after a keyed one is refused whatever the keys.
+ */
+export async function verifyAudit(
+  database: Queryable,
+  anchors: readonly TrailAnchor[] = [],
+): Promise<AuditCheck> {
+  const byLength = new Map<number, TrailAnchor[]>()
+  for (const anchor of anchors) {
+    if (anchor.length < 1) continue
+    byLength.set(anchor.length, [...(byLength.get(anchor.length) ?? []), anchor])
+  }
   let previous = GENESIS
   let expectedId = 1
   let count = 0
+  let keyedFrom: number | undefined
+  let unchecked = 0
+  const missingKeys = new Set<string>()
+  let checked = 0
+  let lastAgreeing = 0
+  const broken = (brokenAt: number, reason: string, anchor?: string): AuditCheck => ({
+    ok: false,
+    entries: count,
+    brokenAt,
+    reason,
+    ...(anchor ? { anchor } : {}),
+  })
   for (;;) {
     const page = await readAudit(database, { afterId: expectedId - 1, limit: 1000 })
-    if (page.length === 0) return { ok: true, entries: count }
+    if (page.length === 0) break
     for (const entry of page) {
-      if (entry.id !== expectedId) {
-        return { ok: false, entries: count, brokenAt: expectedId, reason: 'an entry is missing' }
-      }
+      if (entry.id !== expectedId) return broken(expectedId, 'an entry is missing')
       if (entry.previousHash !== previous) {
-        return {
-          ok: false,
-          entries: count,
-          brokenAt: entry.id,
-          reason: 'it does not link to the entry before',
-        }
+        return broken(entry.id, 'it does not link to the entry before')
       }
       const { hash, ...unsigned } = entry
-      if (hashOf(unsigned) !== hash) {
-        return { ok: false, entries: count, brokenAt: entry.id, reason: 'its content was changed' }
+      if (entry.keyId === null) {
+        if (keyedFrom !== undefined) {
+          return broken(
+            entry.id,
+            `it is not keyed, though the entries from ${keyedFrom} on are: it was written again without the key`,
+          )
+        }
+        if (hashOf(unsigned) !== hash) return broken(entry.id, 'its content was changed')
+      } else {
+        keyedFrom ??= entry.id
+        const key = knownKeys.get(entry.keyId)
+        if (key === undefined) {
+          unchecked++
+          missingKeys.add(entry.keyId)
+        } else if (hashOf(unsigned, key) !== hash) {
+          return broken(entry.id, 'its content was changed')
+        }
+      }
+      for (const anchor of byLength.get(entry.id) ?? []) {
+        if (anchor.head !== hash) {
+          return broken(
+            entry.id,
+            `${anchor.name} records entry ${entry.id} with hash ${short(anchor.head)}…, the database's has ${short(hash)}…: the trail was rewritten at or before entry ${entry.id}${lastAgreeing ? `, after entry ${lastAgreeing} (the last anchor that agrees)` : ''}`,
+            anchor.name,
+          )
+        }
+        checked++
+        lastAgreeing = entry.id
       }
       previous = hash
       expectedId++
       count++
     }
+  }
+  // Anchors beyond the end: entries were removed (or the trail replaced by a shorter one).
+  const beyond = anchors
+    .filter((anchor) => anchor.length > count)
+    .sort((a, b) => b.length - a.length)[0]
+  if (beyond) {
+    return broken(
+      count + 1,
+      `${beyond.name} records ${beyond.length} entries, the last with hash ${short(beyond.head)}…, the database has ${count}: entries were removed from the end`,
+      beyond.name,
+    )
+  }
+  return {
+    ok: true,
+    entries: count,
+    ...(anchors.length > 0 ? { anchors: { checked, last: lastAgreeing } } : {}),
+    ...(unchecked > 0 ? { unchecked: { entries: unchecked, keys: [...missingKeys] } } : {}),
   }
 }
 
@@ -281,6 +498,7 @@ const CSV_COLUMNS = [
   'details',
   'previousHash',
   'hash',
+  'keyId',
 ] as const
 
 /** One CSV field: quoted when needed; a leading =, +, - or @ is defused for spreadsheets. */

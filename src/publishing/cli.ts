@@ -3,20 +3,32 @@
  * service, on its database (`DATABASE_URL`, else PGlite under `DATA_DIR`; with PGlite, stop
  * `npm start` first).
  *
- *   audit [--format csv|json] [--out file]   the whole audit trail, its chain checked first
- *   verify                                   checks the audit trail's chain (exit 1 if broken)
+ *   audit [--format csv|json] [--out file]   the whole audit trail, checked first as by verify
+ *   verify                                   checks the audit trail's chain and its anchors in
+ *                                            git (the service's repository, and the remote's
+ *                                            with PUBLISHING_PUSH=on): exit 0 intact, 1 broken
+ *                                            (naming the entry or the anchor), 3 keyed entries
+ *                                            left unchecked (AUDIT_KEY not set, or not their key)
+ *   migrate                                  PostgreSQL: the forms' and the publishing
+ *                                            service's migrations as the tables' owner
+ *                                            (DATABASE_OWNER_URL), granting the service's role
+ *                                            (DATABASE_URL) its rights; the service then runs
+ *                                            with DATABASE_URL alone
  *   people                                   who may sign in, with their roles
  *   first-administrator                      a new one-time link while nobody can sign in
  *   release-account <email>                  frees a person from the identity provider's
  *                                            account they signed in with (the provider made
  *                                            them a new one): their next sign-in binds again
  */
+import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readBuildConfig } from '../build/config'
-import { openDatabase } from '../server/forms/database'
-import { appendAudit, exportAudit, verifyAudit } from './audit'
+import { FORMS_MIGRATIONS, openDatabase } from '../server/forms/database'
+import { appendAudit, exportAudit, setAuditKeys } from './audit'
+import { verifyWithAnchors } from './audit-anchor'
+import { GitRepository } from './git'
 import { hasPeople, listPeople, normalEmail, SERVICE_ACTOR } from './people'
 import { PUBLISHING_MIGRATIONS } from './schema'
 import { firstAdministratorMessage } from './service'
@@ -25,6 +37,7 @@ import { readPublishingSettings } from './settings'
 const USAGE = `usage: npm run cms -- <command>
   audit [--format csv|json] [--out <file>]
   verify
+  migrate
   people
   first-administrator
   release-account <email>`
@@ -39,26 +52,34 @@ async function main(argv: string[]): Promise<number> {
     },
   })
   const [command] = positionals
-  const commands = ['audit', 'verify', 'people', 'first-administrator', 'release-account']
+  const commands = [
+    'audit',
+    'verify',
+    'migrate',
+    'people',
+    'first-administrator',
+    'release-account',
+  ]
   if (!command || !commands.includes(command)) {
     console.error(USAGE)
     return 2
   }
   const settings = readPublishingSettings(readBuildConfig().root)
+  if (command === 'migrate') return migrateAsOwner(settings)
+  setAuditKeys(settings.auditKeys)
   const database = await openDatabase({
     ...(settings.databaseUrl
-      ? { url: settings.databaseUrl }
+      ? {
+          url: settings.databaseUrl,
+          ...(settings.databaseOwnerUrl ? { ownerUrl: settings.databaseOwnerUrl } : {}),
+        }
       : { dataDir: join(settings.dir, 'db') }),
     migrations: PUBLISHING_MIGRATIONS,
   })
   try {
     if (command === 'verify' || command === 'audit') {
-      const check = await verifyAudit(database)
-      const line = check.ok
-        ? `The audit trail's chain of ${check.entries} entries is intact.`
-        : `The audit trail's chain is broken at entry ${check.brokenAt}: ${check.reason}.`
-      console.error(line)
-      if (command === 'verify') return check.ok ? 0 : 1
+      const code = await verify(database, settings)
+      if (command === 'verify') return code
       const format = values.format === 'json' ? 'json' : values.format === 'csv' ? 'csv' : undefined
       if (!format) {
         console.error(`--format must be csv or json; got "${values.format}"`)
@@ -67,7 +88,7 @@ async function main(argv: string[]): Promise<number> {
       const text = await exportAudit(database, format)
       if (values.out) await writeFile(values.out, text)
       else process.stdout.write(text)
-      return check.ok ? 0 : 1
+      return code
     }
     if (command === 'people') {
       for (const person of await listPeople(database)) {
@@ -117,6 +138,80 @@ async function main(argv: string[]): Promise<number> {
     return 0
   } finally {
     await database.close()
+  }
+}
+
+/** `migrate`: both services' migrations as the tables' owner, and the service's role granted. */
+async function migrateAsOwner(
+  settings: ReturnType<typeof readPublishingSettings>,
+): Promise<number> {
+  const { databaseUrl: url, databaseOwnerUrl: ownerUrl } = settings
+  if (!url || !ownerUrl) {
+    console.error(
+      'migrate needs DATABASE_URL (the services’ role) and DATABASE_OWNER_URL (the tables’ owner)',
+    )
+    return 2
+  }
+  let role = ''
+  for (const migrations of [FORMS_MIGRATIONS, PUBLISHING_MIGRATIONS]) {
+    const database = await openDatabase({ url, ownerUrl, migrations, poolSize: 1 })
+    role = (await database.query<{ name: string }>('SELECT current_user AS name'))[0]?.name ?? ''
+    await database.close()
+  }
+  console.log(
+    `The tables are up to date. ${role} (DATABASE_URL) may read and write their rows, and only read and append to the audit trail; the services may now run with DATABASE_URL alone.`,
+  )
+  return 0
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+/**
+ * Checks the trail and its anchors and says so on standard error: 0 intact, 1 broken (the entry
+ * or the anchor named), 3 intact as far as it could be checked (keyed entries without their key).
+ */
+async function verify(
+  database: Awaited<ReturnType<typeof openDatabase>>,
+  settings: ReturnType<typeof readPublishingSettings>,
+): Promise<number> {
+  const repo = existsSync(join(settings.repository, 'HEAD'))
+    ? new GitRepository({ gitDir: settings.repository })
+    : undefined
+  try {
+    const { check, sources } = await verifyWithAnchors(database, repo, settings.remote)
+    if (!check.ok) {
+      console.error(`The audit trail is broken at entry ${check.brokenAt}: ${check.reason}.`)
+      return 1
+    }
+    console.error(`The audit trail's chain of ${check.entries} entries is intact.`)
+    if (!sources) {
+      console.error(
+        `Its anchors in git were not checked: there is no repository at ${settings.repository}.`,
+      )
+    } else {
+      const anchors = check.anchors ?? { checked: 0, last: 0 }
+      const where = sources.read.join('; ')
+      if (anchors.checked === 0) {
+        console.error(
+          `No anchor of it was found in git (${where}): entries removed from its end, or a chain computed again, would not show.`,
+        )
+      } else {
+        const after = check.entries - anchors.last
+        console.error(
+          `It agrees with its ${count(anchors.checked, 'anchor')} in git (${where}); the furthest names entry ${anchors.last}${after > 0 ? `, and ${count(after, 'entry', 'entries')} after it ${after === 1 ? 'is' : 'are'} anchored by none yet` : ''}.`,
+        )
+      }
+      for (const problem of sources.problems) console.error(`Not checked: ${problem}.`)
+    }
+    if (check.unchecked) {
+      console.error(
+        `${count(check.unchecked.entries, 'keyed entry', 'keyed entries')} not checked: AUDIT_KEY does not hold the key (${check.unchecked.keys.join(', ')}); links and anchors were.`,
+      )
+      return 3
+    }
+    return 0
+  } finally {
+    repo?.close()
   }
 }
 

@@ -637,7 +637,9 @@ export class Drafts {
     const commit = await this.repo.commitTree(tree, {
       parents: [mainBefore, draft.head],
       author: { name: person.name, email: person.email },
-      message: `Publish ${id}\n\nApproved by ${draft.approval?.by} at ${draft.approval?.at}.`,
+      message: await this.repo.withTrailers(
+        `Publish ${id}\n\nApproved by ${draft.approval?.by} at ${draft.approval?.at}.`,
+      ),
       date: this.clock(),
     })
     return { commit, mainBefore, draft }

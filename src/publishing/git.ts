@@ -77,11 +77,24 @@ export function checkPath(path: string): string {
   return path
 }
 
+/**
+ * The trailer by which the service's commits on main anchor the audit trail
+ * (audit-anchor.ts). A line of an editor's message that would read as one is defused.
+ */
+export const ANCHOR_TRAILER = 'Audit-Trail'
+
 export class GitRepository {
   readonly gitDir: string
   private readonly committer: Person
 
   private blobs: BlobReader | undefined
+
+  /**
+   * The trailers of the commits the service makes on main (a publication, a rollback, taking
+   * in the remote): the audit trail's length and last hash at that moment (set by service.ts;
+   * none when unset).
+   */
+  mainTrailers: (() => Promise<string[]>) | undefined
 
   constructor(options: GitOptions) {
     this.gitDir = options.gitDir
@@ -118,6 +131,12 @@ export class GitRepository {
     error.code = code ?? undefined
     error.stdout = stdout
     throw error
+  }
+
+  /** `message` for a commit on main: with `mainTrailers` as its last paragraph, if any. */
+  async withTrailers(message: string): Promise<string> {
+    const trailers = (await this.mainTrailers?.()) ?? []
+    return trailers.length > 0 ? `${message.trimEnd()}\n\n${trailers.join('\n')}\n` : message
   }
 
   private async text(args: string[]): Promise<string> {
@@ -198,7 +217,7 @@ export class GitRepository {
     const commit = await this.commitTree(tree, {
       parents: [...(options.parent ? [options.parent] : []), ...(options.mergeParents ?? [])],
       author: options.author,
-      message: options.message,
+      message: defuseAnchors(options.message),
       date: options.date,
     })
     await this.moveRef(
@@ -375,14 +394,42 @@ export async function fetchBranch(
   return repo.resolve(tracking)
 }
 
-/** Pushes `commit` to `branch` of `remote`; refused (an error) unless it fast-forwards. */
+/**
+ * A message written by someone (an editor's save) with every line that would read as the
+ * audit trail's anchor quoted: only the service's own commits on main carry one.
+ */
+export function defuseAnchors(message: string): string {
+  return message.replace(new RegExp(`^(?=[ \\t]*${ANCHOR_TRAILER}[ \\t]*:)`, 'gim'), '> ')
+}
+
+/** Pushes `refs`, each to the same name at `remote`; refused (an error) unless they fast-forward. */
+export async function pushRefs(
+  repo: GitRepository,
+  remote: string,
+  refs: readonly string[],
+): Promise<void> {
+  await repo.git(['push', '--quiet', '--no-verify', remote, ...refs.map((ref) => `${ref}:${ref}`)])
+}
+
+/**
+ * Pushes `commit` to `branch` of `remote`, and `refs` (each to the same name there) with it;
+ * each is refused (an error) unless it fast-forwards.
+ */
 export async function pushBranch(
   repo: GitRepository,
   remote: string,
   branch: string,
   commit: string,
+  refs: readonly string[] = [],
 ): Promise<void> {
-  await repo.git(['push', '--quiet', '--no-verify', remote, `${commit}:refs/heads/${branch}`])
+  await repo.git([
+    'push',
+    '--quiet',
+    '--no-verify',
+    remote,
+    `${commit}:refs/heads/${branch}`,
+    ...refs.map((ref) => `${ref}:${ref}`),
+  ])
 }
 
 /** A bare copy of `source` (a path or URL) at `gitDir`, its `main` from `branch` there. */

@@ -19,6 +19,7 @@ import { hostname } from 'node:os'
 import type { Database } from '../server/forms/database'
 import { isProcessAlive } from '../server/process-alive'
 import { appendAudit } from './audit'
+import type { AuditCheckpoints } from './audit-anchor'
 import { type Drafts, MAIN, RefusedError } from './drafts'
 import {
   commitsBetween,
@@ -115,18 +116,32 @@ export interface PublisherOptions {
   }
   /** How long a publish waits for another to finish (default 120 s). */
   waitMs?: number
+  /**
+   * The audit trail's checkpoint ref (audit-anchor.ts): written after each switch of the
+   * served release, and pushed with the published commit.
+   */
+  checkpoints?: AuditCheckpoints
 }
 
 const LEASE = 'publish'
 
 /**
  * The after-release command's environment: the service's, less the secrets it has no use for
- * (the database, the identity provider's client, the mail server). What it needs for its own
- * target (a CDN's keys, rclone's configuration) passes through.
+ * (the database and its owner, the audit trail's key, the identity provider's client, the
+ * mail server). What it needs for its own target (a CDN's keys, rclone's configuration) passes
+ * through.
  */
 export function withoutServiceSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const kept = { ...env }
-  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'OIDC_CLIENT_SECRET', 'SMTP_URL']) {
+  for (const name of [
+    'DATABASE_URL',
+    'DATABASE_OWNER_URL',
+    'TEST_DATABASE_URL',
+    'TEST_DATABASE_SERVICE_URL',
+    'AUDIT_KEY',
+    'OIDC_CLIENT_SECRET',
+    'SMTP_URL',
+  ]) {
     delete kept[name]
   }
   return kept
@@ -243,7 +258,9 @@ export class Publisher {
       const commit = await repo.commitTree(tree, {
         parents: [mainBefore],
         author: { name: person.name, email: person.email },
-        message: `Roll back to release ${folder}\n\nRestores the content as built from ${target.commit}.`,
+        message: await repo.withTrailers(
+          `Roll back to release ${folder}\n\nRestores the content as built from ${target.commit}.`,
+        ),
         date: this.clock(),
       })
       await this.stillHolding()
@@ -403,7 +420,7 @@ export class Publisher {
       next = await repo.commitTree(tree, {
         parents: [ours, theirs],
         author: SERVICE_PERSON,
-        message: `Take in ${remote.branch} of the remote`,
+        message: await repo.withTrailers(`Take in ${remote.branch} of the remote`),
         date: this.clock(),
       })
     }
@@ -444,7 +461,7 @@ export class Publisher {
     /** Main moved to `commit` already: losing the lease now leaves main changed, unserved. */
     mainMoved = false,
   ): Promise<Release> {
-    const { releases, database, repo, remote, log } = this.options
+    const { releases, database, repo, remote, log, checkpoints } = this.options
     try {
       await this.stillHolding()
     } catch (error) {
@@ -511,9 +528,17 @@ export class Publisher {
         unreviewed: unreviewed.map((taken) => ({ ...taken, files: filesOf(taken.files) })),
       }
     })
+    // The trail as it stands now, its publication entry included, anchored in git.
+    await checkpoints
+      ?.write()
+      .catch((error: unknown) => log?.error({ err: error }, 'the audit trail checkpoint failed'))
     if (remote?.push) {
-      await pushBranch(repo, remote.url, remote.branch, commit).catch((error: unknown) =>
-        log?.error({ err: error, commit }, 'pushing the published commit failed'),
+      const refs = (await checkpoints?.refsToPush().catch(() => [])) ?? []
+      await pushBranch(repo, remote.url, remote.branch, commit, refs).catch((error: unknown) =>
+        log?.error(
+          { err: error, commit, refs },
+          'pushing the published commit (and the audit checkpoint) failed',
+        ),
       )
     }
     const removed = await releases.prune()

@@ -4,7 +4,7 @@
  * Never edit a migration that has shipped: add the next one.
  */
 import type { MigrationSet } from '../server/forms/database'
-import { AUDIT_MIGRATION } from './audit'
+import { AUDIT_KEYS_MIGRATION, AUDIT_MIGRATION } from './audit'
 import { DRAFTS_MIGRATION, SUBMISSIONS_MIGRATION } from './drafts'
 import { MAIN_MOVES_MIGRATION, TAKEN_IN_MIGRATION } from './main-moves'
 import { PASSKEYS_MIGRATION } from './passkeys'
@@ -25,6 +25,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     SUBMISSIONS_MIGRATION,
     ONE_SCHEDULE_MIGRATION,
     TAKEN_IN_MIGRATION,
+    AUDIT_KEYS_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

@@ -51,8 +51,12 @@ export async function startPublishing(
     ...(trustProxy === undefined ? {} : { trustProxy }),
   })
   logger = app.log
+  for (const warning of service.warnings) app.log.warn(warning)
   const stopSchedules = service.schedules.start(settings.scheduleCheckSeconds)
   app.addHook('onClose', async () => stopSchedules())
+  // The audit trail's checkpoint, written as it grows (and pushed, with PUBLISHING_PUSH=on).
+  const stopCheckpoints = service.checkpoints.start(settings.scheduleCheckSeconds)
+  app.addHook('onClose', async () => stopCheckpoints())
   app.addHook('onClose', () => service.close())
   await app.listen({ port: settings.port, host: settings.host })
   const address = app.server.address()

@@ -9,6 +9,8 @@ import { join } from 'node:path'
 import type { BuildReport } from '../build/build'
 import type { BuildConfig } from '../build/config'
 import { type Database, openDatabase } from '../server/forms/database'
+import { checkAuditKey, recordAuditKey, setAuditKeys, trailOwnedByServiceRole } from './audit'
+import { AuditCheckpoints, CHECKPOINT_REF, mainTrailers } from './audit-anchor'
 import { Drafts } from './drafts'
 import { cloneBare, GitRepository } from './git'
 import { type RelyingParty, relyingPartyOf } from './passkeys'
@@ -30,9 +32,13 @@ export interface PublishingService {
   releases: Releases
   publisher: Publisher
   schedules: Schedules
+  /** The audit trail's checkpoint ref (audit-anchor.ts): its timer runs in serve-cms.ts. */
+  checkpoints: AuditCheckpoints
   previews: Previews
   party: RelyingParty
   clock: () => Date
+  /** What the service's log says at start: a setting that weakens the audit trail. */
+  warnings: string[]
   close(): Promise<void>
 }
 
@@ -61,7 +67,19 @@ async function openRepository(settings: PublishingSettings): Promise<GitReposito
       `there is no repository at ${settings.repository}: set PUBLISHING_REPO to the site's repository, or PUBLISHING_REMOTE to one to start from`,
     )
   }
-  return cloneBare(settings.remote.url, settings.repository, settings.remote.branch)
+  const repo = await cloneBare(settings.remote.url, settings.repository, settings.remote.branch)
+  // The audit trail's checkpoints go on from the remote's (a repository made anew).
+  const listed = await repo.git(['ls-remote', settings.remote.url, CHECKPOINT_REF])
+  if (listed.toString('utf8').trim()) {
+    await repo.git([
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      settings.remote.url,
+      `${CHECKPOINT_REF}:${CHECKPOINT_REF}`,
+    ])
+  }
+  return repo
 }
 
 export async function openPublishingService(
@@ -72,12 +90,47 @@ export async function openPublishingService(
   await mkdir(settings.dir, { recursive: true })
   const database = await openDatabase({
     ...(settings.databaseUrl
-      ? { url: settings.databaseUrl, ...(options.schema ? { schema: options.schema } : {}) }
+      ? {
+          url: settings.databaseUrl,
+          ...(settings.databaseOwnerUrl ? { ownerUrl: settings.databaseOwnerUrl } : {}),
+          ...(options.schema ? { schema: options.schema } : {}),
+        }
       : { dataDir: join(settings.dir, 'db') }),
     migrations: PUBLISHING_MIGRATIONS,
   })
   try {
+    // A keyed trail is only written with its key (AUDIT_KEY): without it, nothing starts.
+    setAuditKeys(settings.auditKeys)
+    await checkAuditKey(database)
+    const warnings: string[] = []
+    if (database.kind === 'postgresql' && (await trailOwnedByServiceRole(database))) {
+      warnings.push(
+        'the audit trail is owned by the database role the service connects as (DATABASE_URL): whoever holds that role can drop its trigger and rewrite it; give the migrations a role of their own with DATABASE_OWNER_URL (README: Publishing in production, For operators)',
+      )
+    }
     const repo = await openRepository(settings)
+    // Each commit the service makes on main anchors the trail as it stands.
+    repo.mainTrailers = () => mainTrailers(database)
+    const checkpoints = new AuditCheckpoints({
+      database,
+      repo,
+      ...(settings.remote ? { remote: settings.remote } : {}),
+      everyMs: settings.checkpointMinutes * 60_000,
+      clock,
+      ...(options.log ? { log: options.log } : {}),
+    })
+    // A trail keyed from now on is anchored at once where keying starts: no one without the
+    // key can write it again unkeyed from there.
+    if (await recordAuditKey(database, clock())) {
+      await (async () => {
+        await checkpoints.write()
+        await checkpoints.push()
+      })().catch((error: unknown) => {
+        warnings.push(
+          `the audit trail's first entry with this AUDIT_KEY could not be anchored: ${error instanceof Error ? error.message : String(error)}`,
+        )
+      })
+    }
     const drafts = new Drafts(database, repo, clock)
     const releases = new Releases({
       dir: settings.releasesDir,
@@ -96,6 +149,7 @@ export async function openPublishingService(
       ...(settings.afterRelease ? { afterRelease: settings.afterRelease } : {}),
       clock,
       ...(options.log ? { log: options.log } : {}),
+      checkpoints,
     })
     const schedules = new Schedules({
       database,
@@ -121,9 +175,11 @@ export async function openPublishingService(
       releases,
       publisher,
       schedules,
+      checkpoints,
       previews,
       party: relyingPartyOf(settings.url),
       clock,
+      warnings,
       close: () => database.close(),
     }
   } catch (error) {

@@ -32,6 +32,18 @@ export interface PublishingSettings {
   afterRelease: string | undefined
   /** `DATABASE_URL`: PostgreSQL; PGlite in `dir/db` when absent. */
   databaseUrl: string | undefined
+  /**
+   * `DATABASE_OWNER_URL`: PostgreSQL as the role that owns the tables, for the migrations only;
+   * the service's own role (`DATABASE_URL`) then may only read and append to the audit trail.
+   */
+  databaseOwnerUrl: string | undefined
+  /**
+   * `AUDIT_KEY`: the key (or keys, comma-separated: the first for new entries, older ones
+   * after it) that the audit trail's hashes are keyed with; never in the database.
+   */
+  auditKeys: string[] | undefined
+  /** `AUDIT_CHECKPOINT_MINUTES`: the longest a growing trail goes without a checkpoint (5). */
+  checkpointMinutes: number
   /** `SCHEDULE_CHECK_SECONDS`: how often due schedules are looked for (15). */
   scheduleCheckSeconds: number
   /** `OIDC_*`: the bank's identity provider; without it, passkeys. */
@@ -45,6 +57,18 @@ const number = (name: string, value: string | undefined, fallback: number, min: 
     throw new Error(`${name} must be a whole number of at least ${min}; got "${value}"`)
   }
   return parsed
+}
+
+/** `AUDIT_KEY`: one key or several, comma-separated, each of 32 characters at least. */
+function auditKeysOf(value: string | undefined): string[] | undefined {
+  if (!value) return undefined
+  const keys = value.split(',').map((key) => key.trim())
+  if (keys.some((key) => key.length < 32)) {
+    throw new Error(
+      'AUDIT_KEY must be a key of 32 characters at least (e.g. openssl rand -base64 32), or several such keys, comma-separated',
+    )
+  }
+  return keys
 }
 
 export function readPublishingSettings(
@@ -76,6 +100,11 @@ export function readPublishingSettings(
   if (push !== 'on' && push !== 'off') {
     throw new Error(`PUBLISHING_PUSH must be on or off; got "${push}"`)
   }
+  if (env.DATABASE_OWNER_URL && !env.DATABASE_URL) {
+    throw new Error(
+      'DATABASE_OWNER_URL is the owner of the PostgreSQL that DATABASE_URL names: set both',
+    )
+  }
   return {
     port,
     host,
@@ -89,6 +118,9 @@ export function readPublishingSettings(
     releasesKept: number('RELEASES_KEPT', env.RELEASES_KEPT, 10, 1),
     afterRelease: env.AFTER_RELEASE || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
+    auditKeys: auditKeysOf(env.AUDIT_KEY),
+    checkpointMinutes: number('AUDIT_CHECKPOINT_MINUTES', env.AUDIT_CHECKPOINT_MINUTES, 5, 1),
     scheduleCheckSeconds: number('SCHEDULE_CHECK_SECONDS', env.SCHEDULE_CHECK_SECONDS, 15, 1),
     oidc: readOidcSettings(env),
   }

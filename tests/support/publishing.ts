@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ROOT, readBuildConfig } from '../../src/build/config'
+import { type AuditEntry, GENESIS, hashOf, readAudit } from '../../src/publishing/audit'
 import type { Person, Role } from '../../src/publishing/rules'
 import { PUBLISHING_MIGRATIONS } from '../../src/publishing/schema'
 import { openPublishingService, type PublishingService } from '../../src/publishing/service'
@@ -110,5 +111,46 @@ export function openServiceWithStandInBuild(
       await writeFile(join(config.outDir, 'index.html'), 'site')
       return {} as never
     },
+  })
+}
+
+/**
+ * What someone holding the database as its owner can do, for the tests of the audit trail's
+ * defences: the append-only triggers off while `work` runs (on PostgreSQL the tests' role owns
+ * the tables, as the service's own role does without `DATABASE_OWNER_URL`).
+ */
+export async function asOwner(database: Database, work: () => Promise<void>) {
+  await database.query('ALTER TABLE audit_entries DISABLE TRIGGER USER')
+  try {
+    await work()
+  } finally {
+    await database.query('ALTER TABLE audit_entries ENABLE TRIGGER USER')
+  }
+}
+
+/**
+ * Entry `id` changed by `change`, and every later entry's link and hash computed again (keyed
+ * with `keyed`'s key under its id when given, else unkeyed): the chain checks out again.
+ */
+export async function rewrite(
+  database: Database,
+  id: number,
+  change: (entry: AuditEntry) => AuditEntry,
+  keyed?: { key: string; keyId: string },
+) {
+  const entries = await readAudit(database, { afterId: id - 2 })
+  let previous = id > 1 ? (entries.shift()?.hash ?? GENESIS) : GENESIS
+  await asOwner(database, async () => {
+    for (const entry of entries) {
+      const { hash: _old, ...rest } = entry.id === id ? change(entry) : entry
+      const unsigned = { ...rest, previousHash: previous, keyId: keyed?.keyId ?? null }
+      const hash = hashOf(unsigned, keyed?.key)
+      await database.query(
+        `UPDATE audit_entries SET subject = $2, previous_hash = $3, hash = $4, key_id = $5
+         WHERE id = $1`,
+        [entry.id, unsigned.subject, previous, hash, unsigned.keyId],
+      )
+      previous = hash
+    }
   })
 }

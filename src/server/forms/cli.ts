@@ -62,6 +62,7 @@ async function main(argv: string[]): Promise<number> {
   const run = async (work: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<void>) => {
     const db = await openDatabase({
       url: settings.databaseUrl,
+      ownerUrl: settings.databaseOwnerUrl,
       dataDir: `${settings.dataDir}/db`,
     })
     try {

@@ -52,6 +52,12 @@ export interface DatabaseOptions {
   migrations?: MigrationSet
   /** How long to wait for a new connection to PostgreSQL (default 3 s). */
   connectTimeoutMs?: number
+  /**
+   * PostgreSQL as the role that owns the tables (`DATABASE_OWNER_URL`), for the migrations:
+   * they run through it, and it grants the role of `url` what a service needs and no more (see
+   * `grantServiceRole`). The service's own connection then owns nothing it could drop or alter.
+   */
+  ownerUrl?: string
 }
 
 const UNAVAILABLE_CODES = new Set([
@@ -92,6 +98,9 @@ export function isUnavailable(error: unknown): boolean {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url && options.ownerUrl && options.migrate !== false) {
+    return openAsServiceRole(options.url, options.ownerUrl, options)
+  }
   const database = options.url
     ? await openPostgres(options.url, options)
     : await openPglite(options.dataDir)
@@ -292,7 +301,12 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   // one in use fails its query (the pool then discards it, see transaction()).
   pool.on('error', () => {})
   pool.on('connect', (client) => client.on('error', () => {}))
-  if (options.schema) {
+  // Made when missing (a role that may not create schemas finds the owner's).
+  if (
+    options.schema &&
+    (await pool.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [options.schema]))
+      .rowCount === 0
+  ) {
     await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(options.schema)}`)
   }
   const queryable = (target: Pick<PoolClient, 'query'>): Queryable => ({
@@ -339,6 +353,70 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   }
 }
 
+/**
+ * The service's connection (`url`) after the migrations ran as the tables' owner (`ownerUrl`),
+ * and the owner granted the service's role its rights.
+ */
+async function openAsServiceRole(
+  url: string,
+  ownerUrl: string,
+  options: DatabaseOptions,
+): Promise<Database> {
+  const owner = await openPostgres(ownerUrl, { ...options, poolSize: 1 })
+  try {
+    await migrate(owner, options.migrations)
+    const database = await openPostgres(url, options)
+    try {
+      const [role] = await database.query<{ name: string }>('SELECT current_user AS name')
+      await grantServiceRole(owner, role?.name ?? '')
+      return database
+    } catch (error) {
+      await database.close()
+      throw error
+    }
+  } finally {
+    await owner.close()
+  }
+}
+
+/** Services sharing a database grant one at a time (concurrent grants on a table fail). */
+const GRANT_LOCK = 727273
+
+/**
+ * Run as the tables' owner: gives `role` (the service's) the use of the schema, and of every
+ * table in it reading and writing rows, except the append-only tables (those with a trigger
+ * named `…_append_only`, such as the audit trail's), which it may only read and append to. It
+ * owns nothing, so it can neither drop nor alter a table, nor drop or disable a trigger. Run at
+ * every start, after the migrations: new tables are covered.
+ */
+export async function grantServiceRole(owner: Database, role: string): Promise<void> {
+  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
+  await owner.transaction(async (tx) => {
+    const [me] = await tx.query<{ name: string; schema: string }>(
+      'SELECT current_user AS name, current_schema() AS schema',
+    )
+    if (!me || me.name === role) return
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [GRANT_LOCK])
+    const schema = quote(me.schema)
+    await tx.query(`GRANT USAGE ON SCHEMA ${schema} TO ${quote(role)}`)
+    await tx.query(
+      `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${quote(role)}`,
+    )
+    await tx.query(
+      `GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA ${schema} TO ${quote(role)}`,
+    )
+    const appendOnly = await tx.query<{ name: string }>(
+      `SELECT DISTINCT c.relname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+       WHERE c.relnamespace = current_schema()::regnamespace AND right(t.tgname, 12) = '_append_only'`,
+    )
+    for (const table of appendOnly) {
+      await tx.query(
+        `REVOKE UPDATE, DELETE, TRUNCATE ON ${schema}.${quote(table.name)} FROM ${quote(role)}`,
+      )
+    }
+  })
+}
+
 export const quoteIdentifier = (name: string) => {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain SQL name: ${name}`)
   return `"${name}"`
@@ -361,14 +439,39 @@ export const FORMS_MIGRATIONS: MigrationSet = {
 
 /**
  * Applies the migrations the database has not seen, in order, in one transaction. An advisory
- * lock keeps two instances starting at once from applying the same one twice.
+ * lock keeps two instances starting at once from applying the same one twice. A database that
+ * has them all is only read: a role that may not create tables (the service's own, the owner's
+ * having migrated with `npm run cms -- migrate`) starts on it; one that lacks some is told to
+ * run them as the tables' owner.
  */
 export async function migrate(
   database: Database,
   set: MigrationSet = FORMS_MIGRATIONS,
 ): Promise<string[]> {
+  try {
+    return await migrateAll(database, set)
+  } catch (error) {
+    // insufficient_privilege: the role of DATABASE_URL owns nothing, as it should.
+    if ((error as { code?: string }).code !== '42501') throw error
+    throw new Error(
+      `${(error as Error).message}: this database role may not change the tables; run the migrations as their owner (DATABASE_OWNER_URL, or npm run cms -- migrate)`,
+    )
+  }
+}
+
+async function migrateAll(database: Database, set: MigrationSet): Promise<string[]> {
   const applied: string[] = []
   const table = quoteIdentifier(set.table)
+  const [known] = await database.query<{ exists: boolean }>(
+    'SELECT to_regclass($1) IS NOT NULL AS exists',
+    [set.table],
+  )
+  if (known?.exists) {
+    const done = new Set(
+      (await database.query<{ id: string }>(`SELECT id FROM ${table}`)).map((row) => row.id),
+    )
+    if (set.migrations.every((migration) => done.has(migration.id))) return applied
+  }
   await database.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [set.lock])
     await tx.query(

@@ -18,6 +18,8 @@ export interface FormsSettings {
   siteUrl: string
   /** `DATABASE_URL`: PostgreSQL; PGlite in `dataDir` when absent. */
   databaseUrl?: string
+  /** `DATABASE_OWNER_URL`: PostgreSQL as the tables' owner, for the migrations only. */
+  databaseOwnerUrl?: string
   /** `DATA_DIR`: PGlite's database and the outbox (default `data/`). */
   dataDir: string
   /** `SMTP_URL`: e.g. `smtps://user:password@smtp.example.com`; the outbox when absent. */
@@ -59,6 +61,7 @@ export function readFormsSettings(
     siteUrl,
     mailsPerHour,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
     dataDir: resolve(root, env.DATA_DIR ?? 'data'),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Lumora Bank <newsletter@lumora-bank.example>',
@@ -95,6 +98,7 @@ export async function openFormsService(
   const { forms, settings: site } = await loadFormsContent(createFileStore(settings.contentDir))
   const database = await openDatabase({
     url: settings.databaseUrl,
+    ownerUrl: settings.databaseOwnerUrl,
     dataDir: storeOptions.memory ? undefined : resolve(settings.dataDir, 'db'),
     schema: storeOptions.schema,
   })

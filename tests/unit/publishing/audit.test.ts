@@ -115,7 +115,7 @@ for (const kind of databases()) {
       })
       const csv = await exportAudit(database, 'csv')
       const [header, line] = csv.split('\r\n')
-      expect(header).toBe('id,at,actor,action,subject,before,after,details,previousHash,hash')
+      expect(header).toBe('id,at,actor,action,subject,before,after,details,previousHash,hash,keyId')
       expect(line).toContain(`"'=HYPERLINK(""http://evil.example"",""open"")"`)
       // Details as JSON in one field, its quotes doubled.
       expect(line).toContain('\\""twice\\""')

@@ -1,6 +1,9 @@
 /**
  * `npm run cms`: a lost first administrator's link replaced (the old one withdrawn), the audit
- * trail checked and exported, the people listed; unknown commands get the usage.
+ * trail checked and exported, the people listed; unknown commands get the usage. `verify`
+ * checks the trail against its anchors in git: exit 1 naming the entry or the anchor where
+ * someone holding the database changed an entry, computed the chain again or removed the last
+ * entries; exit 3 for keyed entries it has no key for.
  */
 import { execFile } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -9,9 +12,13 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../../src/build/config'
+import { appendAudit, recordAuditKey, setAuditKeys } from '../../../src/publishing/audit'
+import { AuditCheckpoints } from '../../../src/publishing/audit-anchor'
 import { invitationOf } from '../../../src/publishing/people'
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
-import { openDatabase } from '../../../src/server/forms/database'
+import { type Database, openDatabase } from '../../../src/server/forms/database'
+import { asOwner, rewrite } from '../../support/publishing'
+import { siteRepository } from '../../support/site-repository'
 
 const run = promisify(execFile)
 let dir: string
@@ -24,14 +31,15 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true, maxRetries: 10 })
 })
 
-const cms = (...args: string[]) =>
+const cmsWith = (env: Record<string, string>, ...args: string[]) =>
   run(process.execPath, ['scripts/run.mjs', 'cms', ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dir, NODE_ENV: 'production' },
+    env: { ...process.env, DATA_DIR: dir, NODE_ENV: 'production', ...env },
   }).then(
     (result) => ({ code: 0, ...result }),
     (error: { code: number; stdout: string; stderr: string }) => error,
   )
+const cms = (...args: string[]) => cmsWith({}, ...args)
 
 describe('npm run cms', () => {
   it('replaces a lost first administrator’s link, checks and exports the trail, lists people', async () => {
@@ -72,5 +80,108 @@ describe('npm run cms', () => {
     const wrong = await cms('drop-tables')
     expect(wrong.code).toBe(2)
     expect(wrong.stderr).toMatch(/usage: npm run cms/)
+  }, 120_000)
+})
+
+describe('npm run cms -- verify', () => {
+  const KEY = 'the bank’s audit key kept in its vault (32+)'
+
+  /** The publishing service's database and repository under `data`, as the service keeps them. */
+  async function withTrail(data: string, work: (database: Database) => Promise<void>) {
+    const database = await openDatabase({
+      dataDir: join(data, 'publishing', 'db'),
+      migrations: PUBLISHING_MIGRATIONS,
+    })
+    try {
+      await work(database)
+    } finally {
+      await database.close()
+    }
+  }
+  const record = (database: Database, n: number) =>
+    appendAudit(database, { actor: 'ada@bank.example', action: 'save', subject: `pages/p${n}` })
+
+  it('exits 0 with the anchors checked, 1 naming the entry or the anchor where the trail was changed, computed again or cut short', async () => {
+    const data = join(dir, 'anchored')
+    const repo = await siteRepository(join(data, 'publishing', 'site.git'))
+    const verify = (env: Record<string, string> = {}) =>
+      cmsWith({ DATA_DIR: data, PUBLISHING_REMOTE: 'none', ...env }, 'verify')
+    await withTrail(data, async (database) => {
+      for (const n of [1, 2, 3, 4]) await record(database, n)
+      await new AuditCheckpoints({ database, repo, everyMs: 60_000 }).write()
+      await record(database, 5)
+    })
+    const intact = await verify()
+    expect(intact.code).toBe(0)
+    expect(intact.stderr).toMatch(/chain of 5 entries is intact/)
+    expect(intact.stderr).toMatch(
+      /agrees with its 1 anchor in git \(.*site\.git \(main, refs\/audit\/checkpoint\)\); the furthest names entry 4, and 1 entry after it is anchored by none yet/,
+    )
+
+    // An entry changed: named.
+    let original = ''
+    await withTrail(data, async (database) => {
+      original =
+        (
+          await database.query<{ subject: string }>(
+            'SELECT subject FROM audit_entries WHERE id = 2',
+          )
+        )[0]?.subject ?? ''
+      await asOwner(database, async () => {
+        await database.query("UPDATE audit_entries SET subject = 'pages/other' WHERE id = 2")
+      })
+    })
+    const changed = await verify()
+    expect(changed.code).toBe(1)
+    expect(changed.stderr).toMatch(/broken at entry 2: its content was changed/)
+
+    // The chain computed again after it: the checkpoint disagrees, and is named.
+    await withTrail(data, (database) =>
+      rewrite(database, 2, (entry) => ({ ...entry, subject: 'pages/other' })),
+    )
+    const recomputed = await verify()
+    expect(recomputed.code).toBe(1)
+    expect(recomputed.stderr).toMatch(
+      /broken at entry 4: checkpoint [0-9a-f]{12} \(refs\/audit\/checkpoint, [^)]*\) records entry 4 with hash [0-9a-f]{12}…, the database's has [0-9a-f]{12}…/,
+    )
+
+    // Put back as it was (the same hashes), then the last two entries removed.
+    await withTrail(data, async (database) => {
+      await rewrite(database, 2, (entry) => ({ ...entry, subject: original }))
+      await asOwner(database, async () => {
+        await database.query('DELETE FROM audit_entries WHERE id > 3')
+      })
+    })
+    const truncated = await verify()
+    expect(truncated.code).toBe(1)
+    expect(truncated.stderr).toMatch(
+      /broken at entry 4: checkpoint [0-9a-f]{12} \(refs\/audit\/checkpoint, [^)]*\) records 4 entries, the last with hash [0-9a-f]{12}…, the database has 3: entries were removed from the end/,
+    )
+  }, 120_000)
+
+  it('says which keyed entries it could not check without AUDIT_KEY', async () => {
+    const data = join(dir, 'keyed')
+    await siteRepository(join(data, 'publishing', 'site.git'))
+    await withTrail(data, async (database) => {
+      await record(database, 1)
+      setAuditKeys([KEY])
+      try {
+        await recordAuditKey(database, new Date())
+        await record(database, 3)
+      } finally {
+        setAuditKeys(undefined)
+      }
+    })
+    const verify = (env: Record<string, string> = {}) =>
+      cmsWith({ DATA_DIR: data, PUBLISHING_REMOTE: 'none', AUDIT_KEY: '', ...env }, 'verify')
+    const withoutKey = await verify()
+    expect(withoutKey.code).toBe(3)
+    expect(withoutKey.stderr).toMatch(/chain of 3 entries is intact/)
+    expect(withoutKey.stderr).toMatch(
+      /2 keyed entries not checked: AUDIT_KEY does not hold the key \([0-9a-f]{16}\); links and anchors were/,
+    )
+    const withKey = await verify({ AUDIT_KEY: KEY })
+    expect(withKey.code).toBe(0)
+    expect(withKey.stderr).toMatch(/No anchor of it was found in git/)
   }, 120_000)
 })

@@ -1,0 +1,476 @@
+/**
+ * The audit trail anchored outside the database, on PGlite and PostgreSQL with real git: every
+ * commit the service makes on main and a checkpoint ref record the trail's length and last
+ * hash, pushed with the published commit; whoever holds the database (its owner: the trigger
+ * off) and removes the last entries, changes one, or changes one and computes every later hash
+ * again is named by `verifyAudit`, by the entry or the anchor that disagrees. Keyed hashes
+ * (`AUDIT_KEY`) cannot be computed again without the key, nor dropped.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ROOT, readBuildConfig } from '../../../src/build/config'
+import {
+  AuditKeyError,
+  appendAudit,
+  checkAuditKey,
+  keyIdOf,
+  readAudit,
+  recordAuditKey,
+  setAuditKeys,
+  verifyAudit,
+} from '../../../src/publishing/audit'
+import {
+  AnchorDisagreesError,
+  AuditCheckpoints,
+  CHECKPOINT_REF,
+  mainTrailers,
+  readAnchors,
+} from '../../../src/publishing/audit-anchor'
+import { Drafts, MAIN } from '../../../src/publishing/drafts'
+import type { GitRepository } from '../../../src/publishing/git'
+import { Publisher } from '../../../src/publishing/publisher'
+import { Releases } from '../../../src/publishing/releases'
+import type { Database } from '../../../src/server/forms/database'
+import { databases } from '../../support/forms'
+import {
+  ada,
+  asOwner,
+  openPublishingDatabase,
+  openServiceWithStandInBuild,
+  paul,
+  rewrite,
+  rita,
+  type TestDatabase,
+} from '../../support/publishing'
+import { DEVELOPER, siteRepository } from '../../support/site-repository'
+
+const ABOUT = 'content/en/pages/about.yaml'
+const KEY = 'the bank’s audit key kept in its vault (32+)'
+const OTHER_KEY = 'a newer audit key from the same vault (32+)'
+
+for (const kind of databases()) {
+  describe(`the audit trail's anchors on ${kind.name}`, () => {
+    let opened: TestDatabase
+    let database: Database
+    let dir: string
+    let repo: GitRepository
+    let remote: GitRepository
+    let checkpoints: AuditCheckpoints
+    let now: Date
+    const clock = () => now
+
+    beforeEach(async () => {
+      now = new Date('2026-11-26T09:00:00Z')
+      opened = await openPublishingDatabase(kind)
+      database = opened.database
+      dir = await mkdtemp(join(tmpdir(), 'audit-anchor-'))
+      repo = await siteRepository(join(dir, 'site.git'))
+      remote = await siteRepository(join(dir, 'remote.git'))
+      repo.mainTrailers = () => mainTrailers(database)
+      checkpoints = new AuditCheckpoints({
+        database,
+        repo,
+        remote: { url: remote.gitDir, push: true },
+        everyMs: 5 * 60_000,
+        clock,
+      })
+    })
+
+    afterEach(async () => {
+      setAuditKeys(undefined)
+      await opened.close()
+      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+    })
+
+    const record = (n: number) =>
+      appendAudit(
+        database,
+        { actor: 'ada@bank.example', action: 'save', subject: `pages/page-${n}`, details: { n } },
+        now,
+      )
+    const records = async (from: number, to: number) => {
+      for (let n = from; n <= to; n++) await record(n)
+    }
+    const anchors = async () => (await readAnchors(repo)).anchors
+    const messageOf = async (ref: string, target = repo) =>
+      (await target.git(['log', '-1', '--format=%B', ref])).toString('utf8').trimEnd()
+
+    it('anchors each publication, take-in and rollback on main and in the checkpoint ref, pushed with the published commit', async () => {
+      const releasesIn = new Releases({
+        dir: join(dir, 'releases'),
+        workspace: join(dir, 'workspace'),
+        nodeModules: join(ROOT, 'node_modules'),
+        buildConfig: readBuildConfig({}),
+        build: async (config) => {
+          await mkdir(config.outDir, { recursive: true })
+          await writeFile(join(config.outDir, 'index.html'), 'site')
+          return {} as never
+        },
+        keep: 5,
+      })
+      const drafts = new Drafts(database, repo, clock)
+      const publisherPushing = (push: boolean) =>
+        new Publisher({
+          database,
+          repo,
+          drafts,
+          releases: releasesIn,
+          remote: { url: remote.gitDir, branch: 'main', push },
+          clock,
+          checkpoints,
+        })
+      const draft = async (title: string) => {
+        const text = (await readFile(join(ROOT, ABOUT), 'utf8')).replace(
+          /^title: .*$/m,
+          `title: ${title}`,
+        )
+        await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], title)
+        await drafts.approve(rita, 'pages/about')
+      }
+
+      // A publication not pushed yet: its merge commit records the trail before it (the save
+      // and the approval), the checkpoint the trail after it (with its own entry).
+      await draft('About us, first')
+      const first = await publisherPushing(false).publish(paul, 'pages/about')
+      let trail = await readAudit(database)
+      expect(trail.map((entry) => entry.action)).toEqual(['save', 'approve', 'publish'])
+      expect(await messageOf(MAIN)).toMatch(
+        new RegExp(`^Publish pages/about\\n\\n.*\\n\\nAudit-Trail: 2 ${trail[1]?.hash}$`),
+      )
+      expect(await messageOf(CHECKPOINT_REF)).toBe(
+        `Audit trail: 3 entries\n\nAudit-Trail: 3 ${trail[2]?.hash}`,
+      )
+
+      // A developer pushed meanwhile: the next publication takes it in with a merge commit,
+      // anchored too, and pushes main and the checkpoint.
+      const developer = await remote.commit({
+        ref: MAIN,
+        parent: await remote.resolve(MAIN),
+        changes: [{ path: 'NOTES.md', content: 'a developer’s note\n' }],
+        author: DEVELOPER,
+        message: 'Notes',
+      })
+      now = new Date('2026-11-26T09:10:00Z')
+      await draft('About us, second')
+      await publisherPushing(true).publish(paul, 'pages/about')
+      trail = await readAudit(database)
+      const takeIn = trail.findIndex((entry) => entry.action === 'take-in')
+      const mainTip = (await repo.resolve(MAIN)) as string
+      expect(await messageOf(`${mainTip}^`)).toMatch(
+        new RegExp(
+          `^Take in main of the remote\\n\\nAudit-Trail: ${takeIn} ${trail[takeIn - 1]?.hash}$`,
+        ),
+      )
+      expect(await repo.isAncestor(developer, mainTip)).toBe(true)
+      expect(await remote.resolve(MAIN)).toBe(mainTip)
+      expect(await remote.resolve(CHECKPOINT_REF)).toBe(await repo.resolve(CHECKPOINT_REF))
+      expect(await messageOf(CHECKPOINT_REF, remote)).toContain(
+        `Audit-Trail: ${trail.length} ${trail.at(-1)?.hash}`,
+      )
+
+      // A rollback: its commit on main and the checkpoint after it.
+      now = new Date('2026-11-26T09:20:00Z')
+      await publisherPushing(true).rollBack(paul, first.folder)
+      trail = await readAudit(database)
+      expect(await messageOf(MAIN)).toMatch(/^Roll back to release /)
+      expect(await messageOf(MAIN)).toContain(`Audit-Trail: ${trail.length - 1} `)
+      expect(await messageOf(CHECKPOINT_REF, remote)).toContain(
+        `Audit-Trail: ${trail.length} ${trail.at(-1)?.hash}`,
+      )
+
+      // Every anchor agrees: four on main (two publications, a take-in, a rollback), three
+      // checkpoints; locally and on the remote.
+      const found = await readAnchors(repo, { url: remote.gitDir, branch: 'main', push: true })
+      expect(found.problems).toEqual([])
+      expect(found.anchors.filter((anchor) => anchor.name.startsWith('commit'))).toHaveLength(4)
+      expect(found.anchors.filter((anchor) => anchor.name.startsWith('checkpoint'))).toHaveLength(3)
+      expect(await verifyAudit(database, found.anchors)).toEqual({
+        ok: true,
+        entries: trail.length,
+        anchors: { checked: 7, last: trail.length },
+      })
+
+      // The last entries removed by the database's owner: the newest checkpoint names it.
+      await asOwner(database, async () => {
+        await database.query('DELETE FROM audit_entries WHERE id > $1', [trail.length - 2])
+      })
+      const check = await verifyAudit(database, found.anchors)
+      expect(check).toMatchObject({ ok: false, brokenAt: trail.length - 1 })
+      expect(check.ok || check.reason).toMatch(
+        new RegExp(
+          `^checkpoint [0-9a-f]{12} \\(refs/audit/checkpoint, .*\\) records ${trail.length} entries, the last with hash ${trail.at(-1)?.hash.slice(0, 12)}…, the database has ${trail.length - 2}: entries were removed from the end$`,
+        ),
+      )
+    })
+
+    it('names the checkpoint that records more entries than the database has', async () => {
+      await records(1, 5)
+      expect(await checkpoints.write()).toBe(true)
+      await records(6, 7)
+      // Without anchors, removing the last entries leaves a chain that checks out.
+      await asOwner(database, async () => {
+        await database.query('DELETE FROM audit_entries WHERE id > 3')
+      })
+      expect(await verifyAudit(database)).toEqual({ ok: true, entries: 3 })
+      const check = await verifyAudit(database, await anchors())
+      expect(check).toMatchObject({ ok: false, entries: 3, brokenAt: 4 })
+      expect(check.ok || check.anchor).toMatch(/^checkpoint [0-9a-f]{12} \(refs\/audit\/checkpoint/)
+      expect(check.ok || check.reason).toMatch(/records 5 entries, .* the database has 3/)
+    })
+
+    it('names the entry changed without computing the chain again', async () => {
+      await records(1, 5)
+      await checkpoints.write()
+      await asOwner(database, async () => {
+        await database.query("UPDATE audit_entries SET subject = 'pages/other' WHERE id = 3")
+      })
+      expect(await verifyAudit(database, await anchors())).toEqual({
+        ok: false,
+        entries: 2,
+        brokenAt: 3,
+        reason: 'its content was changed',
+      })
+    })
+
+    it('names the first anchor after an entry changed with every later hash computed again', async () => {
+      await records(1, 2)
+      await checkpoints.write()
+      now = new Date('2026-11-26T09:10:00Z')
+      await records(3, 5)
+      // A commit on main made by the service, anchoring 5 entries.
+      const main = (await repo.resolve(MAIN)) as string
+      const tree = (await repo.git(['rev-parse', `${main}^{tree}`])).toString().trim()
+      const commit = await repo.commitTree(tree, {
+        parents: [main],
+        author: DEVELOPER,
+        message: await repo.withTrailers('Publish pages/news'),
+      })
+      await repo.moveRef(MAIN, commit, main)
+      await records(6, 6)
+
+      await rewrite(database, 4, (entry) => ({ ...entry, subject: 'pages/never-saved' }))
+      // The chain alone checks out: that is what the anchors are for.
+      expect(await verifyAudit(database)).toEqual({ ok: true, entries: 6 })
+      const check = await verifyAudit(database, await anchors())
+      expect(check).toMatchObject({
+        ok: false,
+        brokenAt: 5,
+        anchor: expect.stringMatching(/^commit [0-9a-f]{12} on main \("Publish pages\/news", /),
+      })
+      expect(check.ok || check.reason).toMatch(
+        /records entry 5 with hash [0-9a-f]{12}…, the database's has [0-9a-f]{12}…: the trail was rewritten at or before entry 5, after entry 2 \(the last anchor that agrees\)$/,
+      )
+    })
+
+    it('keys the hashes with AUDIT_KEY: no one without it computes them again, nor drops them', async () => {
+      await records(1, 2)
+      setAuditKeys([KEY])
+      // Keying starts with an entry of its own, anchored at once (the service does both).
+      const started = await recordAuditKey(database, now)
+      expect(started).toMatchObject({ id: 3, action: 'audit-key', keyId: keyIdOf(KEY) })
+      expect(await recordAuditKey(database, now)).toBeNull()
+      await checkpoints.write()
+      await records(4, 6)
+      const trail = await readAudit(database)
+      expect(trail.map((entry) => entry.keyId)).toEqual([
+        null,
+        null,
+        keyIdOf(KEY),
+        keyIdOf(KEY),
+        keyIdOf(KEY),
+        keyIdOf(KEY),
+      ])
+      expect(await verifyAudit(database, await anchors())).toEqual({
+        ok: true,
+        entries: 6,
+        anchors: { checked: 1, last: 3 },
+      })
+
+      // Without the key: links and anchors checked, the keyed hashes said to be unchecked.
+      setAuditKeys(undefined)
+      expect(await verifyAudit(database, await anchors())).toEqual({
+        ok: true,
+        entries: 6,
+        anchors: { checked: 1, last: 3 },
+        unchecked: { entries: 4, keys: [keyIdOf(KEY)] },
+      })
+      // Nor is anything appended without it, and the service does not start.
+      await expect(record(7)).rejects.toThrow(AuditKeyError)
+      await expect(checkAuditKey(database)).rejects.toThrow(/set AUDIT_KEY/)
+      setAuditKeys([OTHER_KEY])
+      await expect(checkAuditKey(database)).rejects.toThrow(/keep the old key after the new one/)
+
+      // An entry after the last anchor, changed and computed again by someone without the key:
+      // unkeyed, the downgrade is named; keyed with a guess, its hash.
+      setAuditKeys([KEY])
+      await rewrite(database, 5, (entry) => ({ ...entry, subject: 'pages/never-saved' }))
+      expect(await verifyAudit(database, await anchors())).toMatchObject({
+        ok: false,
+        brokenAt: 5,
+        reason:
+          'it is not keyed, though the entries from 3 on are: it was written again without the key',
+      })
+      await rewrite(database, 5, (entry) => ({ ...entry, subject: 'pages/never-saved' }), {
+        key: 'a guess at the key of at least 32 chars',
+        keyId: keyIdOf(KEY),
+      })
+      expect(await verifyAudit(database, await anchors())).toMatchObject({
+        ok: false,
+        brokenAt: 5,
+        reason: 'its content was changed',
+      })
+      // The whole keyed part written again unkeyed: the anchor where keying began disagrees.
+      await rewrite(database, 3, (entry) => ({ ...entry, subject: 'pages/never-keyed' }))
+      expect(await verifyAudit(database, await anchors())).toMatchObject({
+        ok: false,
+        brokenAt: 3,
+        anchor: expect.stringMatching(/^checkpoint /),
+      })
+    })
+
+    it('checks entries keyed with an older key kept after the new one', async () => {
+      setAuditKeys([KEY])
+      await recordAuditKey(database, now)
+      await records(2, 3)
+      setAuditKeys([OTHER_KEY, KEY])
+      await checkAuditKey(database)
+      expect(await recordAuditKey(database, now)).toMatchObject({
+        id: 4,
+        details: { keyId: keyIdOf(OTHER_KEY), previousKeyId: keyIdOf(KEY) },
+      })
+      await records(5, 5)
+      expect((await readAudit(database)).map((entry) => entry.keyId)).toEqual([
+        keyIdOf(KEY),
+        keyIdOf(KEY),
+        keyIdOf(KEY),
+        keyIdOf(OTHER_KEY),
+        keyIdOf(OTHER_KEY),
+      ])
+      expect(await verifyAudit(database)).toEqual({ ok: true, entries: 5 })
+      setAuditKeys([OTHER_KEY])
+      expect(await verifyAudit(database)).toEqual({
+        ok: true,
+        entries: 5,
+        unchecked: { entries: 3, keys: [keyIdOf(KEY)] },
+      })
+    })
+
+    it('takes no anchor from an editor’s commit message', async () => {
+      await records(1, 2)
+      const forged = `Audit-Trail: 2 ${'f'.repeat(64)}`
+      const main = (await repo.resolve(MAIN)) as string
+      const commit = await repo.commit({
+        ref: 'refs/heads/cms/pages/about',
+        parent: main,
+        changes: [{ path: ABOUT, content: 'title: x\n' }],
+        expected: null,
+        author: { name: 'Ada', email: ada.email },
+        message: `About\n\n${forged}\n  audit-trail : 1 ${'e'.repeat(64)}`,
+      })
+      const message = await messageOf(commit)
+      expect(message).toContain(`> ${forged}`)
+      expect(message).toContain('>   audit-trail : 1')
+      // On main it would be reachable from a publication's merge.
+      await repo.moveRef(MAIN, commit, main)
+      expect(await anchors()).toEqual([])
+      expect(await verifyAudit(database, await anchors())).toEqual({
+        ok: true,
+        entries: 2,
+      })
+    })
+
+    it('writes a checkpoint as the trail grows, at the interval, one chain across processes', async () => {
+      expect(await checkpoints.writeIfDue()).toBe(false)
+      await records(1, 2)
+      expect(await checkpoints.writeIfDue()).toBe(true)
+      // Pushed: the remote has it.
+      expect(await remote.resolve(CHECKPOINT_REF)).toBe(await repo.resolve(CHECKPOINT_REF))
+      await records(3, 3)
+      now = new Date('2026-11-26T09:04:59Z')
+      expect(await checkpoints.writeIfDue()).toBe(false)
+      now = new Date('2026-11-26T09:05:00Z')
+      expect(await checkpoints.writeIfDue()).toBe(true)
+      expect(await checkpoints.writeIfDue()).toBe(false)
+      // Another process's checkpoints extend the same chain.
+      const other = new AuditCheckpoints({ database, repo, everyMs: 60_000, clock })
+      await records(4, 4)
+      expect(await other.write()).toBe(true)
+      await records(5, 5)
+      expect(await checkpoints.write()).toBe(true)
+      const chain = (await repo.git(['log', '--format=%s', CHECKPOINT_REF])).toString('utf8')
+      expect(chain.trim().split('\n')).toEqual([
+        'Audit trail: 5 entries',
+        'Audit trail: 4 entries',
+        'Audit trail: 3 entries',
+        'Audit trail: 2 entries',
+      ])
+      // A trail that lost what its last checkpoint records gets no new one.
+      await asOwner(database, async () => {
+        await database.query('DELETE FROM audit_entries WHERE id > 3')
+      })
+      now = new Date('2026-11-26T09:30:00Z')
+      await records(4, 6)
+      await expect(checkpoints.write()).rejects.toThrow(AnchorDisagreesError)
+      await expect(checkpoints.write()).rejects.toThrow(
+        /no longer has what its last checkpoint \([0-9a-f]{12}\) records: entry 5/,
+      )
+    })
+
+    it('finds the remote’s anchors when the service’s repository was rewritten too', async () => {
+      await records(1, 4)
+      await checkpoints.write()
+      await checkpoints.push()
+      // Whoever holds this machine removes entries, and the checkpoint ref here.
+      await asOwner(database, async () => {
+        await database.query('DELETE FROM audit_entries WHERE id > 2')
+      })
+      await repo.deleteRef(CHECKPOINT_REF, (await repo.resolve(CHECKPOINT_REF)) as string)
+      expect(await verifyAudit(database, await anchors())).toEqual({ ok: true, entries: 2 })
+      const found = await readAnchors(repo, { url: remote.gitDir, branch: 'main', push: true })
+      expect(await verifyAudit(database, found.anchors)).toMatchObject({
+        ok: false,
+        brokenAt: 3,
+        anchor: expect.stringMatching(/^checkpoint [0-9a-f]{12} \(the remote's refs\/audit\//),
+      })
+      // A remote that cannot be read is said so, the rest checked.
+      const unreachable = await readAnchors(repo, {
+        url: join(dir, 'nowhere.git'),
+        branch: 'main',
+        push: true,
+      })
+      expect(unreachable.problems).toEqual([
+        expect.stringMatching(/^the remote's anchors could not be read/),
+      ])
+    })
+  })
+}
+
+describe('the publishing service with AUDIT_KEY', () => {
+  it('starts keying with an entry of its own, anchored at once, and does not start without the key', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'audit-key-service-'))
+    try {
+      const repository = join(dir, 'site.git')
+      await siteRepository(repository)
+      const env = { DATA_DIR: dir, PUBLISHING_REPO: repository, PUBLISHING_REMOTE: 'none' }
+      const first = await openServiceWithStandInBuild({ ...env, AUDIT_KEY: KEY })
+      const [entry] = await readAudit(first.database)
+      expect(entry).toMatchObject({ id: 1, action: 'audit-key', keyId: keyIdOf(KEY) })
+      expect(
+        (await first.repo.git(['log', '-1', '--format=%B', CHECKPOINT_REF])).toString('utf8'),
+      ).toContain(`Audit-Trail: 1 ${entry?.hash}`)
+      await first.close()
+      await expect(openServiceWithStandInBuild(env)).rejects.toThrow(
+        /the audit trail is keyed from an AUDIT_KEY .*: set AUDIT_KEY to that key/,
+      )
+      // Started again with its key: nothing more to record.
+      const again = await openServiceWithStandInBuild({ ...env, AUDIT_KEY: KEY })
+      expect(await readAudit(again.database)).toHaveLength(1)
+      await again.close()
+    } finally {
+      setAuditKeys(undefined)
+      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+    }
+  })
+})
