@@ -127,20 +127,21 @@ for (const kind of databases()) {
           `title: ${title}`,
         )
         await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], title)
+        await drafts.setStatus(ada, 'pages/about', 'pending_review')
         await drafts.approve(rita, 'pages/about')
       }
 
-      // A publication not pushed yet: its merge commit records the trail before it (the save
-      // and the approval), the checkpoint the trail after it (with its own entry).
+      // A publication not pushed yet: its merge commit records the trail before it (the save,
+      // the submission and the approval), the checkpoint the trail after it (with its own entry).
       await draft('About us, first')
       const first = await publisherPushing(false).publish(paul, 'pages/about')
       let trail = await readAudit(database)
-      expect(trail.map((entry) => entry.action)).toEqual(['save', 'approve', 'publish'])
+      expect(trail.map((entry) => entry.action)).toEqual(['save', 'submit', 'approve', 'publish'])
       expect(await messageOf(MAIN)).toMatch(
-        new RegExp(`^Publish pages/about\\n\\n.*\\n\\nAudit-Trail: 2 ${trail[1]?.hash}$`),
+        new RegExp(`^Publish pages/about\\n\\n.*\\n\\nAudit-Trail: 3 ${trail[2]?.hash}$`),
       )
       expect(await messageOf(CHECKPOINT_REF)).toBe(
-        `Audit trail: 3 entries\n\nAudit-Trail: 3 ${trail[2]?.hash}`,
+        `Audit trail: 4 entries\n\nAudit-Trail: 4 ${trail[3]?.hash}`,
       )
 
       // A developer pushed meanwhile: the next publication takes it in with a merge commit,

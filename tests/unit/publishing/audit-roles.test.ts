@@ -133,10 +133,12 @@ describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with 
       'title: About the bank',
     )
     await service.drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], 'About')
+    await service.drafts.setStatus(ada, 'pages/about', 'pending_review')
     await service.drafts.approve(rita, 'pages/about')
     await service.publisher.publish(paul, 'pages/about')
     expect((await readAudit(service.database)).map((entry) => entry.action)).toEqual([
       'save',
+      'submit',
       'approve',
       'publish',
     ])
