@@ -520,7 +520,7 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
     const body =
       Buffer.byteLength(text) > SOURCE_SHOWN_BYTES
         ? `<p>${escapeHtml(t.sourceTooLong(`${Math.round(Buffer.byteLength(text) / 1024)} KB`))}</p>`
-        : `<pre tabindex="0" aria-labelledby="source-${key}"><code>${escapeHtml(text)}</code></pre>`
+        : `<pre tabindex="0"><code>${escapeHtml(text)}</code></pre>`
     return `<details><summary id="source-${key}">${escapeHtml(kind === 'added' ? t.sourceOf(file) : t.changesOf(file))}</summary>${body}</details>`
   }
 

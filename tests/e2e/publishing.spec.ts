@@ -265,7 +265,18 @@ test('an edit after the approval voids it; published again after a second approv
 test('a publisher rolls back to the earlier release, at once', async () => {
   const { paul } = people
   await paul.goto(`${CMS}/releases`)
-  await paul.getByRole('button', { name: 'Roll back to this release' }).first().click()
+  // The live release first, marked, then the one before: each says what it changed, who
+  // approved and who published it; only the earlier ones offer a rollback.
+  const releases = paul.locator('ol.releases > li')
+  await expect(releases.first()).toContainText('(live)')
+  await expect(releases.first()).toContainText(
+    'Published by paul@bank.example, approved by rita@bank.example',
+  )
+  await expect(releases.first()).toContainText('content/en/pages/about.yaml')
+  await expect(releases.first().getByRole('button')).toHaveCount(0)
+  await expect(releases.nth(1)).not.toContainText('(live)')
+  await expect(releases.nth(1)).toContainText('Published by paul@bank.example')
+  await releases.nth(1).getByRole('button', { name: 'Roll back to this release' }).click()
   await expect.poll(aboutTitle, { timeout: 10_000 }).toBe('About the bank of banks')
 })
 
