@@ -175,10 +175,12 @@ export async function createPublishingApp(
 
   app.addHook('onSend', async (request, reply) => {
     // A preview's pages carry the site's own policy (set by the static files); the rest the
-    // service's.
+    // service's, and a drawing of its own (the icon, an avatar) the images' sandbox.
+    const drawing = String(reply.getHeader('content-type') ?? '').startsWith('image/svg+xml')
     const headers: Record<string, string> = {
-      'content-security-policy':
-        request.url.split('?')[0] === '/admin/'
+      'content-security-policy': drawing
+        ? IMAGE_POLICY
+        : request.url.split('?')[0] === '/admin/'
           ? EDITOR_CONTENT_SECURITY_POLICY
           : CONTENT_SECURITY_POLICY,
       'x-content-type-options': 'nosniff',
