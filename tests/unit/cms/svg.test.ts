@@ -362,12 +362,31 @@ describe('drawings editors upload: what is refused, and why', () => {
       svg('<rect fill="url(#g)"/>', ' xml:base="https://evil.example/"'),
       /the attribute xml:base="https:\/\/evil.example\/" on <svg>/,
     ],
+    // What would hold the service: jsdom builds a tree in time that grows with depth times
+    // elements, and with the square of one element's attributes (minutes for these, unchecked).
+    [
+      'elements nested 100,000 deep',
+      svg(`${'<g>'.repeat(100_000)}${'</g>'.repeat(100_000)}`),
+      /nests elements more than 128 deep, more than a drawing may: flatten its groups$/,
+    ],
+    [
+      'an element with 60,000 attributes',
+      svg(`<g ${Array.from({ length: 60_000 }, (_, index) => `a${index}="1"`).join(' ')}/>`),
+      /has an element with 60000 attributes, more than a drawing may \(128\)$/,
+    ],
+    [
+      'more elements than any drawing has',
+      svg('<rect width="1" height="1"/>'.repeat(20_001)),
+      /has more than 20,000 elements, more than a drawing may: simplify it$/,
+    ],
   ]
 
   it.each(refusals)('refuses %s, naming it, and writes nothing', async (_what, drawing, reason) => {
     const { status, body } = await upload('cover.svg', drawing)
     expect(status).toBe(400)
-    expect((body as { error: string }).error).toMatch(/^cover\.svg (contains|declares|is) /)
+    expect((body as { error: string }).error).toMatch(
+      /^cover\.svg (contains|declares|is|has|nests) /,
+    )
     expect((body as { error: string }).error).toMatch(reason)
     expect(existsSync(stored('cover.svg'))).toBe(false)
   })
