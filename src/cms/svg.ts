@@ -271,6 +271,27 @@ function structureProblem(text: string): string | undefined {
   return undefined
 }
 
+/**
+ * The text begins with `<svg`, after an XML declaration, comments and a document type: read
+ * once from the start (a regular expression for it took time exponential in the comments).
+ */
+function beginsWithSvg(text: string): boolean {
+  let at = 0
+  const skipSpace = () => {
+    while (at < text.length && /\s/.test(text[at] as string)) at += 1
+  }
+  skipSpace()
+  if (text.startsWith('<?xml', at)) at = skipPast(text, '?>', at + 5)
+  skipSpace()
+  while (text.startsWith('<!--', at)) {
+    at = skipPast(text, '-->', at + 4)
+    skipSpace()
+  }
+  if (text.slice(at, at + 9).toLowerCase() === '<!doctype') at = skipPast(text, '>', at + 9)
+  skipSpace()
+  return /^<svg[\s>/]/i.test(text.slice(at, at + 5))
+}
+
 /** Declarations a browser's XML parser acts on (entities, default attributes) and jsdom's not. */
 const DOCUMENT_TYPE_DECLARATIONS = /<!(ENTITY|ATTLIST|ELEMENT|NOTATION)\b|<!DOCTYPE[^<]*\[/i
 
@@ -288,8 +309,7 @@ export async function drawingProblem(data: Buffer): Promise<string | undefined> 
   }
   if (DOCUMENT_TYPE_DECLARATIONS.test(text))
     return 'declares entities or attributes in its document type (<!DOCTYPE … [ … ]>), which a drawing may not: remove them'
-  if (!/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype[^>]*>\s*)?<svg[\s>/]/i.test(text))
-    return 'is not an SVG drawing: it does not begin with <svg>'
+  if (!beginsWithSvg(text)) return 'is not an SVG drawing: it does not begin with <svg>'
   const encoding = /^<\?xml[^>]*\sencoding\s*=\s*(["'])(.*?)\1/.exec(text)?.[2]
   if (encoding !== undefined && !/^utf-8$/i.test(encoding))
     return `declares the encoding ${quoted(encoding)}: save the drawing as UTF-8`

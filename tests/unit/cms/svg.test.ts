@@ -375,6 +375,11 @@ describe('drawings editors upload: what is refused, and why', () => {
       /has an element with 60000 attributes, more than a drawing may \(128\)$/,
     ],
     [
+      'comments before something else than a drawing (the old check took exponential time)',
+      `${'<!---->'.repeat(60)}<html/>`,
+      /is not an SVG drawing: it does not begin with <svg>$/,
+    ],
+    [
       'more elements than any drawing has',
       svg('<rect width="1" height="1"/>'.repeat(20_001)),
       /has more than 20,000 elements, more than a drawing may: simplify it$/,
