@@ -18,6 +18,7 @@ import { loadContent } from '../content/load'
 import { rateHistoryFiles } from '../content/rates'
 import type { SiteContent } from '../content/site-content'
 import { CONTENT_CHANGED_EVENT } from '../shared/constants'
+import { DRAWING_CONTENT_SECURITY_POLICY } from '../shared/http-headers'
 import { LANGUAGES } from '../shared/languages'
 import { APP_DATA_URL, normalizePath, notFoundPathFor, pageDataName } from '../shared/paths'
 import { isHistoryPath } from '../shared/rates/history'
@@ -194,6 +195,10 @@ async function main(): Promise<void> {
       : answer(pathname)
     result
       .then((result) => {
+        // Opened on its own, a drawing (the icon, an editor's) runs nothing here either: this
+        // origin answers the CMS's writes. (writeHead keeps the headers set before it.)
+        if (result ? result.type.startsWith('image/svg+xml') : /\.svg$/i.test(pathname))
+          response.setHeader('content-security-policy', DRAWING_CONTENT_SECURITY_POLICY)
         if (!result) {
           vite.middlewares(request, response)
           return

@@ -45,7 +45,10 @@ const headerName = (name: string) =>
  * Cloudflare joins a header set by two rules with a comma, so no two matching rules set the
  * same header except the content policy (two policies are both enforced: the stricter wins).
  * The hosts revalidate what no rule gives a cache policy; they serve HTTPS only, so HSTS is
- * always sent.
+ * always sent. The rules match by folder, not by extension, so every drawing the site serves
+ * is in a folder whose rule sandboxes it: the icon, the editors' images under `/images/`
+ * (originals and hashed copies alike; a picture has no use for a page's policy either) and
+ * the bundles.
  */
 export function hostHeadersFile(policy: SitePolicy): string {
   const page = responseHeaders('page', policy, { https: true })
@@ -62,12 +65,17 @@ export function hostHeadersFile(policy: SitePolicy): string {
     '# Response headers for static hosts that read this file (Netlify, Cloudflare Pages).',
     '# Written by the build from src/shared/http-headers.ts; do not edit.',
     rule('/*', everywhere),
-    ...['/assets/*', `${HASHED_IMAGES_DIR}/*`, `${SEARCH_ROOT}:language/:version/*`].map((path) =>
+    ...['/assets/*', `${SEARCH_ROOT}:language/:version/*`].map((path) =>
       rule(path, {
         'cache-control': hashed['cache-control'] as string,
         'content-security-policy': hashed['content-security-policy'] as string,
       }),
     ),
+    rule('/images/*', {
+      'content-security-policy': drawing['content-security-policy'] as string,
+    }),
+    // Under the images' rule already, which gives them their content policy.
+    rule(`${HASHED_IMAGES_DIR}/*`, { 'cache-control': hashed['cache-control'] as string }),
     rule(`${RATES_HISTORY_DIR}*`, {
       'cache-control': rates['cache-control'] as string,
       'content-security-policy': rates['content-security-policy'] as string,

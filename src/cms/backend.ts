@@ -21,6 +21,7 @@ import type { SiteContent } from '../content/site-content'
 import type { ContentSource } from '../content/source'
 import { generatedImageDirOf } from '../shared/images'
 import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from './paths'
+import { drawingProblem } from './svg'
 
 export interface CmsBackendOptions {
   /** The content store (`CONTENT_DIR`). */
@@ -83,8 +84,8 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 
 /**
  * The bytes of an uploaded image, or a refusal the editor reads: not an image (by what the file
- * holds, not its name), of another format than its name says, too large, or a drawing with
- * script in it.
+ * holds, not its name), of another format than its name says, too large, or a drawing that
+ * holds script or anything else a drawing may not (see `./svg`).
  */
 export async function checkedImage(asset: MediaAsset): Promise<Buffer> {
   const name = asset.path.split('/').at(-1) ?? asset.path
@@ -105,11 +106,8 @@ export async function checkedImage(asset: MediaAsset): Promise<Buffer> {
       throw new CmsRequestError(
         `${name} is ${megabytes(data.length)}: drawings (SVG) may be ${megabytes(MAX_DRAWING_BYTES)} at most`,
       )
-    const text = data.toString('utf8')
-    if (!/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype[^>]*>\s*)?<svg[\s>]/i.test(text))
-      throw new CmsRequestError(`${name} is not an SVG drawing: it does not begin with <svg>`)
-    if (/<script[\s>]|\son\w+\s*=/i.test(text))
-      throw new CmsRequestError(`${name} contains script, which the site does not run: remove it`)
+    const problem = await drawingProblem(data)
+    if (problem) throw new CmsRequestError(`${name} ${problem}`)
     return data
   }
   if (data.length > MAX_IMAGE_BYTES)

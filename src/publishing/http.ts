@@ -233,8 +233,12 @@ export async function createPublishingApp(
 
   app.addHook('onSend', async (request, reply) => {
     // A preview's pages carry the site's own policy (set by the static files); the rest the
-    // service's.
-    const headers = policyHeaders(request.url.split('?')[0] ?? '')
+    // service's, and a drawing of its own (the icon, an avatar) the images' sandbox.
+    const drawing = String(reply.getHeader('content-type') ?? '').startsWith('image/svg+xml')
+    const headers = {
+      ...policyHeaders(request.url.split('?')[0] ?? ''),
+      ...(drawing ? { 'content-security-policy': IMAGE_POLICY } : {}),
+    }
     const own = reply.hasHeader('content-security-policy')
     for (const [name, value] of Object.entries(headers)) {
       if (!own || !reply.hasHeader(name)) reply.header(name, value)

@@ -106,6 +106,8 @@ async function samplePaths(): Promise<string[]> {
     await first('assets', /\.woff2$/),
     await first('images/cards', /\.png$/),
     await first('images/_', /\.svg$/),
+    // A drawing as the editor uploaded it, served like its hashed copy (in a sandbox).
+    await first('images/blog', /\.svg$/),
     await first('documents', /\.pdf$/),
     // A currency's rates by day (cached for good), and one that is not there.
     await first('rates', /\/USD\.json$/),

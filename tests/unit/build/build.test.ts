@@ -1,16 +1,21 @@
 import { execFile } from 'node:child_process'
 import { link, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, sep } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse, stringify } from 'yaml'
 import { generateContent } from '../../../bench/generate-content'
 import { buildSite } from '../../../src/build/build'
 import { ROOT, readBuildConfig } from '../../../src/build/config'
+import { nginxConfig } from '../../../src/build/host-config'
 import { KILL_SWITCH_WORKER } from '../../../src/build/service-worker'
 import { inputHash, isFresh } from '../../../src/build/stamp'
+import { createApp } from '../../../src/server/app'
+import { readSitePolicy } from '../../../src/server/static-files'
+import { HOST_HEADERS_FILE } from '../../../src/shared/http-headers'
 import type { SearchIndex } from '../../../src/shared/search/format'
+import { nginxHeaders, staticHostHeaders } from '../../support/host-config'
 
 const run = promisify(execFile)
 let dir: string
@@ -201,6 +206,44 @@ describe('build', () => {
     const oldSites = async () =>
       (await readdir(dir)).filter((name) => name.startsWith('dist-swap.old-'))
     await expect.poll(oldSites, { timeout: 10_000 }).toEqual([])
+  })
+
+  it('has every drawing it writes served in a sandbox, by npm start, _headers and nginx alike', async () => {
+    // The site's own content: its posts' covers are drawings.
+    const config = configFor('dist-drawings', { CONTENT_DIR: join(ROOT, 'content') })
+    await buildSite(config)
+    const drawings = (await readdir(config.outDir, { recursive: true }))
+      .filter((file) => file.endsWith('.svg'))
+      .map((file) => `/${file.split(sep).join('/')}`)
+    // The icon, the editors' drawings as uploaded, and their hashed copies the pages show.
+    expect(drawings).toContain('/icon.svg')
+    expect(drawings.some((path) => path.startsWith('/images/blog/'))).toBe(true)
+    expect(drawings.some((path) => path.startsWith('/images/_/'))).toBe(true)
+    const headersFile = await readFile(join(config.outDir, HOST_HEADERS_FILE), 'utf8')
+    const nginx = nginxConfig(await readSitePolicy(config.outDir, { required: true }), {
+      root: config.outDir,
+    })
+    const app = await createApp({ root: config.outDir, logLevel: 'silent' })
+    /** A policy that runs no script and loads nothing. */
+    const sandboxes = (policy: string) =>
+      /(^|;)\s*sandbox\s*(;|$)/.test(policy) && /(^|;)\s*default-src 'none'\s*(;|$)/.test(policy)
+    const policies = (lines: string[]) =>
+      lines.flatMap((line) => /^Content-Security-Policy: (.*)$/i.exec(line)?.[1] ?? [])
+    try {
+      for (const drawing of drawings) {
+        const answer = await app.inject(drawing)
+        expect(answer.statusCode, drawing).toBe(200)
+        const served = {
+          'npm start': [String(answer.headers['content-security-policy'])],
+          _headers: policies(staticHostHeaders(headersFile, drawing)),
+          nginx: policies(nginxHeaders(nginx, drawing)),
+        }
+        for (const [host, found] of Object.entries(served))
+          expect(found.some(sandboxes), `${drawing} from ${host}: ${found.join(' | ')}`).toBe(true)
+      }
+    } finally {
+      await app.close()
+    }
   })
 
   it('stops on a content error, naming file and field, and writes nothing', async () => {

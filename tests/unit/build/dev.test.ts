@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { get as httpGet } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../../src/build/config'
+import { DRAWING_CONTENT_SECURITY_POLICY } from '../../../src/shared/http-headers'
 import type { LayoutData, PageData } from '../../../src/shared/types'
 
 const PORT = 5290
@@ -9,9 +10,13 @@ const BASE = `http://localhost:${PORT}`
 let server: ChildProcess
 
 /** One request on a fresh connection: no keep-alive socket the server may close meanwhile. */
-function fetch(
-  url: string,
-): Promise<{ status: number; ok: boolean; text(): Promise<string>; json(): Promise<unknown> }> {
+function fetch(url: string): Promise<{
+  status: number
+  ok: boolean
+  headers: NodeJS.Dict<string | string[]>
+  text(): Promise<string>
+  json(): Promise<unknown>
+}> {
   return new Promise((resolve, reject) => {
     httpGet(url, { agent: false }, (response) => {
       let body = ''
@@ -24,6 +29,7 @@ function fetch(
         resolve({
           status,
           ok: status >= 200 && status < 300,
+          headers: response.headers,
           text: async () => body,
           json: async () => JSON.parse(body),
         })
@@ -81,6 +87,17 @@ describe('dev server (npm run dev)', () => {
     expect(page).toMatchObject({ path: '/en/about/', componentChunkName: 'page' })
     const shared = await fetch(`${BASE}/page-data/sq/d/${page.staticQueryHashes[0]}.json`)
     expect(((await shared.json()) as LayoutData).language).toBe('en')
+  })
+
+  it('serves drawings, its icon and the editors’ alike, in a sandbox', async () => {
+    for (const path of ['/icon.svg', '/images/blog/kyc-methods-compared.svg']) {
+      const response = await fetch(`${BASE}${path}`)
+      expect(response.status, path).toBe(200)
+      expect(response.headers['content-type'], path).toMatch(/^image\/svg\+xml/)
+      expect(response.headers['content-security-policy'], path).toBe(
+        DRAWING_CONTENT_SECURITY_POLICY,
+      )
+    }
   })
 
   it('answers unknown paths with the 404 page of their language', async () => {

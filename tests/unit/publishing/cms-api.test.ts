@@ -502,8 +502,20 @@ describe('deletions and images on their own go through review too', () => {
         body<{ path: string }[]>(answer).map((file) => file.path),
       )
     expect(await library()).not.toContain('public/images/branch-office.png')
-    // A file that is no image, and a name the live site has, are refused.
+    // A file that is no image, a drawing that runs script, and a name the live site has, are
+    // refused.
     expect((await upload('public/images/not-an-image.png', Buffer.from('hello'))).status).toBe(400)
+    const scripted = await upload(
+      'public/images/scripted.svg',
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><a xlink:href="javascript:alert(1)"><text>x</text></a></svg>',
+      ),
+    )
+    expect(scripted.status).toBe(400)
+    expect(body<{ error: string }>(scripted).error).toBe(
+      'scripted.svg contains script (a javascript: address in xlink:href on <a>), which the site does not run: remove it',
+    )
+    expect(await drafts.get('media/scripted.svg')).toBeNull()
     const taken = await upload('public/images/blog/designing-idempotent-payment-apis.svg', png)
     expect(taken.status).toBe(409)
     expect(body<{ error: string }>(taken).error).toMatch(/exists on the live site already/)

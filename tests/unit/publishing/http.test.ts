@@ -13,6 +13,7 @@ import { ROOT } from '../../../src/build/config'
 import { readAudit } from '../../../src/publishing/audit'
 import type { GitRepository } from '../../../src/publishing/git'
 import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http'
+import { IMAGE_POLICY } from '../../../src/publishing/manage'
 import { disablePerson, startSession } from '../../../src/publishing/people'
 import type { PublishingService } from '../../../src/publishing/service'
 import { openServiceWithStandInBuild } from '../../support/publishing'
@@ -425,6 +426,16 @@ describe('the publishing service under attack', () => {
     const page = await app.inject({ url: '/sign-in', headers: { cookie: ada } })
     expect(page.body).toContain('<html lang="de">')
     await choose('en')
+  })
+
+  it('answers with its own drawings (the icon, a person’s avatar) in a sandbox', async () => {
+    const ada = cookie['ada@bank.example'] as string
+    for (const url of ['/icon.svg', '/api/me/avatar.svg']) {
+      const drawing = await app.inject({ url, headers: { cookie: ada } })
+      expect(drawing.statusCode, url).toBe(200)
+      expect(drawing.headers['content-type'], url).toMatch(/^image\/svg\+xml/)
+      expect(drawing.headers['content-security-policy'], url).toBe(IMAGE_POLICY)
+    }
   })
 
   it('sets the session cookie so no script and no other site can use it', async () => {

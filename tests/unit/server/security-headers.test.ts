@@ -12,6 +12,7 @@ import {
   SITE_POLICY_FILE,
   type SitePolicy,
 } from '../../../src/shared/http-headers'
+import { staticHostHeaders } from '../../support/host-config'
 
 const TRACKING = {
   gtmId: 'GTM-ABC1234',
@@ -348,10 +349,30 @@ describe('configuration for other servers', () => {
         'Strict-Transport-Security: max-age=63072000; includeSubDomains',
       ]),
     )
-    // Cloudflare joins a header two matching rules set: only /* and one other rule ever match.
+    // Cloudflare joins a header two matching rules set: only the content policy ever is.
     expect(rules.get('/*')?.some((line) => line.startsWith('Cache-Control'))).toBe(false)
+    for (const path of [
+      '/en/about/',
+      '/icon.svg',
+      '/assets/entry-abc.js',
+      '/images/blog/cover.svg',
+      '/images/_/cover-0123abcd.svg',
+      '/page-data/en/about/page-data.json',
+      '/search/en/index.json',
+      '/search/en/Ab12cd34Ef56/c0.json',
+      '/rates/mastercard/0123456789/USD.json',
+    ]) {
+      const names = staticHostHeaders(text, path)
+        .map((line) => line.slice(0, line.indexOf(':')))
+        .filter((name) => name !== 'Content-Security-Policy')
+      expect(names, path).toEqual([...new Set(names)])
+    }
     expect(rules.get('/assets/*')).toContain('Cache-Control: public, max-age=31536000, immutable')
-    expect(rules.get('/images/_/*')).toContain('Cache-Control: public, max-age=31536000, immutable')
+    // Editors' images, drawings among them, as uploaded and as hashed copies: sandboxed.
+    expect(rules.get('/images/*')).toEqual([
+      `Content-Security-Policy: ${DRAWING_CONTENT_SECURITY_POLICY}`,
+    ])
+    expect(rules.get('/images/_/*')).toEqual(['Cache-Control: public, max-age=31536000, immutable'])
     expect(rules.get('/page-data/*')).toEqual(['Cache-Control: no-cache'])
     expect(rules.get('/search/:language/index.json')).toEqual(['Cache-Control: no-cache'])
     expect(rules.get('/search/:language/:version/*')).toContain(
