@@ -98,6 +98,32 @@ export class RefusedError extends Error {
 }
 
 /**
+ * Unless the rules allowed it: records the refusal in the trail (with `details` besides its
+ * code and reason) and throws it as `RefusedError`; nothing else changes.
+ */
+export async function refuseUnless(
+  database: Database,
+  person: Person,
+  decision: Decision,
+  subject: string,
+  now: Date,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  if (decision.allowed) return
+  await appendAudit(
+    database,
+    {
+      actor: person.email,
+      action: 'refusal',
+      subject: subject.slice(0, 200),
+      details: { code: decision.code, reason: decision.reason, ...details },
+    },
+    now,
+  )
+  throw new RefusedError(decision)
+}
+
+/**
  * Names the fields where a restarted draft's value replaced a newer one on main, for the
  * draft's notes (the author and the reviewer both read them).
  */
@@ -696,10 +722,8 @@ export class Drafts {
   }
 
   /** Records a refusal in the trail and throws it; nothing else changes. */
-  private async refuseUnless(person: Person, decision: Decision, id: string): Promise<void> {
-    if (decision.allowed) return
-    await this.recordRefusal(person, id, { code: decision.code, reason: decision.reason })
-    throw new RefusedError(decision)
+  private refuseUnless(person: Person, decision: Decision, id: string): Promise<void> {
+    return refuseUnless(this.database, person, decision, id, this.clock())
   }
 
   /** A refusal in the trail: the rules' own, or the editor's request refused as bad input. */

@@ -20,7 +20,7 @@ import type { Database } from '../server/forms/database'
 import { isProcessAlive } from '../server/process-alive'
 import { appendAudit } from './audit'
 import type { AuditCheckpoints } from './audit-anchor'
-import { type Drafts, MAIN, RefusedError } from './drafts'
+import { type Drafts, MAIN, refuseUnless } from './drafts'
 import {
   commitsBetween,
   fetchBranch,
@@ -224,20 +224,7 @@ export class Publisher {
    */
   async rollBack(person: Person, folder: string): Promise<Release> {
     const { releases, repo, database } = this.options
-    const decision = mayRollBack(person)
-    if (!decision.allowed) {
-      await appendAudit(
-        database,
-        {
-          actor: person.email,
-          action: 'refusal',
-          subject: folder,
-          details: { code: decision.code, reason: decision.reason },
-        },
-        this.clock(),
-      )
-      throw new RefusedError(decision)
-    }
+    await refuseUnless(database, person, mayRollBack(person), folder, this.clock())
     return this.exclusively(async () => {
       const target = await this.releaseOf(folder)
       if (!target || !(await releases.list()).includes(folder)) {

@@ -9,7 +9,7 @@
  */
 import type { Database } from '../server/forms/database'
 import { appendAudit } from './audit'
-import { type Drafts, RefusedError } from './drafts'
+import { type Drafts, refuseUnless } from './drafts'
 import { personOf } from './people'
 import type { Publisher, Release } from './publisher'
 import { mayCancelSchedule, mayPublish, type Person } from './rules'
@@ -158,20 +158,9 @@ export class Schedules {
     const draft = await drafts.get(draftId)
     if (!draft) throw new ScheduleError(`there is no draft ${draftId}`)
     const now = this.clock()
-    const decision = mayPublish(person, draft, 'schedule')
-    if (!decision.allowed) {
-      await appendAudit(
-        database,
-        {
-          actor: person.email,
-          action: 'refusal',
-          subject: draftId,
-          details: { code: decision.code, reason: decision.reason, scheduled: at.toISOString() },
-        },
-        now,
-      )
-      throw new RefusedError(decision)
-    }
+    await refuseUnless(database, person, mayPublish(person, draft, 'schedule'), draftId, now, {
+      scheduled: at.toISOString(),
+    })
     if (at.getTime() <= now.getTime()) {
       throw new ScheduleError('the time has passed already: choose a time to come, or publish now')
     }
@@ -233,20 +222,9 @@ export class Schedules {
   async cancel(person: Person, id: number): Promise<void> {
     const { database } = this.options
     const now = this.clock()
-    const decision = mayCancelSchedule(person)
-    if (!decision.allowed) {
-      await appendAudit(
-        database,
-        {
-          actor: person.email,
-          action: 'refusal',
-          subject: `schedule ${id}`,
-          details: { code: decision.code, reason: decision.reason, action: 'schedule-cancel' },
-        },
-        now,
-      )
-      throw new RefusedError(decision)
-    }
+    await refuseUnless(database, person, mayCancelSchedule(person), `schedule ${id}`, now, {
+      action: 'schedule-cancel',
+    })
     await database.transaction(async (tx) => {
       const [row] = await tx.query<Row>(
         `UPDATE schedules SET state = 'cancelled' WHERE id = $1 AND state = 'pending' RETURNING *`,

@@ -3,10 +3,11 @@
  * the PostgreSQL server `TEST_DATABASE_URL` names, dropped by `close`.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ROOT, readBuildConfig } from '../../src/build/config'
 import { type AuditEntry, GENESIS, hashOf, readAudit } from '../../src/publishing/audit'
+import type { Drafts } from '../../src/publishing/drafts'
 import type { Person, Role } from '../../src/publishing/rules'
 import { PUBLISHING_MIGRATIONS } from '../../src/publishing/schema'
 import { openPublishingService, type PublishingService } from '../../src/publishing/service'
@@ -92,6 +93,24 @@ export const person = (email: string, roles: Role[]): Person => ({
 /** The bank's team in the tests: an author, a reviewer, a publisher. */
 export const ada = person('ada@bank.example', ['author'])
 export const rita = person('rita@bank.example', ['reviewer'])
+
+/** The about page in English, the entry most tests change. */
+export const ABOUT = 'content/en/pages/about.yaml'
+
+/**
+ * A draft of the site's `file` (the about page) with its title changed, written by Ada, moved
+ * to review by her and approved by Rita: ready for a publisher.
+ */
+export async function approvedDraft(
+  drafts: Drafts,
+  title: string,
+  { file = ABOUT, id = 'pages/about' }: { file?: string; id?: string } = {},
+) {
+  const text = (await readFile(join(ROOT, file), 'utf8')).replace(/^title: .*$/m, `title: ${title}`)
+  await drafts.save(ada, id, [{ path: file, content: text }], title)
+  await drafts.setStatus(ada, id, 'pending_review')
+  return drafts.approve(rita, id)
+}
 export const paul = person('paul@bank.example', ['publisher'])
 
 /**

@@ -6,7 +6,7 @@
  * again is named by `verifyAudit`, by the entry or the anchor that disagrees. Keyed hashes
  * (`AUDIT_KEY`) cannot be computed again without the key, nor dropped.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -36,12 +36,12 @@ import type { Database } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
 import {
   ada,
+  approvedDraft,
   asOwner,
   openPublishingDatabase,
   openServiceWithStandInBuild,
   paul,
   rewrite,
-  rita,
   type TestDatabase,
 } from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
@@ -121,15 +121,7 @@ for (const kind of databases()) {
           clock,
           checkpoints,
         })
-      const draft = async (title: string) => {
-        const text = (await readFile(join(ROOT, ABOUT), 'utf8')).replace(
-          /^title: .*$/m,
-          `title: ${title}`,
-        )
-        await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], title)
-        await drafts.setStatus(ada, 'pages/about', 'pending_review')
-        await drafts.approve(rita, 'pages/about')
-      }
+      const draft = (title: string) => approvedDraft(drafts, title)
 
       // A publication not pushed yet: its merge commit records the trail before it (the save,
       // the submission and the approval), the checkpoint the trail after it (with its own entry).

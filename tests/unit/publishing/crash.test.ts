@@ -16,6 +16,7 @@ import { CURRENT } from '../../../src/publishing/releases'
 import type { Person } from '../../../src/publishing/rules'
 import { openPublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
+import { approvedDraft as approvedDraftOf } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
 
 let dir: string
@@ -45,13 +46,7 @@ const open = () =>
 async function approvedDraft(title: string) {
   const service = await open()
   try {
-    const text = (await readFile(join(ROOT, ABOUT), 'utf8')).replace(
-      /^title: .*$/m,
-      `title: ${title}`,
-    )
-    await service.drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], title)
-    await service.drafts.setStatus(ada, 'pages/about', 'pending_review')
-    await service.drafts.approve(rita, 'pages/about')
+    await approvedDraftOf(service.drafts, title)
   } finally {
     await service.close()
   }

@@ -21,6 +21,7 @@ import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
 import { type Database, openDatabase } from '../../../src/server/forms/database'
 import {
   ada,
+  approvedDraft,
   openPublishingDatabase,
   paul,
   rita,
@@ -117,12 +118,8 @@ const releasesOptions = () => ({
 })
 
 /** A draft of the about page with `title`, written by Ada and approved by Rita. */
-async function approvedDraft(title: string, file = ABOUT, id = 'pages/about') {
-  const text = (await readFile(join(ROOT, file), 'utf8')).replace(/^title: .*$/m, `title: ${title}`)
-  await drafts.save(ada, id, [{ path: file, content: text }], `About: ${title}`)
-  await drafts.setStatus(ada, id, 'pending_review')
-  return drafts.approve(rita, id)
-}
+const approved = (title: string, file = ABOUT, id = 'pages/about') =>
+  approvedDraft(drafts, title, { file, id })
 
 const served = async (path: string) =>
   readFile(join(dir, 'releases', CURRENT, path), 'utf8').catch(() => null)
@@ -130,7 +127,7 @@ const served = async (path: string) =>
 describe('publishing the real site', () => {
   it('builds the merged draft into a new release, serves it, lands main and pushes it', async () => {
     useRealBuild()
-    await approvedDraft('About the bank of banks')
+    await approved('About the bank of banks')
     const before = await repo.resolve(MAIN)
     process.env.OIDC_CLIENT_SECRET = 'the service’s own'
     const release = await publisher.publish(paul, 'pages/about').finally(() => {
@@ -166,7 +163,7 @@ describe('publishing the real site', () => {
 
   it('leaves main, the live release and the draft as they were when the build refuses the content', async () => {
     useRealBuild()
-    await approvedDraft('First')
+    await approved('First')
     const live = await publisher.publish(paul, 'pages/about')
     const mainBefore = await repo.resolve(MAIN)
     const broken = original.replace(/^title: .*$/m, 'title: ""')
@@ -191,9 +188,9 @@ describe('publishing the real site', () => {
   }, 120_000)
 
   it('rolls back to an earlier release at once, recorded as a commit on main that keeps the code as it is', async () => {
-    await approvedDraft('First')
+    await approved('First')
     const first = await publisher.publish(paul, 'pages/about')
-    await approvedDraft('Second')
+    await approved('Second')
     const published = await publisher.publish(paul, 'pages/about')
     expect(await served(ABOUT_PAGE)).toContain('Second')
     // A developer's change to the code since: a rollback restores content and images only.
@@ -248,7 +245,7 @@ describe('publishing the real site', () => {
       author: DEVELOPER,
       message: 'German title',
     })
-    await approvedDraft('About, published')
+    await approved('About, published')
     const release = await publisher.publish(paul, 'pages/about')
     const main = (await repo.resolve(MAIN)) as string
     expect(await repo.isAncestor(developer, main)).toBe(true)
@@ -282,7 +279,7 @@ describe('publishing the real site', () => {
       author: DEVELOPER,
       message: 'Readme',
     })
-    await approvedDraft('About, again')
+    await approved('About, again')
     const next = await publisher.publish(paul, 'pages/about')
     expect(next.unreviewed).toEqual([])
     const takeIns = (await readAudit(database)).filter((entry) => entry.action === 'take-in')
@@ -302,7 +299,7 @@ describe('publishing the real site', () => {
       remote: { url: remote.gitDir, branch: 'main', push: false },
       clock,
     })
-    await approvedDraft('Ours')
+    await approved('Ours')
     await publisher.publish(paul, 'pages/about')
     await remote.commit({
       ref: MAIN,
@@ -311,7 +308,7 @@ describe('publishing the real site', () => {
       author: DEVELOPER,
       message: 'Their title',
     })
-    await approvedDraft('Ours again', 'content/de/pages/about.yaml', 'pages/about-de')
+    await approved('Ours again', 'content/de/pages/about.yaml', 'pages/about-de')
     const mainBefore = await repo.resolve(MAIN)
     const error = await publisher.publish(paul, 'pages/about-de').catch((caught) => caught)
     expect(error).toBeInstanceOf(UpstreamConflictError)
@@ -320,8 +317,8 @@ describe('publishing the real site', () => {
   })
 
   it('publishes two drafts at once one after the other, each on the other’s result', async () => {
-    await approvedDraft('English')
-    await approvedDraft('Deutsch', 'content/de/pages/about.yaml', 'pages/about-de')
+    await approved('English')
+    await approved('Deutsch', 'content/de/pages/about.yaml', 'pages/about-de')
     const [one, two] = await Promise.all([
       publisher.publish(paul, 'pages/about'),
       publisher.publish(paul, 'pages/about-de'),
@@ -334,7 +331,7 @@ describe('publishing the real site', () => {
   })
 
   it('brings the served site up to main after a crash between landing and switching', async () => {
-    await approvedDraft('Served')
+    await approved('Served')
     const live = await publisher.publish(paul, 'pages/about')
     // main moved on (as if a process died after landing), the link still at the old release
     await repo.commit({
@@ -367,9 +364,9 @@ describe('a publication cut short', () => {
     })
 
   it('killed between moving main and recording it: the next holder of the lease records the publication, naming its publisher', async () => {
-    await approvedDraft('Served first')
+    await approved('Served first')
     await publisher.publish(paul, 'pages/about')
-    await approvedDraft('Killed after landing')
+    await approved('Killed after landing')
     const merged = await drafts.merged(paul, 'pages/about')
     // The process dies after main moved, before the transaction that records it.
     const killed = new Drafts(dyingDatabase({ transaction: true }), repo, clock)
@@ -403,7 +400,7 @@ describe('a publication cut short', () => {
   })
 
   it('killed before moving main: the intent is dropped, the draft waits as it was, the trail has no publication', async () => {
-    await approvedDraft('Killed before landing')
+    await approved('Killed before landing')
     const mainBefore = await repo.resolve(MAIN)
     const merged = await drafts.merged(paul, 'pages/about')
     const stuck = Object.assign(Object.create(repo) as GitRepository, {
@@ -423,7 +420,7 @@ describe('a publication cut short', () => {
   })
 
   it('a process that stalled after moving main while the next holder of the lease recorded it records nothing twice', async () => {
-    await approvedDraft('Stalled')
+    await approved('Stalled')
     const merged = await drafts.merged(paul, 'pages/about')
     const stalling = Object.assign(Object.create(repo) as GitRepository, {
       moveRef: async (ref: string, commit: string, expected: string | null) => {
@@ -443,7 +440,7 @@ describe('a publication cut short', () => {
   })
 
   it('keeps an intent when git cannot say whether main has it, and records it once git can', async () => {
-    await approvedDraft('Unsure')
+    await approved('Unsure')
     const merged = await drafts.merged(paul, 'pages/about')
     const killed = new Drafts(dyingDatabase({ transaction: true }), repo, clock)
     await expect(killed.land(paul, merged)).rejects.toThrow('killed')
@@ -469,7 +466,7 @@ describe('a publication cut short', () => {
   })
 
   it('pressed again after a process died between moving main and switching, serves what was published', async () => {
-    await approvedDraft('Published, not yet served')
+    await approved('Published, not yet served')
     const merged = await drafts.merged(paul, 'pages/about')
     const killed = new Drafts(dyingDatabase({ transaction: true }), repo, clock)
     await expect(killed.land(paul, merged)).rejects.toThrow('killed')
@@ -485,9 +482,9 @@ describe('a publication cut short', () => {
   })
 
   it('losing its turn after moving main says so truly, and the service serves main at its next look', async () => {
-    await approvedDraft('Live')
+    await approved('Live')
     const live = await publisher.publish(paul, 'pages/about')
-    await approvedDraft('Moved, then lost')
+    await approved('Moved, then lost')
     // The lease is taken by another process right after main moved.
     const moving = Object.assign(Object.create(repo) as GitRepository, {
       moveRef: async (ref: string, commit: string, expected: string | null) => {
@@ -517,9 +514,9 @@ describe('a publication cut short', () => {
   })
 
   it('stops a publication that lost its turn to another process before it moves main or the served site', async () => {
-    await approvedDraft('Live')
+    await approved('Live')
     const live = await publisher.publish(paul, 'pages/about')
-    await approvedDraft('Too slow')
+    await approved('Too slow')
     makePublisher(async (config) => {
       // Meanwhile this process stalled past its lease, and another took it.
       await database.query("UPDATE publish_lease SET holder = 'elsewhere:1:other'")
@@ -546,7 +543,7 @@ describe('releases', () => {
     publisher = new Publisher({ database, repo, drafts, releases, clock })
     const made: string[] = []
     for (const title of ['One', 'Two', 'Three']) {
-      await approvedDraft(title)
+      await approved(title)
       made.push((await publisher.publish(paul, 'pages/about')).folder)
     }
     // one kept besides the live one

@@ -25,6 +25,7 @@ import { type Database, openDatabase } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
 import {
   ada,
+  approvedDraft,
   openPublishingDatabase,
   openServiceWithStandInBuild,
   paul,
@@ -119,15 +120,7 @@ for (const kind of databases()) {
       await rm(dir, { recursive: true, force: true, maxRetries: 10 })
     })
 
-    const approved = async (title: string) => {
-      const text = (await readFile(join(ROOT, ABOUT), 'utf8')).replace(
-        /^title: .*$/m,
-        `title: ${title}`,
-      )
-      await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], title)
-      await drafts.setStatus(ada, 'pages/about', 'pending_review')
-      await drafts.approve(rita, 'pages/about')
-    }
+    const approved = (title: string) => approvedDraft(drafts, title)
     const liveTitle = async () =>
       (await repo.readFile((await repo.resolve(MAIN)) as string, ABOUT))
         ?.toString()
