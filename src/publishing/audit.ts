@@ -17,6 +17,7 @@
  */
 import { createHash, createHmac } from 'node:crypto'
 import type { Database, Queryable } from '../server/forms/database'
+import { settleRequestRecord } from './refusal-record'
 import { storableText, storableValue } from './storable'
 
 /** What the trail records. */
@@ -69,6 +70,9 @@ export interface AuditEntry extends Required<Omit<AuditInput, 'details'>> {
   keyId: string | null
   hash: string
 }
+
+/** The entries that record a refusal (or a failure) of what someone asked. */
+const REFUSALS = new Set<AuditAction>(['refusal', 'publish-failed', 'sign-in-refused'])
 
 /** The hash the first entry links to. */
 export const GENESIS = '0'.repeat(64)
@@ -239,6 +243,8 @@ export async function appendAudit(
   now: Date = new Date(),
   tx?: Queryable,
 ): Promise<AuditEntry> {
+  // A refusal written for the request being answered: the HTTP layer writes none of its own.
+  if (REFUSALS.has(input.action)) settleRequestRecord()
   const write = async (q: Queryable) => {
     await q.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_LOCK])
     const [last] = await q.query<{ id: string | number; hash: string; key_id: string | null }>(

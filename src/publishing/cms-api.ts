@@ -33,6 +33,7 @@ import {
 } from './drafts'
 import { type FileChange, type GitRepository, RefMovedError, UnsafePathError } from './git'
 import { PublishBusyError, type Publisher, UpstreamConflictError } from './publisher'
+import { settleRequestRecord } from './refusal-record'
 import { BuildFailedError } from './releases'
 import type { Person } from './rules'
 import { findUnstorable, unstorableMessage } from './storable'
@@ -654,6 +655,8 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
       try {
         return { status: 200, body: await dispatch(person, action, params) }
       } catch (error) {
+        // A draft made for review is no refusal: nothing for the trail beyond the draft's own.
+        if (error instanceof WaitsForReview) settleRequestRecord()
         const answer = refusal(error)
         // The rules' refusals are in the trail already; a write refused as bad input joins them.
         if (WRITES.has(action) && !(error instanceof WaitsForReview) && unrecorded(error, answer)) {

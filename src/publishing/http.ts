@@ -58,6 +58,7 @@ import {
   setLanguage,
   startSession,
 } from './people'
+import { requestRecordSettled, withRequestRecord } from './refusal-record'
 import { BuildFailedError } from './releases'
 import { mayPublishAnything, type Person } from './rules'
 import type { PublishingService } from './service'
@@ -122,10 +123,16 @@ export interface PublishingAppOptions {
   bundleEditor?: boolean
 }
 
+/** A cookie's value, or `undefined` when there is none or it is malformed (`%` alone, say). */
 const cookieOf = (request: FastifyRequest, name: string): string | undefined => {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=')
-    if (key === name) return decodeURIComponent(value.join('='))
+    if (key !== name) continue
+    try {
+      return decodeURIComponent(value.join('='))
+    } catch {
+      return undefined
+    }
   }
   return undefined
 }
@@ -231,6 +238,38 @@ export async function createPublishingApp(
   // JSON only: the service's pages and the editor send nothing else.
   app.removeContentTypeParser('text/plain')
 
+  // Each request keeps a record of whether its refusal is in the trail (refusal-record.ts):
+  // the first hook, so that every later one and the route run inside it.
+  app.addHook('onRequest', (_request, _reply, done) => withRequestRecord(done))
+  // Any refusal of a signed-in person's write that no route recorded is recorded here.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const status = reply.statusCode
+    if (request.method === 'GET' || request.method === 'HEAD') return payload
+    if (status < 400 || status >= 500 || status === 401 || requestRecordSettled()) return payload
+    const person = await signedIn(request).catch(() => null)
+    if (!person) return payload
+    let reason = ''
+    try {
+      reason = String((JSON.parse(String(payload)) as { error?: unknown }).error ?? '')
+    } catch {}
+    await appendAudit(
+      database,
+      {
+        actor: person.email,
+        action: 'refusal',
+        subject: (request.url.split('?')[0] ?? '').slice(0, 200),
+        details: {
+          code: 'request',
+          status,
+          method: request.method.slice(0, 20),
+          reason: reason.slice(0, 1000),
+        },
+      },
+      clock(),
+    )
+    return payload
+  })
+
   app.addHook('onSend', async (request, reply) => {
     // A preview's pages carry the site's own policy (set by the static files); the rest the
     // service's, and a drawing of its own (the icon, an avatar) the images' sandbox.
@@ -324,18 +363,29 @@ export async function createPublishingApp(
   // Text the database cannot store (a NUL character, say) is refused before any query reads or
   // writes it, naming the field; a write refused so is in the trail, by whoever sent it.
   app.addHook('preHandler', async (request, reply) => {
+    // A query names each field once: given twice, a field is a list no route expects.
+    const repeated = Object.entries((request.query ?? {}) as Record<string, unknown>).find(
+      ([, value]) => Array.isArray(value),
+    )
+    if (repeated) {
+      return reply
+        .code(400)
+        .type(JSON_TYPE)
+        .send({ error: `Refused: query.${repeated[0].slice(0, 100)} is given more than once.` })
+    }
     const found =
       findUnstorable(request.params, 'path') ??
       findUnstorable(request.query, 'query') ??
       findUnstorable(request.body)
     if (!found) return
     const person = await signedIn(request)
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
+    // Recorded for a signed-in person only: nobody without an account can grow the trail.
+    if (person && request.method !== 'GET' && request.method !== 'HEAD') {
       const action = isRecord(request.body) ? request.body.action : undefined
       await appendAudit(
         database,
         {
-          actor: person?.email ?? 'unknown',
+          actor: person.email,
           action: 'refusal',
           subject: (request.routeOptions.url ?? request.url.split('?')[0] ?? '').slice(0, 200),
           details: {
@@ -816,9 +866,11 @@ export async function createPublishingApp(
   )
   /** A page or file of the preview the person opened last, or `undefined`. */
   const fromPreview = async (request: FastifyRequest) => {
-    const id = decodeURIComponent(cookieOf(request, PREVIEW_COOKIE) ?? '')
+    const id = cookieOf(request, PREVIEW_COOKIE) ?? ''
     if (!id || !(await signedIn(request))) return undefined
-    const folder = await service.previews.siteOf(checkDraftId(id)).catch(() => null)
+    const folder = await Promise.resolve()
+      .then(() => service.previews.siteOf(checkDraftId(id)))
+      .catch(() => null)
     if (!folder) return undefined
     const target = siteTarget(request.url)
     if (!target.ok) return undefined

@@ -275,6 +275,71 @@ describe('the publishing service under attack', () => {
     expect(overflow.headers['content-security-policy']).toContain("default-src 'none'")
   })
 
+  it('records every refused write of a signed-in person, whatever route refused it, and no stranger’s', async () => {
+    const send = (who: string | undefined, url: string, payload: object | string) =>
+      app.inject({
+        method: 'POST',
+        url,
+        headers: {
+          ...(who ? { cookie: cookie[who] as string } : {}),
+          origin: ORIGIN,
+          'content-type': 'application/json',
+        },
+        payload,
+      })
+    const before = (await readAudit(service.database)).length
+    const refused = [
+      await send('paul@bank.example', '/api/schedules', { draft: 'pages/none', at: 'soon' }),
+      await send('paul@bank.example', '/api/schedules/cancel', { id: 'x' }),
+      await send('paul@bank.example', '/api/schedules/cancel', { id: 424242 }),
+      await send('paul@bank.example', '/api/releases/rollback', { folder: 'nowhere' }),
+      await send('ada@bank.example', '/api/me/language', { language: 'xx' }),
+      await send('ada@bank.example', '/admin/preview', { files: 'none' }),
+    ]
+    expect(refused.map((answer) => answer.statusCode)).toEqual([422, 422, 422, 404, 422, 400])
+    const trail = (await readAudit(service.database)).slice(before)
+    expect(trail.map((entry) => [entry.actor, entry.action, entry.subject])).toEqual([
+      ['paul@bank.example', 'refusal', '/api/schedules'],
+      ['paul@bank.example', 'refusal', '/api/schedules/cancel'],
+      ['paul@bank.example', 'refusal', '/api/schedules/cancel'],
+      ['paul@bank.example', 'refusal', '/api/releases/rollback'],
+      ['ada@bank.example', 'refusal', '/api/me/language'],
+      ['ada@bank.example', 'refusal', '/admin/preview'],
+    ])
+    expect(trail[4]?.details).toMatchObject({
+      code: 'request',
+      status: 422,
+      reason: 'The editor speaks English (en) or German (de).',
+    })
+    // Nobody without an account grows the trail, whatever they send.
+    const strangers = [
+      await send(undefined, '/api/cms', '{"action":"addNote","params":{"x":"\\u0000"}}'),
+      await send(undefined, '/api/changes/approve', '{"id":"\\u0000"}'),
+      await send(undefined, '/api/me/language', { language: 'xx' }),
+    ]
+    expect(strangers.map((answer) => answer.statusCode)).toEqual([400, 400, 401])
+    expect((await readAudit(service.database)).length).toBe(before + trail.length)
+    // A malformed cookie is no cookie, and a field given twice no list: refusals, not failures.
+    for (const value of ['%', '%E0%A4%A']) {
+      const malformed = await app.inject({
+        url: '/changes',
+        headers: { cookie: `${SESSION_COOKIE}=${value}; __Host-publishing-preview=${value}` },
+      })
+      expect(malformed.statusCode).toBe(303)
+      const preview = await app.inject({
+        url: '/en/somewhere/',
+        headers: { cookie: `${cookie['ada@bank.example']}; __Host-publishing-preview=${value}` },
+      })
+      expect(preview.statusCode).toBe(404)
+    }
+    const twice = await app.inject({
+      url: '/changes/image?id=pages/about&path=a&path=b',
+      headers: { cookie: cookie['rita@bank.example'] as string },
+    })
+    expect(twice.statusCode).toBe(400)
+    expect(twice.json().error).toBe('Refused: query.path is given more than once.')
+  })
+
   it('refuses text the database cannot store with 400, naming the field, and records each refused write', async () => {
     const ada = cookie['ada@bank.example'] as string
     const send = (payload: string, url = '/api/cms') =>
