@@ -29,6 +29,7 @@ import {
   maySubmit,
   mayWrite,
   type Person,
+  refusalOf,
   type Submission,
 } from './rules'
 
@@ -378,21 +379,30 @@ export class Drafts {
     // record was lost (a crash between the commit and the record), where it left main then.
     const base = (await this.repo.mergeBase(mainTip, commit)) ?? mainTip
     await this.database.transaction(async (tx) => {
-      const [before] = await tx.query<{ status: DraftStatus }>(
-        'SELECT status FROM drafts WHERE id = $1',
+      const [before] = await tx.query<{ status: DraftStatus; submitted_by: string | null }>(
+        'SELECT status, submitted_by FROM drafts WHERE id = $1 FOR UPDATE',
         [id],
       )
-      // Saved while in review, the version saved is the one submitted (by whoever saved it).
-      const resubmitted = before !== undefined && before.status !== 'draft'
+      // Saved while in review by whoever submitted it, the version saved is the one submitted;
+      // saved by another author, it goes back to draft: they did not decide it was ready.
+      const inReview = before !== undefined && before.status !== 'draft'
+      const resubmitted = inReview && before.submitted_by === person.email
+      const returned = inReview && !resubmitted
       await tx.query(
         `INSERT INTO drafts (id, status, base_commit, created_by, created_at, updated_at)
          VALUES ($1, 'draft', $2, $3, $4, $4)
          ON CONFLICT (id) DO UPDATE SET updated_at = $4, base_commit = $2,
-           status = CASE WHEN drafts.status = 'pending_publish' THEN 'pending_review' ELSE drafts.status END,
-           submitted_by = CASE WHEN drafts.status = 'draft' THEN NULL ELSE $3 END,
-           submitted_commit = CASE WHEN drafts.status = 'draft' THEN NULL ELSE $5 END,
-           submitted_at = CASE WHEN drafts.status = 'draft' THEN NULL ELSE $4::timestamptz END`,
-        [id, base, person.email, now.toISOString(), commit],
+           status = $5, submitted_by = $6, submitted_commit = $7, submitted_at = $8`,
+        [
+          id,
+          base,
+          person.email,
+          now.toISOString(),
+          resubmitted ? 'pending_review' : 'draft',
+          resubmitted ? person.email : null,
+          resubmitted ? commit : null,
+          resubmitted ? now.toISOString() : null,
+        ],
       )
       await appendAudit(
         tx,
@@ -406,6 +416,7 @@ export class Drafts {
             files: changes.map((change) => change.path),
             ...(overridden.length > 0 ? { overridden } : {}),
             ...(resubmitted ? { submitted: true } : {}),
+            ...(returned ? { returnedToDraft: true } : {}),
           },
         },
         now,
@@ -544,15 +555,18 @@ export class Drafts {
     const draft = await this.require(id)
     await this.refuseUnless(person, mayApprove(person, draft), id)
     const now = this.clock()
-    await this.database.transaction(async (tx) => {
+    const approved = await this.database.transaction(async (tx) => {
+      // Only while the draft is still the version submitted: a save meanwhile wins.
+      const still = await tx.query(
+        `UPDATE drafts SET status = 'pending_publish', updated_at = $2
+         WHERE id = $1 AND status <> 'draft' AND submitted_commit = $3 RETURNING id`,
+        [id, now.toISOString(), draft.head],
+      )
+      if (still.length === 0) return false
       await tx.query(
         `INSERT INTO approvals (draft_id, approved_by, commit, at) VALUES ($1, $2, $3, $4)
          ON CONFLICT DO NOTHING`,
         [id, person.email, draft.head, now.toISOString()],
-      )
-      await tx.query(
-        "UPDATE drafts SET status = 'pending_publish', updated_at = $2 WHERE id = $1",
-        [id, now.toISOString()],
       )
       await appendAudit(
         tx,
@@ -560,7 +574,18 @@ export class Drafts {
         now,
         tx,
       )
+      return true
     })
+    if (!approved) {
+      // Changed between reading it and approving it: refused as the rules say of it now.
+      const current = await this.require(id)
+      const decision = mayApprove(person, current)
+      await this.refuseUnless(
+        person,
+        decision.allowed ? refusalOf(person, 'submission-lapsed') : decision,
+        id,
+      )
+    }
     return (await this.get(id)) as DraftView
   }
 

@@ -154,6 +154,10 @@ const refuse = (
   params: Record<string, string> = {},
 ): Decision => ({ allowed: false, code, reason: MESSAGES[person.language][code](params) })
 
+/** A refusal by its code, in the person's language: for what the rules find only afterwards. */
+export const refusalOf = (person: Person, code: Exclude<RefusalCode, 'role' | 'own-draft'>) =>
+  refuse(person, code)
+
 const allowed: Decision = { allowed: true }
 
 function needsRole(person: Person, role: Role, action: string): Decision | undefined {

@@ -184,6 +184,44 @@ describe('drafts', () => {
     expect((await save(ada, 'About us, later')).submission).toBeNull()
   })
 
+  it('returns a draft in review to draft when another author saves it: they did not submit it', async () => {
+    await save(ada, 'About us')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
+    const otto = person('otto@bank.example', ['author'])
+    const saved = await save(otto, 'About us, by Otto')
+    expect(saved).toMatchObject({ status: 'draft', submission: null })
+    expect((await readAudit(database)).at(-1)?.details).toMatchObject({ returnedToDraft: true })
+    await expect(drafts.approve(rita, 'pages/about')).rejects.toThrow(/not been moved to review/)
+    // Either of its authors may submit it now.
+    await drafts.setStatus(otto, 'pages/about', 'pending_review')
+    expect((await drafts.approve(rita, 'pages/about')).status).toBe('pending_publish')
+  })
+
+  it('approves nothing that changed between reading it and approving it', async () => {
+    await save(ada, 'About us')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
+    // Ada saves again (still in review, her version submitted) just after Rita's approval read
+    // the draft: the approval is refused, and the draft stays in review.
+    class Racing extends Drafts {
+      race = true
+      override async get(id: string) {
+        const read = await super.get(id)
+        if (this.race) {
+          this.race = false
+          await this.save(ada, id, [{ path: PAGE, content: 'title: Meanwhile\n' }], 'Meanwhile')
+        }
+        return read
+      }
+    }
+    const racing = new Racing(database, repo, () => new Date(Date.UTC(2026, 10, 26, 10)))
+    await expect(racing.approve(rita, 'pages/about')).rejects.toThrow(
+      /changed since its author moved it to review/,
+    )
+    const after = (await drafts.get('pages/about')) as DraftView
+    expect(after).toMatchObject({ status: 'pending_review', approval: null })
+    expect(after.submission?.commit).toBe(after.head)
+  })
+
   it('sends a draft back with a comment its author sees', async () => {
     await save(ada, 'About us')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')

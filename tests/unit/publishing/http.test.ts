@@ -680,6 +680,12 @@ describe('the page of changes', () => {
       [{ path: imprint, content: 'title: Imprint, by Olga too\n' }],
       'Olga',
     )
+    // Her save returned it to draft (Ada had submitted it); she submits it herself.
+    await service.drafts.setStatus(
+      { email: 'olga@bank.example', name: 'olga', roles: ['author', 'publisher'], language: 'en' },
+      'pages/imprint',
+      'pending_review',
+    )
     await service.drafts.approve(
       { email: 'rita@bank.example', name: 'rita', roles: ['reviewer'], language: 'en' },
       'pages/imprint',
