@@ -456,46 +456,87 @@ export async function initBare(gitDir: string, options: Omit<GitOptions, 'gitDir
   return new GitRepository({ gitDir, ...options })
 }
 
-/** A commit that reached main from outside the service, and the content files it changed. */
+/** A commit that reached main from outside the service, and the files it changed. */
 export interface OutsideCommit {
   commit: string
   author: string
   email: string
-  /** Its content and images (`content/`, `public/`) changed against its first parent. */
+  /** The files it changed against its first parent. */
   files: string[]
 }
 
+/** Control characters shown as the replacement character: a name is text, never a separator. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds.
+const printable = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd')
+
 /**
- * The commits reachable from `head` and not from `base`, oldest first, each with its author and
- * the content files it changed (a merge against its first parent): what taking in `head` brings.
- * At most `limit` of them, the newest dropped first; `more` counts those.
+ * What taking in `head` onto `base` brings: every file it changes (one diff, whatever its
+ * commits), and its commits, oldest first, each with its author and the files it changed
+ * against its first parent; at most `limit` of those, the oldest dropped first (`more` counts
+ * them). Parsed by commit ids, never by characters an author could put in a name.
  */
 export async function commitsBetween(
   repo: GitRepository,
   base: string,
   head: string,
   limit = 500,
-): Promise<{ commits: OutsideCommit[]; more: number }> {
-  const output = await repo.git([
-    'log',
-    '--reverse',
-    '-z',
-    '--format=%x1e%H%x00%an%x00%ae%x00',
-    '--name-only',
-    '--no-renames',
-    '--diff-merges=first-parent',
-    `${base}..${head}`,
-    '--',
-  ])
-  const commits: OutsideCommit[] = []
-  for (const record of output.toString('utf8').split('\x1e').slice(1)) {
-    const [commit = '', author = '', email = '', ...paths] = record.split('\0')
-    const files = paths
-      .map((path) => path.replace(/^\n/, ''))
-      .filter((path) => path.startsWith('content/') || path.startsWith('public/'))
-    commits.push({ commit, author, email, files: [...new Set(files)].sort() })
+): Promise<{ files: string[]; commits: OutsideCommit[]; more: number }> {
+  const files = (await repo.git(['diff', '--name-only', '--no-renames', '-z', base, head, '--']))
+    .toString('utf8')
+    .split('\0')
+    .filter(Boolean)
+    .sort()
+  const ids = (await repo.git(['rev-list', '--reverse', `${base}..${head}`]))
+    .toString('utf8')
+    .split('\n')
+    .filter((id) => /^[0-9a-f]{40,64}$/.test(id))
+  const kept = ids.slice(-limit)
+  const commits: OutsideCommit[] = kept.map((commit) => ({
+    commit,
+    author: '',
+    email: '',
+    files: [],
+  }))
+  const byId = new Map(commits.map((commit) => [commit.commit, commit]))
+  if (kept.length > 0) {
+    // Names and addresses: three fields a commit, none of which can hold a NUL.
+    const idents = (
+      await repo.git(['log', '-z', '--no-walk=unsorted', '--format=%H%x00%an%x00%ae', ...kept])
+    )
+      .toString('utf8')
+      .split('\0')
+    for (let at = 0; at + 2 < idents.length; at += 3) {
+      const found = byId.get(idents[at] ?? '')
+      if (!found) continue
+      found.author = printable(idents[at + 1] ?? '')
+      found.email = printable(idents[at + 2] ?? '')
+    }
+    // Files: each commit's id, then its files, NUL-separated; a new record starts at an id.
+    const changes = (
+      await repo.git([
+        'log',
+        '-z',
+        '--no-walk=unsorted',
+        '--name-only',
+        '--no-renames',
+        '--diff-merges=first-parent',
+        '--format=%H',
+        ...kept,
+      ])
+    )
+      .toString('utf8')
+      .split('\0')
+    let current: OutsideCommit | undefined
+    for (const token of changes) {
+      const name = token.replace(/^\n/, '')
+      if (!name) continue
+      const next = token.startsWith('\n') ? undefined : byId.get(name)
+      if (next) current = next
+      else current?.files.push(name)
+    }
+    for (const commit of commits) commit.files = [...new Set(commit.files)].sort()
   }
-  return { commits: commits.slice(0, limit), more: Math.max(0, commits.length - limit) }
+  return { files, commits, more: ids.length - kept.length }
 }
 
 /** The distinct author e-mails of the commits reachable from `head` and not from `base`. */

@@ -155,18 +155,18 @@ async function record(
       draft && !branchGone ? { ...move.details, draftKeptForNewerEdit: true } : move.details
     await appendAudit(tx, { actor, action, subject, before, after, details }, now, tx)
     // What a take-in brought that no reviewer saw waits for the release that first serves it.
-    if (action === 'take-in' && Array.isArray(details.commits)) {
-      for (const taken of details.commits as {
-        commit: string
-        author: string
-        files: string[]
-      }[]) {
-        if (taken.files.length === 0) continue
-        await tx.query(
-          `INSERT INTO taken_in_content (commit, author, files, taken_at) VALUES ($1, $2, $3, $4)`,
-          [taken.commit, taken.author, JSON.stringify(taken.files), now.toISOString()],
-        )
-      }
+    const files = details.unreviewedContent
+    if (action === 'take-in' && Array.isArray(files) && files.length > 0) {
+      const authors = Array.isArray(details.authors) ? details.authors.map(String) : []
+      await tx.query(
+        `INSERT INTO taken_in_content (commit, author, files, taken_at) VALUES ($1, $2, $3, $4)`,
+        [
+          String(details.remote ?? after),
+          authors.join(', '),
+          JSON.stringify(files),
+          now.toISOString(),
+        ],
+      )
     }
     return true
   })

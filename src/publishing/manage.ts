@@ -92,8 +92,8 @@ const TEXTS = {
     releaseRolledBackTo: (folder: string) => `Serves release ${folder} again.`,
     releaseCommit: 'Commit',
     unreviewed:
-      'Also the first to serve content that no reviewer approved (taken in from the bank’s repository):',
-    unreviewedCommit: (commit: string, author: string) => `commit ${commit} by ${author}`,
+      'Also the first to serve content or code that no reviewer here approved (taken in from the bank’s repository):',
+    unreviewedCommit: (commit: string, author: string) => `up to commit ${commit}, by ${author}`,
     schedules: 'Schedules',
     ready: 'Ready to publish',
     noReady: 'No draft is approved and waiting.',
@@ -172,8 +172,8 @@ const TEXTS = {
     releaseRolledBackTo: (folder: string) => `Stellt die Veröffentlichung ${folder} wieder her.`,
     releaseCommit: 'Commit',
     unreviewed:
-      'Schaltet außerdem als erste Inhalte live, die niemand geprüft hat (aus dem Repository der Bank übernommen):',
-    unreviewedCommit: (commit: string, author: string) => `Commit ${commit} von ${author}`,
+      'Schaltet außerdem als erste Inhalte oder Code live, die hier niemand geprüft hat (aus dem Repository der Bank übernommen):',
+    unreviewedCommit: (commit: string, author: string) => `bis Commit ${commit}, von ${author}`,
     schedules: 'Zeitpläne',
     ready: 'Bereit zur Veröffentlichung',
     noReady: 'Kein Entwurf ist freigegeben und wartet.',

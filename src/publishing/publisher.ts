@@ -55,6 +55,10 @@ export const RELEASES_MIGRATION = {
   ],
 }
 
+/** Whether a file of the repository is something the site is made of, not tests or notes. */
+export const isSiteSource = (path: string) =>
+  /^(content|public|src)\//.test(path) || path === 'package.json' || path === 'package-lock.json'
+
 /** A `jsonb` list as the driver gives it (PGlite parses it, some set-ups give its text). */
 const filesOf = (files: string[] | string): string[] =>
   typeof files === 'string' ? (JSON.parse(files) as string[]) : files
@@ -431,7 +435,12 @@ export class Publisher {
             files: commit.files,
           })),
           ...(taken.more > 0 ? { moreCommits: taken.more } : {}),
-          unreviewedContent: [...new Set(taken.commits.flatMap((commit) => commit.files))].sort(),
+          // What of it the site is made of (content, images, code): from one diff, so no
+          // commit's name or number hides a file.
+          unreviewedContent: taken.files.filter(isSiteSource),
+          authors: [
+            ...new Set(taken.commits.map((commit) => `${commit.author} <${commit.email}>`)),
+          ].slice(0, 20),
         },
       },
       this.clock(),

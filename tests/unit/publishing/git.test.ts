@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   checkPath,
+  commitsBetween,
   type GitRepository,
   initBare,
   MergeConflictError,
@@ -192,6 +193,49 @@ describe('merges without a working tree', () => {
     const error = await repo.mergeTrees(clash, draft).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(MergeConflictError)
     expect((error as MergeConflictError).files).toEqual(['content/en/pages/about.yaml'])
+  })
+})
+
+describe('what a take-in brings', () => {
+  it('names every file from one diff, and each commit’s author and files, whatever the author’s name holds', async () => {
+    const base = await repo.commit({
+      ref: MAIN,
+      parent: null,
+      changes: [{ path: 'content/en/pages/about.yaml', content: 'title: About\n' }],
+      author: ADA,
+      message: 'Start',
+    })
+    // A content change by someone whose address holds control characters (a separator of
+    // git's log among them), then enough others that the record keeps only the newest.
+    const hostile = { name: 'Mallory\u001e\u0007', email: 'mal\u001e@example.test' }
+    const first = await repo.commit({
+      ref: MAIN,
+      parent: base,
+      changes: [{ path: 'content/en/pages/imprint.yaml', content: 'title: Imprint\n' }],
+      author: hostile,
+      message: 'Imprint',
+    })
+    let tip = first
+    for (const index of [1, 2]) {
+      tip = await repo.commit({
+        ref: MAIN,
+        parent: tip,
+        changes: [{ path: `notes/${index}.md`, content: `${index}\n` }],
+        author: RITA,
+        message: `Note ${index}`,
+      })
+    }
+    const taken = await commitsBetween(repo, base, tip, 2)
+    expect(taken.files).toEqual(['content/en/pages/imprint.yaml', 'notes/1.md', 'notes/2.md'])
+    expect(taken.more).toBe(1)
+    expect(taken.commits.map((commit) => commit.files)).toEqual([['notes/1.md'], ['notes/2.md']])
+    const all = await commitsBetween(repo, base, tip)
+    expect(all.commits[0]).toMatchObject({
+      commit: first,
+      files: ['content/en/pages/imprint.yaml'],
+    })
+    const names = `${all.commits[0]?.author} ${all.commits[0]?.email}`
+    expect([...names].some((character) => character.charCodeAt(0) < 0x20)).toBe(false)
   })
 })
 

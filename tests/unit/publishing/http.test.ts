@@ -770,15 +770,15 @@ describe('the page of changes', () => {
     expect(items[0]).toContain('(live)')
     expect(items[0]).toContain('Published by paul@bank.example, approved by rita@bank.example')
     expect(items[0]).toContain('<code>content/en/pages/about.yaml</code>')
-    expect(items[0]).toContain('content that no reviewer approved')
+    expect(items[0]).toContain('content or code that no reviewer here approved')
     expect(items[0]).toMatch(
-      /by Developer &lt;dev@bank\.example&gt;: <code>content\/en\/pages\/imprint\.yaml<\/code>/,
+      /, by Developer &lt;dev@bank\.example&gt;: <code>content\/en\/pages\/imprint\.yaml<\/code>/,
     )
     expect(items[0]).not.toContain('Roll back to this release')
     // The one before: the image, not live, not marked, offered for rollback.
     expect(items[1]).not.toContain('(live)')
     expect(items[1]).toContain('<code>public/images/branch-office.png</code>')
-    expect(items[1]).not.toContain('no reviewer approved')
+    expect(items[1]).not.toContain('no reviewer here approved')
     expect(items[1]).toContain('Roll back to this release')
     // An author sees the releases, not the rollback.
     expect((await as('ada@bank.example', 'GET', '/releases')).body).not.toContain(

@@ -284,7 +284,7 @@ describe('publishing the real site', () => {
     expect(next.unreviewed).toEqual([])
     const takeIns = (await readAudit(database)).filter((entry) => entry.action === 'take-in')
     expect(takeIns.at(-1)?.details).toMatchObject({
-      commits: [{ author: `${DEVELOPER.name} <${DEVELOPER.email}>`, files: [] }],
+      commits: [{ author: `${DEVELOPER.name} <${DEVELOPER.email}>`, files: ['README.md'] }],
       unreviewedContent: [],
     })
   })
