@@ -118,6 +118,12 @@ async function launchPuppeteer(
           headless: true,
           args: [
             ...CHROMIUM_ARGS,
+            // Chromium 150 connects to www.google.com by itself: it preconnects to its search
+            // engine and asks whether its "AI mode" may be offered (/async/folae), at start and
+            // on navigation. Its own requests, to a host the site's trackers use too: turned off
+            // rather than let through (found with --log-net-log). Puppeteer merges this list
+            // with its own.
+            '--disable-features=SearchEnginePreconnector,SearchEnginePreconnect2,PreconnectToSearch,AimEligibilityService,AimServerEligibilityEnabled,AimServerRequestOnStartupEnabled,AimEnabled,AiModeOmniboxEntryPoint',
             ...(proxy ? [`--proxy-server=${proxy.host}`, '--proxy-bypass-list=<-loopback>'] : []),
           ],
         })
