@@ -23,6 +23,11 @@ import { ANCHOR_TRAILER, type GitRepository, pushRefs, RefMovedError } from './g
 export const CHECKPOINT_REF = 'refs/audit/checkpoint'
 /** Where `verify` keeps its copy of the remote's anchors (fetched each time). */
 const REMOTE_COPY = 'refs/audit/remote'
+/**
+ * Where `verify` keeps what it saw on the remote last time: the next look must find it still
+ * there (a fast-forward), or the remote's anchors were rewritten.
+ */
+const REMOTE_SEEN = 'refs/audit/seen'
 
 const ANCHOR_LINE = new RegExp(`^${ANCHOR_TRAILER}: (\\d+) ([0-9a-f]{64})$`, 'gm')
 const SERVICE_PERSON = { name: 'Publishing service', email: 'publishing@localhost' }
@@ -52,6 +57,8 @@ export async function mainTrailers(database: Queryable): Promise<string[]> {
 /** An anchor found in git. */
 export interface GitAnchor extends TrailAnchor {
   commit: string
+  /** On a commit of main (anyone who may push there could write one) or a checkpoint. */
+  source: 'main' | 'checkpoint'
 }
 
 /** The anchors a commit message records. */
@@ -69,6 +76,7 @@ function anchorsIn(message: string): TrailState[] {
 async function anchorsOf(
   repo: GitRepository,
   ref: string,
+  source: GitAnchor['source'],
   nameOf: (commit: { id: string; at: string; subject: string }) => string,
 ): Promise<GitAnchor[]> {
   if (!(await repo.resolve(ref))) return []
@@ -85,7 +93,7 @@ async function anchorsOf(
     const [id = '', at = '', subject = '', body = ''] = record.split('\x1f')
     if (!id) continue
     const name = nameOf({ id, at, subject })
-    for (const state of anchorsIn(body)) anchors.push({ ...state, commit: id, name })
+    for (const state of anchorsIn(body)) anchors.push({ ...state, commit: id, name, source })
   }
   return anchors
 }
@@ -103,11 +111,13 @@ async function anchorsAt(
     ...(await anchorsOf(
       repo,
       checkpoint,
+      'checkpoint',
       (commit) => `checkpoint ${shortId(commit.id)} (${label}${CHECKPOINT_REF}, ${commit.at})`,
     )),
     ...(await anchorsOf(
       repo,
       main,
+      'main',
       (commit) =>
         `commit ${shortId(commit.id)} on ${label}main ("${commit.subject}", ${commit.at})`,
     )),
@@ -120,6 +130,10 @@ export interface AnchorSources {
   read: string[]
   /** What could not be read, and why. */
   problems: string[]
+  /** The remote's anchors rewritten since the last look (a ref gone, or forced back). */
+  rewritten: string[]
+  /** Anchors not counted: on main, but on no commit the trail says the service made. */
+  ignored: string[]
 }
 
 /**
@@ -133,6 +147,7 @@ export async function readAnchors(
 ): Promise<AnchorSources> {
   const read = [`${repo.gitDir} (main, ${CHECKPOINT_REF})`]
   const problems: string[] = []
+  const rewritten: string[] = []
   const anchors = await anchorsAt(repo, CHECKPOINT_REF, 'refs/heads/main')
   if (remote?.push) {
     try {
@@ -159,6 +174,23 @@ export async function readAnchors(
           ...present.map(([from, to]) => `+${from}:${to}`),
         ])
       }
+      // What the last look saw must still be there: the remote's refs only ever move forward.
+      for (const [from, copy] of wanted) {
+        const seenRef = `${REMOTE_SEEN}/${copy.slice(REMOTE_COPY.length + 1)}`
+        const seen = await repo.resolve(seenRef)
+        const now = await repo.resolve(copy)
+        if (seen && !now) {
+          rewritten.push(
+            `the remote's ${from} is gone: it was at ${shortId(seen)} when the anchors were last checked`,
+          )
+        } else if (seen && now && seen !== now && !(await repo.isAncestor(seen, now))) {
+          rewritten.push(
+            `the remote's ${from} was rewritten: it no longer holds ${shortId(seen)}, which it held when the anchors were last checked`,
+          )
+        } else if (now && now !== seen) {
+          await repo.moveRef(seenRef, now, seen)
+        }
+      }
       anchors.push(
         ...(await anchorsAt(
           repo,
@@ -182,7 +214,42 @@ export async function readAnchors(
     seen.add(key)
     return true
   })
-  return { anchors: unique, read, problems }
+  return { anchors: unique, read, problems, rewritten, ignored: [] }
+}
+
+/**
+ * Main's anchors on commits the service made: the `after` of a publication or a rollback, or
+ * of a take-in that merged (a fast-forward takes in someone else's commit). Anyone who may push
+ * to the bank's main could write an anchor line into a commit of their own; it does not count.
+ */
+async function madeByTheService(
+  database: Queryable,
+  sources: AnchorSources,
+): Promise<AnchorSources> {
+  const rows = await database.query<{
+    action: string
+    after_commit: string
+    details: Record<string, unknown> | string
+  }>(
+    `SELECT action, after_commit, details FROM audit_entries
+     WHERE action IN ('publish', 'rollback', 'take-in') AND after_commit IS NOT NULL`,
+  )
+  const made = new Set(
+    rows
+      .filter((row) => {
+        if (row.action !== 'take-in') return true
+        const details = typeof row.details === 'string' ? JSON.parse(row.details) : row.details
+        return details?.remote !== row.after_commit
+      })
+      .map((row) => row.after_commit),
+  )
+  const ignored: string[] = []
+  const anchors = sources.anchors.filter((anchor) => {
+    if (anchor.source === 'checkpoint' || made.has(anchor.commit)) return true
+    ignored.push(anchor.name)
+    return false
+  })
+  return { ...sources, anchors, ignored: [...new Set(ignored)] }
 }
 
 /** The trail checked against every anchor found (`npm run cms -- verify`). */
@@ -191,7 +258,8 @@ export async function verifyWithAnchors(
   repo: GitRepository | undefined,
   remote?: { url: string; branch: string; push: boolean },
 ): Promise<{ check: AuditCheck; sources: AnchorSources | undefined }> {
-  const sources = repo ? await readAnchors(repo, remote) : undefined
+  const read = repo ? await readAnchors(repo, remote) : undefined
+  const sources = read ? await madeByTheService(database, read) : undefined
   return { check: await verifyAudit(database, sources?.anchors ?? []), sources }
 }
 

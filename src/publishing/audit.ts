@@ -404,8 +404,10 @@ const short = (hash: string) => hash.slice(0, 12)
  * agree: entry #length exists and has the hash it records. An entry changed without
  * recomputing the rest breaks the chain there; a chain recomputed after a change, or entries
  * removed from the end, disagree with the anchors after the change. Keyed entries are checked
- * with the key their id names, when `AUDIT_KEY` holds it, and counted as unchecked otherwise;
- * an unkeyed entry after a keyed one is refused whatever the keys.
+ * with the key their id names; one of a key not given is counted as unchecked, but given keys,
+ * only where an anchor written since vouches for it (else it breaks the chain: whoever may
+ * insert rows could have keyed it with a key of their own); an unkeyed entry after a keyed one
+ * is refused whatever the keys.
  */
 export async function verifyAudit(
   database: Queryable,
@@ -424,6 +426,8 @@ export async function verifyAudit(
   const missingKeys = new Set<string>()
   let checked = 0
   let lastAgreeing = 0
+  /** Entries of a key the keys given do not hold: an old key's, or a forger's. */
+  const unknownKeyed: { id: number; keyId: string }[] = []
   const broken = (brokenAt: number, reason: string, anchor?: string): AuditCheck => ({
     ok: false,
     entries: count,
@@ -454,6 +458,7 @@ export async function verifyAudit(
         if (key === undefined) {
           unchecked++
           missingKeys.add(entry.keyId)
+          if (knownKeys.size > 0) unknownKeyed.push({ id: entry.id, keyId: entry.keyId })
         } else if (hashOf(unsigned, key) !== hash) {
           return broken(entry.id, 'its content was changed')
         }
@@ -483,6 +488,16 @@ export async function verifyAudit(
       count + 1,
       `${beyond.name} records ${beyond.length} entries, the last with hash ${short(beyond.head)}…, the database has ${count}: entries were removed from the end`,
       beyond.name,
+    )
+  }
+  // Given keys, an entry of another key passes unchecked only where an anchor written since
+  // vouches for it (an older key's, before a checkpoint); after the last anchor, anyone who may
+  // insert rows could have written it with a key of their own.
+  const exposed = unknownKeyed.find((entry) => entry.id > lastAgreeing)
+  if (exposed) {
+    return broken(
+      exposed.id,
+      `it is keyed with a key AUDIT_KEY does not hold (${exposed.keyId}), and no anchor written since vouches for it: not written with the bank's key`,
     )
   }
   return {

@@ -183,6 +183,13 @@ async function verify(
       console.error(`The audit trail is broken at entry ${check.brokenAt}: ${check.reason}.`)
       return 1
     }
+    // The remote's anchors rewritten since the last look: what they held is not there to check.
+    if (sources && sources.rewritten.length > 0) {
+      for (const rewritten of sources.rewritten) {
+        console.error(`The audit trail's anchors were tampered with: ${rewritten}.`)
+      }
+      return 1
+    }
     console.error(`The audit trail's chain of ${check.entries} entries is intact.`)
     if (!sources) {
       console.error(
@@ -202,6 +209,11 @@ async function verify(
         )
       }
       for (const problem of sources.problems) console.error(`Not checked: ${problem}.`)
+      for (const name of sources.ignored) {
+        console.error(
+          `Not counted: ${name} carries an anchor, but the trail records no such commit of the service's (someone else's commit).`,
+        )
+      }
     }
     if (check.unchecked) {
       console.error(

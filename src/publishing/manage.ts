@@ -6,14 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { escapeHtml } from '../shared/html'
-import {
-  AUDIT_ACTIONS,
-  type AuditAction,
-  appendAudit,
-  exportAudit,
-  readAudit,
-  verifyAudit,
-} from './audit'
+import { AUDIT_ACTIONS, type AuditAction, appendAudit, exportAudit, readAudit } from './audit'
+import { verifyWithAnchors } from './audit-anchor'
 import { refusal, unrecorded } from './cms-api'
 import { type DraftView, MEDIA_DRAFTS, RefusedError } from './drafts'
 import { layout } from './pages'
@@ -65,6 +59,11 @@ const TEXTS = {
     sendInvitation: 'Make an invitation link',
     audit: 'Audit trail',
     chainOk: (n: number) => `The chain of ${n} entries is intact.`,
+    anchored: (anchors: number, last: number) =>
+      `It agrees with its ${anchors} anchors in git; the furthest names entry ${last}.`,
+    notAnchored: 'No anchor of it in git was found yet.',
+    unchecked: (entries: number) =>
+      `${entries} keyed entries were not checked: AUDIT_KEY is not set here.`,
     chainBroken: (id: number, reason: string) => `The chain is broken at entry ${id}: ${reason}.`,
     download: 'Download',
     older: 'Older entries',
@@ -144,6 +143,11 @@ const TEXTS = {
     sendInvitation: 'Einladungslink erzeugen',
     audit: 'Prüfpfad',
     chainOk: (n: number) => `Die Kette der ${n} Einträge ist unversehrt.`,
+    anchored: (anchors: number, last: number) =>
+      `Sie stimmt mit ihren ${anchors} Ankern in git überein; der weiteste nennt Eintrag ${last}.`,
+    notAnchored: 'Noch kein Anker in git wurde gefunden.',
+    unchecked: (entries: number) =>
+      `${entries} mit Schlüssel gesicherte Einträge wurden nicht geprüft: AUDIT_KEY ist hier nicht gesetzt.`,
     chainBroken: (id: number, reason: string) =>
       `Die Kette ist bei Eintrag ${id} unterbrochen: ${reason}.`,
     download: 'Herunterladen',
@@ -435,7 +439,17 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
       const person = await allowed(request, reply, mayManagePeople, 'audit')
       if (!person) return
       const t = TEXTS[person.language]
-      const check = await verifyAudit(database)
+      // Against the anchors in the service's repository (the remote's are `verify`'s: a page
+      // that fetched them would write refs on a GET).
+      const { check } = await verifyWithAnchors(database, service.repo)
+      const anchored =
+        check.ok && check.anchors && check.anchors.checked > 0
+          ? ` ${t.anchored(check.anchors.checked, check.anchors.last)}`
+          : check.ok
+            ? ` ${t.notAnchored}`
+            : ''
+      const unchecked =
+        check.ok && check.unchecked ? ` ${t.unchecked(check.unchecked.entries)}` : ''
       const action = (AUDIT_ACTIONS as readonly string[]).includes(request.query.action ?? '')
         ? (request.query.action as AuditAction)
         : undefined
@@ -468,7 +482,7 @@ ${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><
           person.language,
           t.audit,
           `${nav(person.language)}<h1>${t.audit}</h1>
-<p>${escapeHtml(check.ok ? t.chainOk(check.entries) : t.chainBroken(check.brokenAt, check.reason))}</p>
+<p>${escapeHtml(`${check.ok ? t.chainOk(check.entries) : t.chainBroken(check.brokenAt, check.reason)}${anchored}${unchecked}`)}</p>
 <p>${t.download}: <a href="/audit.csv" download>CSV</a> · <a href="/audit.json" download>JSON</a></p>
 <div class="table" role="region" aria-label="${t.audit}" tabindex="0"><table><caption>${t.audit}</caption><thead><tr><th scope="col">#</th><th scope="col">${t.when}</th><th scope="col">${t.who}</th><th scope="col">${t.what}</th><th scope="col">${t.subject}</th><th scope="col">${t.commits}</th><th scope="col">Details</th></tr></thead><tbody>${rows}</tbody></table></div>${older}`,
         ),

@@ -27,6 +27,7 @@ import {
   CHECKPOINT_REF,
   mainTrailers,
   readAnchors,
+  verifyWithAnchors,
 } from '../../../src/publishing/audit-anchor'
 import { Drafts, MAIN } from '../../../src/publishing/drafts'
 import type { GitRepository } from '../../../src/publishing/git'
@@ -342,11 +343,36 @@ for (const kind of databases()) {
         keyIdOf(OTHER_KEY),
       ])
       expect(await verifyAudit(database)).toEqual({ ok: true, entries: 5 })
+      // The old key left out: its entries pass unchecked where an anchor written since (the
+      // checkpoint the service writes when keying changes) vouches for them, and only there.
       setAuditKeys([OTHER_KEY])
-      expect(await verifyAudit(database)).toEqual({
+      const trail = await readAudit(database)
+      const checkpoint = { length: 4, head: trail[3]?.hash as string, name: 'checkpoint' }
+      expect(await verifyAudit(database, [checkpoint])).toEqual({
         ok: true,
         entries: 5,
+        anchors: { checked: 1, last: 4 },
         unchecked: { entries: 3, keys: [keyIdOf(KEY)] },
+      })
+      expect(await verifyAudit(database)).toMatchObject({
+        ok: false,
+        brokenAt: 1,
+        reason: expect.stringMatching(/no anchor written since vouches for it/),
+      })
+      // Someone who may only insert rows writes an entry with a key of their own: it breaks
+      // the chain, whatever its hash, though it links to the last entry.
+      await database.query(
+        `INSERT INTO audit_entries
+           (id, at, actor, action, subject, details, previous_hash, key_id, hash)
+         VALUES (6, now(), 'rita@bank.example', 'approve', 'pages/evil', '{}', $1, 'deadbeefdeadbeef', $2)`,
+        [trail[4]?.hash, 'a'.repeat(64)],
+      )
+      expect(await verifyAudit(database, [checkpoint])).toMatchObject({
+        ok: false,
+        brokenAt: 6,
+        reason: expect.stringMatching(
+          /keyed with a key AUDIT_KEY does not hold \(deadbeefdeadbeef\)/,
+        ),
       })
     })
 
@@ -435,6 +461,74 @@ for (const kind of databases()) {
       })
       expect(unreachable.problems).toEqual([
         expect.stringMatching(/^the remote's anchors could not be read/),
+      ])
+    })
+
+    it('finds the remote’s checkpoints rewritten since the last look, or gone', async () => {
+      const bank = { url: remote.gitDir, branch: 'main', push: true }
+      await records(1, 2)
+      await checkpoints.write()
+      await checkpoints.push()
+      expect((await readAnchors(repo, bank)).rewritten).toEqual([])
+      // Whoever may push to the bank's repository replaces its checkpoints with a chain of
+      // their own (after the trail was rewritten): the last look's checkpoint is not in it.
+      await records(3, 3)
+      const forged = await remote.commitTree((await remote.git(['mktree'], '')).toString().trim(), {
+        parents: [],
+        author: DEVELOPER,
+        message: `Audit trail: 3 entries\n\nAudit-Trail: 3 ${(await readAudit(database))[2]?.hash}\n`,
+      })
+      await remote.git(['update-ref', CHECKPOINT_REF, forged])
+      const rewritten = await readAnchors(repo, bank)
+      expect(rewritten.rewritten).toEqual([
+        expect.stringMatching(
+          /^the remote's refs\/audit\/checkpoint was rewritten: it no longer holds [0-9a-f]{12}/,
+        ),
+      ])
+      // And found again at the next look: what was seen stays what it must descend from.
+      expect((await readAnchors(repo, bank)).rewritten).toHaveLength(1)
+      await remote.git(['update-ref', '-d', CHECKPOINT_REF])
+      expect((await readAnchors(repo, bank)).rewritten).toEqual([
+        expect.stringMatching(/^the remote's refs\/audit\/checkpoint is gone/),
+      ])
+    })
+
+    it('counts no anchor that someone pushed to main: only those on the service’s own commits', async () => {
+      await records(1, 2)
+      // A developer's commit whose message reads as an anchor, taken in by a fast-forward.
+      // (Written with git itself: the service's own commits quote such lines.)
+      const parent = (await remote.resolve(MAIN)) as string
+      const tree = (await remote.git(['rev-parse', `${parent}^{tree}`])).toString().trim()
+      const pushed = (
+        await remote.git(
+          [
+            'commit-tree',
+            tree,
+            '-p',
+            parent,
+            '-m',
+            'Notes',
+            '-m',
+            `Audit-Trail: 99999 ${'a'.repeat(64)}`,
+          ],
+          undefined,
+          {
+            GIT_AUTHOR_NAME: DEVELOPER.name,
+            GIT_AUTHOR_EMAIL: DEVELOPER.email,
+            GIT_COMMITTER_NAME: DEVELOPER.name,
+            GIT_COMMITTER_EMAIL: DEVELOPER.email,
+          },
+        )
+      )
+        .toString()
+        .trim()
+      await remote.git(['update-ref', MAIN, pushed])
+      await repo.git(['fetch', '--quiet', remote.gitDir, `+${MAIN}:${MAIN}`])
+      expect(await repo.resolve(MAIN)).toBe(pushed)
+      const { check, sources } = await verifyWithAnchors(database, repo)
+      expect(check).toMatchObject({ ok: true, entries: 2 })
+      expect(sources?.ignored).toEqual([
+        expect.stringMatching(/^commit [0-9a-f]{12} on main \("Notes"/),
       ])
     })
   })
