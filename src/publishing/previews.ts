@@ -119,7 +119,8 @@ export class Previews {
       .catch(() => ({}) as Record<string, unknown>)
     const file = repositoryPath.replace(/^content\//, '')
     const page = Object.hasOwn(pages, file) ? pages[file] : undefined
-    return typeof page === 'string' && page.startsWith('/') && !page.startsWith('//')
+    // A path of the site as the build writes them: the redirect stays on the service's origin.
+    return typeof page === 'string' && /^\/(?:[a-z0-9_.-]+\/)*$/.test(page) && !page.includes('..')
       ? page
       : pageOfFile(repositoryPath)
   }
