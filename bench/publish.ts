@@ -98,6 +98,12 @@ export async function publishTimes(runs: number): Promise<PublishFigures> {
       assets: [],
       options: { collectionName: 'pages', useWorkflow: true, status: 'draft' },
     })
+    // Its author moves it to review; only then may the reviewer approve it.
+    await call('author', 'updateUnpublishedEntryStatus', {
+      collection: 'pages',
+      slug: 'about',
+      newStatus: 'pending_review',
+    })
     await call('reviewer', 'updateUnpublishedEntryStatus', {
       collection: 'pages',
       slug: 'about',
