@@ -6,6 +6,10 @@
  * (`/rates/…`) come from the cache first: their names change with their content, so a cached
  * one is never stale, and a currency seen once works offline. The search's files likewise; its
  * index (`/search/{language}/index.json`, which names the current files) network-first.
+ *
+ * Nothing answered `no-store` is kept, and no page of the forms service (`/api/`: the e-mails'
+ * confirm and unsubscribe pages, tokens in their addresses) is ever taken from or put in a
+ * cache: those go to the network as if there were no worker.
  */
 import { ExpirationPlugin } from 'workbox-expiration'
 import { cleanupOutdatedCaches, type PrecacheEntry, precacheAndRoute } from 'workbox-precaching'
@@ -17,6 +21,24 @@ import { isSearchFilePath, SEARCH_ROOT } from '../shared/search/format'
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> }
 
+type Plugin = NonNullable<StrategyOptions['plugins']>[number]
+
+/** What `Cache-Control: no-store` asks of every cache, this one included. */
+const noStore = (response: Response) =>
+  /(^|,)\s*no-store\s*(,|$)/i.test(response.headers.get('cache-control') ?? '')
+
+/**
+ * Keeps only whole, storable answers: a 200 not marked `no-store`. (Given a plugin of its own,
+ * Workbox no longer keeps its default, 200s only: this one says both.)
+ */
+const storableOnly: Plugin = {
+  cacheWillUpdate: async ({ response }) =>
+    response.status === 200 && !noStore(response) ? response : null,
+}
+
+/** The forms service's pages: never cached, never answered from a cache. */
+const isServicePath = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/')
+
 self.skipWaiting()
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()))
 
@@ -24,10 +46,10 @@ cleanupOutdatedCaches()
 precacheAndRoute(self.__WB_MANIFEST)
 
 registerRoute(
-  ({ request }) => request.mode === 'navigate',
+  ({ request, url }) => request.mode === 'navigate' && !isServicePath(url.pathname),
   new NetworkFirst({
     cacheName: 'pages',
-    plugins: [new ExpirationPlugin({ maxEntries: 50 })],
+    plugins: [storableOnly, new ExpirationPlugin({ maxEntries: 50 })],
   }),
 )
 
@@ -37,7 +59,7 @@ registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname.startsWith('/page-data/'),
   new NetworkFirst({
     cacheName: 'page-data',
-    plugins: [new ExpirationPlugin({ maxEntries: 200 })],
+    plugins: [storableOnly, new ExpirationPlugin({ maxEntries: 200 })],
   }),
 )
 
@@ -47,7 +69,7 @@ registerRoute(
     cacheName: 'rates',
     // Each build with new rates names a new set: the oldest files leave first. Not precached:
     // a visitor loads the currencies they look at, not every one.
-    plugins: [new ExpirationPlugin({ maxEntries: 100 })],
+    plugins: [storableOnly, new ExpirationPlugin({ maxEntries: 100 })],
   }),
 )
 
@@ -57,14 +79,13 @@ registerRoute(
   ({ url }) => url.origin === self.location.origin && isSearchFilePath(url.pathname),
   new CacheFirst({
     cacheName: 'search',
-    plugins: [new ExpirationPlugin({ maxEntries: 600 })],
+    plugins: [storableOnly, new ExpirationPlugin({ maxEntries: 600 })],
   }),
 )
 
 // Network first reads its cache only when the network failed: such an answer says so, since
 // `navigator.onLine` may read true all the same (a network without internet; some browsers
 // after a reload the worker answered).
-type Plugin = NonNullable<StrategyOptions['plugins']>[number]
 const markOfflineCopy: Plugin = {
   cachedResponseWillBeUsed: async ({ cachedResponse }) => {
     if (!cachedResponse) return cachedResponse
@@ -80,5 +101,5 @@ const markOfflineCopy: Plugin = {
 
 registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname.startsWith(SEARCH_ROOT),
-  new NetworkFirst({ cacheName: 'search-index', plugins: [markOfflineCopy] }),
+  new NetworkFirst({ cacheName: 'search-index', plugins: [storableOnly, markOfflineCopy] }),
 )
