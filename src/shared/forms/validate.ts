@@ -21,11 +21,17 @@ import { ERROR_CODES, type ErrorCode, type FieldError } from './messages'
 
 const fail = (code: ErrorCode) => ({ error: code, abort: true })
 
-/** True when `text` holds a control character other than tab and line breaks. */
+/**
+ * True when `text` holds a control character other than tab and line breaks: C0, DEL, or C1
+ * (U+0080–U+009F, which no keyboard types: NEL breaks lines where a CSV reader does not expect
+ * it, CSI starts a terminal's escape sequence).
+ */
 function hasControl(text: string): boolean {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index)
-    if ((code < 32 && code !== 9 && code !== 10 && code !== 13) || code === 127) return true
+    if ((code < 32 && code !== 9 && code !== 10 && code !== 13) || (code >= 127 && code <= 159)) {
+      return true
+    }
   }
   return false
 }

@@ -431,6 +431,41 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
     expect(logs.join('')).not.toContain('"level":50')
   })
 
+  it('refuses C1 control characters in a text answer (422), and so keeps them out of the export', async () => {
+    for (const character of ['\u0080', '\u0085', '\u009b', '\u009f']) {
+      const answer = await post(
+        {
+          'answers.role': 'partner',
+          'answers.satisfaction': '3',
+          version: '3',
+          language: 'en',
+          'answers.comment': `before${character}after`,
+        },
+        {},
+        'survey',
+      )
+      expect(answer.statusCode, `U+${character.codePointAt(0)?.toString(16)}`).toBe(422)
+      expect(answer.json()).toEqual({
+        ok: false,
+        errors: [{ field: 'answers.comment', code: 'invalid' }],
+      })
+    }
+    expect(await service.query('SELECT * FROM survey_responses')).toEqual([])
+    // The first printable characters past them are text like any other.
+    const printable = await post(
+      {
+        'answers.role': 'partner',
+        'answers.satisfaction': '3',
+        version: '3',
+        language: 'en',
+        'answers.comment': 'a\u00a0b \u00e9',
+      },
+      {},
+      'survey',
+    )
+    expect(printable.statusCode).toBe(200)
+  })
+
   it('takes no address literal for a domain', async () => {
     for (const email of ['ip@127.0.0.10', 'ip@[127.0.0.1]', 'ip@0x7f.1', 'ip@example.123']) {
       const answer = await post(signUp(email))
