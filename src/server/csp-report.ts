@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { CSP_REPORT_PATH } from '../shared/http-headers'
+import { clientOf } from './client-address'
 
 /** A report is a few hundred bytes; a batch of the Reporting API a few of them. */
 export const CSP_REPORT_BODY_LIMIT = 16 * 1024
@@ -129,7 +130,7 @@ export async function cspReportRoute(app: FastifyInstance, options: CspReportOpt
   app.post(CSP_REPORT_PATH, { bodyLimit: CSP_REPORT_BODY_LIMIT }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
     // Counted per address first, so one noisy visitor does not use up everyone's share.
-    if (!perAddress(request.ip) || !total('all')) return reply.code(429).send()
+    if (!perAddress(clientOf(request.ip)) || !total('all')) return reply.code(429).send()
     const reports = readCspReports(request.body)
     if (reports.length === 0) return reply.code(400).send()
     for (const report of reports)

@@ -13,14 +13,27 @@ export interface RawAnswer {
   text: string
 }
 
+/** Where a raw request goes (127.0.0.1 unless `host` says), and from which local address. */
+export interface RawTarget {
+  port: number
+  host?: string
+  /** The client's address: any of 127.0.0.0/8 on Linux, ::1 for IPv6. */
+  localAddress?: string
+}
+
 /** Sends `request` (the whole request, CRLFs included) and reads the answer until the server closes. */
 export function sendRaw(
-  port: number,
+  target: number | RawTarget,
   request: string | Buffer,
   timeoutMs = 3000,
 ): Promise<RawAnswer> {
+  const {
+    port,
+    host = '127.0.0.1',
+    localAddress,
+  } = typeof target === 'number' ? { port: target } : target
   return new Promise((done, fail) => {
-    const socket = connect(port, '127.0.0.1')
+    const socket = connect({ port, host, ...(localAddress ? { localAddress } : {}) })
     const chunks: Buffer[] = []
     const timer = setTimeout(() => socket.destroy(), timeoutMs)
     socket.on('data', (chunk: Buffer) => {

@@ -41,8 +41,9 @@ export interface FormsServiceOptions {
   /** The public origin the links in e-mails point to (`SITE_URL`). */
   siteUrl: string
   /**
-   * Form sends per address and minute; confirmations and consent records may come ten times
-   * as often, unsubscriptions without limit. `false` turns it off (benchmarks).
+   * Form sends per client (an IPv4 address, an IPv6 /64) and minute; confirmations and consent
+   * records may come ten times as often, unsubscriptions without limit. `false` turns it off
+   * (benchmarks).
    */
   rateLimit?: { max: number; timeWindowMs: number } | false
 }
@@ -113,6 +114,9 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
     await app.register(rateLimit, {
       global: false,
       timeWindow: limit.timeWindowMs,
+      // The plugin's default, said here since the limit relies on it: an IPv6 client is its
+      // /64 (it may take any address in it), an IPv4-mapped one its IPv4 address.
+      ipv6Subnet: 64,
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
         ok: false,

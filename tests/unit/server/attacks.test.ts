@@ -4,7 +4,7 @@
  * answered as a bank's security team expects.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { connect } from 'node:net'
+import { connect, createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -37,6 +37,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(root, { recursive: true, force: true, maxRetries: 10 })
 })
+
+/** A CSP report of the legacy format (`report-uri`), as a browser sends it. */
+const VIOLATION = {
+  'document-uri': 'http://localhost/en/about/',
+  'effective-directive': 'script-src-elem',
+  'blocked-uri': 'https://evil.example/steal.js',
+  disposition: 'enforce',
+}
 
 /** The service's and the pages' headers that every answer must carry. */
 function expectPolicyHeaders(answer: RawAnswer, what: string) {
@@ -474,3 +482,107 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
     }
   })
 })
+
+describe.each(databases())(
+  'the forms service, attacked from many addresses, on $name',
+  (database) => {
+    let service: TestService
+    let port: number
+    let ipv6: Server
+    let ipv6Port: number
+    const logs: string[] = []
+
+    beforeAll(async () => {
+      service = await startService(database, {
+        rateLimit: 10,
+        logs,
+        mailsPerHour: 100,
+        // Behind a proxy the client is the address it forwards; without the header, the socket's.
+        trustProxy: true,
+      })
+      await service.app.listen({ port: 0, host: '127.0.0.1' })
+      const address = service.app.server.address()
+      port = typeof address === 'object' && address ? address.port : 0
+      // The same server on ::1 (the one IPv6 address loopback has): each connection is handed
+      // to it as it is, its peer ::1.
+      ipv6 = createServer((socket) => service.app.server.emit('connection', socket))
+      await new Promise<void>((done) => ipv6.listen(0, '::1', done))
+      const ipv6Address = ipv6.address()
+      ipv6Port = typeof ipv6Address === 'object' && ipv6Address ? ipv6Address.port : 0
+    }, 30_000)
+    afterAll(async () => {
+      await new Promise((done) => ipv6.close(done))
+      await service.close()
+    })
+    beforeEach(async () => {
+      logs.length = 0
+      await service.reset()
+    })
+
+    /**
+     * A form posted over TCP from `from`: an address of 127.0.0.0/8 (Linux answers on all of
+     * it), or ::1, optionally naming the client a proxy forwards for.
+     */
+    const postFrom = (
+      from: { localAddress: string; forwardedFor?: string },
+      path: string,
+      payload: unknown,
+      type = 'application/json',
+    ) => {
+      const body = JSON.stringify(payload)
+      const v6 = from.localAddress.includes(':')
+      return sendRaw(
+        {
+          port: v6 ? ipv6Port : port,
+          host: v6 ? '::1' : '127.0.0.1',
+          localAddress: from.localAddress,
+        },
+        rawRequest(
+          'POST',
+          path,
+          {
+            'content-type': type,
+            'content-length': String(Buffer.byteLength(body)),
+            ...(from.forwardedFor ? { 'x-forwarded-for': from.forwardedFor } : {}),
+          },
+          body,
+        ),
+      )
+    }
+    type From = Parameters<typeof postFrom>[0]
+    const answerFrom = (from: From) => postFrom(from, '/api/forms/survey', survey)
+    /** A CSP report, as a browser sends it, from `from`. */
+    const reportFrom = (from: From, report: Record<string, unknown> = VIOLATION) =>
+      postFrom(from, '/api/csp-report', { 'csp-report': report }, 'application/csp-report')
+    const survey = {
+      'answers.role': 'partner',
+      'answers.satisfaction': '3',
+      version: '3',
+      language: 'en',
+    }
+
+    it('counts an IPv6 client by its /64 in the rate limit, and one /64 apart from the next', async () => {
+      const statuses: number[] = []
+      for (let host = 1; host <= 11; host++) {
+        const forwardedFor = `2001:db8:10:2::${host.toString(16)}`
+        statuses.push((await answerFrom({ localAddress: '::1', forwardedFor })).status)
+      }
+      expect(statuses).toEqual([...Array(10).fill(200), 429])
+      const next = await answerFrom({ localAddress: '::1', forwardedFor: '2001:db8:10:3::1' })
+      expect(next.status).toBe(200)
+      // The proxy's own request (no header) is its own client: ::1's /64.
+      expect((await answerFrom({ localAddress: '::1' })).status).toBe(200)
+    })
+
+    it('counts an IPv6 client by its /64 for CSP reports too', async () => {
+      const statuses: number[] = []
+      for (let host = 1; host <= 21; host++) {
+        const forwardedFor = `2001:db8:11:2::${host.toString(16)}`
+        statuses.push((await reportFrom({ localAddress: '::1', forwardedFor })).status)
+      }
+      expect(statuses).toEqual([...Array(20).fill(204), 429])
+      const next = await reportFrom({ localAddress: '::1', forwardedFor: '2001:db8:11:3::1' })
+      expect(next.status).toBe(204)
+    })
+  },
+)
