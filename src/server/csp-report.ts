@@ -31,15 +31,31 @@ export interface CspViolation {
   disposition?: string
 }
 
-const text = (value: unknown, max = 200) =>
-  typeof value === 'string' && value.length > 0 ? value.slice(0, max) : undefined
+/**
+ * The longest each field is logged: with a line's own fields (time, level, request id,
+ * message), a report's line stays under a kilobyte, as the README promises.
+ */
+const LOGGED = { path: 200, directive: 60, blocked: 200, disposition: 10 }
+
+/** The most of a field read at all (an address is parsed from up to this many characters). */
+const READ = 2000
+
+/**
+ * A field as logged: at most `max` characters, each printable ASCII and none that JSON escapes
+ * (`"`, `\`; anything else becomes `?`), so that its bytes in the line are its length.
+ */
+const loggable = (value: string, max: number) =>
+  value.slice(0, max).replace(/[^\x20-\x7e]|["\\]/g, '?')
+
+const text = (value: unknown, max: number) =>
+  typeof value === 'string' && value.length > 0 ? loggable(value, max) : undefined
 
 /** A path without query or fragment, from a full address or a path. */
 function pathOf(value: unknown): string | undefined {
-  const address = text(value, 2000)
-  if (!address) return undefined
+  if (typeof value !== 'string' || value.length === 0) return undefined
   try {
-    return new URL(address, 'http://site.invalid').pathname.slice(0, 200)
+    const path = new URL(value.slice(0, READ), 'http://site.invalid').pathname
+    return loggable(path, LOGGED.path)
   } catch {
     return undefined
   }
@@ -47,12 +63,13 @@ function pathOf(value: unknown): string | undefined {
 
 /** `inline`, `eval`, `data` and the like as they are; an address by its origin only. */
 function blockedOf(value: unknown): string | undefined {
-  const blocked = text(value, 2000)
-  if (!blocked) return undefined
-  if (/^[a-z-]+$/i.test(blocked)) return blocked
+  if (typeof value !== 'string' || value.length === 0) return undefined
+  const blocked = value.slice(0, READ)
+  if (/^[a-z-]+$/i.test(blocked)) return loggable(blocked, LOGGED.blocked)
   try {
     const url = new URL(blocked)
-    return url.origin === 'null' ? `${url.protocol}` : url.origin
+    // A host (or a scheme) may be as long as the field: the origin is cut like the rest.
+    return loggable(url.origin === 'null' ? url.protocol : url.origin, LOGGED.blocked)
   } catch {
     return 'unknown'
   }
@@ -67,12 +84,12 @@ export function readCspReports(body: unknown): CspViolation[] {
       page: pathOf(get('documentURL', 'document-uri')),
       directive: text(
         get('effectiveDirective', 'effective-directive') ?? report['violated-directive'],
-        60,
+        LOGGED.directive,
       ),
       blocked: blockedOf(get('blockedURL', 'blocked-uri')),
       source: pathOf(get('sourceFile', 'source-file')),
       ...(typeof line === 'number' && Number.isInteger(line) ? { line } : {}),
-      disposition: text(get('disposition', 'disposition'), 10),
+      disposition: text(get('disposition', 'disposition'), LOGGED.disposition),
     }
   }
   if (Array.isArray(body)) {

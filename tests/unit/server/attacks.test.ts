@@ -574,6 +574,36 @@ describe.each(databases())(
       expect((await answerFrom({ localAddress: '::1' })).status).toBe(200)
     })
 
+    it('logs a CSP report in one line of a kilobyte at most, whatever its fields hold', async () => {
+      /** 2,000 characters or more (what a field is read up to) of `unit`. */
+      const long = (unit: string) => unit.repeat(Math.ceil(2000 / unit.length))
+      const reports = [
+        // The issue's report: a host of 2,000 characters in blocked-uri.
+        { ...VIOLATION, 'blocked-uri': `https://${long('a').slice(0, 1980)}.example/x.js` },
+        { ...VIOLATION, 'blocked-uri': `${long('x').slice(0, 1980)}://host/` },
+        { ...VIOLATION, 'blocked-uri': long('z').slice(0, 1999) },
+        { ...VIOLATION, 'document-uri': `https://site.example/${long('\\"é')}` },
+        { ...VIOLATION, 'source-file': `foo:${long('\\')}` },
+        { ...VIOLATION, 'effective-directive': long('\u0001"') },
+        { ...VIOLATION, 'line-number': Number.MAX_SAFE_INTEGER, disposition: long('\u0085') },
+        // Every field at its longest at once (a field is cut long before 2,000 characters).
+        {
+          'document-uri': `https://site.example/${'\\"é'.repeat(300)}`,
+          'effective-directive': '\u0001'.repeat(300),
+          'blocked-uri': `${long('x').slice(0, 1980)}://host/`,
+          'source-file': `foo:${'\\'.repeat(300)}`,
+          'line-number': -Number.MAX_SAFE_INTEGER,
+          disposition: '\u0085'.repeat(300),
+        },
+      ]
+      for (const report of reports) {
+        expect((await reportFrom({ localAddress: '127.0.0.30' }, report)).status).toBe(204)
+      }
+      const lines = logs.filter((line) => line.includes('content security policy violation'))
+      expect(lines).toHaveLength(reports.length)
+      for (const line of logs) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(1024)
+    })
+
     it('counts an IPv6 client by its /64 for CSP reports too', async () => {
       const statuses: number[] = []
       for (let host = 1; host <= 21; host++) {
