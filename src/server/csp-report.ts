@@ -4,7 +4,8 @@
  * Reporting API). Each report becomes one log line of what was blocked and where, without
  * personal data: the page's path without its query, the blocked resource's origin only (a
  * blocked address may carry tokens or an e-mail address), the directive, file and line.
- * Reports are small and limited per visitor address and in all, so a flood costs little.
+ * Reports are small and limited per client and in all, with room kept for every client's first
+ * reports, so a flood costs little and leaves others' reports logged.
  */
 import type { FastifyInstance } from 'fastify'
 import { CSP_REPORT_PATH } from '../shared/http-headers'
@@ -14,10 +15,15 @@ import { clientOf } from './client-address'
 export const CSP_REPORT_BODY_LIMIT = 16 * 1024
 
 export interface CspReportOptions {
-  /** Reports accepted per visitor address and minute (default 20). */
-  perAddress?: number
-  /** Reports accepted per minute from everyone (default 600). */
+  /** Reports taken per client (an IPv4 address, an IPv6 /64) and minute (default 20). */
+  perClient?: number
+  /** Reports taken per minute from everyone (default 600). */
   total?: number
+  /**
+   * A client's first reports of the minute that may use all of `total` (default 2); its further
+   * ones only the first half of it.
+   */
+  share?: number
   now?: () => number
 }
 
@@ -112,25 +118,65 @@ export function readCspReports(body: unknown): CspViolation[] {
   return []
 }
 
-/** A fixed-window count per key, forgotten when its minute is over. */
-function windowCounter(limit: number, now: () => number) {
+/**
+ * The reports taken in a minute (a fixed window, forgotten when it is over): `perClient` from
+ * each client, `total` from everyone. A client's first `share` reports of the minute may use
+ * all of `total`, its further ones only its first half: clients sending all they may fill that
+ * half and no more, and the other half is left to everyone's first reports (it takes
+ * `total / 2 / share` clients to fill it; `total / perClient` did before).
+ */
+function reportBudget(
+  limits: { perClient: number; total: number; share: number },
+  now: () => number,
+) {
   let windowStart = now()
-  const counts = new Map<string, number>()
-  return (key: string) => {
-    if (now() - windowStart >= 60_000) {
-      counts.clear()
-      windowStart = now()
-    }
-    const count = (counts.get(key) ?? 0) + 1
-    counts.set(key, count)
-    return count <= limit
+  let taken = 0
+  const sent = new Map<string, number>()
+  const window = () => {
+    if (now() - windowStart < 60_000) return
+    sent.clear()
+    taken = 0
+    windowStart = now()
+  }
+  return {
+    /**
+     * How many of `count` reports from `client` may be logged; a client's count grows by each
+     * one it sent, taken or not (so one refused stays refused for the minute).
+     */
+    take(client: string, count: number): number {
+      window()
+      let own = sent.get(client) ?? 0
+      let takes = 0
+      for (let report = 0; report < count && own < limits.perClient; report++) {
+        own++
+        const room = own <= limits.share ? limits.total : Math.floor(limits.total / 2)
+        if (taken < room) {
+          taken++
+          takes++
+        }
+      }
+      sent.set(client, own)
+      return takes
+    },
+    /** A request with no report: one of the client's, none of the total's; false past its limit. */
+    count(client: string): boolean {
+      window()
+      const own = (sent.get(client) ?? 0) + 1
+      sent.set(client, Math.min(own, limits.perClient + 1))
+      return own <= limits.perClient
+    },
   }
 }
 
 export async function cspReportRoute(app: FastifyInstance, options: CspReportOptions = {}) {
-  const now = options.now ?? Date.now
-  const perAddress = windowCounter(options.perAddress ?? 20, now)
-  const total = windowCounter(options.total ?? 600, now)
+  const budget = reportBudget(
+    {
+      perClient: options.perClient ?? 20,
+      total: options.total ?? 600,
+      share: options.share ?? 2,
+    },
+    options.now ?? Date.now,
+  )
   for (const type of ['application/csp-report', 'application/reports+json']) {
     app.addContentTypeParser(
       type,
@@ -146,12 +192,16 @@ export async function cspReportRoute(app: FastifyInstance, options: CspReportOpt
   }
   app.post(CSP_REPORT_PATH, { bodyLimit: CSP_REPORT_BODY_LIMIT }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
-    // Counted per address first, so one noisy visitor does not use up everyone's share.
-    if (!perAddress(clientOf(request.ip)) || !total('all')) return reply.code(429).send()
     const reports = readCspReports(request.body)
-    if (reports.length === 0) return reply.code(400).send()
-    for (const report of reports)
+    // What is no report counts as one of the client's (a client past its limit is told so
+    // whatever it sends), and takes nothing of the total.
+    const client = clientOf(request.ip)
+    if (reports.length === 0) return reply.code(budget.count(client) ? 400 : 429).send()
+    const taken = budget.take(client, reports.length)
+    if (taken === 0) return reply.code(429).send()
+    for (const report of reports.slice(0, taken)) {
       request.log.warn({ csp: report }, 'content security policy violation')
+    }
     return reply.code(204).send()
   })
 }

@@ -8,6 +8,7 @@ import { connect, createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createApp } from '../../../src/server/app'
 import {
   databases,
   linkIn,
@@ -616,3 +617,52 @@ describe.each(databases())(
     })
   },
 )
+
+describe('CSP reports, flooded from many addresses', () => {
+  it('keeps room for every client’s first reports when a few dozen addresses send all they may', async () => {
+    // An app of its own: its minute of reports starts now.
+    const app = await createApp({ logLevel: 'silent' })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const address = app.server.address()
+    const port = typeof address === 'object' && address ? address.port : 0
+    const report = (localAddress: string) => {
+      const body = JSON.stringify({ 'csp-report': VIOLATION })
+      return sendRaw(
+        { port, localAddress },
+        rawRequest(
+          'POST',
+          '/api/csp-report',
+          {
+            'content-type': 'application/csp-report',
+            'content-length': String(Buffer.byteLength(body)),
+          },
+          body,
+        ),
+      ).then((answer) => answer.status)
+    }
+    try {
+      // 40 addresses, each sending its 20 reports of the minute and one more.
+      const flood = await Promise.all(
+        Array.from({ length: 40 }, async (_, n) => {
+          const statuses: number[] = []
+          for (let i = 0; i < 21; i++) statuses.push(await report(`127.0.0.${100 + n}`))
+          return statuses
+        }),
+      )
+      const taken = flood.flat().filter((status) => status === 204).length
+      // Half the minute's 600 for everyone's further reports, and each one's first two.
+      expect(taken).toBeGreaterThanOrEqual(300)
+      expect(taken).toBeLessThanOrEqual(300 + 40 * 2)
+      for (const statuses of flood) expect(statuses.slice(0, 2)).toEqual([204, 204])
+      expect(flood.flat().filter((status) => status !== 204 && status !== 429)).toEqual([])
+      // Visitors from elsewhere are heard, each of their first two reports.
+      const visitors: number[] = []
+      for (let n = 1; n <= 50; n++) {
+        visitors.push(await report(`127.0.1.${n}`), await report(`127.0.1.${n}`))
+      }
+      expect(visitors).toEqual(Array(100).fill(204))
+    } finally {
+      await app.close()
+    }
+  })
+})
