@@ -89,3 +89,26 @@ function parse(bytes: Buffer): (RawAnswer & { complete: boolean }) | undefined {
     (length !== undefined && bodyBytes.length >= Number(length)) || status === 304 || status === 204
   return { status, headers, body, text, complete }
 }
+
+/**
+ * Sends `request` (or the start of one) and then resets the connection (TCP RST, as a client
+ * that gives up does), after `afterMs`; resolves once the socket is closed.
+ */
+export function sendAndReset(
+  target: number | RawTarget,
+  request: string | Buffer,
+  afterMs = 50,
+): Promise<void> {
+  const {
+    port,
+    host = '127.0.0.1',
+    localAddress,
+  } = typeof target === 'number' ? { port: target } : target
+  return new Promise((done) => {
+    const socket = connect({ port, host, ...(localAddress ? { localAddress } : {}) }, () => {
+      socket.write(request, () => setTimeout(() => socket.resetAndDestroy(), afterMs))
+    })
+    socket.on('error', () => {})
+    socket.on('close', () => done())
+  })
+}

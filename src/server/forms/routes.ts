@@ -139,7 +139,10 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
     const unavailable = isUnavailable(error)
     const status = unavailable ? 503 : (error.statusCode ?? 500)
     if (unavailable) request.log.error(failureOf(error), 'database unavailable')
-    else if (status >= 500) request.log.error(failureOf(error), 'forms service failed')
+    else if (request.raw.socket?.destroyed) {
+      // The visitor hung up (its body half sent, say): no fault of ours, and no one to answer.
+      request.log.info(failureOf(error), 'request aborted by the client')
+    } else if (status >= 500) request.log.error(failureOf(error), 'forms service failed')
     const reason = unavailable
       ? 'unavailable'
       : status === 429

@@ -17,7 +17,7 @@ import {
   startService,
   type TestService,
 } from '../../support/forms'
-import { type RawAnswer, rawRequest, sendRaw } from '../../support/raw-http'
+import { type RawAnswer, rawRequest, sendAndReset, sendRaw } from '../../support/raw-http'
 
 let root: string
 
@@ -561,6 +561,22 @@ describe.each(databases())(
       version: '3',
       language: 'en',
     }
+
+    it('logs a client that resets its connection mid-request at info level at most', async () => {
+      const body = JSON.stringify(signUp('reset@example.com'))
+      const head = rawRequest('POST', '/api/forms/newsletter', {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      })
+      // Gone halfway through its body, and gone once all of it was sent.
+      await sendAndReset({ port, localAddress: '127.0.0.40' }, head + body.slice(0, 20))
+      await sendAndReset({ port, localAddress: '127.0.0.41' }, head + body, 0)
+      await new Promise((done) => setTimeout(done, 300))
+      const levels = logs.map((line) => (JSON.parse(line) as { level: number }).level)
+      expect(logs.filter((_, index) => (levels[index] ?? 0) > 30)).toEqual([])
+      expect(logs.join('')).not.toContain('database unavailable')
+      expect(logs.join('')).toContain('request aborted by the client')
+    })
 
     it('counts an IPv6 client by its /64 in the rate limit, and one /64 apart from the next', async () => {
       const statuses: number[] = []
