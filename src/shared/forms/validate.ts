@@ -52,8 +52,12 @@ function hasLoneSurrogate(text: string): boolean {
   return false
 }
 
-/** The part before the @: RFC 5321's plain characters, dots not first, last or doubled. */
-const LOCAL_PART = /^(?!\.)(?!.*\.\.)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$/
+/**
+ * The part before the @: RFC 5321's plain characters, dots not first, last or doubled; but no
+ * `%`, which some relays still read as a route (`victim%other.example@relay.example` is mailed
+ * on to `victim@other.example`): one mailbox would have as many spellings as there are relays.
+ */
+const LOCAL_PART = /^(?!\.)(?!.*\.\.)[A-Za-z0-9.!#$&'*+/=?^_`{|}~-]{1,64}$/
 /**
  * A host name of two labels or more, in ASCII (international names as punycode), whose last
  * label (the top-level domain) is a name, never a number: `ip@127.0.0.10` names no domain.

@@ -278,6 +278,53 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
     expect(total).toBe(6)
   })
 
+  it('counts sub-addresses with a hyphen, Proton’s and Fastmail’s spellings as one mailbox, and refuses % routing', async () => {
+    const spellings = {
+      'example.com': [
+        'victim-1@example.com',
+        'victim-2@example.com',
+        'victim+3@example.com',
+        'victim-4+x@example.com',
+        'victim@example.com',
+      ],
+      proton: [
+        'first.last@proton.me',
+        'first-last@pm.me',
+        'firstlast+a@protonmail.com',
+        'first_last@protonmail.ch',
+        'f.i.r.s.t.l.a.s.t@proton.me',
+      ],
+      fastmail: [
+        'shop@victim.fastmail.com',
+        'bank@victim.fastmail.com',
+        'victim+news@fastmail.com',
+        'victim@fastmail.com',
+        'any@thing.victim.fastmail.com',
+      ],
+    }
+    for (const group of Object.values(spellings)) {
+      for (const email of group) expect((await post(signUp(email))).statusCode, email).toBe(200)
+      // An hour apart: the service's cap here (8 an hour) is not what is tried.
+      clock += 61 * 60_000
+    }
+    await service.inbox.waitFor(9)
+    await settle()
+    const mailed = (group: string[]) =>
+      group.reduce((sum, to) => sum + (service.inbox.countByRecipient().get(to) ?? 0), 0)
+    expect(mailed(spellings['example.com'])).toBe(3)
+    expect(mailed(spellings.proton)).toBe(3)
+    expect(mailed(spellings.fastmail)).toBe(3)
+    expect(service.inbox.mails).toHaveLength(9)
+    for (const email of [
+      'victim%example.com@relay.example',
+      'victim%40example.com@relay.example',
+    ]) {
+      const routed = await post(signUp(email))
+      expect(routed.statusCode, email).toBe(422)
+      expect(routed.json().errors).toEqual([{ field: 'email', code: 'email' }])
+    }
+  })
+
   it('stops confirmation mails at the service’s hourly cap, says so once in the log, stores nothing more', async () => {
     for (let n = 1; n <= 8; n++)
       expect((await post(signUp(`person${n}@example.com`))).statusCode).toBe(200)
