@@ -216,7 +216,7 @@ export async function startService(
       // The mails of the test before are sent (or not) before anything is emptied.
       await service.sender.stop()
       await service.database.query(
-        'TRUNCATE subscribers, subscriber_tokens, subscription_events, mail_jobs, survey_responses, consent_records, mailbox_quota',
+        'TRUNCATE subscribers, subscriber_tokens, subscription_events, mail_jobs, survey_responses, consent_records, mailbox_quota, client_quota',
       )
       inbox.mails.length = 0
       service.startSender(app.log)

@@ -25,6 +25,7 @@ import type { FormDefinition } from '../../shared/forms/definition'
 import { FORM_MESSAGES } from '../../shared/forms/messages'
 import { type FormResponse, validateSubmission } from '../../shared/forms/validate'
 import type { Language } from '../../shared/languages'
+import { networkOf } from '../client-address'
 import { consentRoute } from './consent-route'
 import { isUnavailable } from './database'
 import { failureOf } from './mail-failure'
@@ -225,6 +226,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
           topics: submission.topics,
           consentVersion: list.consentVersion,
           consentText: list.consent[submission.language],
+          client: networkOf(request.ip),
         })
         switch (signedUp.outcome) {
           case 'queued':
@@ -238,6 +240,19 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
             // Answered as any sign-up: the sender learns nothing of the mailbox.
             request.log.info({ form: id }, 'sign-up for a mailbox that had its mails; none sent')
             break
+          case 'clientShare':
+            // This network (an IPv4 /24, an IPv6 /64) had its share of the hour's mails: others
+            // are still served. Answered as the rate limit is: it is this connection's limit.
+            request.log.info({ form: id }, 'sign-up from a network that had its share of mails')
+            reply.header('retry-after', String(signedUp.retryAfterSeconds))
+            if (wantsPage(request)) {
+              return html(
+                reply,
+                429,
+                problemPage(language, [FORM_MESSAGES[language].failed.rateLimited]),
+              )
+            }
+            return reply.code(429).send({ ok: false, reason: 'rateLimited' } satisfies FormResponse)
           case 'serviceCap':
             capReached(request.log)
             reply.header('retry-after', String(CAP_RETRY_SECONDS))

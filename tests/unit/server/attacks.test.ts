@@ -197,14 +197,15 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
   })
 
   const pathOf = (link: string) => link.replace(SITE_URL, '')
+  let posted = 0
   const post = (payload: unknown, headers: Record<string, string> = {}, form = 'newsletter') =>
     service.app.inject({
       method: 'POST',
       url: `/api/forms/${form}`,
       headers: { 'content-type': 'application/json', ...headers },
       payload: JSON.stringify(payload),
-      // Each sign-up from its own address: the limits per mailbox are what is tried here.
-      remoteAddress: `198.51.100.${Math.floor(Math.random() * 250) + 1}`,
+      // Each sign-up from a network of its own: the limits per mailbox are what is tried here.
+      remoteAddress: `10.${Math.floor(posted / 250) % 250}.${posted++ % 250}.1`,
     })
   const snapshot = async () => ({
     subscribers: await service.query('SELECT * FROM subscribers ORDER BY id'),
@@ -599,6 +600,8 @@ describe.each(databases())(
     }
     type From = Parameters<typeof postFrom>[0]
     const answerFrom = (from: From) => postFrom(from, '/api/forms/survey', survey)
+    const signUpFrom = (from: From, email: string) =>
+      postFrom(from, '/api/forms/newsletter', signUp(email))
     /** A CSP report, as a browser sends it, from `from`. */
     const reportFrom = (from: From, report: Record<string, unknown> = VIOLATION) =>
       postFrom(from, '/api/csp-report', { 'csp-report': report }, 'application/csp-report')
@@ -608,6 +611,50 @@ describe.each(databases())(
       version: '3',
       language: 'en',
     }
+
+    it('holds one network to its share of the hour’s confirmation mails (4 of 100), however many addresses it posts from; every other network is served', async () => {
+      // One IPv4 /24, each sign-up a new address from an address of its own: the rate limit
+      // per address never applies. Past the 100 of the cap, had one network taken them all.
+      const flood: RawAnswer[] = []
+      for (let n = 0; n < 120; n++) {
+        flood.push(await signUpFrom({ localAddress: `127.0.0.${n + 2}` }, `flood${n}@example.com`))
+      }
+      expect(flood.map((answer) => answer.status)).toEqual([
+        ...Array(4).fill(200),
+        ...Array(116).fill(429),
+      ])
+      const refused = flood.at(-1) as RawAnswer
+      expect(JSON.parse(refused.body)).toEqual({ ok: false, reason: 'rateLimited' })
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000)
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(3600)
+      // Visitors from ten other networks.
+      for (let n = 1; n <= 10; n++) {
+        const visitor = await signUpFrom(
+          { localAddress: `127.0.${n}.7` },
+          `visitor${n}@example.com`,
+        )
+        expect(visitor.status, `127.0.${n}.7`).toBe(200)
+      }
+      // An IPv6 network is its /64, forwarded by a trusted proxy or not.
+      const v6: number[] = []
+      for (let host = 1; host <= 6; host++) {
+        const from = { localAddress: '::1', forwardedFor: `2001:db8:20:2::${host}` }
+        v6.push((await signUpFrom(from, `six${host}@example.com`)).status)
+      }
+      expect(v6).toEqual([200, 200, 200, 200, 429, 429])
+      const next = { localAddress: '::1', forwardedFor: '2001:db8:20:3::1' }
+      expect((await signUpFrom(next, 'next@example.com')).status).toBe(200)
+      expect((await signUpFrom({ localAddress: '::1' }, 'proxy@example.com')).status).toBe(200)
+      await service.inbox.waitFor(4 + 10 + 4 + 2)
+      const [shares] = await service.query<{ rows: number; plain: number }>(
+        `SELECT count(*)::int AS rows, count(*) FILTER (WHERE network ~ '[.:]')::int AS plain
+         FROM client_quota`,
+      )
+      // One row per network, none holding an address.
+      expect(shares).toEqual({ rows: 1 + 10 + 2 + 1, plain: 0 })
+      expect(logs.join('')).toContain('sign-up from a network that had its share of mails')
+      expect(logs.join('')).not.toMatch(/127\.0\.|2001:db8/)
+    })
 
     it('logs a client that resets its connection mid-request at info level at most', async () => {
       const body = JSON.stringify(signUp('reset@example.com'))
