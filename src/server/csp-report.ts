@@ -4,19 +4,26 @@
  * Reporting API). Each report becomes one log line of what was blocked and where, without
  * personal data: the page's path without its query, the blocked resource's origin only (a
  * blocked address may carry tokens or an e-mail address), the directive, file and line.
- * Reports are small and limited per visitor address and in all, so a flood costs little.
+ * Reports are small and limited per client and in all, with room kept for every client's first
+ * reports, so a flood costs little and leaves others' reports logged.
  */
 import type { FastifyInstance } from 'fastify'
 import { CSP_REPORT_PATH } from '../shared/http-headers'
+import { clientOf } from './client-address'
 
 /** A report is a few hundred bytes; a batch of the Reporting API a few of them. */
 export const CSP_REPORT_BODY_LIMIT = 16 * 1024
 
 export interface CspReportOptions {
-  /** Reports accepted per visitor address and minute (default 20). */
-  perAddress?: number
-  /** Reports accepted per minute from everyone (default 600). */
+  /** Reports taken per client (an IPv4 address, an IPv6 /64) and minute (default 20). */
+  perClient?: number
+  /** Reports taken per minute from everyone (default 600). */
   total?: number
+  /**
+   * A client's first reports of the minute that may use all of `total` (default 2); its further
+   * ones only the first half of it.
+   */
+  share?: number
   now?: () => number
 }
 
@@ -30,15 +37,31 @@ export interface CspViolation {
   disposition?: string
 }
 
-const text = (value: unknown, max = 200) =>
-  typeof value === 'string' && value.length > 0 ? value.slice(0, max) : undefined
+/**
+ * The longest each field is logged: with a line's own fields (time, level, request id,
+ * message), a report's line stays under a kilobyte, as the README promises.
+ */
+const LOGGED = { path: 200, directive: 60, blocked: 200, disposition: 10 }
+
+/** The most of a field read at all (an address is parsed from up to this many characters). */
+const READ = 2000
+
+/**
+ * A field as logged: at most `max` characters, each printable ASCII and none that JSON escapes
+ * (`"`, `\`; anything else becomes `?`), so that its bytes in the line are its length.
+ */
+const loggable = (value: string, max: number) =>
+  value.slice(0, max).replace(/[^\x20-\x7e]|["\\]/g, '?')
+
+const text = (value: unknown, max: number) =>
+  typeof value === 'string' && value.length > 0 ? loggable(value, max) : undefined
 
 /** A path without query or fragment, from a full address or a path. */
 function pathOf(value: unknown): string | undefined {
-  const address = text(value, 2000)
-  if (!address) return undefined
+  if (typeof value !== 'string' || value.length === 0) return undefined
   try {
-    return new URL(address, 'http://site.invalid').pathname.slice(0, 200)
+    const path = new URL(value.slice(0, READ), 'http://site.invalid').pathname
+    return loggable(path, LOGGED.path)
   } catch {
     return undefined
   }
@@ -46,12 +69,13 @@ function pathOf(value: unknown): string | undefined {
 
 /** `inline`, `eval`, `data` and the like as they are; an address by its origin only. */
 function blockedOf(value: unknown): string | undefined {
-  const blocked = text(value, 2000)
-  if (!blocked) return undefined
-  if (/^[a-z-]+$/i.test(blocked)) return blocked
+  if (typeof value !== 'string' || value.length === 0) return undefined
+  const blocked = value.slice(0, READ)
+  if (/^[a-z-]+$/i.test(blocked)) return loggable(blocked, LOGGED.blocked)
   try {
     const url = new URL(blocked)
-    return url.origin === 'null' ? `${url.protocol}` : url.origin
+    // A host (or a scheme) may be as long as the field: the origin is cut like the rest.
+    return loggable(url.origin === 'null' ? url.protocol : url.origin, LOGGED.blocked)
   } catch {
     return 'unknown'
   }
@@ -66,12 +90,12 @@ export function readCspReports(body: unknown): CspViolation[] {
       page: pathOf(get('documentURL', 'document-uri')),
       directive: text(
         get('effectiveDirective', 'effective-directive') ?? report['violated-directive'],
-        60,
+        LOGGED.directive,
       ),
       blocked: blockedOf(get('blockedURL', 'blocked-uri')),
       source: pathOf(get('sourceFile', 'source-file')),
       ...(typeof line === 'number' && Number.isInteger(line) ? { line } : {}),
-      disposition: text(get('disposition', 'disposition'), 10),
+      disposition: text(get('disposition', 'disposition'), LOGGED.disposition),
     }
   }
   if (Array.isArray(body)) {
@@ -94,25 +118,65 @@ export function readCspReports(body: unknown): CspViolation[] {
   return []
 }
 
-/** A fixed-window count per key, forgotten when its minute is over. */
-function windowCounter(limit: number, now: () => number) {
+/**
+ * The reports taken in a minute (a fixed window, forgotten when it is over): `perClient` from
+ * each client, `total` from everyone. A client's first `share` reports of the minute may use
+ * all of `total`, its further ones only its first half: clients sending all they may fill that
+ * half and no more, and the other half is left to everyone's first reports (it takes
+ * `total / 2 / share` clients to fill it; `total / perClient` did before).
+ */
+function reportBudget(
+  limits: { perClient: number; total: number; share: number },
+  now: () => number,
+) {
   let windowStart = now()
-  const counts = new Map<string, number>()
-  return (key: string) => {
-    if (now() - windowStart >= 60_000) {
-      counts.clear()
-      windowStart = now()
-    }
-    const count = (counts.get(key) ?? 0) + 1
-    counts.set(key, count)
-    return count <= limit
+  let taken = 0
+  const sent = new Map<string, number>()
+  const window = () => {
+    if (now() - windowStart < 60_000) return
+    sent.clear()
+    taken = 0
+    windowStart = now()
+  }
+  return {
+    /**
+     * How many of `count` reports from `client` may be logged; a client's count grows by each
+     * one it sent, taken or not (so one refused stays refused for the minute).
+     */
+    take(client: string, count: number): number {
+      window()
+      let own = sent.get(client) ?? 0
+      let takes = 0
+      for (let report = 0; report < count && own < limits.perClient; report++) {
+        own++
+        const room = own <= limits.share ? limits.total : Math.floor(limits.total / 2)
+        if (taken < room) {
+          taken++
+          takes++
+        }
+      }
+      sent.set(client, own)
+      return takes
+    },
+    /** A request with no report: one of the client's, none of the total's; false past its limit. */
+    count(client: string): boolean {
+      window()
+      const own = (sent.get(client) ?? 0) + 1
+      sent.set(client, Math.min(own, limits.perClient + 1))
+      return own <= limits.perClient
+    },
   }
 }
 
 export async function cspReportRoute(app: FastifyInstance, options: CspReportOptions = {}) {
-  const now = options.now ?? Date.now
-  const perAddress = windowCounter(options.perAddress ?? 20, now)
-  const total = windowCounter(options.total ?? 600, now)
+  const budget = reportBudget(
+    {
+      perClient: options.perClient ?? 20,
+      total: options.total ?? 600,
+      share: options.share ?? 2,
+    },
+    options.now ?? Date.now,
+  )
   for (const type of ['application/csp-report', 'application/reports+json']) {
     app.addContentTypeParser(
       type,
@@ -128,12 +192,16 @@ export async function cspReportRoute(app: FastifyInstance, options: CspReportOpt
   }
   app.post(CSP_REPORT_PATH, { bodyLimit: CSP_REPORT_BODY_LIMIT }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
-    // Counted per address first, so one noisy visitor does not use up everyone's share.
-    if (!perAddress(request.ip) || !total('all')) return reply.code(429).send()
     const reports = readCspReports(request.body)
-    if (reports.length === 0) return reply.code(400).send()
-    for (const report of reports)
+    // What is no report counts as one of the client's (a client past its limit is told so
+    // whatever it sends), and takes nothing of the total.
+    const client = clientOf(request.ip)
+    if (reports.length === 0) return reply.code(budget.count(client) ? 400 : 429).send()
+    const taken = budget.take(client, reports.length)
+    if (taken === 0) return reply.code(429).send()
+    for (const report of reports.slice(0, taken)) {
       request.log.warn({ csp: report }, 'content security policy violation')
+    }
     return reply.code(204).send()
   })
 }

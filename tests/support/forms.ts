@@ -174,6 +174,8 @@ export async function startService(
     logs?: string[]
     /** The SMTP server refuses every recipient. */
     rejectRecipients?: boolean
+    /** `TRUST_PROXY`: the client is the address `X-Forwarded-For` names. */
+    trustProxy?: boolean
     /** The sender's timing (retries after 5 s by default). */
     sender?: Pick<
       SenderOptions,
@@ -202,6 +204,7 @@ export async function startService(
     logLevel: options.logs ? 'info' : 'silent',
     ...(options.logs ? { logStream: { write: (line: string) => options.logs?.push(line) } } : {}),
     forms: service.options,
+    ...(options.trustProxy ? { trustProxy: true } : {}),
   })
   service.startSender(app.log)
   return {
@@ -213,7 +216,7 @@ export async function startService(
       // The mails of the test before are sent (or not) before anything is emptied.
       await service.sender.stop()
       await service.database.query(
-        'TRUNCATE subscribers, subscriber_tokens, subscription_events, mail_jobs, survey_responses, consent_records, mailbox_quota',
+        'TRUNCATE subscribers, subscriber_tokens, subscription_events, mail_jobs, survey_responses, consent_records, mailbox_quota, client_quota',
       )
       inbox.mails.length = 0
       service.startSender(app.log)

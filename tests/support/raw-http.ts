@@ -13,14 +13,27 @@ export interface RawAnswer {
   text: string
 }
 
+/** Where a raw request goes (127.0.0.1 unless `host` says), and from which local address. */
+export interface RawTarget {
+  port: number
+  host?: string
+  /** The client's address: any of 127.0.0.0/8 on Linux, ::1 for IPv6. */
+  localAddress?: string
+}
+
 /** Sends `request` (the whole request, CRLFs included) and reads the answer until the server closes. */
 export function sendRaw(
-  port: number,
+  target: number | RawTarget,
   request: string | Buffer,
   timeoutMs = 3000,
 ): Promise<RawAnswer> {
+  const {
+    port,
+    host = '127.0.0.1',
+    localAddress,
+  } = typeof target === 'number' ? { port: target } : target
   return new Promise((done, fail) => {
-    const socket = connect(port, '127.0.0.1')
+    const socket = connect({ port, host, ...(localAddress ? { localAddress } : {}) })
     const chunks: Buffer[] = []
     const timer = setTimeout(() => socket.destroy(), timeoutMs)
     socket.on('data', (chunk: Buffer) => {
@@ -75,4 +88,27 @@ function parse(bytes: Buffer): (RawAnswer & { complete: boolean }) | undefined {
   const complete =
     (length !== undefined && bodyBytes.length >= Number(length)) || status === 304 || status === 204
   return { status, headers, body, text, complete }
+}
+
+/**
+ * Sends `request` (or the start of one) and then resets the connection (TCP RST, as a client
+ * that gives up does), after `afterMs`; resolves once the socket is closed.
+ */
+export function sendAndReset(
+  target: number | RawTarget,
+  request: string | Buffer,
+  afterMs = 50,
+): Promise<void> {
+  const {
+    port,
+    host = '127.0.0.1',
+    localAddress,
+  } = typeof target === 'number' ? { port: target } : target
+  return new Promise((done) => {
+    const socket = connect({ port, host, ...(localAddress ? { localAddress } : {}) }, () => {
+      socket.write(request, () => setTimeout(() => socket.resetAndDestroy(), afterMs))
+    })
+    socket.on('error', () => {})
+    socket.on('close', () => done())
+  })
 }

@@ -2,7 +2,8 @@
  * The forms service's schema, as numbered migrations applied at start (`migrate`), the same
  * for PGlite and PostgreSQL. Never edit a migration that has shipped: add the next one.
  *
- * No table stores an IP address. Tokens are stored as SHA-256 hashes only.
+ * No table stores an IP address (a client's network only as a salted hash, for an hour or so).
+ * Tokens are stored as SHA-256 hashes only.
  */
 export interface Migration {
   id: string
@@ -123,6 +124,29 @@ export const MIGRATIONS: Migration[] = [
       // The confirmation mails of the last hour, for the service's cap.
       `CREATE INDEX subscription_events_requested ON subscription_events (at)
        WHERE event = 'requested'`,
+    ],
+  },
+  {
+    id: '0004-client-quota',
+    statements: [
+      // Random values the service keeps to itself: 'client-key' salts the networks' hashes.
+      `CREATE TABLE forms_secrets (
+        name text PRIMARY KEY,
+        value text NOT NULL
+      )`,
+      `INSERT INTO forms_secrets (name, value)
+       VALUES ('client-key', encode(sha256(convert_to(
+         gen_random_uuid()::text || gen_random_uuid()::text || clock_timestamp()::text, 'UTF8')),
+         'hex'))`,
+      // How many sign-ups that could mail each client network (an IPv4 /24, an IPv6 /64) made
+      // in its current hour, for its share of the confirmation mails: counted and checked in the
+      // sign-up's statement, like mailbox_quota. A network is kept as a salted SHA-256, never as
+      // an address; rows are deleted once their hour is over (purge).
+      `CREATE TABLE client_quota (
+        network text PRIMARY KEY,
+        hour_start timestamptz NOT NULL,
+        hour_count integer NOT NULL
+      )`,
     ],
   },
 ]

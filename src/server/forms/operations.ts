@@ -181,9 +181,12 @@ export async function purge(
     'DELETE FROM mail_jobs WHERE sent_at < $1 OR failed_at < $1 RETURNING id',
     [new Date(now.getTime() - unconfirmedDays * 24 * 3_600_000)],
   )
-  // The mailboxes' counts are needed for a day only.
+  // The mailboxes' counts are needed for a day only, the client networks' for their hour.
   await db.query('DELETE FROM mailbox_quota WHERE day_start < $1', [
     new Date(now.getTime() - 24 * 3_600_000),
+  ])
+  await db.query('DELETE FROM client_quota WHERE hour_start < $1', [
+    new Date(now.getTime() - 3_600_000),
   ])
   return {
     unconfirmed: unconfirmed.length,

@@ -25,6 +25,7 @@ import type { FormDefinition } from '../../shared/forms/definition'
 import { FORM_MESSAGES } from '../../shared/forms/messages'
 import { type FormResponse, validateSubmission } from '../../shared/forms/validate'
 import type { Language } from '../../shared/languages'
+import { networkOf } from '../client-address'
 import { consentRoute } from './consent-route'
 import { isUnavailable } from './database'
 import { failureOf } from './mail-failure'
@@ -41,8 +42,9 @@ export interface FormsServiceOptions {
   /** The public origin the links in e-mails point to (`SITE_URL`). */
   siteUrl: string
   /**
-   * Form sends per address and minute; confirmations and consent records may come ten times
-   * as often, unsubscriptions without limit. `false` turns it off (benchmarks).
+   * Form sends per client (an IPv4 address, an IPv6 /64) and minute; confirmations and consent
+   * records may come ten times as often, unsubscriptions without limit. `false` turns it off
+   * (benchmarks).
    */
   rateLimit?: { max: number; timeWindowMs: number } | false
 }
@@ -113,6 +115,9 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
     await app.register(rateLimit, {
       global: false,
       timeWindow: limit.timeWindowMs,
+      // The plugin's default, said here since the limit relies on it: an IPv6 client is its
+      // /64 (it may take any address in it), an IPv4-mapped one its IPv4 address.
+      ipv6Subnet: 64,
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
         ok: false,
@@ -135,7 +140,10 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
     const unavailable = isUnavailable(error)
     const status = unavailable ? 503 : (error.statusCode ?? 500)
     if (unavailable) request.log.error(failureOf(error), 'database unavailable')
-    else if (status >= 500) request.log.error(failureOf(error), 'forms service failed')
+    else if (request.raw.socket?.destroyed) {
+      // The visitor hung up (its body half sent, say): no fault of ours, and no one to answer.
+      request.log.info(failureOf(error), 'request aborted by the client')
+    } else if (status >= 500) request.log.error(failureOf(error), 'forms service failed')
     const reason = unavailable
       ? 'unavailable'
       : status === 429
@@ -218,6 +226,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
           topics: submission.topics,
           consentVersion: list.consentVersion,
           consentText: list.consent[submission.language],
+          client: networkOf(request.ip),
         })
         switch (signedUp.outcome) {
           case 'queued':
@@ -231,6 +240,19 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
             // Answered as any sign-up: the sender learns nothing of the mailbox.
             request.log.info({ form: id }, 'sign-up for a mailbox that had its mails; none sent')
             break
+          case 'clientShare':
+            // This network (an IPv4 /24, an IPv6 /64) had its share of the hour's mails: others
+            // are still served. Answered as the rate limit is: it is this connection's limit.
+            request.log.info({ form: id }, 'sign-up from a network that had its share of mails')
+            reply.header('retry-after', String(signedUp.retryAfterSeconds))
+            if (wantsPage(request)) {
+              return html(
+                reply,
+                429,
+                problemPage(language, [FORM_MESSAGES[language].failed.rateLimited]),
+              )
+            }
+            return reply.code(429).send({ ok: false, reason: 'rateLimited' } satisfies FormResponse)
           case 'serviceCap':
             capReached(request.log)
             reply.header('retry-after', String(CAP_RETRY_SECONDS))

@@ -11,7 +11,7 @@ import { type Database, openDatabase } from './database'
 import { createMailer, type Mailer } from './mail'
 import type { FormsServiceOptions } from './routes'
 import { MailSender, type SenderLog, type SenderOptions } from './sender'
-import { DEFAULTS, FormsStore, type StoreOptions } from './store'
+import { DEFAULTS, defaultMailsPerClient, FormsStore, type StoreOptions } from './store'
 
 export interface FormsSettings {
   contentDir: string
@@ -32,6 +32,11 @@ export interface FormsSettings {
   mailLeaseSeconds?: number
   /** `CONFIRMATION_MAILS_PER_HOUR`: the service's cap on confirmation mails (0: none). */
   mailsPerHour?: number
+  /**
+   * `CONFIRMATION_MAILS_PER_CLIENT`: a client network's share of them an hour (an IPv4 /24, an
+   * IPv6 /64; default a 25th of the cap, at least 1; 0: none).
+   */
+  mailsPerClient?: number
 }
 
 export function readFormsSettings(
@@ -56,10 +61,18 @@ export function readFormsSettings(
       `CONFIRMATION_MAILS_PER_HOUR must be a whole number (0 turns the cap off); got "${env.CONFIRMATION_MAILS_PER_HOUR}"`,
     )
   }
+  const perClient = env.CONFIRMATION_MAILS_PER_CLIENT
+  const mailsPerClient = perClient ? Number(perClient) : defaultMailsPerClient(mailsPerHour)
+  if (!Number.isInteger(mailsPerClient) || mailsPerClient < 0) {
+    throw new Error(
+      `CONFIRMATION_MAILS_PER_CLIENT must be a whole number (0: no share per client network); got "${perClient}"`,
+    )
+  }
   return {
     contentDir,
     siteUrl,
     mailsPerHour,
+    mailsPerClient,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
     dataDir: resolve(root, env.DATA_DIR ?? 'data'),
@@ -127,6 +140,9 @@ export async function openFormsService(
     options: {
       store: new FormsStore(database, {
         ...(settings.mailsPerHour !== undefined ? { mailsPerHour: settings.mailsPerHour } : {}),
+        ...(settings.mailsPerClient !== undefined
+          ? { mailsPerClient: settings.mailsPerClient }
+          : {}),
         ...storeOptions,
       }),
       forms,

@@ -24,6 +24,12 @@ export interface StoreOptions {
    * (`CONFIRMATION_MAILS_PER_HOUR`, default 500); 0 for no cap.
    */
   mailsPerHour?: number
+  /**
+   * Sign-ups that could mail, per client network (an IPv4 /24, an IPv6 /64) and hour, at most
+   * (`CONFIRMATION_MAILS_PER_CLIENT`): by default a 25th of `mailsPerHour` (20 of 500), at
+   * least 1, none without a cap; 0 for no share.
+   */
+  mailsPerClient?: number
 }
 
 export interface SignUp {
@@ -33,6 +39,11 @@ export interface SignUp {
   topics: string[]
   consentVersion: string
   consentText: string
+  /**
+   * The network the sign-up comes from (`networkOf`), held to its share of the mails; none
+   * (the operators' tools) is held to none.
+   */
+  client?: string
 }
 
 /** A confirmation e-mail queued by a sign-up. */
@@ -44,12 +55,14 @@ export interface MailQueued {
 /**
  * What a sign-up did: queued a confirmation e-mail; nothing, since none is due (a repeat, an
  * address already confirmed); nothing, since its mailbox had its share of mails
- * (`MAILBOX_MAILS`); or nothing, since the service has sent its hourly cap.
+ * (`MAILBOX_MAILS`); nothing, since its client's network had its share of the hour's mails
+ * (for `retryAfterSeconds`); or nothing, since the service has sent its hourly cap.
  */
 export type SignUpOutcome =
   | ({ outcome: 'queued' } & MailQueued)
   | { outcome: 'repeated' }
   | { outcome: 'mailboxLimit' }
+  | { outcome: 'clientShare'; retryAfterSeconds: number }
   | { outcome: 'serviceCap' }
 
 export type LinkOutcome =
@@ -75,6 +88,10 @@ export const DEFAULTS = {
   mailsPerHour: 500,
 }
 
+/** A client network's share of the hourly cap, unless set: a 25th, at least 1; none without. */
+export const defaultMailsPerClient = (mailsPerHour: number) =>
+  mailsPerHour > 0 ? Math.max(1, Math.floor(mailsPerHour / 25)) : 0
+
 /** The address of a link in the e-mails: `confirm` or `unsubscribe`, with its token. */
 export const subscriptionLink = (
   siteUrl: string,
@@ -94,11 +111,15 @@ export const newToken = () => randomBytes(32).toString('base64url')
  * Before all that, in the same statement: the service's hourly cap (a count of the last hour's
  * mails, without a lock: processes signing up at the same moment may pass it by a few), then
  * the mailbox's quota (an upsert into `mailbox_quota`: its row lock makes concurrent sign-ups
- * of one mailbox wait for each other, and counts every sign-up, mailed or not). Either one
- * saying no stops the sign-up before anything is written.
+ * of one mailbox wait for each other, and counts every sign-up, mailed or not), then the
+ * client network's share (the same upsert into `client_quota`, counting the sign-ups its
+ * mailbox allowed, keyed by the network's SHA-256 salted with `forms_secrets`' client key, so
+ * that the table holds no address). Any one saying no stops the sign-up before the subscriber
+ * is written.
  * Parameters: list, email, language, topics, consent version and text, now, the end of the
- * cooling period, a day ago, the mailbox, an hour ago, the hourly cap (0: none). One row: whether
- * the cap or the quota stopped it, and the queued mail, if any.
+ * cooling period, a day ago, the mailbox, an hour ago, the hourly cap (0: none), the client's
+ * network, its share (0: none). One row: whether the cap, the quota or the share stopped it
+ * (with the hour the share began), and the queued mail, if any.
  */
 const SIGN_UP = `
 WITH capped AS (
@@ -119,12 +140,27 @@ WITH capped AS (
   WHERE (q.hour_start <= $11::timestamptz OR q.hour_count < ${MAILBOX_MAILS.perHour})
     AND (q.day_start <= $9::timestamptz OR q.day_count < ${MAILBOX_MAILS.perDay})
   RETURNING 1
+), network AS (
+  SELECT encode(sha256(convert_to(
+    COALESCE((SELECT value FROM forms_secrets WHERE name = 'client-key'), '') || $13::text,
+    'UTF8')), 'hex') AS key
+), share AS (
+  INSERT INTO client_quota AS c (network, hour_start, hour_count)
+  SELECT key, $7::timestamptz, 1 FROM network WHERE $14::int > 0 AND EXISTS (SELECT 1 FROM quota)
+  ON CONFLICT (network) DO UPDATE
+  SET hour_start = CASE WHEN c.hour_start <= $11::timestamptz THEN EXCLUDED.hour_start
+                        ELSE c.hour_start END,
+      hour_count = CASE WHEN c.hour_start <= $11::timestamptz THEN 1 ELSE c.hour_count + 1 END
+  WHERE c.hour_start <= $11::timestamptz OR c.hour_count < $14::int
+  RETURNING 1
+), shared AS (
+  SELECT $14::int <= 0 OR EXISTS (SELECT 1 FROM share) AS within
 ), asked AS (
   INSERT INTO subscribers AS s (list, email, language, topics, status, consent_version,
     consent_text, created_at, requested_at, mailed_at)
   SELECT $1, $2, $3, $4::text[], 'pending', $5, $6, $7::timestamptz, $7::timestamptz,
     $7::timestamptz
-  WHERE EXISTS (SELECT 1 FROM quota)
+  WHERE EXISTS (SELECT 1 FROM quota) AND (SELECT within FROM shared)
   ON CONFLICT (list, email) DO UPDATE
   SET language = EXCLUDED.language, topics = EXCLUDED.topics,
       consent_version = EXCLUDED.consent_version, consent_text = EXCLUDED.consent_text,
@@ -149,6 +185,9 @@ WITH capped AS (
   RETURNING id, subscriber_id
 )
 SELECT (SELECT reached FROM capped) AS capped, EXISTS (SELECT 1 FROM quota) AS allowed,
+  (SELECT within FROM shared) AS within,
+  CASE WHEN NOT (SELECT within FROM shared) THEN (SELECT c.hour_start FROM client_quota c
+    WHERE c.network = (SELECT key FROM network)) END AS share_start,
   queued.id, queued.subscriber_id
 FROM (SELECT 1) AS one LEFT JOIN queued ON true`
 
@@ -174,6 +213,7 @@ export class FormsStore {
   readonly #now: () => Date
   readonly #ttl: { confirm: number; unsubscribe: number; cooling: number }
   readonly #mailsPerHour: number
+  readonly #mailsPerClient: number
 
   constructor(database: Database, options: StoreOptions = {}) {
     this.#db = database
@@ -184,6 +224,7 @@ export class FormsStore {
       cooling: options.coolingMs ?? DEFAULTS.coolingMs,
     }
     this.#mailsPerHour = options.mailsPerHour ?? DEFAULTS.mailsPerHour
+    this.#mailsPerClient = options.mailsPerClient ?? defaultMailsPerClient(this.#mailsPerHour)
   }
 
   get database(): Database {
@@ -198,15 +239,19 @@ export class FormsStore {
    * links of an earlier request stop working (only the newest link works).
    *
    * Before that, and changing nothing when they say no: the service may have sent its hourly
-   * cap, and the address's mailbox may have been signed up `MAILBOX_MAILS` times (across its
-   * `+tags` and lists, one sign-up at a time per mailbox, whichever process takes it). All of it
-   * is one statement (`SIGN_UP`). The mail itself is sent by the sender (`sender.ts`).
+   * cap, the address's mailbox may have been signed up `MAILBOX_MAILS` times (across its
+   * `+tags` and lists, one sign-up at a time per mailbox, whichever process takes it), and the
+   * client's network may have made its share of the hour's sign-ups (`mailsPerClient`, counted
+   * the same way). All of it is one statement (`SIGN_UP`). The mail itself is sent by the
+   * sender (`sender.ts`).
    */
   async signUp(request: SignUp): Promise<SignUpOutcome> {
     const now = this.#now()
     const [row] = await this.#db.query<{
       capped: boolean
       allowed: boolean
+      within: boolean
+      share_start: Date | string | null
       id: string | null
       subscriber_id: string | null
     }>(
@@ -224,11 +269,20 @@ export class FormsStore {
         mailboxOf(request.email),
         new Date(now.getTime() - HOUR),
         this.#mailsPerHour,
+        request.client ?? '',
+        request.client === undefined ? 0 : this.#mailsPerClient,
       ],
       { name: 'forms-sign-up' },
     )
     if (row?.capped) return { outcome: 'serviceCap' }
     if (!row?.allowed) return { outcome: 'mailboxLimit' }
+    if (!row.within) {
+      // Until the network's hour is over; an hour when its row is newer than this statement
+      // (another sign-up of the network made it meanwhile).
+      const start = row.share_start ? new Date(row.share_start).getTime() : now.getTime()
+      const seconds = Math.ceil((start + HOUR - now.getTime()) / 1000)
+      return { outcome: 'clientShare', retryAfterSeconds: Math.min(3600, Math.max(60, seconds)) }
+    }
     return row.id && row.subscriber_id
       ? { outcome: 'queued', subscriberId: row.subscriber_id, jobId: String(row.id) }
       : { outcome: 'repeated' }

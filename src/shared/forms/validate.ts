@@ -21,11 +21,17 @@ import { ERROR_CODES, type ErrorCode, type FieldError } from './messages'
 
 const fail = (code: ErrorCode) => ({ error: code, abort: true })
 
-/** True when `text` holds a control character other than tab and line breaks. */
+/**
+ * True when `text` holds a control character other than tab and line breaks: C0, DEL, or C1
+ * (U+0080–U+009F, which no keyboard types: NEL breaks lines where a CSV reader does not expect
+ * it, CSI starts a terminal's escape sequence).
+ */
 function hasControl(text: string): boolean {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index)
-    if ((code < 32 && code !== 9 && code !== 10 && code !== 13) || code === 127) return true
+    if ((code < 32 && code !== 9 && code !== 10 && code !== 13) || (code >= 127 && code <= 159)) {
+      return true
+    }
   }
   return false
 }
@@ -46,8 +52,12 @@ function hasLoneSurrogate(text: string): boolean {
   return false
 }
 
-/** The part before the @: RFC 5321's plain characters, dots not first, last or doubled. */
-const LOCAL_PART = /^(?!\.)(?!.*\.\.)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$/
+/**
+ * The part before the @: RFC 5321's plain characters, dots not first, last or doubled; but no
+ * `%`, which some relays still read as a route (`victim%other.example@relay.example` is mailed
+ * on to `victim@other.example`): one mailbox would have as many spellings as there are relays.
+ */
+const LOCAL_PART = /^(?!\.)(?!.*\.\.)[A-Za-z0-9.!#$&'*+/=?^_`{|}~-]{1,64}$/
 /**
  * A host name of two labels or more, in ASCII (international names as punycode), whose last
  * label (the top-level domain) is a name, never a number: `ip@127.0.0.10` names no domain.

@@ -4,10 +4,11 @@
  * answered as a bank's security team expects.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { connect } from 'node:net'
+import { connect, createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createApp } from '../../../src/server/app'
 import {
   databases,
   linkIn,
@@ -16,7 +17,7 @@ import {
   startService,
   type TestService,
 } from '../../support/forms'
-import { type RawAnswer, rawRequest, sendRaw } from '../../support/raw-http'
+import { type RawAnswer, rawRequest, sendAndReset, sendRaw } from '../../support/raw-http'
 
 let root: string
 
@@ -37,6 +38,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(root, { recursive: true, force: true, maxRetries: 10 })
 })
+
+/** A CSP report of the legacy format (`report-uri`), as a browser sends it. */
+const VIOLATION = {
+  'document-uri': 'http://localhost/en/about/',
+  'effective-directive': 'script-src-elem',
+  'blocked-uri': 'https://evil.example/steal.js',
+  disposition: 'enforce',
+}
 
 /** The service's and the pages' headers that every answer must carry. */
 function expectPolicyHeaders(answer: RawAnswer, what: string) {
@@ -188,14 +197,15 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
   })
 
   const pathOf = (link: string) => link.replace(SITE_URL, '')
+  let posted = 0
   const post = (payload: unknown, headers: Record<string, string> = {}, form = 'newsletter') =>
     service.app.inject({
       method: 'POST',
       url: `/api/forms/${form}`,
       headers: { 'content-type': 'application/json', ...headers },
       payload: JSON.stringify(payload),
-      // Each sign-up from its own address: the limits per mailbox are what is tried here.
-      remoteAddress: `198.51.100.${Math.floor(Math.random() * 250) + 1}`,
+      // Each sign-up from a network of its own: the limits per mailbox are what is tried here.
+      remoteAddress: `10.${Math.floor(posted / 250) % 250}.${posted++ % 250}.1`,
     })
   const snapshot = async () => ({
     subscribers: await service.query('SELECT * FROM subscribers ORDER BY id'),
@@ -267,6 +277,53 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
       .filter(([to]) => to.endsWith('@example.com'))
       .reduce((sum, [, count]) => sum + count, 0)
     expect(total).toBe(6)
+  })
+
+  it('counts sub-addresses with a hyphen, Proton’s and Fastmail’s spellings as one mailbox, and refuses % routing', async () => {
+    const spellings = {
+      'example.com': [
+        'victim-1@example.com',
+        'victim-2@example.com',
+        'victim+3@example.com',
+        'victim-4+x@example.com',
+        'victim@example.com',
+      ],
+      proton: [
+        'first.last@proton.me',
+        'first-last@pm.me',
+        'firstlast+a@protonmail.com',
+        'first_last@protonmail.ch',
+        'f.i.r.s.t.l.a.s.t@proton.me',
+      ],
+      fastmail: [
+        'shop@victim.fastmail.com',
+        'bank@victim.fastmail.com',
+        'victim+news@fastmail.com',
+        'victim@fastmail.com',
+        'any@thing.victim.fastmail.com',
+      ],
+    }
+    for (const group of Object.values(spellings)) {
+      for (const email of group) expect((await post(signUp(email))).statusCode, email).toBe(200)
+      // An hour apart: the service's cap here (8 an hour) is not what is tried.
+      clock += 61 * 60_000
+    }
+    await service.inbox.waitFor(9)
+    await settle()
+    const mailed = (group: string[]) =>
+      group.reduce((sum, to) => sum + (service.inbox.countByRecipient().get(to) ?? 0), 0)
+    expect(mailed(spellings['example.com'])).toBe(3)
+    expect(mailed(spellings.proton)).toBe(3)
+    expect(mailed(spellings.fastmail)).toBe(3)
+    expect(service.inbox.mails).toHaveLength(9)
+    for (const email of [
+      'victim%example.com@relay.example',
+      'victim%40example.com@relay.example',
+    ]) {
+      const routed = await post(signUp(email))
+      expect(routed.statusCode, email).toBe(422)
+      expect(routed.json().errors).toEqual([{ field: 'email', code: 'email' }])
+    }
   })
 
   it('stops confirmation mails at the service’s hourly cap, says so once in the log, stores nothing more', async () => {
@@ -431,11 +488,291 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
     expect(logs.join('')).not.toContain('"level":50')
   })
 
+  it('refuses C1 control characters in a text answer (422), and so keeps them out of the export', async () => {
+    for (const character of ['\u0080', '\u0085', '\u009b', '\u009f']) {
+      const answer = await post(
+        {
+          'answers.role': 'partner',
+          'answers.satisfaction': '3',
+          version: '3',
+          language: 'en',
+          'answers.comment': `before${character}after`,
+        },
+        {},
+        'survey',
+      )
+      expect(answer.statusCode, `U+${character.codePointAt(0)?.toString(16)}`).toBe(422)
+      expect(answer.json()).toEqual({
+        ok: false,
+        errors: [{ field: 'answers.comment', code: 'invalid' }],
+      })
+    }
+    expect(await service.query('SELECT * FROM survey_responses')).toEqual([])
+    // The first printable characters past them are text like any other.
+    const printable = await post(
+      {
+        'answers.role': 'partner',
+        'answers.satisfaction': '3',
+        version: '3',
+        language: 'en',
+        'answers.comment': 'a\u00a0b \u00e9',
+      },
+      {},
+      'survey',
+    )
+    expect(printable.statusCode).toBe(200)
+  })
+
   it('takes no address literal for a domain', async () => {
     for (const email of ['ip@127.0.0.10', 'ip@[127.0.0.1]', 'ip@0x7f.1', 'ip@example.123']) {
       const answer = await post(signUp(email))
       expect(answer.statusCode, email).toBe(422)
       expect(answer.json().errors).toEqual([{ field: 'email', code: 'email' }])
+    }
+  })
+})
+
+describe.each(databases())(
+  'the forms service, attacked from many addresses, on $name',
+  (database) => {
+    let service: TestService
+    let port: number
+    let ipv6: Server
+    let ipv6Port: number
+    const logs: string[] = []
+
+    beforeAll(async () => {
+      service = await startService(database, {
+        rateLimit: 10,
+        logs,
+        mailsPerHour: 100,
+        // Behind a proxy the client is the address it forwards; without the header, the socket's.
+        trustProxy: true,
+      })
+      await service.app.listen({ port: 0, host: '127.0.0.1' })
+      const address = service.app.server.address()
+      port = typeof address === 'object' && address ? address.port : 0
+      // The same server on ::1 (the one IPv6 address loopback has): each connection is handed
+      // to it as it is, its peer ::1.
+      ipv6 = createServer((socket) => service.app.server.emit('connection', socket))
+      await new Promise<void>((done) => ipv6.listen(0, '::1', done))
+      const ipv6Address = ipv6.address()
+      ipv6Port = typeof ipv6Address === 'object' && ipv6Address ? ipv6Address.port : 0
+    }, 30_000)
+    afterAll(async () => {
+      await new Promise((done) => ipv6.close(done))
+      await service.close()
+    })
+    beforeEach(async () => {
+      logs.length = 0
+      await service.reset()
+    })
+
+    /**
+     * A form posted over TCP from `from`: an address of 127.0.0.0/8 (Linux answers on all of
+     * it), or ::1, optionally naming the client a proxy forwards for.
+     */
+    const postFrom = (
+      from: { localAddress: string; forwardedFor?: string },
+      path: string,
+      payload: unknown,
+      type = 'application/json',
+    ) => {
+      const body = JSON.stringify(payload)
+      const v6 = from.localAddress.includes(':')
+      return sendRaw(
+        {
+          port: v6 ? ipv6Port : port,
+          host: v6 ? '::1' : '127.0.0.1',
+          localAddress: from.localAddress,
+        },
+        rawRequest(
+          'POST',
+          path,
+          {
+            'content-type': type,
+            'content-length': String(Buffer.byteLength(body)),
+            ...(from.forwardedFor ? { 'x-forwarded-for': from.forwardedFor } : {}),
+          },
+          body,
+        ),
+      )
+    }
+    type From = Parameters<typeof postFrom>[0]
+    const answerFrom = (from: From) => postFrom(from, '/api/forms/survey', survey)
+    const signUpFrom = (from: From, email: string) =>
+      postFrom(from, '/api/forms/newsletter', signUp(email))
+    /** A CSP report, as a browser sends it, from `from`. */
+    const reportFrom = (from: From, report: Record<string, unknown> = VIOLATION) =>
+      postFrom(from, '/api/csp-report', { 'csp-report': report }, 'application/csp-report')
+    const survey = {
+      'answers.role': 'partner',
+      'answers.satisfaction': '3',
+      version: '3',
+      language: 'en',
+    }
+
+    it('holds one network to its share of the hour’s confirmation mails (4 of 100), however many addresses it posts from; every other network is served', async () => {
+      // One IPv4 /24, each sign-up a new address from an address of its own: the rate limit
+      // per address never applies. Past the 100 of the cap, had one network taken them all.
+      const flood: RawAnswer[] = []
+      for (let n = 0; n < 120; n++) {
+        flood.push(await signUpFrom({ localAddress: `127.0.0.${n + 2}` }, `flood${n}@example.com`))
+      }
+      expect(flood.map((answer) => answer.status)).toEqual([
+        ...Array(4).fill(200),
+        ...Array(116).fill(429),
+      ])
+      const refused = flood.at(-1) as RawAnswer
+      expect(JSON.parse(refused.body)).toEqual({ ok: false, reason: 'rateLimited' })
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000)
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(3600)
+      // Visitors from ten other networks.
+      for (let n = 1; n <= 10; n++) {
+        const visitor = await signUpFrom(
+          { localAddress: `127.0.${n}.7` },
+          `visitor${n}@example.com`,
+        )
+        expect(visitor.status, `127.0.${n}.7`).toBe(200)
+      }
+      // An IPv6 network is its /64, forwarded by a trusted proxy or not.
+      const v6: number[] = []
+      for (let host = 1; host <= 6; host++) {
+        const from = { localAddress: '::1', forwardedFor: `2001:db8:20:2::${host}` }
+        v6.push((await signUpFrom(from, `six${host}@example.com`)).status)
+      }
+      expect(v6).toEqual([200, 200, 200, 200, 429, 429])
+      const next = { localAddress: '::1', forwardedFor: '2001:db8:20:3::1' }
+      expect((await signUpFrom(next, 'next@example.com')).status).toBe(200)
+      expect((await signUpFrom({ localAddress: '::1' }, 'proxy@example.com')).status).toBe(200)
+      await service.inbox.waitFor(4 + 10 + 4 + 2)
+      const [shares] = await service.query<{ rows: number; plain: number }>(
+        `SELECT count(*)::int AS rows, count(*) FILTER (WHERE network ~ '[.:]')::int AS plain
+         FROM client_quota`,
+      )
+      // One row per network, none holding an address.
+      expect(shares).toEqual({ rows: 1 + 10 + 2 + 1, plain: 0 })
+      expect(logs.join('')).toContain('sign-up from a network that had its share of mails')
+      expect(logs.join('')).not.toMatch(/127\.0\.|2001:db8/)
+    })
+
+    it('logs a client that resets its connection mid-request at info level at most', async () => {
+      const body = JSON.stringify(signUp('reset@example.com'))
+      const head = rawRequest('POST', '/api/forms/newsletter', {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      })
+      // Gone halfway through its body, and gone once all of it was sent.
+      await sendAndReset({ port, localAddress: '127.0.0.40' }, head + body.slice(0, 20))
+      await sendAndReset({ port, localAddress: '127.0.0.41' }, head + body, 0)
+      await new Promise((done) => setTimeout(done, 300))
+      const levels = logs.map((line) => (JSON.parse(line) as { level: number }).level)
+      expect(logs.filter((_, index) => (levels[index] ?? 0) > 30)).toEqual([])
+      expect(logs.join('')).not.toContain('database unavailable')
+      expect(logs.join('')).toContain('request aborted by the client')
+    })
+
+    it('counts an IPv6 client by its /64 in the rate limit, and one /64 apart from the next', async () => {
+      const statuses: number[] = []
+      for (let host = 1; host <= 11; host++) {
+        const forwardedFor = `2001:db8:10:2::${host.toString(16)}`
+        statuses.push((await answerFrom({ localAddress: '::1', forwardedFor })).status)
+      }
+      expect(statuses).toEqual([...Array(10).fill(200), 429])
+      const next = await answerFrom({ localAddress: '::1', forwardedFor: '2001:db8:10:3::1' })
+      expect(next.status).toBe(200)
+      // The proxy's own request (no header) is its own client: ::1's /64.
+      expect((await answerFrom({ localAddress: '::1' })).status).toBe(200)
+    })
+
+    it('logs a CSP report in one line of a kilobyte at most, whatever its fields hold', async () => {
+      /** 2,000 characters or more (what a field is read up to) of `unit`. */
+      const long = (unit: string) => unit.repeat(Math.ceil(2000 / unit.length))
+      const reports = [
+        // The issue's report: a host of 2,000 characters in blocked-uri.
+        { ...VIOLATION, 'blocked-uri': `https://${long('a').slice(0, 1980)}.example/x.js` },
+        { ...VIOLATION, 'blocked-uri': `${long('x').slice(0, 1980)}://host/` },
+        { ...VIOLATION, 'blocked-uri': long('z').slice(0, 1999) },
+        { ...VIOLATION, 'document-uri': `https://site.example/${long('\\"é')}` },
+        { ...VIOLATION, 'source-file': `foo:${long('\\')}` },
+        { ...VIOLATION, 'effective-directive': long('\u0001"') },
+        { ...VIOLATION, 'line-number': Number.MAX_SAFE_INTEGER, disposition: long('\u0085') },
+        // Every field at its longest at once (a field is cut long before 2,000 characters).
+        {
+          'document-uri': `https://site.example/${'\\"é'.repeat(300)}`,
+          'effective-directive': '\u0001'.repeat(300),
+          'blocked-uri': `${long('x').slice(0, 1980)}://host/`,
+          'source-file': `foo:${'\\'.repeat(300)}`,
+          'line-number': -Number.MAX_SAFE_INTEGER,
+          disposition: '\u0085'.repeat(300),
+        },
+      ]
+      for (const report of reports) {
+        expect((await reportFrom({ localAddress: '127.0.0.30' }, report)).status).toBe(204)
+      }
+      const lines = logs.filter((line) => line.includes('content security policy violation'))
+      expect(lines).toHaveLength(reports.length)
+      for (const line of logs) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(1024)
+    })
+
+    it('counts an IPv6 client by its /64 for CSP reports too', async () => {
+      const statuses: number[] = []
+      for (let host = 1; host <= 21; host++) {
+        const forwardedFor = `2001:db8:11:2::${host.toString(16)}`
+        statuses.push((await reportFrom({ localAddress: '::1', forwardedFor })).status)
+      }
+      expect(statuses).toEqual([...Array(20).fill(204), 429])
+      const next = await reportFrom({ localAddress: '::1', forwardedFor: '2001:db8:11:3::1' })
+      expect(next.status).toBe(204)
+    })
+  },
+)
+
+describe('CSP reports, flooded from many addresses', () => {
+  it('keeps room for every client’s first reports when a few dozen addresses send all they may', async () => {
+    // An app of its own: its minute of reports starts now.
+    const app = await createApp({ logLevel: 'silent' })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const address = app.server.address()
+    const port = typeof address === 'object' && address ? address.port : 0
+    const report = (localAddress: string) => {
+      const body = JSON.stringify({ 'csp-report': VIOLATION })
+      return sendRaw(
+        { port, localAddress },
+        rawRequest(
+          'POST',
+          '/api/csp-report',
+          {
+            'content-type': 'application/csp-report',
+            'content-length': String(Buffer.byteLength(body)),
+          },
+          body,
+        ),
+      ).then((answer) => answer.status)
+    }
+    try {
+      // 40 addresses, each sending its 20 reports of the minute and one more.
+      const flood = await Promise.all(
+        Array.from({ length: 40 }, async (_, n) => {
+          const statuses: number[] = []
+          for (let i = 0; i < 21; i++) statuses.push(await report(`127.0.0.${100 + n}`))
+          return statuses
+        }),
+      )
+      const taken = flood.flat().filter((status) => status === 204).length
+      // Half the minute's 600 for everyone's further reports, and each one's first two.
+      expect(taken).toBeGreaterThanOrEqual(300)
+      expect(taken).toBeLessThanOrEqual(300 + 40 * 2)
+      for (const statuses of flood) expect(statuses.slice(0, 2)).toEqual([204, 204])
+      expect(flood.flat().filter((status) => status !== 204 && status !== 429)).toEqual([])
+      // Visitors from elsewhere are heard, each of their first two reports.
+      const visitors: number[] = []
+      for (let n = 1; n <= 50; n++) {
+        visitors.push(await report(`127.0.1.${n}`), await report(`127.0.1.${n}`))
+      }
+      expect(visitors).toEqual(Array(100).fill(204))
+    } finally {
+      await app.close()
     }
   })
 })

@@ -140,8 +140,11 @@ describe('operators’ tools', () => {
       topics: [],
       consentVersion: '7',
       consentText: 'Yes',
+      client: '192.0.2.0/24',
     })
     expect(dora).toBeDefined()
+    const networks = async () =>
+      (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM client_quota'))[0]?.n
     const links = await tokensOf('dora@example.com')
     expect((await store.confirm(links.confirm)).outcome).toBe('done')
     expect((await store.unsubscribe(links.unsubscribe)).outcome).toBe('done')
@@ -170,6 +173,8 @@ describe('operators’ tools', () => {
       'carl@example.com',
       'dora@example.com',
     ])
+    // A client network's count is kept for its hour only.
+    expect(await networks()).toBe(1)
     // Dora's proof of consent is kept for three years after she left, then erased.
     expect(await purge(db, new Date(now + 2 * 365 * DAY))).toEqual({
       unconfirmed: 1,
@@ -177,6 +182,7 @@ describe('operators’ tools', () => {
       consentRecords: 0,
       mails: 1,
     })
+    expect(await networks()).toBe(0)
     // The cookie banner's records go after three years as well.
     expect(await purge(db, new Date(now + 3 * 365 * DAY + DAY))).toEqual({
       unconfirmed: 0,

@@ -27,6 +27,8 @@ describe.skipIf(!postgres)('PostgreSQL unreachable', () => {
   let inbox: Inbox
   let proxy: TcpProxy
   let server: ServerProcess
+  /** What the service logs (at LOG_LEVEL=warn): its warnings and errors. */
+  let output = ''
   const schema = `outage_${randomBytes(6).toString('hex')}`
   const application = `forms_${schema}`
   const admin = () => openDatabase({ url: postgres?.url, poolSize: 1, migrate: false })
@@ -43,6 +45,9 @@ describe.skipIf(!postgres)('PostgreSQL unreachable', () => {
     viaProxy.searchParams.set('options', `-c search_path=${schema}`)
     viaProxy.searchParams.set('application_name', application)
     server = await spawnFormsServer({ DATABASE_URL: viaProxy.toString(), SMTP_URL: inbox.url })
+    server.child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
   })
   afterAll(async () => {
     await proxy.restore().catch(() => {})
@@ -112,6 +117,10 @@ describe.skipIf(!postgres)('PostgreSQL unreachable', () => {
     expect(await ready()).toEqual({ status: 503, body: { status: 'unavailable' } })
     expect((await fetch(`${server.origin}/healthz`)).status).toBe(200)
     expect(await stored()).toEqual({ subscribers: 1, events: 1, jobs: 1 })
+    // An outage is an error in the log, as it was before a visitor's hang-up stopped being one.
+    const outage = output.split('\n').filter((line) => line.includes('database unavailable'))
+    expect(outage.length).toBeGreaterThan(0)
+    for (const line of outage) expect(line).toContain('"level":50')
 
     await proxy.restore()
     await until(async () => (await ready()).status === 200)

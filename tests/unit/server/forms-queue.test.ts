@@ -19,6 +19,7 @@ import {
   stopFormsServer,
   until,
 } from '../../support/forms'
+import { rawRequest, sendRaw } from '../../support/raw-http'
 
 /** Runs `work` over `items` with `concurrency` workers at a time. */
 async function pool<T, R>(items: T[], concurrency: number, work: (item: T) => Promise<R>) {
@@ -39,6 +40,8 @@ describe.each(databases())('an SMTP outage on $name', (database) => {
   it('answers every sign-up, then delivers each mail exactly once when SMTP is back', async () => {
     const service = await startService(database, {
       sender: { pollMs: 50, retryBaseMs: 100, retryMaxMs: 300, batchSize: 20 },
+      // Every sign-up from one client: no share per client network here.
+      mailsPerClient: 0,
     })
     try {
       await service.inbox.stop()
@@ -224,6 +227,55 @@ describe.skipIf(!postgres)('two service processes on one PostgreSQL', () => {
       } finally {
         await db.close()
       }
+    } finally {
+      for (const server of servers) expect(await stopFormsServer(server)).toBe(0)
+    }
+  }, 60_000)
+
+  it('holds a client network to its share of the mails across both processes', async () => {
+    // A share of 4 an hour per network, the cap far from reached.
+    const env = {
+      DATABASE_URL: url,
+      SMTP_URL: inbox.url,
+      CONFIRMATION_MAILS_PER_HOUR: '1000',
+      CONFIRMATION_MAILS_PER_CLIENT: '4',
+    }
+    const servers = [await spawnFormsServer(env), await spawnFormsServer(env)]
+    try {
+      const before = inbox.mails.length
+      const send = (server: ServerProcess, localAddress: string, email: string) => {
+        const body = JSON.stringify(signUp(email))
+        return sendRaw(
+          { port: Number(new URL(server.origin).port), localAddress },
+          rawRequest(
+            'POST',
+            '/api/forms/newsletter',
+            {
+              'content-type': 'application/json',
+              'content-length': String(Buffer.byteLength(body)),
+            },
+            body,
+          ),
+        ).then((answer) => answer.status)
+      }
+      // 40 addresses of one /24, to both processes at once.
+      const statuses = await pool(
+        Array.from({ length: 40 }, (_, index) => index),
+        8,
+        (index) =>
+          send(
+            servers[index % 2] as ServerProcess,
+            `127.0.0.${index + 2}`,
+            `share${index}@x.example`,
+          ),
+      )
+      expect(statuses.filter((status) => status === 200)).toHaveLength(4)
+      expect(statuses.filter((status) => status === 429)).toHaveLength(36)
+      // Another network, at either process.
+      for (const [index, server] of servers.entries()) {
+        expect(await send(server, '127.0.5.1', `other${index}@x.example`)).toBe(200)
+      }
+      await inbox.waitFor(before + 6, 15_000)
     } finally {
       for (const server of servers) expect(await stopFormsServer(server)).toBe(0)
     }

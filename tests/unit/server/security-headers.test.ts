@@ -325,6 +325,28 @@ describe('POST /api/csp-report', () => {
       (await post(JSON.stringify({ 'csp-report': violation }), '198.51.100.9')).statusCode,
     ).toBe(204)
   })
+
+  it('counts each report of a batch, and logs no more of it than the client may send', async () => {
+    logs.length = 0
+    const batch = (count: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/csp-report',
+        headers: { 'content-type': 'application/reports+json' },
+        payload: JSON.stringify(
+          Array.from({ length: count }, () => ({
+            type: 'csp-violation',
+            body: { documentURL: 'https://site.example/en/', effectiveDirective: 'img-src' },
+          })),
+        ),
+        remoteAddress: '198.51.100.20',
+      })
+    expect((await batch(15)).statusCode).toBe(204)
+    expect((await batch(15)).statusCode).toBe(204)
+    expect((await batch(1)).statusCode).toBe(429)
+    const lines = logs.filter((line) => line.includes('content security policy violation'))
+    expect(lines).toHaveLength(20)
+  })
 })
 
 describe('configuration for other servers', () => {
