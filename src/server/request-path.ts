@@ -4,7 +4,9 @@
  * guessed at: a decoded path that holds a backslash, a control character, an empty segment
  * (`//`) or a dot segment (`/./`, `/../`) is answered 404, never redirected, so that no
  * `Location` can be made to name another host (`/%2Fevil.example/..%2Fen` decodes to
- * `//evil.example/../en`, which a browser reads as a host).
+ * `//evil.example/../en`, which a browser reads as a host). An encoded slash (`%2F`) is no slash
+ * (RFC 3986, 2.2: a reserved character encoded is another character): `/en%2f` names no page and
+ * is answered 404 too, so that no page has a second address, and none is redirected to.
  */
 
 export type SiteTarget =
@@ -19,6 +21,7 @@ function hasControlOrBackslash(text: string): boolean {
   }
   return false
 }
+const ENCODED_SLASH = /%2f/i
 const DOT_SEGMENT = /\/\.{1,2}(?:\/|$)/
 /** What a query may hold as it is repeated in a `Location`: visible ASCII only. */
 const SAFE_QUERY = /^[\u0021-\u007e]*$/
@@ -29,6 +32,7 @@ export function siteTarget(target: string): SiteTarget {
   const rawPath = mark === -1 ? target : target.slice(0, mark)
   const rawQuery = mark === -1 ? '' : target.slice(mark + 1)
   if (!rawPath.startsWith('/')) return { ok: false, status: 400, reason: 'not a path' }
+  if (ENCODED_SLASH.test(rawPath)) return { ok: false, status: 404, reason: 'encoded slash' }
   let path: string
   try {
     path = decodeURIComponent(rawPath)

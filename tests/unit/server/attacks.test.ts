@@ -86,6 +86,24 @@ describe('the site, attacked', () => {
     }
   })
 
+  it('has one address per page: an encoded slash is no slash, and no address (404)', async () => {
+    for (const target of [
+      '/en%2f',
+      '/en%2F',
+      '/en%2Fnewsletter/',
+      '/%2Fen/',
+      '/en/newsletter%2F',
+    ]) {
+      const answer = await get(target)
+      expect(answer.status, target).toBe(404)
+      expect(answer.headers.location, target).toBeUndefined()
+      expect(answer.body, target).toContain('English 404')
+      expectPolicyHeaders(answer, target)
+    }
+    // Other escapes name the same characters as the site writes them: the same page.
+    expect((await get('/%65n/')).status).toBe(200)
+  })
+
   it('redirects a folder to its slash on this site, encoding what it repeats', async () => {
     expect((await get('/en')).headers.location).toBe('/en/')
     expect((await get('/en/newsletter?ref=mail')).headers.location).toBe('/en/newsletter/?ref=mail')
