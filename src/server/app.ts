@@ -18,7 +18,7 @@ import { EMPTY_POLICY, responseHeaders, type SitePolicy } from '../shared/http-h
 import { cspReportRoute } from './csp-report'
 import { SERVICE_PAGE_CSS } from './forms/pages'
 import { type FormsServiceOptions, formsRoutes } from './forms/routes'
-import { siteTarget, slashRedirect } from './request-path'
+import { absoluteTarget, hostProblem, siteTarget, slashRedirect } from './request-path'
 import { createStaticHandler, readSitePolicy } from './static-files'
 
 export interface AppOptions {
@@ -122,6 +122,16 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     }),
     return503OnClosing: true,
     trustProxy: options.trustProxy ?? false,
+    // A request without Host is refused below, with the headers (Node's own 400 has none).
+    http: { requireHostHeader: false },
+    // An absolute-form target is read as its path and query, the host it names standing for the
+    // Host header (RFC 9112, 3.2.2 and 3.3); anything else is left as sent.
+    rewriteUrl: (raw) => {
+      const absolute = absoluteTarget(raw.url ?? '')
+      if (!absolute) return raw.url ?? ''
+      raw.headers.host = absolute.host
+      return absolute.target
+    },
     // An address Fastify cannot route (a malformed escape): answered without echoing it.
     frameworkErrors: (_error, request, reply) => {
       ;(reply as FastifyReply)
@@ -143,6 +153,20 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       if (socket.writable) socket.write(rawAnswer(status, headersFor('/api/', false)))
       socket.destroy(error)
     },
+  })
+  // A request that is none of HTTP/1.1 (RFC 9112, 3.2): no Host, two, or one naming no host; or
+  // a target that is neither a path nor `*` (an absolute one is a path by now).
+  app.addHook('onRequest', async (request, reply) => {
+    const problem =
+      hostProblem(request.raw.rawHeaders, request.raw.httpVersion) ??
+      (request.url.startsWith('/') || request.url === '*' ? undefined : 'no path')
+    if (!problem) return
+    request.log.info({ problem }, 'request refused')
+    return reply
+      .code(400)
+      .header('connection', 'close')
+      .type('text/plain; charset=utf-8')
+      .send('Bad request')
   })
   // Every answer carries the headers of its kind, whoever wrote it: the service's under /api/
   // and its health (always theirs), a page's for whatever else has none of its own (the static

@@ -65,3 +65,41 @@ export function slashRedirect(target: { path: string; query: string }): string {
   if (!/^\/(?![/\\])/.test(location)) throw new Error(`not a site path: ${location}`)
   return location
 }
+
+/**
+ * An authority as `Host` or an absolute target writes it (RFC 3986, 3.2.2 and 3.2.3): a name
+ * or IPv4 address (no user, no path, no spaces), or an IPv6 literal, and perhaps a port.
+ */
+const AUTHORITY = /^(?:\[[0-9a-f:.]+\]|[a-z0-9\-._~!$&'()*+,;=%]*)(?::\d*)?$/i
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)(.*)$/is
+
+/**
+ * An absolute-form request target (`GET http://host/en/ HTTP/1.1`), which HTTP/1.1 servers must
+ * accept (RFC 9112, 3.2.2): its path and query as sent (nothing resolved or decoded here, so
+ * that the path is judged as any other) and the host it names, which stands for the request's
+ * `Host` (RFC 9112, 3.3). Undefined when the target is none: another scheme, no host, a user.
+ */
+export function absoluteTarget(target: string): { host: string; target: string } | undefined {
+  const match = ABSOLUTE_FORM.exec(target)
+  const host = match?.[1] ?? ''
+  const rest = match?.[2] ?? ''
+  if (!host || host.startsWith(':') || !AUTHORITY.test(host) || rest.startsWith('#')) {
+    return undefined
+  }
+  return { host, target: rest.startsWith('/') ? rest : `/${rest}` }
+}
+
+/**
+ * Why a request's `Host` lines make it no request of HTTP/1.1 (RFC 9112, 3.2: answered 400):
+ * none in HTTP/1.1, more than one, or one that names no host. `rawHeaders` as Node gives them
+ * (names and values in turn, every line kept).
+ */
+export function hostProblem(rawHeaders: string[], httpVersion: string): string | undefined {
+  const hosts: string[] = []
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    if (rawHeaders[index]?.toLowerCase() === 'host') hosts.push(rawHeaders[index + 1] ?? '')
+  }
+  if (hosts.length > 1) return 'more than one Host'
+  if (hosts.length === 0) return httpVersion === '1.0' ? undefined : 'no Host'
+  return AUTHORITY.test(hosts[0] ?? '') ? undefined : 'a Host that names no host'
+}

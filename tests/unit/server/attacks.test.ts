@@ -104,6 +104,82 @@ describe('the site, attacked', () => {
     expect((await get('/%65n/')).status).toBe(200)
   })
 
+  it('takes absolute-form targets as HTTP/1.1 servers must, by the host they name (RFC 9112, 3.2.2)', async () => {
+    for (const target of [
+      'http://localhost/en/',
+      'HTTP://LOCALHOST:8080/en/?a=1',
+      'https://x/en/',
+    ]) {
+      const answer = await get(target)
+      expect(answer.status, target).toBe(200)
+      expect(answer.body, target).toContain('English home')
+      expectPolicyHeaders(answer, target)
+    }
+    const redirect = await get('http://localhost/en/newsletter?ref=mail')
+    expect(redirect.status).toBe(301)
+    expect(redirect.headers.location).toBe('/en/newsletter/?ref=mail')
+    // The same rules as for a path alone: no redirect to another host, nothing guessed at.
+    const smuggled = await get('http://localhost/%2Fevil.example/..%2Fen')
+    expect(smuggled.status).toBe(404)
+    expect(smuggled.headers.location).toBeUndefined()
+    // The host named in the target is the request's host, whatever the Host header says.
+    const signUpForm = 'email=ada%40example.com&topics=services&consent=yes&version=v1&language=en'
+    const fromHost = await sendRaw(
+      port,
+      rawRequest(
+        'POST',
+        'http://bank.example:8080/api/forms/newsletter',
+        {
+          host: 'other.example',
+          origin: 'http://bank.example:8080',
+          'sec-fetch-site': 'same-origin',
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': String(signUpForm.length),
+        },
+        signUpForm,
+      ),
+    )
+    expect(fromHost.status).toBe(303)
+    // What is no absolute URI of HTTP is no target.
+    for (const target of [
+      'ftp://localhost/en/',
+      'http:///en/',
+      'http://user@localhost/en/',
+      'http://local host/en/',
+      'localhost/en/',
+    ]) {
+      const answer = await get(target)
+      expect(answer.status, target).toBe(400)
+      expectPolicyHeaders(answer, target)
+    }
+  })
+
+  it('answers a request with no Host, two, or one that names no host with 400 and the headers (RFC 9112, 3.2)', async () => {
+    const bad = [
+      'GET /en/ HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n',
+      'GET /en/ HTTP/1.1\r\nHost: localhost\r\nhost: localhost\r\n\r\n',
+      'GET http://localhost/en/ HTTP/1.1\r\nHost: a\r\nHOST: b\r\n\r\n',
+      'GET /en/ HTTP/1.1\r\nConnection: close\r\n\r\n',
+      'GET /en/ HTTP/1.1\r\nHost: evil.example/en\r\n\r\n',
+      'GET /en/ HTTP/1.1\r\nHost: user@evil.example\r\n\r\n',
+      'GET /en/ HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n',
+    ]
+    for (const request of bad) {
+      const answer = await sendRaw(port, request)
+      expect(answer.status, request).toBe(400)
+      expect(answer.headers.connection, request).toBe('close')
+      expectPolicyHeaders(answer, request)
+    }
+    for (const request of [
+      'GET /en/ HTTP/1.1\r\nHost: localhost:8080\r\nConnection: close\r\n\r\n',
+      'GET /en/ HTTP/1.1\r\nHost: [::1]:8080\r\nConnection: close\r\n\r\n',
+      'GET /en/ HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n',
+      'GET /en/ HTTP/1.0\r\n\r\n',
+    ]) {
+      expect((await sendRaw(port, request)).status, request).toBe(200)
+    }
+  })
+
   it('redirects a folder to its slash on this site, encoding what it repeats', async () => {
     expect((await get('/en')).headers.location).toBe('/en/')
     expect((await get('/en/newsletter?ref=mail')).headers.location).toBe('/en/newsletter/?ref=mail')
