@@ -154,6 +154,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       socket.destroy(error)
     },
   })
+  // Node answers an expectation other than 100-continue itself (417), without headers.
+  app.server.on('checkExpectation', (request, response) => {
+    response.writeHead(417, {
+      ...headersFor(request.url ?? '/', false),
+      'content-type': 'text/plain; charset=utf-8',
+      connection: 'close',
+    })
+    response.end(`${STATUS_CODES[417]}\n`)
+  })
   // A request that is none of HTTP/1.1 (RFC 9112, 3.2): no Host, two, or one naming no host; or
   // a target that is neither a path nor `*` (an absolute one is a path by now).
   app.addHook('onRequest', async (request, reply) => {

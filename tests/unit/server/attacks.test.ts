@@ -180,6 +180,15 @@ describe('the site, attacked', () => {
     }
   })
 
+  it('answers an expectation it cannot meet with 417 and the headers', async () => {
+    const answer = await sendRaw(
+      port,
+      rawRequest('POST', '/api/consent', { expect: 'something', 'content-length': '0' }),
+    )
+    expect(answer.status).toBe(417)
+    expectPolicyHeaders(answer, '417')
+  })
+
   it('redirects a folder to its slash on this site, encoding what it repeats', async () => {
     expect((await get('/en')).headers.location).toBe('/en/')
     expect((await get('/en/newsletter?ref=mail')).headers.location).toBe('/en/newsletter/?ref=mail')
