@@ -55,6 +55,19 @@ function rawAnswer(status: number, headers: Record<string, string>): string {
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`
 }
 
+/** The order `Allow` names methods in. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+
+/** The paths a route's address (`/api/forms/:form`) stands for. */
+function routePattern(url: string): RegExp {
+  const segments = url
+    .split('/')
+    .map((segment) =>
+      segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+  return new RegExp(`^${segments.join('/')}$`)
+}
+
 /** One served folder's policy and file handler, made once per folder. */
 interface ServedSite {
   policy: SitePolicy
@@ -176,6 +189,33 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       .header('connection', 'close')
       .type('text/plain; charset=utf-8')
       .send('Bad request')
+  })
+  // The service's routes and their methods, for the 405 of another method: its catch-alls
+  // (`/api/*`, and the site's `/*`) name no resource and are left out.
+  const serviceRoutes: { path: RegExp; methods: string[] }[] = []
+  app.addHook('onRoute', (route) => {
+    if (route.url.endsWith('*') || !isService(route.url)) return
+    const methods = [route.method].flat()
+    serviceRoutes.push({
+      path: routePattern(route.url),
+      methods: methods.includes('GET') ? [...methods, 'HEAD'] : methods,
+    })
+  })
+  // Another method on a route of the service is refused naming those it takes, whichever
+  // catch-all (or none) the router found for it.
+  app.addHook('onRequest', async (request, reply) => {
+    const route = request.routeOptions.url
+    if (!isService(request.url) || (route && !route.endsWith('*') && !request.is404)) return
+    const path = request.url.split('?')[0] ?? ''
+    const allowed = new Set(
+      serviceRoutes.flatMap((known) => (known.path.test(path) ? known.methods : [])),
+    )
+    if (allowed.size === 0 || allowed.has(request.method)) return
+    return reply
+      .code(405)
+      .header('allow', METHODS.filter((method) => allowed.has(method)).join(', '))
+      .type('text/plain; charset=utf-8')
+      .send('Method not allowed')
   })
   // Every answer carries the headers of its kind, whoever wrote it: the service's under /api/
   // and its health (always theirs), a page's for whatever else has none of its own (the static

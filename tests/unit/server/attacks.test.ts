@@ -8,6 +8,8 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createApp } from '../../../src/server/app'
+import { healthRoutes } from '../../../src/server/health'
 import {
   databases,
   linkIn,
@@ -54,6 +56,7 @@ describe('the site, attacked', () => {
 
   beforeAll(async () => {
     service = await startService({}, { root })
+    await service.app.register(healthRoutes, { check: async () => {} })
     await service.app.listen({ port: 0, host: '127.0.0.1' })
     const address = service.app.server.address()
     port = typeof address === 'object' && address ? address.port : 0
@@ -209,6 +212,35 @@ describe('the site, attacked', () => {
     const api = await get('/api/nothing', { 'content-length': '0' }, 'PUT')
     expect(api.status).toBe(404)
     expect(api.headers['content-security-policy']).toContain("default-src 'none'")
+  })
+
+  it('answers other methods on the service’s routes with 405 and the methods they take', async () => {
+    const routes: [string, string, string[]][] = [
+      ['/api/forms/newsletter', 'POST', ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']],
+      ['/api/forms/nothing', 'POST', ['GET', 'PUT']],
+      ['/api/subscriptions/confirm?token=x', 'GET, HEAD, POST', ['PUT', 'DELETE', 'OPTIONS']],
+      ['/api/subscriptions/unsubscribe?token=x', 'GET, HEAD, POST', ['PATCH', 'DELETE']],
+      ['/api/consent', 'POST', ['GET', 'HEAD', 'PUT', 'OPTIONS']],
+      ['/api/csp-report', 'POST', ['GET', 'DELETE']],
+      ['/healthz', 'GET, HEAD', ['POST', 'PUT', 'OPTIONS']],
+      ['/readyz', 'GET, HEAD', ['POST', 'DELETE']],
+    ]
+    for (const [target, allow, methods] of routes) {
+      for (const method of methods) {
+        const answer = await get(target, { 'content-length': '0' }, method)
+        expect(answer.status, `${method} ${target}`).toBe(405)
+        expect(answer.headers.allow, `${method} ${target}`).toBe(allow)
+        expect(answer.headers['referrer-policy'], `${method} ${target}`).toBe('no-referrer')
+        expectPolicyHeaders(answer, `${method} ${target}`)
+      }
+    }
+    // The service alone (no site) says the same.
+    const alone = await createApp({ logLevel: 'silent' })
+    const answer = await alone.inject({ method: 'GET', url: '/api/csp-report' })
+    expect(answer.statusCode).toBe(405)
+    expect(answer.headers.allow).toBe('POST')
+    expect((await alone.inject({ method: 'GET', url: '/api/nothing' })).statusCode).toBe(404)
+    await alone.close()
   })
 
   it('gives the headers to the answers Fastify and Node write, and echoes no address', async () => {
