@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 import { readlink } from 'node:fs/promises'
 import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import { basename, join } from 'node:path'
 import Fastify, {
   type FastifyError,
@@ -20,6 +21,12 @@ import { SERVICE_PAGE_CSS } from './forms/pages'
 import { type FormsServiceOptions, formsRoutes } from './forms/routes'
 import { absoluteTarget, hostProblem, siteTarget, slashRedirect } from './request-path'
 import { createStaticHandler, readSitePolicy } from './static-files'
+import {
+  limitTransport,
+  TRANSPORT_DEFAULTS,
+  type TransportSettings,
+  transportOptions,
+} from './transport'
 
 export interface AppOptions {
   /** The built site; without it only `/api/` (and what else is registered) answers. */
@@ -38,6 +45,8 @@ export interface AppOptions {
   forms?: FormsServiceOptions
   /** Trust `X-Forwarded-For` from a proxy in front (`TRUST_PROXY`), for rate limits per address. */
   trustProxy?: boolean | string
+  /** Timeouts and the connection limit (see transport.ts). */
+  transport?: TransportSettings
 }
 
 /** The longest path a log line repeats (the site's own are far shorter). */
@@ -115,7 +124,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     isService(url)
       ? responseHeaders('api', policy, { https, serviceStyleHash })
       : responseHeaders('page', policy, { https })
+  const transport = transportOptions(options.transport ?? TRANSPORT_DEFAULTS)
+  // Whether a connection's request may still be answered (see limitTransport below).
+  let mayAnswer = (socket: Socket) => socket.writable
   const app = Fastify({
+    ...transport,
     logger: {
       level: options.logLevel ?? 'info',
       ...(options.logStream ? { stream: options.logStream } : {}),
@@ -136,7 +149,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     trustProxy: options.trustProxy ?? false,
     // A request without Host is refused below, with the headers (Node's own 400 has none).
-    http: { requireHostHeader: false },
+    http: { ...transport.http, requireHostHeader: false },
     // An absolute-form target is read as its path and query, the host it names standing for the
     // Host header (RFC 9112, 3.2.2 and 3.3); anything else is left as sent.
     rewriteUrl: (raw) => {
@@ -163,10 +176,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
           : error.code === 'HPE_HEADER_OVERFLOW'
             ? 431
             : 400
-      if (socket.writable) socket.write(rawAnswer(status, headersFor('/api/', false)))
+      // Not when an answer to this request has begun (it was refused before its body came):
+      // one request, one answer.
+      if (mayAnswer(socket)) socket.write(rawAnswer(status, headersFor('/api/', false)))
       socket.destroy(error)
     },
   })
+  mayAnswer = limitTransport(app, options.transport ?? TRANSPORT_DEFAULTS, (status, target) =>
+    rawAnswer(status, headersFor(target ?? '/api/', false)),
+  ).mayAnswer
   // Node answers an expectation other than 100-continue itself (417), without headers.
   app.server.on('checkExpectation', (request, response) => {
     response.writeHead(417, {
@@ -201,14 +219,17 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       methods: methods.includes('GET') ? [...methods, 'HEAD'] : methods,
     })
   })
-  // Another method on a route of the service is refused naming those it takes, whichever
-  // catch-all (or none) the router found for it.
+  // Another method is refused naming those the address takes, before any body is read: a
+  // route of the service's, whichever catch-all (or none) the router found for it; a page's
+  // (GET and HEAD).
   app.addHook('onRequest', async (request, reply) => {
     const route = request.routeOptions.url
-    if (!isService(request.url) || (route && !route.endsWith('*') && !request.is404)) return
+    if (route && !route.endsWith('*') && !request.is404) return
     const path = request.url.split('?')[0] ?? ''
     const allowed = new Set(
-      serviceRoutes.flatMap((known) => (known.path.test(path) ? known.methods : [])),
+      !isService(request.url)
+        ? ['GET', 'HEAD']
+        : serviceRoutes.flatMap((known) => (known.path.test(path) ? known.methods : [])),
     )
     if (allowed.size === 0 || allowed.has(request.method)) return
     return reply
@@ -221,6 +242,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // and its health (always theirs), a page's for whatever else has none of its own (the static
   // files set theirs, which depend on the file; Fastify's own 404s and errors set none).
   app.addHook('onSend', async (request, reply) => {
+    // An answer given before the request's body came whole (refused before it was read) ends
+    // its connection: no waiting for the rest.
+    if (!request.raw.complete) reply.header('connection', 'close')
     if (!isService(request.url) && reply.hasHeader('content-security-policy')) return
     // A route of the service may choose one on purpose (the links' button pages choose their
     // referrer policy); the rest are the kind's.
@@ -277,16 +301,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.send(response.body ?? '')
   }
   app.route({ method: ['GET', 'HEAD'], url: '/*', handler: siteRoute })
-  // Pages are read, never written: any other method is refused, naming the ones allowed.
-  app.setNotFoundHandler(async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && !isService(request.url)) {
-      return reply
-        .code(405)
-        .header('allow', 'GET, HEAD')
-        .type('text/plain; charset=utf-8')
-        .send('Method not allowed')
-    }
-    return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
-  })
+  // Pages are read, never written: other methods are refused (405) by a hook above.
+  app.setNotFoundHandler(async (_request, reply) =>
+    reply.code(404).type('text/plain; charset=utf-8').send('Not found'),
+  )
   return app
 }
