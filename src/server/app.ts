@@ -45,7 +45,7 @@ export interface AppOptions {
   forms?: FormsServiceOptions
   /** Trust `X-Forwarded-For` from a proxy in front (`TRUST_PROXY`), for rate limits per address. */
   trustProxy?: boolean | string
-  /** Timeouts and the connection limit (see transport.ts). */
+  /** Timeouts, the connection limit and the shutdown's bound (see transport.ts). */
   transport?: TransportSettings
 }
 
@@ -125,6 +125,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       ? responseHeaders('api', policy, { https, serviceStyleHash })
       : responseHeaders('page', policy, { https })
   const transport = transportOptions(options.transport ?? TRANSPORT_DEFAULTS)
+  // Set once the app begins to close: every request from then on is answered 503 and closed.
+  let closing = false
   // Whether a connection's request may still be answered (see limitTransport below).
   let mayAnswer = (socket: Socket) => socket.writable
   const app = Fastify({
@@ -146,7 +148,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({
       disableRequestLogging: (request) => request.method === 'GET' || request.method === 'HEAD',
     }),
-    return503OnClosing: true,
+    // Answered below with the headers (Fastify's own 503 has none).
+    return503OnClosing: false,
     trustProxy: options.trustProxy ?? false,
     // A request without Host is refused below, with the headers (Node's own 400 has none).
     http: { ...transport.http, requireHostHeader: false },
@@ -185,6 +188,17 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   mayAnswer = limitTransport(app, options.transport ?? TRANSPORT_DEFAULTS, (status, target) =>
     rawAnswer(status, headersFor(target ?? '/api/', false)),
   ).mayAnswer
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return
+    const path = request.url.split('?')[0]
+    reply.code(503).header('connection', 'close')
+    if (path === '/healthz' || path === '/readyz') return reply.send({ status: 'unavailable' })
+    if (isService(request.url)) return reply.send({ ok: false, reason: 'unavailable' })
+    return reply.type('text/plain; charset=utf-8').send('Service unavailable\n')
+  })
   // Node answers an expectation other than 100-continue itself (417), without headers.
   app.server.on('checkExpectation', (request, response) => {
     response.writeHead(417, {
@@ -242,9 +256,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // and its health (always theirs), a page's for whatever else has none of its own (the static
   // files set theirs, which depend on the file; Fastify's own 404s and errors set none).
   app.addHook('onSend', async (request, reply) => {
-    // An answer given before the request's body came whole (refused before it was read) ends
-    // its connection: no waiting for the rest.
-    if (!request.raw.complete) reply.header('connection', 'close')
+    // An answer given before the request's body came whole (refused before it was read), or
+    // while the app closes, ends its connection: no waiting for the rest, nor for another.
+    if (closing || !request.raw.complete) reply.header('connection', 'close')
     if (!isService(request.url) && reply.hasHeader('content-security-policy')) return
     // A route of the service may choose one on purpose (the links' button pages choose their
     // referrer policy); the rest are the kind's.

@@ -1,6 +1,7 @@
 /**
  * Serves a built site with the forms service until SIGINT or SIGTERM; on either, stops taking
- * connections, answers the requests in flight, lets the sender finish the mails in flight,
+ * connections, answers the requests in flight (ending the connections still open after
+ * `SHUTDOWN_TIMEOUT_SECONDS`, see transport.ts), lets the sender finish the mails in flight,
  * closes the database and exits. `npm start` runs it after building; `npm run serve:api` (or
  * `SERVE_STATIC=off`) runs the forms service alone; the tests run it directly.
  */

@@ -11,6 +11,9 @@
  *   is closed, a request on its way answered 408 first.
  * - At most `MAX_CONNECTIONS` are open at once; Node closes any more as they come (logged at
  *   most once a minute).
+ * - Shutdown answers the requests in flight, then, `SHUTDOWN_TIMEOUT_SECONDS` after it began,
+ *   ends the connections still open: a request not yet received whole is answered 503 (the
+ *   service stops), one received whole is being answered and is cut off without a word.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
@@ -27,6 +30,8 @@ export interface TransportSettings {
   idleTimeoutMs: number
   /** `MAX_CONNECTIONS`: connections open at once (default 1024). */
   maxConnections: number
+  /** `SHUTDOWN_TIMEOUT_SECONDS`: how long shutdown waits for open requests (default 10). */
+  shutdownTimeoutMs: number
 }
 
 export const TRANSPORT_DEFAULTS: TransportSettings = {
@@ -35,6 +40,7 @@ export const TRANSPORT_DEFAULTS: TransportSettings = {
   keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 60_000,
   maxConnections: 1024,
+  shutdownTimeoutMs: 10_000,
 }
 
 /** The settings from the environment, each checked; the defaults for those not set. */
@@ -61,6 +67,7 @@ export function readTransportSettings(env: NodeJS.ProcessEnv = process.env): Tra
     ),
     idleTimeoutMs: seconds('IDLE_TIMEOUT_SECONDS', TRANSPORT_DEFAULTS.idleTimeoutMs),
     maxConnections,
+    shutdownTimeoutMs: seconds('SHUTDOWN_TIMEOUT_SECONDS', TRANSPORT_DEFAULTS.shutdownTimeoutMs),
   }
   checkTransportSettings(settings)
   return settings
@@ -105,8 +112,10 @@ interface Exchange {
 }
 
 /**
- * Limits `app`'s connections and answers a request on a connection gone idle 408 (Node would
- * close it without a word). `answer(status, target)` writes a raw HTTP answer (`target` the
+ * Limits `app`'s connections, answers a request on a connection gone idle 408 (Node would close
+ * it without a word), and bounds the shutdown: from the start of `app.close()`, the connections
+ * still open after `settings.shutdownTimeoutMs` are ended, a request on them not yet received
+ * whole answered 503 first. `answer(status, target)` writes a raw HTTP answer (`target` the
  * request's when known). Returns whether a connection's request may still be answered (the
  * 408 of a request too slow: not once its answer has begun).
  */
@@ -159,6 +168,15 @@ export function limitTransport(
   }
   // Nothing moved for IDLE_TIMEOUT_SECONDS: Node would close the connection without a word.
   server.on('timeout', (socket: Socket) => end(socket, 408))
+  let deadline: NodeJS.Timeout | undefined
+  app.addHook('preClose', async () => {
+    deadline = setTimeout(() => {
+      app.log.warn({ connections: sockets.size }, 'shutdown timeout: open connections ended')
+      for (const socket of sockets) end(socket, 503)
+    }, settings.shutdownTimeoutMs)
+    deadline.unref()
+  })
+  app.addHook('onClose', async () => clearTimeout(deadline))
   return {
     mayAnswer(socket) {
       if (!socket.writable) return false

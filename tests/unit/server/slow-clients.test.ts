@@ -2,8 +2,9 @@
  * Clients that never finish (issue 32), against the real server process (`serve()`, what
  * `npm start` runs) with short timeouts: a body that stops halfway, headers sent a byte at a
  * time, a connection that sends nothing, one kept alive after its answer, an answer nobody
- * reads, more connections than allowed. Every one ends within its timeout, answered (408) with
- * the headers when there is a request to answer.
+ * reads, more connections than allowed, and SIGTERM while such a client holds a connection and a
+ * sign-up is in flight. Every one ends within its timeout, answered (408, or 503 when the
+ * service stops) with the headers when there is a request to answer.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdir, rm, truncate, writeFile } from 'node:fs/promises'
@@ -11,12 +12,21 @@ import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Inbox, type ServerProcess, spawnFormsServer, startSmtp } from '../../support/forms'
+import { openDatabase } from '../../../src/server/forms/database'
+import {
+  type Inbox,
+  type ServerProcess,
+  signUp,
+  spawnFormsServer,
+  startSmtp,
+  stopFormsServer,
+} from '../../support/forms'
 
 const REQUEST_SECONDS = 1.5
 const HEADERS_SECONDS = 1
 const KEEP_ALIVE_SECONDS = 1
 const IDLE_SECONDS = 2
+const SHUTDOWN_SECONDS = 1
 const MAX_CONNECTIONS = 12
 /**
  * A file larger than what the sockets' buffers may hold (Linux lets a receive buffer grow to
@@ -33,6 +43,7 @@ const env: NodeJS.ProcessEnv = {
   HEADERS_TIMEOUT_SECONDS: String(HEADERS_SECONDS),
   KEEP_ALIVE_TIMEOUT_SECONDS: String(KEEP_ALIVE_SECONDS),
   IDLE_TIMEOUT_SECONDS: String(IDLE_SECONDS),
+  SHUTDOWN_TIMEOUT_SECONDS: String(SHUTDOWN_SECONDS),
   MAX_CONNECTIONS: String(MAX_CONNECTIONS),
 }
 
@@ -247,4 +258,61 @@ describe('clients that never finish', () => {
     await within(2000, again.closed, 'a connection under the limit')
     expect(answerOf(again.received()).status).toBe(200)
   })
+})
+
+describe('SIGTERM while a client never finishes', () => {
+  it('ends within the shutdown timeout: the sign-up in flight is answered and kept, the rest refused (503) with the headers', async () => {
+    // A database of its own: the other server may not have let go of its own yet.
+    const dataDir = join(scratch, 'shutdown')
+    const server = await spawnFormsServer({ ...env, DATA_DIR: dataDir })
+    const port = Number(new URL(server.origin).port)
+    try {
+      // A body that trickles in: never idle, and Node stops timing requests once the server
+      // closes.
+      const stuck = await open(port)
+      stuck.socket.write(partialPost('/api/forms/survey', 'application/json', 10_000))
+      const drip = setInterval(() => stuck.socket.writable && stuck.socket.write('x'), 300)
+      stuck.closed.then(() => clearInterval(drip))
+      // A sign-up whose body is on its way when the signal comes.
+      const body = JSON.stringify(signUp('in-flight@example.com'))
+      const signing = await open(port)
+      signing.socket.write(
+        `POST /api/forms/newsletter HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+      )
+      // A request whose head is finished once the service stops.
+      const late = await open(port)
+      late.socket.write('GET /en/ HTTP/1.1\r\nHost: localhost\r\n')
+      await sleep(100)
+      const started = Date.now()
+      const exited = stopFormsServer(server)
+      await sleep(200)
+      signing.socket.write(body.slice(10))
+      late.socket.write('\r\n')
+      const code = await within((SHUTDOWN_SECONDS + 5) * 1000, exited, 'the process did not end')
+      expect(code).toBe(0)
+      expect(Date.now() - started).toBeLessThan((SHUTDOWN_SECONDS + 4) * 1000)
+      await signing.closed
+      const signed = answerOf(signing.received())
+      expect(signed.status).toBe(200)
+      expect(signing.received()).toContain('"ok":true')
+      await stuck.closed
+      const refused = answerOf(stuck.received())
+      expect(refused.status).toBe(503)
+      expectPolicyHeaders(refused.head, 'shutdown')
+      await late.closed
+      const turnedAway = answerOf(late.received())
+      expect(turnedAway.status).toBe(503)
+      expect(turnedAway.head).toContain('connection: close')
+      expectPolicyHeaders(turnedAway.head, 'a request while stopping')
+    } finally {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL')
+    }
+    const database = await openDatabase({ dataDir: join(dataDir, 'db'), migrate: false })
+    try {
+      const rows = await database.query<{ email: string }>('SELECT email FROM subscribers')
+      expect(rows.map((row) => row.email)).toContain('in-flight@example.com')
+    } finally {
+      await database.close()
+    }
+  }, 60_000)
 })
