@@ -22,7 +22,7 @@ import type { FastifyInstance } from 'fastify'
 export interface TransportSettings {
   /** `REQUEST_TIMEOUT_SECONDS`: a whole request, head and body (default 30). */
   requestTimeoutMs: number
-  /** `HEADERS_TIMEOUT_SECONDS`: a request's head (default 10, at most the request's). */
+  /** `HEADERS_TIMEOUT_SECONDS`: a request's head (default 10, or the request's if shorter). */
   headersTimeoutMs: number
   /** `KEEP_ALIVE_TIMEOUT_SECONDS`: an idle connection kept for the next request (default 5). */
   keepAliveTimeoutMs: number
@@ -58,9 +58,14 @@ export function readTransportSettings(env: NodeJS.ProcessEnv = process.env): Tra
   if (!Number.isInteger(maxConnections) || maxConnections <= 0) {
     throw new Error(`MAX_CONNECTIONS must be a positive whole number; got "${env.MAX_CONNECTIONS}"`)
   }
+  const requestTimeoutMs = seconds('REQUEST_TIMEOUT_SECONDS', TRANSPORT_DEFAULTS.requestTimeoutMs)
   const settings: TransportSettings = {
-    requestTimeoutMs: seconds('REQUEST_TIMEOUT_SECONDS', TRANSPORT_DEFAULTS.requestTimeoutMs),
-    headersTimeoutMs: seconds('HEADERS_TIMEOUT_SECONDS', TRANSPORT_DEFAULTS.headersTimeoutMs),
+    requestTimeoutMs,
+    // Unless set, never longer than the whole request's.
+    headersTimeoutMs: seconds(
+      'HEADERS_TIMEOUT_SECONDS',
+      Math.min(TRANSPORT_DEFAULTS.headersTimeoutMs, requestTimeoutMs),
+    ),
     keepAliveTimeoutMs: seconds(
       'KEEP_ALIVE_TIMEOUT_SECONDS',
       TRANSPORT_DEFAULTS.keepAliveTimeoutMs,

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src/server/forms/database'
+import { readTransportSettings, TRANSPORT_DEFAULTS } from '../../../src/server/transport'
 import {
   type Inbox,
   type ServerProcess,
@@ -315,4 +316,31 @@ describe('SIGTERM while a client never finishes', () => {
       await database.close()
     }
   }, 60_000)
+})
+
+describe('the settings', () => {
+  it('defaults every timeout and the limit, takes seconds with fractions, and refuses what makes no sense', () => {
+    expect(readTransportSettings({})).toEqual(TRANSPORT_DEFAULTS)
+    expect(
+      readTransportSettings({ REQUEST_TIMEOUT_SECONDS: '1.5', MAX_CONNECTIONS: '20' }),
+    ).toEqual({
+      ...TRANSPORT_DEFAULTS,
+      requestTimeoutMs: 1500,
+      headersTimeoutMs: 1500,
+      maxConnections: 20,
+    })
+    const refused: [NodeJS.ProcessEnv, RegExp][] = [
+      [{ REQUEST_TIMEOUT_SECONDS: '0' }, /REQUEST_TIMEOUT_SECONDS must be a positive number/],
+      [{ HEADERS_TIMEOUT_SECONDS: '-1' }, /HEADERS_TIMEOUT_SECONDS must be/],
+      [{ KEEP_ALIVE_TIMEOUT_SECONDS: 'soon' }, /KEEP_ALIVE_TIMEOUT_SECONDS must be/],
+      [{ IDLE_TIMEOUT_SECONDS: 'Infinity' }, /IDLE_TIMEOUT_SECONDS must be/],
+      [{ SHUTDOWN_TIMEOUT_SECONDS: '0' }, /SHUTDOWN_TIMEOUT_SECONDS must be/],
+      [{ MAX_CONNECTIONS: '1.5' }, /MAX_CONNECTIONS must be/],
+      [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS must be/],
+      [{ HEADERS_TIMEOUT_SECONDS: '40' }, /may not be longer than REQUEST_TIMEOUT_SECONDS/],
+    ]
+    for (const [env, message] of refused) {
+      expect(() => readTransportSettings(env), JSON.stringify(env)).toThrow(message)
+    }
+  })
 })
