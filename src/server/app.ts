@@ -258,7 +258,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     // An answer given before the request's body came whole (refused before it was read), or
     // while the app closes, ends its connection: no waiting for the rest, nor for another.
-    if (closing || !request.raw.complete) reply.header('connection', 'close')
+    if (closing || request.raw.complete === false) reply.header('connection', 'close')
     if (!isService(request.url) && reply.hasHeader('content-security-policy')) return
     // A route of the service may choose one on purpose (the links' button pages choose their
     // referrer policy); the rest are the kind's.
