@@ -280,6 +280,14 @@ describe('SIGTERM while a client never finishes', () => {
       signing.socket.write(
         `POST /api/forms/newsletter HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
       )
+      // A head that trickles in, never finished.
+      const slowHead = await open(port)
+      slowHead.socket.write('GET /en/ HTTP/1.1\r\nHost: localhost\r\n')
+      const headDrip = setInterval(
+        () => slowHead.socket.writable && slowHead.socket.write('X-A: b\r\n'),
+        300,
+      )
+      slowHead.closed.then(() => clearInterval(headDrip))
       // A request whose head is finished once the service stops.
       const late = await open(port)
       late.socket.write('GET /en/ HTTP/1.1\r\nHost: localhost\r\n')
@@ -300,6 +308,10 @@ describe('SIGTERM while a client never finishes', () => {
       const refused = answerOf(stuck.received())
       expect(refused.status).toBe(503)
       expectPolicyHeaders(refused.head, 'shutdown')
+      await slowHead.closed
+      const unfinishedHead = answerOf(slowHead.received())
+      expect(unfinishedHead.status).toBe(503)
+      expectPolicyHeaders(unfinishedHead.head, 'a head unfinished at shutdown')
       await late.closed
       const turnedAway = answerOf(late.received())
       expect(turnedAway.status).toBe(503)
