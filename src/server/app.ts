@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 import { readlink } from 'node:fs/promises'
 import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import { basename, join } from 'node:path'
 import Fastify, {
   type FastifyError,
@@ -18,8 +19,14 @@ import { EMPTY_POLICY, responseHeaders, type SitePolicy } from '../shared/http-h
 import { cspReportRoute } from './csp-report'
 import { SERVICE_PAGE_CSS } from './forms/pages'
 import { type FormsServiceOptions, formsRoutes } from './forms/routes'
-import { siteTarget, slashRedirect } from './request-path'
+import { absoluteTarget, hostProblem, siteTarget, slashRedirect } from './request-path'
 import { createStaticHandler, readSitePolicy } from './static-files'
+import {
+  limitTransport,
+  TRANSPORT_DEFAULTS,
+  type TransportSettings,
+  transportOptions,
+} from './transport'
 
 export interface AppOptions {
   /** The built site; without it only `/api/` (and what else is registered) answers. */
@@ -38,6 +45,8 @@ export interface AppOptions {
   forms?: FormsServiceOptions
   /** Trust `X-Forwarded-For` from a proxy in front (`TRUST_PROXY`), for rate limits per address. */
   trustProxy?: boolean | string
+  /** Timeouts, the connection limit and the shutdown's bound (see transport.ts). */
+  transport?: TransportSettings
 }
 
 /** The longest path a log line repeats (the site's own are far shorter). */
@@ -53,6 +62,19 @@ function rawAnswer(status: number, headers: Record<string, string>): string {
     connection: 'close',
   }).map(([name, value]) => `${name}: ${value}`)
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`
+}
+
+/** The order `Allow` names methods in. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+
+/** The paths a route's address (`/api/forms/:form`) stands for. */
+function routePattern(url: string): RegExp {
+  const segments = url
+    .split('/')
+    .map((segment) =>
+      segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+  return new RegExp(`^${segments.join('/')}$`)
 }
 
 /** One served folder's policy and file handler, made once per folder. */
@@ -102,7 +124,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     isService(url)
       ? responseHeaders('api', policy, { https, serviceStyleHash })
       : responseHeaders('page', policy, { https })
+  const transport = transportOptions(options.transport ?? TRANSPORT_DEFAULTS)
+  // Set once the app begins to close: every request from then on is answered 503 and closed.
+  let closing = false
+  // Whether a connection's request may still be answered (see limitTransport below).
+  let mayAnswer = (socket: Socket) => socket.writable
   const app = Fastify({
+    ...transport,
     logger: {
       level: options.logLevel ?? 'info',
       ...(options.logStream ? { stream: options.logStream } : {}),
@@ -120,8 +148,19 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({
       disableRequestLogging: (request) => request.method === 'GET' || request.method === 'HEAD',
     }),
-    return503OnClosing: true,
+    // Answered below with the headers (Fastify's own 503 has none).
+    return503OnClosing: false,
     trustProxy: options.trustProxy ?? false,
+    // A request without Host is refused below, with the headers (Node's own 400 has none).
+    http: { ...transport.http, requireHostHeader: false },
+    // An absolute-form target is read as its path and query, the host it names standing for the
+    // Host header (RFC 9112, 3.2.2 and 3.3); anything else is left as sent.
+    rewriteUrl: (raw) => {
+      const absolute = absoluteTarget(raw.url ?? '')
+      if (!absolute) return raw.url ?? ''
+      raw.headers.host = absolute.host
+      return absolute.target
+    },
     // An address Fastify cannot route (a malformed escape): answered without echoing it.
     frameworkErrors: (_error, request, reply) => {
       ;(reply as FastifyReply)
@@ -140,14 +179,86 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
           : error.code === 'HPE_HEADER_OVERFLOW'
             ? 431
             : 400
-      if (socket.writable) socket.write(rawAnswer(status, headersFor('/api/', false)))
+      // Not when an answer to this request has begun (it was refused before its body came):
+      // one request, one answer.
+      if (mayAnswer(socket)) socket.write(rawAnswer(status, headersFor('/api/', false)))
       socket.destroy(error)
     },
+  })
+  mayAnswer = limitTransport(app, options.transport ?? TRANSPORT_DEFAULTS, (status, target) =>
+    rawAnswer(status, headersFor(target ?? '/api/', false)),
+  ).mayAnswer
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return
+    const path = request.url.split('?')[0]
+    reply.code(503).header('connection', 'close')
+    if (path === '/healthz' || path === '/readyz') return reply.send({ status: 'unavailable' })
+    if (isService(request.url)) return reply.send({ ok: false, reason: 'unavailable' })
+    return reply.type('text/plain; charset=utf-8').send('Service unavailable\n')
+  })
+  // Node answers an expectation other than 100-continue itself (417), without headers.
+  app.server.on('checkExpectation', (request, response) => {
+    response.writeHead(417, {
+      ...headersFor(request.url ?? '/', false),
+      'content-type': 'text/plain; charset=utf-8',
+      connection: 'close',
+    })
+    response.end(`${STATUS_CODES[417]}\n`)
+  })
+  // A request that is none of HTTP/1.1 (RFC 9112, 3.2): no Host, two, or one naming no host; or
+  // a target that is neither a path nor `*` (an absolute one is a path by now).
+  app.addHook('onRequest', async (request, reply) => {
+    const problem =
+      hostProblem(request.raw.rawHeaders, request.raw.httpVersion) ??
+      (request.url.startsWith('/') || request.url === '*' ? undefined : 'no path')
+    if (!problem) return
+    request.log.info({ problem }, 'request refused')
+    return reply
+      .code(400)
+      .header('connection', 'close')
+      .type('text/plain; charset=utf-8')
+      .send('Bad request')
+  })
+  // The service's routes and their methods, for the 405 of another method: its catch-alls
+  // (`/api/*`, and the site's `/*`) name no resource and are left out.
+  const serviceRoutes: { path: RegExp; methods: string[] }[] = []
+  app.addHook('onRoute', (route) => {
+    if (route.url.endsWith('*') || !isService(route.url)) return
+    const methods = [route.method].flat()
+    serviceRoutes.push({
+      path: routePattern(route.url),
+      methods: methods.includes('GET') ? [...methods, 'HEAD'] : methods,
+    })
+  })
+  // Another method is refused naming those the address takes, before any body is read: a
+  // route of the service's, whichever catch-all (or none) the router found for it; a page's
+  // (GET and HEAD).
+  app.addHook('onRequest', async (request, reply) => {
+    const route = request.routeOptions.url
+    if (route && !route.endsWith('*') && !request.is404) return
+    const path = request.url.split('?')[0] ?? ''
+    const allowed = new Set(
+      !isService(request.url)
+        ? ['GET', 'HEAD']
+        : serviceRoutes.flatMap((known) => (known.path.test(path) ? known.methods : [])),
+    )
+    if (allowed.size === 0 || allowed.has(request.method)) return
+    return reply
+      .code(405)
+      .header('allow', METHODS.filter((method) => allowed.has(method)).join(', '))
+      .type('text/plain; charset=utf-8')
+      .send('Method not allowed')
   })
   // Every answer carries the headers of its kind, whoever wrote it: the service's under /api/
   // and its health (always theirs), a page's for whatever else has none of its own (the static
   // files set theirs, which depend on the file; Fastify's own 404s and errors set none).
   app.addHook('onSend', async (request, reply) => {
+    // An answer given before the request's body came whole (refused before it was read), or
+    // while the app closes, ends its connection: no waiting for the rest, nor for another.
+    if (closing || request.raw.complete === false) reply.header('connection', 'close')
     if (!isService(request.url) && reply.hasHeader('content-security-policy')) return
     // A route of the service may choose one on purpose (the links' button pages choose their
     // referrer policy); the rest are the kind's.
@@ -204,16 +315,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.send(response.body ?? '')
   }
   app.route({ method: ['GET', 'HEAD'], url: '/*', handler: siteRoute })
-  // Pages are read, never written: any other method is refused, naming the ones allowed.
-  app.setNotFoundHandler(async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && !isService(request.url)) {
-      return reply
-        .code(405)
-        .header('allow', 'GET, HEAD')
-        .type('text/plain; charset=utf-8')
-        .send('Method not allowed')
-    }
-    return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
-  })
+  // Pages are read, never written: other methods are refused (405) by a hook above.
+  app.setNotFoundHandler(async (_request, reply) =>
+    reply.code(404).type('text/plain; charset=utf-8').send('Not found'),
+  )
   return app
 }

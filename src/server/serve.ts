@@ -1,6 +1,7 @@
 /**
  * Serves a built site with the forms service until SIGINT or SIGTERM; on either, stops taking
- * connections, answers the requests in flight, lets the sender finish the mails in flight,
+ * connections, answers the requests in flight (ending the connections still open after
+ * `SHUTDOWN_TIMEOUT_SECONDS`, see transport.ts), lets the sender finish the mails in flight,
  * closes the database and exits. `npm start` runs it after building; `npm run serve:api` (or
  * `SERVE_STATIC=off`) runs the forms service alone; the tests run it directly.
  */
@@ -9,6 +10,7 @@ import { createApp } from './app'
 import { purge } from './forms/operations'
 import { openFormsService, readFormsSettings } from './forms/service'
 import { healthRoutes } from './health'
+import { readTransportSettings } from './transport'
 
 const PURGE_EVERY_MS = 6 * 3_600_000
 
@@ -45,6 +47,8 @@ export function trustProxyOf(value: string | undefined): boolean | string | unde
 
 export async function serve(options: ServeOptions): Promise<FastifyInstance> {
   const env = options.env ?? process.env
+  // Checked before anything opens: a wrong value is refused at start.
+  const transport = readTransportSettings(env)
   const forms = await openFormsService(
     readFormsSettings(options.root, options.contentDir, options.siteUrl, env),
   )
@@ -54,6 +58,7 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
     logLevel: env.LOG_LEVEL ?? 'info',
     forms: forms.options,
     trustProxy: trustProxyOf(env.TRUST_PROXY),
+    transport,
   })
   await app.register(healthRoutes, { check: () => forms.database.query('SELECT 1') })
   // What is no longer needed is deleted, as the privacy policy promises (see purge()).

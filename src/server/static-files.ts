@@ -1,10 +1,10 @@
 /**
- * Serves the built site: precompressed files where present (Brotli, then gzip), compression
- * on the fly for other text, the headers of `src/shared/http-headers.ts` for each kind of file
- * (the policy the site was built with, from its `_headers.json`), ETags with 304 answers, and
- * the 404 page of the address's language for unknown paths (German under `/de/`, English
- * elsewhere) with status 404. The hosts' configuration files (`/_headers`, `/_headers.json`)
- * and dot files are not served.
+ * Serves the built site: the build's precompressed twins where present, in the coding the
+ * client prefers by its q-values (Brotli on a tie), compression on the fly for other text, the
+ * headers of `src/shared/http-headers.ts` for each kind of file (the policy the site was built
+ * with, from its `_headers.json`), ETags with 304 answers, and the 404 page of the address's
+ * language for unknown paths (German under `/de/`, English elsewhere) with status 404. The
+ * hosts' configuration files (`/_headers`, `/_headers.json`) and dot files are not served.
  */
 import { createReadStream } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
@@ -55,10 +55,36 @@ async function fileAt(root: string, path: string): Promise<Found | undefined> {
   }
 }
 
-function acceptedEncodings(headers: IncomingHttpHeaders): { br: boolean; gzip: boolean } {
-  const accept = String(headers['accept-encoding'] ?? '')
-  const allows = (name: string) => new RegExp(`(^|[ ,])${name}(?!;q=0(\\.0*)?(,|$))`).test(accept)
-  return { br: allows('br'), gzip: allows('gzip') }
+/** The codings the server offers, in its own order of preference (smaller first). */
+const CODINGS = ['br', 'gzip'] as const
+type Coding = (typeof CODINGS)[number]
+const SUFFIXES: Record<Coding, string> = { br: '.br', gzip: '.gz' }
+/** A weight as RFC 9110 (12.4.2) writes it: 0 to 1 with at most three decimals. */
+const WEIGHT = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/
+
+/**
+ * The codings of ours that `Accept-Encoding` accepts, the client's favourite first (RFC 9110,
+ * 12.5.3): codings and parameter names in any case, spaces around `;` and `,`, a coding at
+ * `q=0` refused, `*` for any coding not named (`*;q=0` refuses them), `x-gzip` as `gzip`; a
+ * weight that is no weight accepts nothing. No header, or `identity` alone, accepts none of
+ * ours: the file is sent as it is.
+ */
+export function acceptedEncodings(header: string | string[] | undefined): Coding[] {
+  const weights = new Map<string, number>()
+  for (const element of String(header ?? '').split(',')) {
+    const [name = '', ...parameters] = element.split(';').map((part) => part.trim())
+    const coding = name.toLowerCase() === 'x-gzip' ? 'gzip' : name.toLowerCase()
+    if (!coding || weights.has(coding)) continue
+    let weight = 1
+    for (const parameter of parameters) {
+      const [key = '', value = ''] = parameter.split('=').map((part) => part.trim())
+      if (key.toLowerCase() === 'q') weight = WEIGHT.test(value) ? Number(value) : 0
+    }
+    weights.set(coding, weight)
+  }
+  const any = weights.get('*') ?? 0
+  const weightOf = (coding: Coding) => weights.get(coding) ?? any
+  return CODINGS.filter((coding) => weightOf(coding) > 0).sort((a, b) => weightOf(b) - weightOf(a))
 }
 
 /**
@@ -135,29 +161,22 @@ export function createStaticHandler(root: string, policy: SitePolicy = EMPTY_POL
     if (status === 200 && noneMatch(headers['if-none-match'], etag)) {
       return { status: 304, headers: sent }
     }
-    const encodings = compressible ? acceptedEncodings(headers) : { br: false, gzip: false }
+    const encodings = compressible ? acceptedEncodings(headers['accept-encoding']) : []
     let body: () => Readable = () => createReadStream(found.file)
     let length: number | undefined = found.size
-    for (const [encoding, suffix] of [
-      ['br', '.br'],
-      ['gzip', '.gz'],
-    ] as const) {
-      if (!encodings[encoding]) continue
-      const precompressed = await fileAt('/', `${found.file}${suffix}`)
-      if (precompressed) {
-        sent['content-encoding'] = encoding
-        body = () => createReadStream(precompressed.file)
-        length = precompressed.size
-        break
-      }
-    }
-    if (!sent['content-encoding'] && (encodings.br || encodings.gzip)) {
-      const encoding = encodings.br ? 'br' : 'gzip'
-      sent['content-encoding'] = encoding
+    // The client's favourite coding: the twin the build compressed beforehand (it writes both),
+    // else compressed on the fly.
+    const [favourite] = encodings
+    const precompressed = favourite && (await fileAt('/', `${found.file}${SUFFIXES[favourite]}`))
+    if (favourite) sent['content-encoding'] = favourite
+    if (precompressed) {
+      body = () => createReadStream(precompressed.file)
+      length = precompressed.size
+    } else if (favourite) {
       length = undefined
       body = () =>
         createReadStream(found.file).pipe(
-          encoding === 'br'
+          favourite === 'br'
             ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
             : createGzip({ level: 6 }),
         )

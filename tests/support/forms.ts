@@ -15,6 +15,7 @@ import { type Database, openDatabase, quoteIdentifier } from '../../src/server/f
 import type { SenderOptions } from '../../src/server/forms/sender'
 import { openFormsService } from '../../src/server/forms/service'
 import type { StoreOptions } from '../../src/server/forms/store'
+import type { TransportSettings } from '../../src/server/transport'
 
 export const FIXTURE_CONTENT = resolve(import.meta.dirname, '../fixtures/forms-content')
 /** The real content store: what the built site's forms come from. */
@@ -177,6 +178,8 @@ export async function startService(
     /** `TRUST_PROXY`: the client is the address `X-Forwarded-For` names. */
     trustProxy?: boolean
     /** The sender's timing (retries after 5 s by default). */
+    /** The server's timeouts and connection limit (the defaults otherwise). */
+    transport?: TransportSettings
     sender?: Pick<
       SenderOptions,
       'batchSize' | 'pollMs' | 'leaseMs' | 'retryBaseMs' | 'retryMaxMs' | 'maxAttempts'
@@ -205,6 +208,7 @@ export async function startService(
     ...(options.logs ? { logStream: { write: (line: string) => options.logs?.push(line) } } : {}),
     forms: service.options,
     ...(options.trustProxy ? { trustProxy: true } : {}),
+    ...(options.transport ? { transport: options.transport } : {}),
   })
   service.startSender(app.log)
   return {

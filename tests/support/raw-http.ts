@@ -55,6 +55,39 @@ export function sendRaw(
   })
 }
 
+/**
+ * Sends the first `count` bytes of `request` and no more: then waits (`stall`), half-closes
+ * (`end`: the client is done sending, and reads on) or resets the connection (`reset`). Resolves
+ * with the answer if any, and whether the server closed the connection within `timeoutMs`.
+ */
+export function sendUnfinished(
+  port: number,
+  request: Buffer,
+  count: number,
+  stop: 'stall' | 'end' | 'reset',
+  timeoutMs: number,
+): Promise<{ answer: RawAnswer | undefined; closedByServer: boolean }> {
+  return new Promise((done) => {
+    const socket = connect(port, '127.0.0.1')
+    const chunks: Buffer[] = []
+    let closedByServer = true
+    const timer = setTimeout(() => {
+      closedByServer = false
+      socket.destroy()
+    }, timeoutMs)
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.on('error', () => {})
+    socket.on('close', () => {
+      clearTimeout(timer)
+      done({ answer: parse(Buffer.concat(chunks)), closedByServer })
+    })
+    socket.write(request.subarray(0, count), () => {
+      if (stop === 'end') socket.end()
+      else if (stop === 'reset') socket.resetAndDestroy()
+    })
+  })
+}
+
 /** A GET (or `method`) of `target` as written, with `Connection: close` and any extra lines. */
 export function rawRequest(
   method: string,

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../../src/server/app'
+import { healthRoutes } from '../../../src/server/health'
 import {
   databases,
   linkIn,
@@ -63,6 +64,7 @@ describe('the site, attacked', () => {
 
   beforeAll(async () => {
     service = await startService({}, { root })
+    await service.app.register(healthRoutes, { check: async () => {} })
     await service.app.listen({ port: 0, host: '127.0.0.1' })
     const address = service.app.server.address()
     port = typeof address === 'object' && address ? address.port : 0
@@ -95,6 +97,109 @@ describe('the site, attacked', () => {
     }
   })
 
+  it('has one address per page: an encoded slash is no slash, and no address (404)', async () => {
+    for (const target of [
+      '/en%2f',
+      '/en%2F',
+      '/en%2Fnewsletter/',
+      '/%2Fen/',
+      '/en/newsletter%2F',
+    ]) {
+      const answer = await get(target)
+      expect(answer.status, target).toBe(404)
+      expect(answer.headers.location, target).toBeUndefined()
+      expect(answer.body, target).toContain('English 404')
+      expectPolicyHeaders(answer, target)
+    }
+    // Other escapes name the same characters as the site writes them: the same page.
+    expect((await get('/%65n/')).status).toBe(200)
+  })
+
+  it('takes absolute-form targets as HTTP/1.1 servers must, by the host they name (RFC 9112, 3.2.2)', async () => {
+    for (const target of [
+      'http://localhost/en/',
+      'HTTP://LOCALHOST:8080/en/?a=1',
+      'https://x/en/',
+    ]) {
+      const answer = await get(target)
+      expect(answer.status, target).toBe(200)
+      expect(answer.body, target).toContain('English home')
+      expectPolicyHeaders(answer, target)
+    }
+    const redirect = await get('http://localhost/en/newsletter?ref=mail')
+    expect(redirect.status).toBe(301)
+    expect(redirect.headers.location).toBe('/en/newsletter/?ref=mail')
+    // The same rules as for a path alone: no redirect to another host, nothing guessed at.
+    const smuggled = await get('http://localhost/%2Fevil.example/..%2Fen')
+    expect(smuggled.status).toBe(404)
+    expect(smuggled.headers.location).toBeUndefined()
+    // The host named in the target is the request's host, whatever the Host header says.
+    const signUpForm = 'email=ada%40example.com&topics=services&consent=yes&version=v1&language=en'
+    const fromHost = await sendRaw(
+      port,
+      rawRequest(
+        'POST',
+        'http://bank.example:8080/api/forms/newsletter',
+        {
+          host: 'other.example',
+          origin: 'http://bank.example:8080',
+          'sec-fetch-site': 'same-origin',
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': String(signUpForm.length),
+        },
+        signUpForm,
+      ),
+    )
+    expect(fromHost.status).toBe(303)
+    // What is no absolute URI of HTTP is no target.
+    for (const target of [
+      'ftp://localhost/en/',
+      'http:///en/',
+      'http://user@localhost/en/',
+      'http://local host/en/',
+      'localhost/en/',
+    ]) {
+      const answer = await get(target)
+      expect(answer.status, target).toBe(400)
+      expectPolicyHeaders(answer, target)
+    }
+  })
+
+  it('answers a request with no Host, two, or one that names no host with 400 and the headers (RFC 9112, 3.2)', async () => {
+    const bad = [
+      'GET /en/ HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n',
+      'GET /en/ HTTP/1.1\r\nHost: localhost\r\nhost: localhost\r\n\r\n',
+      'GET http://localhost/en/ HTTP/1.1\r\nHost: a\r\nHOST: b\r\n\r\n',
+      'GET /en/ HTTP/1.1\r\nConnection: close\r\n\r\n',
+      'GET /en/ HTTP/1.1\r\nHost: evil.example/en\r\n\r\n',
+      'GET /en/ HTTP/1.1\r\nHost: user@evil.example\r\n\r\n',
+      'GET /en/ HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n',
+    ]
+    for (const request of bad) {
+      const answer = await sendRaw(port, request)
+      expect(answer.status, request).toBe(400)
+      expect(answer.headers.connection, request).toBe('close')
+      expectPolicyHeaders(answer, request)
+    }
+    for (const request of [
+      'GET /en/ HTTP/1.1\r\nHost: localhost:8080\r\nConnection: close\r\n\r\n',
+      'GET /en/ HTTP/1.1\r\nHost: [::1]:8080\r\nConnection: close\r\n\r\n',
+      'GET /en/ HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n',
+      'GET /en/ HTTP/1.0\r\n\r\n',
+    ]) {
+      expect((await sendRaw(port, request)).status, request).toBe(200)
+    }
+  })
+
+  it('answers an expectation it cannot meet with 417 and the headers', async () => {
+    const answer = await sendRaw(
+      port,
+      rawRequest('POST', '/api/consent', { expect: 'something', 'content-length': '0' }),
+    )
+    expect(answer.status).toBe(417)
+    expectPolicyHeaders(answer, '417')
+  })
+
   it('redirects a folder to its slash on this site, encoding what it repeats', async () => {
     expect((await get('/en')).headers.location).toBe('/en/')
     expect((await get('/en/newsletter?ref=mail')).headers.location).toBe('/en/newsletter/?ref=mail')
@@ -115,6 +220,35 @@ describe('the site, attacked', () => {
     const api = await get('/api/nothing', { 'content-length': '0' }, 'PUT')
     expect(api.status).toBe(404)
     expect(api.headers['content-security-policy']).toContain("default-src 'none'")
+  })
+
+  it('answers other methods on the service’s routes with 405 and the methods they take', async () => {
+    const routes: [string, string, string[]][] = [
+      ['/api/forms/newsletter', 'POST', ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']],
+      ['/api/forms/nothing', 'POST', ['GET', 'PUT']],
+      ['/api/subscriptions/confirm?token=x', 'GET, HEAD, POST', ['PUT', 'DELETE', 'OPTIONS']],
+      ['/api/subscriptions/unsubscribe?token=x', 'GET, HEAD, POST', ['PATCH', 'DELETE']],
+      ['/api/consent', 'POST', ['GET', 'HEAD', 'PUT', 'OPTIONS']],
+      ['/api/csp-report', 'POST', ['GET', 'DELETE']],
+      ['/healthz', 'GET, HEAD', ['POST', 'PUT', 'OPTIONS']],
+      ['/readyz', 'GET, HEAD', ['POST', 'DELETE']],
+    ]
+    for (const [target, allow, methods] of routes) {
+      for (const method of methods) {
+        const answer = await get(target, { 'content-length': '0' }, method)
+        expect(answer.status, `${method} ${target}`).toBe(405)
+        expect(answer.headers.allow, `${method} ${target}`).toBe(allow)
+        expect(answer.headers['referrer-policy'], `${method} ${target}`).toBe('no-referrer')
+        expectPolicyHeaders(answer, `${method} ${target}`)
+      }
+    }
+    // The service alone (no site) says the same.
+    const alone = await createApp({ logLevel: 'silent' })
+    const answer = await alone.inject({ method: 'GET', url: '/api/csp-report' })
+    expect(answer.statusCode).toBe(405)
+    expect(answer.headers.allow).toBe('POST')
+    expect((await alone.inject({ method: 'GET', url: '/api/nothing' })).statusCode).toBe(404)
+    await alone.close()
   })
 
   it('gives the headers to the answers Fastify and Node write, and echoes no address', async () => {

@@ -1,13 +1,19 @@
 /**
  * Every route of the server, tried with what an attacker sends (fast-check): random methods,
  * paths with encoded separators, dot segments and non-ASCII, forged headers, bodies of every
- * content type and size, the e-mails' real links among them. For every answer:
+ * content type and size, the e-mails' real links among them, codings a client accepts or
+ * refuses; some requests left unfinished (the client stalls, stops sending, or hangs up
+ * part-way). For every answer:
  *
  * - no 5xx;
  * - the policy headers of its kind;
  * - a `Location`, if any, on this site and normalised;
- * - nothing in the database changed by a GET or HEAD;
- * - no log line longer than a kilobyte, none with an address a body carried.
+ * - 405 with `Allow` naming the methods a route of the service takes, for any other;
+ * - a content coding only if the client accepts it, and its favourite;
+ * - nothing in the database changed by a GET or HEAD, or by a request not sent whole;
+ * - an unfinished request answered (or not) and its connection closed within the server's
+ *   timeouts: no request waits forever;
+ * - no log line longer than a kilobyte, none with an address a body carried, none of an error.
  *
  * A fixed seed and a bounded number of runs, so `npm test` is the same every time; a failure
  * prints the seed and the shrunk request (`FC_SEED=… FC_RUNS=…` runs others).
@@ -16,13 +22,25 @@ import { createHash } from 'node:crypto'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { linkIn, SITE_URL, signUp, startService, type TestService } from '../../support/forms'
-import { type RawAnswer, sendRaw } from '../../support/raw-http'
+import { type RawAnswer, sendRaw, sendUnfinished } from '../../support/raw-http'
 
 const SEED = Number(process.env.FC_SEED ?? 20261125)
 const RUNS = Number(process.env.FC_RUNS ?? 400)
+/** Short timeouts, so that unfinished requests end quickly. */
+const TRANSPORT = {
+  requestTimeoutMs: 600,
+  headersTimeoutMs: 300,
+  keepAliveTimeoutMs: 1000,
+  idleTimeoutMs: 2000,
+  maxConnections: 100,
+  shutdownTimeoutMs: 1000,
+}
+/** How long an unfinished request may keep its connection: its timeout, and some. */
+const UNFINISHED_LIMIT_MS = TRANSPORT.requestTimeoutMs + 1500
 
 let root: string
 let service: TestService
@@ -33,24 +51,26 @@ const tokens: string[] = []
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'dist-properties-'))
-  const put = async (path: string, data: string) => {
+  const put = async (path: string, data: string | Buffer) => {
     await mkdir(join(root, path, '..'), { recursive: true })
     await writeFile(join(root, path), data)
   }
   await put('en/index.html', '<title>English home</title>')
   await put('de/index.html', '<title>Deutsche Startseite</title>')
-  await put('en/newsletter/index.html', '<title>Newsletter</title>')
+  // Large enough to be compressed: the script with the build's gzip twin, the page without.
+  await put('en/newsletter/index.html', `<title>Newsletter</title>${'n'.repeat(3000)}`)
   await put('en/café/index.html', '<title>Café</title>')
   await put('en/404/index.html', '<title>English 404</title>')
   await put('de/404/index.html', '<title>Deutsche 404</title>')
   await put('404.html', '<title>English 404</title>')
-  await put('assets/entry-abc.js', 'console.log(1)')
+  await put('assets/entry-abc.js', `console.log(1)${' '.repeat(3000)}`)
+  await put('assets/entry-abc.js.gz', gzipSync(`console.log(1)${' '.repeat(3000)}`))
   await put('page-data/en/page-data.json', '{}')
   await put('search/en/index.json', '{}')
   await put('icon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>')
   await put('sw.js', 'self')
   await put('_headers', '/*\n  X: y\n')
-  service = await startService({}, { root, logs, rateLimit: 0 })
+  service = await startService({}, { root, logs, rateLimit: 0, transport: TRANSPORT })
   await service.app.listen({ port: 0, host: '127.0.0.1' })
   const address = service.app.server.address()
   port = typeof address === 'object' && address ? address.port : 0
@@ -160,6 +180,8 @@ const path = fc.oneof(
     '/en',
     '/de/',
     '/en/newsletter',
+    '/en/newsletter/',
+    '/assets/entry-abc.js',
     '/en/caf%C3%A9',
     '/api/forms/newsletter',
     '/api/forms/survey',
@@ -283,12 +305,76 @@ const body: fc.Arbitrary<Body> = fc.oneof(
   })),
 )
 
+/** Accept-Encoding headers, and the codings an answer may come in for each ('' for none). */
+const CODINGS: Record<string, string[]> = {
+  br: ['br', ''],
+  gzip: ['gzip', ''],
+  'br;q=0, gzip;q=0': [''],
+  identity: [''],
+  'br;Q=0': [''],
+  'BR ; q=0.0 , gzip': ['gzip', ''],
+  '*;q=0': [''],
+  '*': ['br', ''],
+  '*, br;q=0': ['gzip', ''],
+  'gzip;q=1, br;q=0.5': ['gzip', ''],
+  'gzip;q=0.5, br': ['br', ''],
+  'x-gzip': ['gzip', ''],
+  'br;q=1.5': [''],
+  'identity;q=0, *;q=0': [''],
+}
+
+/** The service's routes, and the methods each takes (`Allow`). */
+const SERVICE_ROUTES: [RegExp, string][] = [
+  [/^\/api\/forms\/[^/]+$/, 'POST'],
+  [/^\/api\/subscriptions\/(?:confirm|unsubscribe)$/, 'GET, HEAD, POST'],
+  [/^\/api\/consent$/, 'POST'],
+  [/^\/api\/csp-report$/, 'POST'],
+]
+/** The methods whose requests Node passes on (others it refuses itself, 400). */
+const KNOWN_METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'PROPFIND',
+  'TRACE',
+]
+
+/**
+ * How a request is sent: whole, or only up to a byte of its head or of its body (`at`, taken
+ * modulo their lengths), then stalled, ended or reset.
+ */
+type Delivery =
+  | { stop: 'whole' }
+  | { stop: 'stall' | 'end' | 'reset'; part: 'head' | 'body'; at: number }
+const delivery: fc.Arbitrary<Delivery> = fc.oneof(
+  { weight: 15, arbitrary: fc.constant({ stop: 'whole' as const }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      stop: fc.constantFrom('stall' as const, 'end' as const, 'reset' as const),
+      part: fc.constantFrom('head' as const, 'body' as const),
+      at: fc.nat(),
+    }),
+  },
+)
+
+/** The bytes of `request` an unfinished delivery sends: fewer than all. */
+function cutAt(request: Buffer, how: { part: 'head' | 'body'; at: number }): number {
+  const head = request.indexOf('\r\n\r\n') + 4
+  const body = request.length - head
+  return how.part === 'body' && body > 0 ? head + (how.at % body) : how.at % head
+}
+
 const headers = fc.record(
   {
     origin: fc.constantFrom(SITE_URL, 'https://evil.example', 'null', 'http://localhost'),
     'sec-fetch-site': fc.constantFrom('same-origin', 'same-site', 'cross-site', 'none'),
     'if-none-match': fc.constantFrom('*', '"x"', 'W/"1-2", "3"', ''),
-    'accept-encoding': fc.constantFrom('br', 'gzip', 'br;q=0, gzip;q=0', 'identity'),
+    'accept-encoding': fc.constantFrom(...Object.keys(CODINGS)),
     'accept-language': fc.constantFrom('de-DE,de;q=0.9', 'fr', '*'),
     'x-forwarded-for': fc.constantFrom('203.0.113.9', 'evil', '1.1.1.1, 2.2.2.2'),
     'x-forwarded-proto': fc.constantFrom('https', 'javascript'),
@@ -333,26 +419,123 @@ function checkAnswer(answer: RawAnswer, target: string) {
   }
 }
 
+/** What must hold of an answer to a request sent whole. */
+function checkWholeAnswer(answer: RawAnswer, verb: string, target: string, accepted?: string) {
+  const what = `${verb} ${target}`
+  const path = target.split('?')[0] ?? ''
+  const allow = SERVICE_ROUTES.find(([pattern]) => pattern.test(path))?.[1]
+  if (allow && KNOWN_METHODS.includes(verb) && !allow.split(', ').includes(verb)) {
+    expect(answer.status, what).toBe(405)
+  }
+  if (answer.status === 405) {
+    expect(answer.headers.allow, what).toBeTruthy()
+    expect(answer.headers.allow?.split(', '), what).not.toContain(verb)
+    if (allow) expect(answer.headers.allow, what).toBe(allow)
+  }
+  const coding = answer.headers['content-encoding'] ?? ''
+  expect(CODINGS[accepted ?? 'identity'], `${what} (${accepted}): ${coding}`).toContain(coding)
+}
+
 describe('every route, tried at random', () => {
   it(`keeps its promises for ${RUNS} requests (seed ${SEED})`, async () => {
     await fc.assert(
-      fc.asyncProperty(method, path, query, headers, body, async (verb, where, q, extra, sent) => {
-        const target = `${where}${q}`
-        const reads = verb === 'GET' || verb === 'HEAD'
-        const before = reads ? await fingerprint() : ''
-        const answer = await sendRaw(port, request(verb, target, extra, sent), 5000)
-        checkAnswer(answer, `${verb} ${target}`)
-        if (reads)
-          expect(await fingerprint(), `${verb} ${target} changed the database`).toBe(before)
-      }),
+      fc.asyncProperty(
+        method,
+        path,
+        query,
+        headers,
+        body,
+        delivery,
+        async (verb, where, q, extra, sent, how) => {
+          const target = `${where}${q}`
+          const what = `${verb} ${target}`
+          const bytes = request(verb, target, extra, sent)
+          const checksDatabase = verb === 'GET' || verb === 'HEAD' || how.stop !== 'whole'
+          const before = checksDatabase ? await fingerprint() : ''
+          if (how.stop === 'whole') {
+            const answer = await sendRaw(port, bytes, 5000)
+            checkAnswer(answer, what)
+            checkWholeAnswer(answer, verb, target, extra['accept-encoding'])
+          } else {
+            const count = cutAt(bytes, how)
+            const sentPart = `${what} (${how.stop} after ${count} of ${bytes.length} bytes)`
+            const { answer, closedByServer } = await sendUnfinished(
+              port,
+              bytes,
+              count,
+              how.stop,
+              UNFINISHED_LIMIT_MS,
+            )
+            expect(closedByServer, `${sentPart}: still open`).toBe(true)
+            if (answer) checkAnswer(answer, sentPart)
+          }
+          if (checksDatabase)
+            expect(await fingerprint(), `${what} changed the database`).toBe(before)
+        },
+      ),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     )
     for (const line of logs) {
       expect(line.length, line.slice(0, 200)).toBeLessThan(1024)
+      // Nothing failed on the server's side, an aborted request's either.
+      expect(line, line.slice(0, 200)).not.toMatch(/"level":(?:50|60)/)
       for (const address of ADDRESSES) {
         expect(line.toLowerCase()).not.toContain(address.toLowerCase())
         expect(line.toLowerCase()).not.toContain(address.toLowerCase().split('@')[0])
       }
     }
   }, 240_000)
+
+  it(`sends a compressible file in the coding the client likes best, never one it refuses (seed ${SEED})`, async () => {
+    // Accept-Encoding written as clients may: codings in any case, weights in any spelling,
+    // spaces or none; what the answer may be follows from what was written, not from parsing it.
+    const entry = fc.record({
+      coding: fc.constantFrom('br', 'gzip', 'x-gzip', 'identity', '*', 'compress', 'zstd'),
+      weight: fc.option(fc.constantFrom('0', '0.0', '0.000', '0.001', '0.5', '1', '1.0'), {
+        nil: undefined,
+      }),
+      upper: fc.boolean(),
+      spaced: fc.boolean(),
+    })
+    const accept = fc.uniqueArray(entry, {
+      maxLength: 5,
+      selector: (item) => (item.coding === 'x-gzip' ? 'gzip' : item.coding),
+    })
+    await fc.assert(
+      fc.asyncProperty(
+        accept,
+        fc.constantFrom('/en/newsletter/', '/assets/entry-abc.js'),
+        fc.constantFrom('GET', 'HEAD'),
+        async (entries, target, verb) => {
+          const header = entries
+            .map(({ coding, weight, upper, spaced }) => {
+              const name = upper ? coding.toUpperCase() : coding
+              if (weight === undefined) return name
+              return spaced ? `${name} ; ${upper ? 'Q' : 'q'}=${weight}` : `${name};q=${weight}`
+            })
+            .join(entries.some((item) => item.spaced) ? ' , ' : ',')
+          const weightOf = (coding: string) => {
+            const named = entries.find(
+              (item) => (item.coding === 'x-gzip' ? 'gzip' : item.coding) === coding,
+            )
+            const any = entries.find((item) => item.coding === '*')
+            const found = named ?? any
+            return found ? Number(found.weight ?? 1) : 0
+          }
+          const br = weightOf('br')
+          const gzip = weightOf('gzip')
+          const expected = br === 0 && gzip === 0 ? '' : br >= gzip ? 'br' : 'gzip'
+          const answer = await sendRaw(
+            port,
+            request(verb, target, { 'accept-encoding': header }, { text: '' }),
+            5000,
+          )
+          expect(answer.status, header).toBe(200)
+          expect(answer.headers['content-encoding'] ?? '', header).toBe(expected)
+          expect(answer.headers.vary, header).toBe('Accept-Encoding')
+        },
+      ),
+      { seed: SEED, numRuns: Math.ceil(RUNS / 2), endOnFailure: true },
+    )
+  }, 60_000)
 })

@@ -85,6 +85,38 @@ describe('static server', () => {
     expect(refused.headers['content-encoding']).toBeUndefined()
   })
 
+  it('reads Accept-Encoding by its q-values: a coding or * at q=0 is refused, the best one wins', async () => {
+    const encodingOf = async (url: string, accept: string) =>
+      (await app.inject({ url, headers: { 'accept-encoding': accept } })).headers[
+        'content-encoding'
+      ]
+    for (const url of ['/', '/assets/entry-abc123.js']) {
+      for (const refused of [
+        'br;q=0',
+        'br;Q=0',
+        'br; q=0',
+        'br ;q=0.0',
+        'BR;q=0.000',
+        'br;q=0, gzip;q=0',
+        '*;q=0',
+        'br;level=1;q=0',
+        'identity',
+        'identity, *;q=0',
+        '',
+      ]) {
+        expect(await encodingOf(url, refused), `${url} ${refused}`).toBeUndefined()
+      }
+      expect(await encodingOf(url, 'br;q=0, gzip'), url).toBe('gzip')
+      expect(await encodingOf(url, 'gzip;q=1, br;q=0.5'), url).toBe('gzip')
+      expect(await encodingOf(url, 'gzip;q=0.5, br;q=0.8'), url).toBe('br')
+      expect(await encodingOf(url, '*'), url).toBe('br')
+      expect(await encodingOf(url, '*, br;q=0'), url).toBe('gzip')
+      expect(await encodingOf(url, 'x-gzip'), url).toBe('gzip')
+      // A weight that is no weight (RFC 9110, 12.4.2) accepts nothing.
+      expect(await encodingOf(url, 'br;q=2, gzip;q=0.5x'), url).toBeUndefined()
+    }
+  })
+
   it('caches hashed assets forever and revalidates HTML, page data and the worker', async () => {
     expect((await app.inject('/assets/entry-abc123.js')).headers['cache-control']).toBe(
       'public, max-age=31536000, immutable',
