@@ -124,13 +124,17 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     isService(url)
       ? responseHeaders('api', policy, { https, serviceStyleHash })
       : responseHeaders('page', policy, { https })
-  const transport = transportOptions(options.transport ?? TRANSPORT_DEFAULTS)
+  const serverOptions = transportOptions(options.transport ?? TRANSPORT_DEFAULTS)
   // Set once the app begins to close: every request from then on is answered 503 and closed.
   let closing = false
-  // Whether a connection's request may still be answered (see limitTransport below).
-  let mayAnswer = (socket: Socket) => socket.writable
+  // Whether a connection's request may still be answered, and whether one is under way at all
+  // (see limitTransport below).
+  let transport: { mayAnswer(socket: Socket): boolean; underWay(socket: Socket): boolean } = {
+    mayAnswer: (socket) => socket.writable,
+    underWay: (socket) => socket.bytesRead > 0,
+  }
   const app = Fastify({
-    ...transport,
+    ...serverOptions,
     logger: {
       level: options.logLevel ?? 'info',
       ...(options.logStream ? { stream: options.logStream } : {}),
@@ -152,7 +156,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
     trustProxy: options.trustProxy ?? false,
     // A request without Host is refused below, with the headers (Node's own 400 has none).
-    http: { ...transport.http, requireHostHeader: false },
+    http: { ...serverOptions.http, requireHostHeader: false },
     // An absolute-form target is read as its path and query, the host it names standing for the
     // Host header (RFC 9112, 3.2.2 and 3.3); anything else is left as sent.
     rewriteUrl: (raw) => {
@@ -180,14 +184,19 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
             ? 431
             : 400
       // Not when an answer to this request has begun (it was refused before its body came):
-      // one request, one answer.
-      if (mayAnswer(socket)) socket.write(rawAnswer(status, headersFor('/api/', false)))
+      // one request, one answer. Nor a 408 on a connection that has sent nothing yet: a
+      // browser opens some ahead of need, and would read a stray 408 there as the answer to
+      // the next request it sends (nginx, too, closes those without a word).
+      const silent = status === 408 && !transport.underWay(socket)
+      if (!silent && transport.mayAnswer(socket)) {
+        socket.write(rawAnswer(status, headersFor('/api/', false)))
+      }
       socket.destroy(error)
     },
   })
-  mayAnswer = limitTransport(app, options.transport ?? TRANSPORT_DEFAULTS, (status, target) =>
+  transport = limitTransport(app, options.transport ?? TRANSPORT_DEFAULTS, (status, target) =>
     rawAnswer(status, headersFor(target ?? '/api/', false)),
-  ).mayAnswer
+  )
   app.addHook('preClose', async () => {
     closing = true
   })

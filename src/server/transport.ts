@@ -128,7 +128,7 @@ export function limitTransport(
   app: FastifyInstance,
   settings: TransportSettings,
   answer: (status: number, target: string | undefined) => string,
-): { mayAnswer(socket: Socket): boolean } {
+): { mayAnswer(socket: Socket): boolean; underWay(socket: Socket): boolean } {
   const server: Server = app.server
   server.maxConnections = settings.maxConnections
   let droppedSince = 0
@@ -183,6 +183,7 @@ export function limitTransport(
   })
   app.addHook('onClose', async () => clearTimeout(deadline))
   return {
+    underWay: (socket) => unanswered(socket) !== undefined,
     mayAnswer(socket) {
       if (!socket.writable) return false
       const exchange = exchanges.get(socket)

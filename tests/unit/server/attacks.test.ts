@@ -282,6 +282,9 @@ describe('the site, attacked', () => {
     client.on('data', (chunk: Buffer) => chunks.push(chunk))
     const closed = new Promise((done) => client.on('close', done))
     const socket = await accepted
+    // Part of a request's head, then nothing (slow-clients.test.ts waits for the real timeout).
+    client.write('GET /en/ HTTP/1.1\r\nHo')
+    while (socket.bytesRead === 0) await new Promise((done) => setTimeout(done, 5))
     // What Node reports when requestTimeout passes (it checks every 30 s, too slow to wait for).
     const timeout = Object.assign(new Error('Request timeout'), {
       code: 'ERR_HTTP_REQUEST_TIMEOUT',

@@ -1,7 +1,7 @@
 /**
  * Clients that never finish (issue 32), against the real server process (`serve()`, what
  * `npm start` runs) with short timeouts: a body that stops halfway, headers sent a byte at a
- * time, a connection that sends nothing, one kept alive after its answer, an answer nobody
+ * time, a connection that sends nothing (closed without a word), one kept alive after its answer, an answer nobody
  * reads, more connections than allowed, and SIGTERM while such a client holds a connection and a
  * sign-up is in flight. Every one ends within its timeout, answered (408, or 503 when the
  * service stops) with the headers when there is a request to answer.
@@ -212,7 +212,7 @@ describe('clients that never finish', () => {
     expectPolicyHeaders(head, 'slow headers')
   })
 
-  it('closes a connection kept alive after its answer, and answers one that never sends anything with 408', async () => {
+  it('closes a connection kept alive after its answer, and one that never sends anything without a word', async () => {
     const kept = await open(port)
     kept.socket.write('GET /en/ HTTP/1.1\r\nHost: localhost\r\n\r\n')
     await sleep(200)
@@ -224,9 +224,9 @@ describe('clients that never finish', () => {
     const silent = await open(port)
     const after = await within((HEADERS_SECONDS + 1.5) * 1000, silent.closed, 'a silent connection')
     expect(after).toBeGreaterThanOrEqual(HEADERS_SECONDS * 1000 - 100)
-    const { status, head } = answerOf(silent.received())
-    expect(status).toBe(408)
-    expectPolicyHeaders(head, 'silent')
+    // Nothing to answer: a browser's connection opened ahead of need would take a 408 written
+    // there for the answer to the request it sends next.
+    expect(silent.received()).toBe('')
   })
 
   it('ends an answer nobody reads once nothing has moved for the idle timeout', async () => {
