@@ -1,6 +1,16 @@
-import { expect, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import { TEST_PORT } from './support/env'
 import { openPage } from './support/helpers'
+
+/** Opens the home page, and again once the worker is ready, so that it controls the page. */
+async function controlledByTheWorker(page: Page) {
+  await openPage(page, '/en/')
+  await page.evaluate(async () => navigator.serviceWorker.ready)
+  await page.reload()
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
+    .toBe(true)
+}
 
 test.describe('service worker', () => {
   test.use({ serviceWorkers: 'allow' })
@@ -32,12 +42,7 @@ test.describe('service worker', () => {
     page,
     context,
   }) => {
-    await openPage(page, '/en/')
-    await page.evaluate(async () => navigator.serviceWorker.ready)
-    await page.reload()
-    await expect
-      .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
-      .toBe(true)
+    await controlledByTheWorker(page)
     // context.route also sees the requests the worker makes.
     await context.route('**/en/about/', (route) =>
       route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Fresh deploy</h1>' }),
@@ -50,12 +55,7 @@ test.describe('service worker', () => {
     page,
     context,
   }) => {
-    await openPage(page, '/en/')
-    await page.evaluate(async () => navigator.serviceWorker.ready)
-    await page.reload()
-    await expect
-      .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
-      .toBe(true)
+    await controlledByTheWorker(page)
     // A confirm page as the e-mail's link opens it (cacheable as far as its headers go), and a
     // page of the site answered no-store.
     await context.route('**/api/subscriptions/confirm?*', (route) =>
