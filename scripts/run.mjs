@@ -21,8 +21,8 @@ const PROGRAMS = {
   validate: 'src/build/validate-cli.ts',
   forms: 'src/server/forms/cli.ts',
   'serve-api': 'src/server/serve-api.ts',
-  'serve-cms': 'src/publishing/serve-cms.ts',
-  cms: 'src/publishing/cli.ts',
+  'serve-cms': 'src/publishing/start.ts',
+  cms: 'src/programs/cms.ts',
   'nginx-config': 'src/server/nginx-cli.ts',
 }
 /**

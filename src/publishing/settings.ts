@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { type OidcSettings, readOidcSettings } from './oidc'
+import { type OidcSettings, readOidcSettings } from './people/oidc'
 
 export interface PublishingSettings {
   /** `CMS_PORT`, `CMS_HOST`: where the service listens (8081 on localhost). */

@@ -14,7 +14,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify'
-import { CURRENT } from '../publishing/releases'
+import { CURRENT } from '../publishing/workflow/releases'
 import { EMPTY_POLICY, responseHeaders, type SitePolicy } from '../shared/http-headers'
 import { cspReportRoute } from './csp-report'
 import { SERVICE_PAGE_CSS } from './forms/pages'

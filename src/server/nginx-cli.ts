@@ -10,8 +10,8 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readBuildConfig } from '../build/config'
 import { nginxConfig } from '../build/host-config'
-import { CURRENT } from '../publishing/releases'
 import { readPublishingSettings } from '../publishing/settings'
+import { CURRENT } from '../publishing/workflow/releases'
 import { readSitePolicy } from './static-files'
 
 async function main(): Promise<void> {

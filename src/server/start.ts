@@ -10,9 +10,9 @@ import { basename, join } from 'node:path'
 import { readBuildConfig } from '../build/config'
 import { inputHash, isFresh } from '../build/stamp'
 import { ContentValidationError } from '../content/errors'
-import { CURRENT } from '../publishing/releases'
-import { runsPublishing, startPublishing } from '../publishing/serve-cms'
 import { readPublishingSettings } from '../publishing/settings'
+import { runsPublishing, startPublishing } from '../publishing/start'
+import { CURRENT } from '../publishing/workflow/releases'
 import { serve, servesStatic } from './serve'
 
 async function main(): Promise<void> {

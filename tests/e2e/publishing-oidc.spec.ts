@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import type { FastifyInstance } from 'fastify'
-import { createPublishingApp } from '../../src/publishing/http'
+import { createPublishingApp } from '../../src/publishing/http/app'
 import type { PublishingService } from '../../src/publishing/service'
 import {
   OIDC_ACCOUNTS,

@@ -5,7 +5,7 @@
  */
 import { buildSite } from '../../src/build/build'
 import { ROOT, readBuildConfig } from '../../src/build/config'
-import { personOf } from '../../src/publishing/people'
+import { personOf } from '../../src/publishing/people/people'
 import { openPublishingService } from '../../src/publishing/service'
 import { readPublishingSettings } from '../../src/publishing/settings'
 

@@ -6,12 +6,12 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ROOT, readBuildConfig } from '../../src/build/config'
-import { type AuditEntry, GENESIS, hashOf, readAudit } from '../../src/publishing/audit'
-import type { Drafts } from '../../src/publishing/drafts'
-import type { Person, Role } from '../../src/publishing/rules'
-import { PUBLISHING_MIGRATIONS } from '../../src/publishing/schema'
+import { type AuditEntry, GENESIS, hashOf, readAudit } from '../../src/publishing/audit/trail'
+import { PUBLISHING_MIGRATIONS } from '../../src/publishing/migrations'
 import { openPublishingService, type PublishingService } from '../../src/publishing/service'
 import { readPublishingSettings } from '../../src/publishing/settings'
+import type { Drafts } from '../../src/publishing/workflow/drafts'
+import type { Person, Role } from '../../src/publishing/workflow/four-eyes'
 import {
   type Database,
   migrate,

@@ -140,6 +140,17 @@ function importsBetween(
 const SHARED = isUnder(['src/shared'])
 const BUILD = isUnder(['src/build'])
 const BROWSER = isUnder(['src/runtime', 'src/site', 'src/sw'])
+/** The publishing service's rules and records, which hold whatever screen or protocol asks. */
+const PUBLISHING_CORE = isUnder([
+  'src/publishing/workflow',
+  'src/publishing/people',
+  'src/publishing/git',
+  'src/publishing/audit',
+])
+/** Its faces: the HTTP layer and the pages it answers with. */
+const PUBLISHING_FACES = isUnder(['src/publishing/http', 'src/publishing/pages'])
+/** Programs started by npm scripts: nothing imports them. */
+const PROGRAMS = isUnder(['src/programs'])
 
 describe('the checks themselves', () => {
   it('read every kind of relative import, also type-only ones and import types', () => {
@@ -198,5 +209,13 @@ describe('the structure of src/', () => {
       ...importsBetween(graph, BROWSER, BUILD),
       ...importsBetween(graph, BUILD, BROWSER),
     ]).toEqual([])
+  })
+
+  it("the publishing service's workflow, people, git and audit never import its HTTP layer or pages", () => {
+    expect(importsBetween(graph, PUBLISHING_CORE, PUBLISHING_FACES)).toEqual([])
+  })
+
+  it('programs are where running starts: no source file imports one', () => {
+    expect(importsBetween(graph, () => true, PROGRAMS)).toEqual([])
   })
 })

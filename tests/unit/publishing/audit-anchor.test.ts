@@ -12,6 +12,14 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ROOT, readBuildConfig } from '../../../src/build/config'
 import {
+  AnchorDisagreesError,
+  AuditCheckpoints,
+  CHECKPOINT_REF,
+  mainTrailers,
+  readAnchors,
+  verifyWithAnchors,
+} from '../../../src/publishing/audit/anchors'
+import {
   AuditKeyError,
   appendAudit,
   checkAuditKey,
@@ -20,19 +28,11 @@ import {
   recordAuditKey,
   setAuditKeys,
   verifyAudit,
-} from '../../../src/publishing/audit'
-import {
-  AnchorDisagreesError,
-  AuditCheckpoints,
-  CHECKPOINT_REF,
-  mainTrailers,
-  readAnchors,
-  verifyWithAnchors,
-} from '../../../src/publishing/audit-anchor'
-import { Drafts, MAIN } from '../../../src/publishing/drafts'
-import type { GitRepository } from '../../../src/publishing/git'
-import { Publisher } from '../../../src/publishing/publisher'
-import { Releases } from '../../../src/publishing/releases'
+} from '../../../src/publishing/audit/trail'
+import type { GitRepository } from '../../../src/publishing/git/repository'
+import { Drafts, MAIN } from '../../../src/publishing/workflow/drafts'
+import { Publisher } from '../../../src/publishing/workflow/publisher'
+import { Releases } from '../../../src/publishing/workflow/releases'
 import type { Database } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
 import {

@@ -19,8 +19,8 @@ import {
   readAudit,
   trailOwnedByServiceRole,
   verifyAudit,
-} from '../../../src/publishing/audit'
-import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
+} from '../../../src/publishing/audit/trail'
+import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/migrations'
 import { openPublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import {

@@ -4,7 +4,12 @@
  * a spreadsheet cannot be tricked by.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { appendAudit, exportAudit, readAudit, verifyAudit } from '../../../src/publishing/audit'
+import {
+  appendAudit,
+  exportAudit,
+  readAudit,
+  verifyAudit,
+} from '../../../src/publishing/audit/trail'
 import type { Database } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
 import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'

@@ -8,7 +8,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { readAudit, verifyAudit } from '../../../src/publishing/audit'
+import { readAudit, verifyAudit } from '../../../src/publishing/audit/trail'
+import {
+  type GitRepository,
+  initBare,
+  RefMovedError,
+  UnsafePathError,
+} from '../../../src/publishing/git/repository'
 import {
   branchOf,
   DraftConflictError,
@@ -16,14 +22,8 @@ import {
   type DraftView,
   MAIN,
   RefusedError,
-} from '../../../src/publishing/drafts'
-import {
-  type GitRepository,
-  initBare,
-  RefMovedError,
-  UnsafePathError,
-} from '../../../src/publishing/git'
-import { approvalStands, type Person, type Role } from '../../../src/publishing/rules'
+} from '../../../src/publishing/workflow/drafts'
+import { approvalStands, type Person, type Role } from '../../../src/publishing/workflow/four-eyes'
 import type { Database } from '../../../src/server/forms/database'
 import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 

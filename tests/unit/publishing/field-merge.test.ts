@@ -4,7 +4,7 @@
  * value is kept and named.
  */
 import { describe, expect, it } from 'vitest'
-import { mergeContentFile, mergeFields } from '../../../src/publishing/field-merge'
+import { mergeContentFile, mergeFields } from '../../../src/publishing/workflow/field-merge'
 
 describe('mergeFields', () => {
   it('takes each side’s change to a field the other left alone, removals too', () => {

@@ -16,7 +16,7 @@ import {
   MergeConflictError,
   RefMovedError,
   UnsafePathError,
-} from '../../../src/publishing/git'
+} from '../../../src/publishing/git/repository'
 
 const ADA = { name: 'Ada Author', email: 'ada@bank.example' }
 const RITA = { name: 'Rita Reviewer', email: 'rita@bank.example' }

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readAudit } from '../../../src/publishing/audit'
-import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http'
-import { OIDC_COOKIE } from '../../../src/publishing/oidc'
+import { readAudit } from '../../../src/publishing/audit/trail'
+import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http/app'
+import { OIDC_COOKIE } from '../../../src/publishing/people/oidc'
 import type { PublishingService } from '../../../src/publishing/service'
 import {
   OIDC_ACCOUNTS,

@@ -19,7 +19,7 @@ import {
   sessionPerson,
   setRoles,
   startSession,
-} from '../../../src/publishing/people'
+} from '../../../src/publishing/people/people'
 import type { Database } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
 import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'

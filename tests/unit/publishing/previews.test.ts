@@ -10,12 +10,16 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSite } from '../../../src/build/build'
 import { ROOT, readBuildConfig } from '../../../src/build/config'
-import { MAIN } from '../../../src/publishing/drafts'
-import { createPublishingApp, PREVIEW_COOKIE, SESSION_COOKIE } from '../../../src/publishing/http'
-import { startSession } from '../../../src/publishing/people'
-import type { Person } from '../../../src/publishing/rules'
+import {
+  createPublishingApp,
+  PREVIEW_COOKIE,
+  SESSION_COOKIE,
+} from '../../../src/publishing/http/app'
+import { startSession } from '../../../src/publishing/people/people'
 import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
+import { MAIN } from '../../../src/publishing/workflow/drafts'
+import type { Person } from '../../../src/publishing/workflow/four-eyes'
 import { siteRepository } from '../../support/site-repository'
 
 const ORIGIN = 'http://localhost:8081'

@@ -15,7 +15,7 @@ import {
   mayWrite,
   type Person,
   type Role,
-} from '../../../src/publishing/rules'
+} from '../../../src/publishing/workflow/four-eyes'
 
 const person = (email: string, roles: Role[], language: 'en' | 'de' = 'en'): Person => ({
   email,

@@ -9,18 +9,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ROOT, readBuildConfig } from '../../../src/build/config'
-import { readAudit } from '../../../src/publishing/audit'
-import { Drafts, MAIN } from '../../../src/publishing/drafts'
-import type { GitRepository } from '../../../src/publishing/git'
-import { Publisher } from '../../../src/publishing/publisher'
-import { Releases } from '../../../src/publishing/releases'
+import { readAudit } from '../../../src/publishing/audit/trail'
+import type { GitRepository } from '../../../src/publishing/git/repository'
+import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/migrations'
+import { Drafts, MAIN } from '../../../src/publishing/workflow/drafts'
+import { Publisher } from '../../../src/publishing/workflow/publisher'
+import { Releases } from '../../../src/publishing/workflow/releases'
 import {
   berlinLocal,
   fromBerlinTime,
   ScheduleError,
   Schedules,
-} from '../../../src/publishing/schedules'
-import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/schema'
+} from '../../../src/publishing/workflow/schedules'
 import { type Database, openDatabase } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
 import {

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { ROOT } from '../../../src/build/config'
-import { runCommand, stopHelper } from '../../../src/publishing/spawner'
+import { runCommand, stopHelper } from '../../../src/publishing/git/spawner'
 
 const env = process.env
 
@@ -67,7 +67,7 @@ describe('runCommand', () => {
     // processes it started (the helper), which end with it.
     const script = `
       import { execFileSync } from 'node:child_process'
-      import { runCommand } from ${JSON.stringify(join(ROOT, 'src/publishing/spawner.ts'))}
+      import { runCommand } from ${JSON.stringify(join(ROOT, 'src/publishing/git/spawner.ts'))}
       const { stdout } = await runCommand('printf', ['done'], { env: process.env })
       const children = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)])
       console.log(stdout.toString(), JSON.stringify(String(children)))

@@ -3,8 +3,12 @@
  * kept by the trail in a form PostgreSQL takes (PGlite here, the real server in CI).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appendAudit, readAudit, verifyAudit } from '../../../src/publishing/audit'
-import { findUnstorable, storableText, unstorableMessage } from '../../../src/publishing/storable'
+import {
+  findUnstorable,
+  storableText,
+  unstorableMessage,
+} from '../../../src/publishing/audit/storable'
+import { appendAudit, readAudit, verifyAudit } from '../../../src/publishing/audit/trail'
 import { databases } from '../../support/forms'
 import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 

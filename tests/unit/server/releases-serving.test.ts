@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CURRENT } from '../../../src/publishing/releases'
+import { CURRENT } from '../../../src/publishing/workflow/releases'
 import { createApp } from '../../../src/server/app'
 
 let dir: string

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { BlobReader, type GitBlob } from './git-batch'
+import { BlobReader, type GitBlob } from './blob-reader'
 import { runCommand } from './spawner'
 
 /** A person as git records them. */

@@ -7,12 +7,12 @@
  * the database, and a claim left by a process that died lapses after ten minutes. Taking an
  * entry offline at a time is the same: its deletion is a draft like any change.
  */
-import type { Database } from '../server/forms/database'
-import { appendAudit } from './audit'
+import type { Database } from '../../server/forms/database'
+import { appendAudit } from '../audit/trail'
+import { personOf } from '../people/people'
 import { type Drafts, refuseUnless } from './drafts'
-import { personOf } from './people'
+import { mayCancelSchedule, mayPublish, type Person } from './four-eyes'
 import type { Publisher, Release } from './publisher'
-import { mayCancelSchedule, mayPublish, type Person } from './rules'
 
 export const SCHEDULES_MIGRATION = {
   id: '0006-schedules',

@@ -1,12 +1,13 @@
 /**
- * `npm run serve:cms`: the publishing service alone, on http://localhost:8081 (`CMS_PORT`,
- * `CMS_HOST`), until SIGINT or SIGTERM. `npm start` starts it beside the public site the same
- * way (`startPublishing`); `PUBLISHING=off` leaves it out there.
+ * Starts the publishing service: its parts opened, its HTTP app listening, its schedules and
+ * the audit trail's checkpoints running. `npm run serve:cms` runs it alone
+ * (`src/programs/serve-cms.ts`); `npm start` beside the public site (`PUBLISHING=off` leaves it
+ * out there).
  */
 import type { FastifyInstance } from 'fastify'
 import { readBuildConfig } from '../build/config'
 import { trustProxyOf } from '../server/serve'
-import { createPublishingApp } from './http'
+import { createPublishingApp } from './http/app'
 import { firstAdministratorMessage, openPublishingService } from './service'
 import { readPublishingSettings } from './settings'
 
@@ -73,24 +74,4 @@ export async function startPublishing(
     (error: unknown) => app.log.error({ err: error }, 'bringing the served site up to main failed'),
   )
   return { app, url, close: () => app.close() }
-}
-
-async function main(): Promise<void> {
-  const started = await startPublishing()
-  const shutdown = (signal: string) => {
-    started.app.log.info({ signal }, 'shutting down')
-    started.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    )
-  }
-  process.once('SIGINT', () => shutdown('SIGINT'))
-  process.once('SIGTERM', () => shutdown('SIGTERM'))
-}
-
-if (process.argv[1] && /serve-cms\.(m?js|ts)$/.test(process.argv[1])) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error)
-    process.exit(1)
-  })
 }

@@ -16,21 +16,21 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
-import type { Database } from '../server/forms/database'
-import { isProcessAlive } from '../server/process-alive'
-import { appendAudit } from './audit'
-import type { AuditCheckpoints } from './audit-anchor'
-import { type Drafts, MAIN, refuseUnless } from './drafts'
+import type { Database } from '../../server/forms/database'
+import { isProcessAlive } from '../../server/process-alive'
+import type { AuditCheckpoints } from '../audit/anchors'
+import { appendAudit } from '../audit/trail'
 import {
   commitsBetween,
   fetchBranch,
   type GitRepository,
   MergeConflictError,
   pushBranch,
-} from './git'
+} from '../git/repository'
+import { type Drafts, MAIN, refuseUnless } from './drafts'
+import { mayRollBack, type Person } from './four-eyes'
 import { type MainMove, moveMain, settleMainMoves } from './main-moves'
 import { BuildFailedError, type Releases } from './releases'
-import { mayRollBack, type Person } from './rules'
 
 export const RELEASES_MIGRATION = {
   id: '0004-releases',

@@ -7,9 +7,8 @@
  * comments. The four-eyes rules (rules.ts) are checked here, whatever the browser sends, and
  * every action and refusal goes to the audit trail in the same transaction as its record.
  */
-import type { Database } from '../server/forms/database'
-import { appendAudit } from './audit'
-import { mergeContentFile } from './field-merge'
+import type { Database } from '../../server/forms/database'
+import { appendAudit } from '../audit/trail'
 import {
   authorsBetween,
   checkPath,
@@ -17,8 +16,8 @@ import {
   type GitRepository,
   MergeConflictError,
   RefMovedError,
-} from './git'
-import { MAIN, moveMain } from './main-moves'
+} from '../git/repository'
+import { mergeContentFile } from './field-merge'
 import {
   type Approval,
   type Decision,
@@ -31,7 +30,8 @@ import {
   type Person,
   refusalOf,
   type Submission,
-} from './rules'
+} from './four-eyes'
+import { MAIN, moveMain } from './main-moves'
 
 export const DRAFTS_MIGRATION = {
   id: '0003-drafts',

@@ -12,13 +12,21 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
-import { previewPages } from '../build/preview-pages'
-import { CmsRequestError, createCmsBackend, refuseGeneratedPath } from '../cms/backend'
-import { SHARED_FILES } from '../cms/config'
-import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from '../cms/paths'
-import { ContentValidationError } from '../content/errors'
-import { parseContentFile } from '../content/file-store'
-import { isLanguage } from '../shared/languages'
+import { previewPages } from '../../build/preview-pages'
+import { CmsRequestError, createCmsBackend, refuseGeneratedPath } from '../../cms/backend'
+import { SHARED_FILES } from '../../cms/config'
+import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from '../../cms/paths'
+import { ContentValidationError } from '../../content/errors'
+import { parseContentFile } from '../../content/file-store'
+import { isLanguage } from '../../shared/languages'
+import { settleRequestRecord } from '../audit/refusal-record'
+import { findUnstorable, unstorableMessage } from '../audit/storable'
+import {
+  type FileChange,
+  type GitRepository,
+  RefMovedError,
+  UnsafePathError,
+} from '../git/repository'
 import {
   checkDraftId,
   DRAFT_STATUSES,
@@ -30,13 +38,10 @@ import {
   mediaDraftId,
   NoDraftError,
   RefusedError,
-} from './drafts'
-import { type FileChange, type GitRepository, RefMovedError, UnsafePathError } from './git'
-import { PublishBusyError, type Publisher, UpstreamConflictError } from './publisher'
-import { settleRequestRecord } from './refusal-record'
-import { BuildFailedError } from './releases'
-import type { Person } from './rules'
-import { findUnstorable, unstorableMessage } from './storable'
+} from '../workflow/drafts'
+import type { Person } from '../workflow/four-eyes'
+import { PublishBusyError, type Publisher, UpstreamConflictError } from '../workflow/publisher'
+import { BuildFailedError } from '../workflow/releases'
 
 /**
  * Not an error but what the editor must not take for done: a deletion or an upload that is now

@@ -5,9 +5,9 @@
  * field as the draft began with it, undoing main's change to fields the draft never touched.
  */
 import { isDeepStrictEqual } from 'node:util'
-import { CMS_CONTENT_ROOT } from '../cms/paths'
-import { formatContentFile } from '../content/file-format'
-import { parseContentFile } from '../content/file-store'
+import { CMS_CONTENT_ROOT } from '../../cms/paths'
+import { formatContentFile } from '../../content/file-format'
+import { parseContentFile } from '../../content/file-store'
 
 type Fields = Record<string, unknown>
 

@@ -16,18 +16,16 @@ import { createRequire } from 'node:module'
 import { dirname, extname, join } from 'node:path'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { iconSvg } from '../build/web-manifest'
-import { cmsConfig } from '../cms/config'
-import { createFileStore } from '../content/file-store'
-import { siteTarget } from '../server/request-path'
-import { createStaticHandler, readSitePolicy } from '../server/static-files'
-import { STRICT_TRANSPORT_SECURITY } from '../shared/http-headers'
-import { appendAudit } from './audit'
-import { createCmsApi, exportTree } from './cms-api'
-import { checkDraftId, DraftConflictError, MAIN } from './drafts'
-import { EDITOR_BASE, editorBundle } from './editor-bundle'
-import { IMAGE_POLICY, IMAGE_TYPES, MANAGE_SCRIPT, manageRoutes } from './manage'
-import { createOidc, OIDC_COOKIE, OidcError } from './oidc'
+import { iconSvg } from '../../build/web-manifest'
+import { cmsConfig } from '../../cms/config'
+import { createFileStore } from '../../content/file-store'
+import { siteTarget } from '../../server/request-path'
+import { createStaticHandler, readSitePolicy } from '../../server/static-files'
+import { STRICT_TRANSPORT_SECURITY } from '../../shared/http-headers'
+import { requestRecordSettled, withRequestRecord } from '../audit/refusal-record'
+import { findUnstorable, unstorableMessage } from '../audit/storable'
+import { appendAudit } from '../audit/trail'
+import { IMAGE_POLICY, IMAGE_TYPES, MANAGE_SCRIPT, manageRoutes } from '../pages/manage'
 import {
   EDITOR_START_SCRIPT,
   editorPage,
@@ -37,7 +35,8 @@ import {
   SERVICE_CSS,
   SIGN_IN_SCRIPT,
   signInPage,
-} from './pages'
+} from '../pages/service-pages'
+import { createOidc, OIDC_COOKIE, OidcError } from '../people/oidc'
 import {
   PasskeyError,
   registrationOptions,
@@ -45,7 +44,7 @@ import {
   storePasskey,
   verifyRegistration,
   verifySignIn,
-} from './passkeys'
+} from '../people/passkeys'
 import {
   acceptInvitation,
   endSession,
@@ -57,12 +56,13 @@ import {
   sessionPerson,
   setLanguage,
   startSession,
-} from './people'
-import { requestRecordSettled, withRequestRecord } from './refusal-record'
-import { BuildFailedError } from './releases'
-import { mayPublishAnything, type Person } from './rules'
-import type { PublishingService } from './service'
-import { findUnstorable, unstorableMessage } from './storable'
+} from '../people/people'
+import type { PublishingService } from '../service'
+import { checkDraftId, DraftConflictError, MAIN } from '../workflow/drafts'
+import { mayPublishAnything, type Person } from '../workflow/four-eyes'
+import { BuildFailedError } from '../workflow/releases'
+import { createCmsApi, exportTree } from './editor-api'
+import { EDITOR_BASE, editorBundle } from './editor-bundle'
 
 export const SESSION_COOKIE = '__Host-publishing-session'
 /** Which draft's preview the person opened last: its pages are served at the site's paths. */

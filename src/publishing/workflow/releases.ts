@@ -15,9 +15,9 @@
  */
 import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { BuildReport } from '../build/build'
-import type { BuildConfig } from '../build/config'
-import type { GitRepository } from './git'
+import type { BuildReport } from '../../build/build'
+import type { BuildConfig } from '../../build/config'
+import type { GitRepository } from '../git/repository'
 
 /** The link to the served release, inside the releases folder. */
 export const CURRENT = 'current'

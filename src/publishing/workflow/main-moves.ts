@@ -6,9 +6,9 @@
  * and the next holder of the publication lease settles it: recorded (marked as recovered) if
  * main has the commit, dropped if the move never happened.
  */
-import type { Database } from '../server/forms/database'
-import { appendAudit } from './audit'
-import type { GitRepository } from './git'
+import type { Database } from '../../server/forms/database'
+import { appendAudit } from '../audit/trail'
+import type { GitRepository } from '../git/repository'
 
 export const MAIN = 'refs/heads/main'
 

@@ -4,13 +4,13 @@
  * Never edit a migration that has shipped: add the next one.
  */
 import type { MigrationSet } from '../server/forms/database'
-import { AUDIT_KEYS_MIGRATION, AUDIT_MIGRATION } from './audit'
-import { DRAFTS_MIGRATION, SUBMISSIONS_MIGRATION } from './drafts'
-import { MAIN_MOVES_MIGRATION, TAKEN_IN_MIGRATION } from './main-moves'
-import { PASSKEYS_MIGRATION } from './passkeys'
-import { PEOPLE_MIGRATION, PROVIDER_ACCOUNTS_MIGRATION } from './people'
-import { RELEASES_MIGRATION } from './publisher'
-import { ONE_SCHEDULE_MIGRATION, SCHEDULES_MIGRATION } from './schedules'
+import { AUDIT_KEYS_MIGRATION, AUDIT_MIGRATION } from './audit/trail'
+import { PASSKEYS_MIGRATION } from './people/passkeys'
+import { PEOPLE_MIGRATION, PROVIDER_ACCOUNTS_MIGRATION } from './people/people'
+import { DRAFTS_MIGRATION, SUBMISSIONS_MIGRATION } from './workflow/drafts'
+import { MAIN_MOVES_MIGRATION, TAKEN_IN_MIGRATION } from './workflow/main-moves'
+import { RELEASES_MIGRATION } from './workflow/publisher'
+import { ONE_SCHEDULE_MIGRATION, SCHEDULES_MIGRATION } from './workflow/schedules'
 
 export const PUBLISHING_MIGRATIONS: MigrationSet = {
   migrations: [

@@ -5,13 +5,26 @@
  * again here whatever the page offered, each refusal a message naming who may do it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { escapeHtml } from '../shared/html'
-import { AUDIT_ACTIONS, type AuditAction, appendAudit, exportAudit, readAudit } from './audit'
-import { verifyWithAnchors } from './audit-anchor'
-import { refusal, unrecorded } from './cms-api'
-import { type DraftView, MEDIA_DRAFTS, RefusedError } from './drafts'
-import { layout } from './pages'
-import { disablePerson, invite, listPeople, normalEmail, PeopleError, setRoles } from './people'
+import { escapeHtml } from '../../shared/html'
+import { verifyWithAnchors } from '../audit/anchors'
+import {
+  AUDIT_ACTIONS,
+  type AuditAction,
+  appendAudit,
+  exportAudit,
+  readAudit,
+} from '../audit/trail'
+import { refusal, unrecorded } from '../http/editor-api'
+import {
+  disablePerson,
+  invite,
+  listPeople,
+  normalEmail,
+  PeopleError,
+  setRoles,
+} from '../people/people'
+import type { PublishingService } from '../service'
+import { type DraftView, MEDIA_DRAFTS, RefusedError } from '../workflow/drafts'
 import {
   type Decision,
   type EditorLanguage,
@@ -23,9 +36,9 @@ import {
   type Person,
   ROLE_NAMES,
   ROLES,
-} from './rules'
-import { berlinLocal, fromBerlinTime, ScheduleError } from './schedules'
-import type { PublishingService } from './service'
+} from '../workflow/four-eyes'
+import { berlinLocal, fromBerlinTime, ScheduleError } from '../workflow/schedules'
+import { layout } from './service-pages'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 /** Entries on one page of the audit trail. */

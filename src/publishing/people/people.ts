@@ -6,8 +6,8 @@
  * all of a person's at once, or by taking the person's access away.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import type { Database, Queryable } from '../server/forms/database'
-import { type EditorLanguage, type Person, ROLES, type Role } from './rules'
+import type { Database, Queryable } from '../../server/forms/database'
+import { type EditorLanguage, type Person, ROLES, type Role } from '../workflow/four-eyes'
 
 /**
  * Who a person is at the bank's identity provider (its issuer and their subject there): the
