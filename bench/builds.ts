@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process'
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { Profile } from '../src/build/timeline'
+import type { Profile } from '../src/engine/timeline'
 
 const ROOT = resolve(import.meta.dirname, '..')
 

@@ -7,7 +7,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { chromium, type Page } from '@playwright/test'
-import { CHUNK_REPORT, type ChunkReport } from '../src/build/bundle'
+import { CHUNK_REPORT, type ChunkReport } from '../src/engine/assets/bundle'
 import { createApp } from '../src/server/app'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/e2e/support/env'
 

@@ -1,6 +1,6 @@
 /**
- * Runs one of the project's TypeScript programs as plain JavaScript:
- * `node scripts/run.mjs build|start|dev|validate|forms|nginx-config|serve-api|serve-cms|cms [arguments]`.
+ * Runs one of the project's TypeScript programs (`src/programs/<name>.ts`) as plain JavaScript:
+ * `node scripts/run.mjs <name> [arguments]`, as the npm script of the same name does.
  *
  * The programs are compiled with Rolldown once per version of the code (a hash of `src/` and
  * the lockfile) into `.cache/bin/{hash}/`, then imported. A TypeScript loader (tsx) would
@@ -14,23 +14,18 @@ import { isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const PROGRAMS = {
-  build: 'src/build/cli.ts',
-  start: 'src/server/start.ts',
-  dev: 'src/build/dev.ts',
-  validate: 'src/build/validate-cli.ts',
-  forms: 'src/server/forms/cli.ts',
-  'serve-api': 'src/server/serve-api.ts',
-  'serve-cms': 'src/publishing/start.ts',
-  cms: 'src/programs/cms.ts',
-  'nginx-config': 'src/server/nginx-cli.ts',
-}
+/** Every program is a file of `src/programs/`, named as the npm script that runs it. */
+const PROGRAMS = Object.fromEntries(
+  readdirSync(join(ROOT, 'src', 'programs'))
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => [file.slice(0, -'.ts'.length), join('src', 'programs', file)]),
+)
 /**
  * Worker threads the programs start, compiled beside them: a program finds them in the folder
  * `SITE_PROGRAMS_DIR` names (run without this script, as in tests, they work in-thread).
  */
 const WORKERS = {
-  'pdf-worker': 'src/build/pdf-worker.ts',
+  'pdf-worker': 'src/engine/pdf/worker.ts',
 }
 /** Compiled versions kept (switching branches back and forth). */
 const KEPT_VERSIONS = 3

@@ -5,7 +5,7 @@
  * out there).
  */
 import type { FastifyInstance } from 'fastify'
-import { readBuildConfig } from '../build/config'
+import { readBuildConfig } from '../engine/config'
 import { trustProxyOf } from '../server/serve'
 import { createPublishingApp } from './http/app'
 import { firstAdministratorMessage, openPublishingService } from './service'
@@ -38,7 +38,7 @@ export async function startPublishing(
   const service = await openPublishingService(settings, {
     root: buildConfig.root,
     buildConfig,
-    build: async (config) => (await import('../build/build')).buildSite(config),
+    build: async (config) => (await import('../engine/build')).buildSite(config),
     log: {
       info: (data, message) => logger?.info(data, message),
       error: (data, message) => logger?.error(data, message),

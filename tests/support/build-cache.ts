@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs'
 import { cp } from 'node:fs/promises'
-import { readBuildConfig } from '../../src/build/config'
+import { readBuildConfig } from '../../src/engine/config'
 
 export async function seedBuildCache(env: { OUT_DIR: string; BUILD_CACHE_DIR?: string }) {
   const from = readBuildConfig({ OUT_DIR: process.env.OUT_DIR }).cacheDir

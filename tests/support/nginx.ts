@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
-import { nginxConfig } from '../../src/build/host-config'
+import { nginxConfig } from '../../src/engine/site-files/host-config'
 import { readSitePolicy } from '../../src/server/static-files'
 
 export const NGINX_BINARY = process.env.NGINX_PATH ?? '/usr/sbin/nginx'

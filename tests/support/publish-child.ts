@@ -3,8 +3,8 @@
  * says when it begins, so the test can kill it (-9) at any moment of the publication.
  * `node --import tsx tests/support/publish-child.ts <data dir> <remote> <draft> <publisher>`
  */
-import { buildSite } from '../../src/build/build'
-import { ROOT, readBuildConfig } from '../../src/build/config'
+import { buildSite } from '../../src/engine/build'
+import { ROOT, readBuildConfig } from '../../src/engine/config'
 import { personOf } from '../../src/publishing/people/people'
 import { openPublishingService } from '../../src/publishing/service'
 import { readPublishingSettings } from '../../src/publishing/settings'

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ROOT, readBuildConfig } from '../../src/build/config'
+import { ROOT, readBuildConfig } from '../../src/engine/config'
 import { type AuditEntry, GENESIS, hashOf, readAudit } from '../../src/publishing/audit/trail'
 import { PUBLISHING_MIGRATIONS } from '../../src/publishing/migrations'
 import { openPublishingService, type PublishingService } from '../../src/publishing/service'

@@ -8,7 +8,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ROOT, readBuildConfig } from '../../src/build/config'
+import { ROOT, readBuildConfig } from '../../src/engine/config'
 import { createPublishingApp } from '../../src/publishing/http/app'
 import { openPublishingService } from '../../src/publishing/service'
 import { readPublishingSettings } from '../../src/publishing/settings'

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ROOT } from '../../src/build/config'
+import { ROOT } from '../../src/engine/config'
 import { type GitRepository, initBare } from '../../src/publishing/git/repository'
 
 const HEAD = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT }).toString().trim()

@@ -138,7 +138,7 @@ function importsBetween(
 }
 
 const SHARED = isUnder(['src/shared'])
-const BUILD = isUnder(['src/build'])
+const BUILD = isUnder(['src/engine'])
 const BROWSER = isUnder(['src/runtime', 'src/site', 'src/sw'])
 /** The publishing service's rules and records, which hold whatever screen or protocol asks. */
 const PUBLISHING_CORE = isUnder([

@@ -48,7 +48,7 @@ const rawText = (document: ContentDocument) =>
 
 /**
  * Reads `exchange-rates/`. `fetched` is the ECB history downloaded at build time (see
- * `src/build/rates.ts`): its days win over the snapshot's.
+ * `src/engine/fetch-rates.ts`): its days win over the snapshot's.
  */
 export function readRates(
   documents: readonly ContentDocument[],

@@ -6,7 +6,7 @@
  */
 import { access, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { BuildConfig } from '../../build/config'
+import type { BuildConfig } from '../../engine/config'
 
 export const EDITOR_ENTRY = 'src/runtime/cms-editor.tsx'
 /** Where the service serves the bundle's files, each version under its own folder. */
@@ -25,7 +25,7 @@ export interface EditorBundle {
 const MANIFEST = 'manifest.json'
 
 export async function editorBundle(config: BuildConfig, dir: string): Promise<EditorBundle> {
-  const { codeHash } = await import('../../build/bundle')
+  const { codeHash } = await import('../../engine/assets/bundle')
   const version = await codeHash(config.root)
   const out = join(dir, version)
   const read = async (): Promise<EditorBundle> => {
@@ -54,7 +54,7 @@ export async function editorBundle(config: BuildConfig, dir: string): Promise<Ed
     return read()
   const [{ build }, { baseViteConfig }] = await Promise.all([
     import('vite'),
-    import('../../build/vite-config'),
+    import('../../engine/assets/vite-config'),
   ])
   const staging = `${out}.${process.pid}`
   await rm(staging, { recursive: true, force: true })

@@ -15,8 +15,8 @@
  */
 import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { BuildReport } from '../../build/build'
-import type { BuildConfig } from '../../build/config'
+import type { BuildReport } from '../../engine/build'
+import type { BuildConfig } from '../../engine/config'
 import type { GitRepository } from '../git/repository'
 
 /** The link to the served release, inside the releases folder. */

@@ -1,5 +1,5 @@
 /**
- * The site search's files, written by the build (`src/build/search/`) and read in the browser
+ * The site search's files, written by the build (`src/engine/search/`) and read in the browser
  * (`./query.ts`). Per language:
  *
  * - `/search/{language}/index.json` (`SearchIndex`): the version, the number of pages, every

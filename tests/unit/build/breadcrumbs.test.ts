@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { breadcrumbTrails } from '../../../src/build/breadcrumbs'
-import { sharingTags } from '../../../src/build/document'
-import { createPageData, createStaticQueries } from '../../../src/build/page-data'
-import { createRouteTable } from '../../../src/build/routes'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { loadContent } from '../../../src/content/load'
+import { breadcrumbTrails } from '../../../src/engine/pages/breadcrumbs'
+import { sharingTags } from '../../../src/engine/pages/html-document'
+import { createPageData, createStaticQueries } from '../../../src/engine/pages/page-data'
+import { createRouteTable } from '../../../src/engine/routes'
 import { addBlogPost, memorySource, validDocuments } from '../../fixtures/content'
 
 const documents = validDocuments()

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openCompressor } from '../../../src/build/compress'
+import { openCompressor } from '../../../src/engine/assets/compress'
 
 let site: string
 let cache: string

@@ -4,6 +4,9 @@ import { join } from 'node:path'
 import { renderToStaticMarkup } from 'react-dom/server'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ALL_COLLECTIONS } from '../../../src/content/collections'
+import { loadContent } from '../../../src/content/load'
+import type { SiteContent } from '../../../src/content/site-content'
 import {
   CARD_SIZE,
   imageFields,
@@ -11,12 +14,9 @@ import {
   refuseFilesInGeneratedDirs,
   SITE_CARD,
   svgSize,
-} from '../../../src/build/content-images'
-import { createPageData, createStaticQueries } from '../../../src/build/page-data'
-import { createRouteTable } from '../../../src/build/routes'
-import { ALL_COLLECTIONS } from '../../../src/content/collections'
-import { loadContent } from '../../../src/content/load'
-import type { SiteContent } from '../../../src/content/site-content'
+} from '../../../src/engine/assets/content-images'
+import { createPageData, createStaticQueries } from '../../../src/engine/pages/page-data'
+import { createRouteTable } from '../../../src/engine/routes'
 import type { ImageValue } from '../../../src/shared/images'
 import { Picture } from '../../../src/site/components/picture'
 import { addBlogPost, memorySource, pageFile, validDocuments } from '../../fixtures/content'

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { outsideTheCode } from '../../../src/build/vite-config'
+import { outsideTheCode } from '../../../src/engine/assets/vite-config'
 
 describe('outsideTheCode', () => {
   const ignored = outsideTheCode('/project')

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { get as httpGet } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT } from '../../../src/build/config'
+import { ROOT } from '../../../src/engine/config'
 import { DRAWING_CONTENT_SECURITY_POLICY } from '../../../src/shared/http-headers'
 import type { LayoutData, PageData } from '../../../src/shared/types'
 

@@ -8,7 +8,7 @@ import {
   rasterizeSvgCard,
   rasterizeSvgCards,
   widthsFor,
-} from '../../../src/build/images'
+} from '../../../src/engine/assets/images'
 import type { ResponsiveImage } from '../../../src/shared/images'
 
 let root: string
@@ -230,7 +230,7 @@ describe('image pipeline', () => {
       throw new Error('sharp was loaded')
     })
     try {
-      const fresh = await import('../../../src/build/images')
+      const fresh = await import('../../../src/engine/assets/images')
       const second = await fresh.processImages(requests, {
         ...options('out-2'),
         widths: [320, 640],

@@ -2,8 +2,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readBuildConfig } from '../../../src/build/config'
-import { openMarkdownCache } from '../../../src/build/markdown-cache'
+import { openMarkdownCache } from '../../../src/engine/cache/markdown-cache'
+import { readBuildConfig } from '../../../src/engine/config'
 
 let cacheDir: string
 beforeAll(async () => {

@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readBuildConfig } from '../../../src/build/config'
-import { precacheManifest, writeServiceWorker } from '../../../src/build/service-worker'
+import { readBuildConfig } from '../../../src/engine/config'
+import { precacheManifest, writeServiceWorker } from '../../../src/engine/site-files/service-worker'
 
 let out: string
 const md5 = (text: string) => createHash('md5').update(text).digest('hex')

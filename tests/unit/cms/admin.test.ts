@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ROOT } from '../../../src/build/config'
 import { createCmsRoutes } from '../../../src/cms/admin'
+import { ROOT } from '../../../src/engine/config'
 
 const routes = createCmsRoutes({
   contentDir: join(ROOT, 'content'),

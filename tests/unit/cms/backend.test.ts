@@ -67,7 +67,7 @@ describe('CMS local backend: reading', () => {
     for (const path of [
       'content/../package.json',
       'content/pages/en/../../site.yaml',
-      'src/build/cli.ts',
+      'src/programs/build.ts',
       'content/nothing/en/x.yaml',
     ]) {
       const { status, body } = await call('getEntry', { path })

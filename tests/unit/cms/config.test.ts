@@ -1,12 +1,12 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ROOT } from '../../../src/build/config'
 import { CMS_COLLECTIONS, cmsConfig } from '../../../src/cms/config'
 import type { CmsField } from '../../../src/cms/fields'
 import { cmsPathOf, isSystemDataFile } from '../../../src/cms/paths'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { createFileStore } from '../../../src/content/file-store'
 import { SECTION_TYPES } from '../../../src/content/schema/sections'
+import { ROOT } from '../../../src/engine/config'
 
 interface CollectionConfig {
   name: string

@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ROOT } from '../../../src/build/config'
 import { CMS_COLLECTIONS } from '../../../src/cms/config'
 import { cmsPathOf, isSystemDataFile, storeFileOf } from '../../../src/cms/paths'
 import { listContentFiles } from '../../../src/content/file-store'
+import { ROOT } from '../../../src/engine/config'
 import { LANGUAGES } from '../../../src/shared/languages'
 
 const storeFiles = await listContentFiles(join(ROOT, 'content'))

@@ -9,8 +9,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT } from '../../../src/build/config'
 import { createCmsBackend } from '../../../src/cms/backend'
+import { ROOT } from '../../../src/engine/config'
 
 let dir: string
 let backend: ReturnType<typeof createCmsBackend>

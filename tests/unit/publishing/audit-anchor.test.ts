@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ROOT, readBuildConfig } from '../../../src/build/config'
+import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import {
   AnchorDisagreesError,
   AuditCheckpoints,

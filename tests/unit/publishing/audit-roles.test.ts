@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ROOT, readBuildConfig } from '../../../src/build/config'
+import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import {
   appendAudit,
   readAudit,

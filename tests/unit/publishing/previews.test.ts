@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildSite } from '../../../src/build/build'
-import { ROOT, readBuildConfig } from '../../../src/build/config'
+import { buildSite } from '../../../src/engine/build'
+import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import {
   createPublishingApp,
   PREVIEW_COOKIE,

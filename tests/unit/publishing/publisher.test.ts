@@ -9,8 +9,8 @@ import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type BuildReport, buildSite } from '../../../src/build/build'
-import { type BuildConfig, ROOT, readBuildConfig } from '../../../src/build/config'
+import { type BuildReport, buildSite } from '../../../src/engine/build'
+import { type BuildConfig, ROOT, readBuildConfig } from '../../../src/engine/config'
 import { readAudit, verifyAudit } from '../../../src/publishing/audit/trail'
 import type { GitRepository } from '../../../src/publishing/git/repository'
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/migrations'
@@ -194,7 +194,7 @@ describe('publishing the real site', () => {
     const published = await publisher.publish(paul, 'pages/about')
     expect(await served(ABOUT_PAGE)).toContain('Second')
     // A developer's change to the code since: a rollback restores content and images only.
-    const code = 'src/build/rollback-probe.ts'
+    const code = 'src/engine/rollback-probe.ts'
     const second = {
       commit: await repo.commit({
         ref: MAIN,

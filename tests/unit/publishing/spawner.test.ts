@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { ROOT } from '../../../src/build/config'
+import { ROOT } from '../../../src/engine/config'
 import { runCommand, stopHelper } from '../../../src/publishing/git/spawner'
 
 const env = process.env

@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hostHeadersFile, nginxConfig, sitePolicy } from '../../../src/build/host-config'
+import {
+  hostHeadersFile,
+  nginxConfig,
+  sitePolicy,
+} from '../../../src/engine/site-files/host-config'
 import { createApp } from '../../../src/server/app'
 import { readCspReports } from '../../../src/server/csp-report'
 import {

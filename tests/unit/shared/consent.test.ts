@@ -271,7 +271,7 @@ describe('ad click identifiers', () => {
 
 describe('tracking identifiers from the environment', () => {
   it('reads every variable, Ads IDs as a list; a tracker without one stays off', async () => {
-    const { readTrackingIds } = await import('../../../src/build/config')
+    const { readTrackingIds } = await import('../../../src/engine/config')
     expect(
       readTrackingIds({
         GTM_ID: 'GTM-ABC1234',
@@ -300,12 +300,12 @@ describe('tracking identifiers from the environment', () => {
     ['ADS_IDS', 'AW-1', 'ADS_IDS must be Ads site tags such as AW-123456789'],
     ['LINKEDIN_PARTNER_ID', '<script>', 'LINKEDIN_PARTNER_ID must be a LinkedIn partner ID'],
   ])('refuses %s=%s with a clear error', async (name, value, message) => {
-    const { readTrackingIds } = await import('../../../src/build/config')
+    const { readTrackingIds } = await import('../../../src/engine/config')
     expect(() => readTrackingIds({ [name]: value })).toThrow(message)
   })
 
   it('refuses a tag manager container without the analytics property it loads with', async () => {
-    const { readTrackingIds } = await import('../../../src/build/config')
+    const { readTrackingIds } = await import('../../../src/engine/config')
     expect(() => readTrackingIds({ GTM_ID: 'GTM-ABC1234' })).toThrow(
       'GTM_ID needs GA_MEASUREMENT_ID',
     )

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ROOT } from '../../../src/build/config'
+import { ROOT } from '../../../src/engine/config'
 import { THEME_COLOR } from '../../../src/shared/constants'
 
 /** The colour tokens of the design, with the brand colour the build adds from THEME_COLOR. */

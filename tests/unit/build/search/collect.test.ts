@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { searchScope, sectionOf } from '../../../../src/build/search/collect'
+import { searchScope, sectionOf } from '../../../../src/engine/search/collect'
 import type { LayoutData, PageData, TemplateName } from '../../../../src/shared/types'
 
 function pageData(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { decodeEntities } from '../../../../src/build/html-scan'
-import { extractPage } from '../../../../src/build/search/extract'
+import { decodeEntities } from '../../../../src/engine/html-scan'
+import { extractPage } from '../../../../src/engine/search/extract'
 
 const page = (main: string) =>
   `<!doctype html><html lang="en"><head><title>x</title></head><body><header><a href="/">Brand</a></header><main id="main" tabindex="-1">${main}</main><footer>Footer text</footer></body></html>`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type SearchEntry, writeSearchIndex } from '../../../../src/build/search/write-index'
+import { type SearchEntry, writeSearchIndex } from '../../../../src/engine/search/write-index'
 import type { Language } from '../../../../src/shared/languages'
 import type { SearchChunk, SearchPage } from '../../../../src/shared/search/format'
 import {

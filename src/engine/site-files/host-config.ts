@@ -1,0 +1,230 @@
+/**
+ * The headers of `src/shared/http-headers.ts`, written for the ways the built site is served:
+ * `_headers.json` (the policy the site was built with, read by `npm start` and by
+ * `npm run nginx-config`), `_headers` for static hosts that read one (Netlify, Cloudflare
+ * Pages), and an nginx server block.
+ */
+import { createHash } from 'node:crypto'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { TrackingIds } from '../../shared/consent'
+import {
+  CONTENT_TYPES,
+  HOST_HEADERS_FILE,
+  type ResponseKind,
+  responseHeaders,
+  SITE_POLICY_FILE,
+  type SitePolicy,
+} from '../../shared/http-headers'
+import { HASHED_IMAGES_DIR } from '../../shared/images'
+import { LANGUAGES } from '../../shared/languages'
+import { RATES_HISTORY_DIR } from '../../shared/rates/history'
+import { SEARCH_ROOT } from '../../shared/search/format'
+import { INLINE_BLOCKS } from '../pages/html-document'
+
+const sha256 = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`
+
+/** The policy of a site built with these trackers: their hosts, and the inline blocks' hashes. */
+export function sitePolicy(tracking: TrackingIds): SitePolicy {
+  return {
+    tracking,
+    scriptHashes: INLINE_BLOCKS.scripts.map(sha256),
+    styleHashes: INLINE_BLOCKS.styles.map(sha256),
+  }
+}
+
+/** `content-security-policy` → `Content-Security-Policy`, as header files write them. */
+const headerName = (name: string) =>
+  name.replace(
+    /(^|-)([a-z])/g,
+    (_match, dash: string, letter: string) => dash + letter.toUpperCase(),
+  )
+
+/**
+ * `_headers` of Netlify and Cloudflare Pages. Every rule whose path matches applies, and
+ * Cloudflare joins a header set by two rules with a comma, so no two matching rules set the
+ * same header except the content policy (two policies are both enforced: the stricter wins).
+ * The hosts revalidate what no rule gives a cache policy; they serve HTTPS only, so HSTS is
+ * always sent. The rules match by folder, not by extension, so every drawing the site serves
+ * is in a folder whose rule sandboxes it: the icon, the editors' images under `/images/`
+ * (originals and hashed copies alike; a picture has no use for a page's policy either) and
+ * the bundles.
+ */
+export function hostHeadersFile(policy: SitePolicy): string {
+  const page = responseHeaders('page', policy, { https: true })
+  const hashed = responseHeaders('hashed', policy)
+  const rates = responseHeaders('rates', policy)
+  const drawing = responseHeaders('drawing', policy)
+  const { 'cache-control': _cache, ...everywhere } = page
+  const rule = (path: string, headers: Record<string, string>) =>
+    [
+      path,
+      ...Object.entries(headers).map(([name, value]) => `  ${headerName(name)}: ${value}`),
+    ].join('\n')
+  return `${[
+    '# Response headers for static hosts that read this file (Netlify, Cloudflare Pages).',
+    '# Written by the build from src/shared/http-headers.ts; do not edit.',
+    rule('/*', everywhere),
+    ...['/assets/*', `${SEARCH_ROOT}:language/:version/*`].map((path) =>
+      rule(path, {
+        'cache-control': hashed['cache-control'] as string,
+        'content-security-policy': hashed['content-security-policy'] as string,
+      }),
+    ),
+    rule('/images/*', {
+      'content-security-policy': drawing['content-security-policy'] as string,
+    }),
+    // Under the images' rule already, which gives them their content policy.
+    rule(`${HASHED_IMAGES_DIR}/*`, { 'cache-control': hashed['cache-control'] as string }),
+    rule(`${RATES_HISTORY_DIR}*`, {
+      'cache-control': rates['cache-control'] as string,
+      'content-security-policy': rates['content-security-policy'] as string,
+    }),
+    rule('/icon.svg', { 'content-security-policy': drawing['content-security-policy'] as string }),
+    ...['/page-data/*', `${SEARCH_ROOT}:language/index.json`, '/sw.js'].map((path) =>
+      rule(path, { 'cache-control': page['cache-control'] as string }),
+    ),
+  ].join('\n')}\n`
+}
+
+export async function writeHostConfiguration(
+  outDir: string,
+  tracking: TrackingIds,
+): Promise<SitePolicy> {
+  const policy = sitePolicy(tracking)
+  await Promise.all([
+    writeFile(join(outDir, SITE_POLICY_FILE), `${JSON.stringify(policy, null, 2)}\n`),
+    writeFile(join(outDir, HOST_HEADERS_FILE), hostHeadersFile(policy)),
+  ])
+  return policy
+}
+
+export interface NginxOptions {
+  /** The built site's folder on the server (absolute). */
+  root: string
+  /** What nginx listens on: a port or `address:port` (default 80). */
+  listen?: string
+  /** The forms service behind `/api/`: `host:port` (default `127.0.0.1:8081`). */
+  api?: string
+  /** `server_name` (default `_`, any). */
+  serverName?: string
+  /** Serve `.br` twins with the brotli module (Debian: libnginx-mod-http-brotli-static). */
+  brotli?: boolean
+}
+
+const quote = (value: string) => `"${value.replace(/(["\\$])/g, '\\$1')}"`
+
+/**
+ * An nginx server block that serves the built site as `npm start` does: the same headers for
+ * each kind of file, precompressed twins, the 404 page of the address's language with status
+ * 404, and `/api/` passed to the forms service. Include it in the `http` block.
+ */
+export function nginxConfig(policy: SitePolicy, options: NginxOptions): string {
+  const headersOf = (kind: ResponseKind) =>
+    Object.entries(responseHeaders(kind, policy))
+      .map(([name, value]) => `    add_header ${headerName(name)} ${quote(value)} always;`)
+      .concat('    add_header Strict-Transport-Security $site_hsts always;')
+      .join('\n')
+  const types = Object.entries(CONTENT_TYPES)
+    .map(([extension, type]) => `    ${quote(type)} ${extension.slice(1)};`)
+    .join('\n')
+  const notFound = LANGUAGES.slice(1)
+    .map(
+      (language) => `
+  location /${language}/ {
+    error_page 404 /${language}/404.html;
+    try_files $uri $uri/ =404;
+${headersOf('page')}
+  }`,
+    )
+    .join('')
+  return `# The site's server block, written by \`npm run nginx-config\` from src/shared/http-headers.ts
+# and the policy the site was built with; include it in nginx's http block.
+
+upstream site_forms_service {
+  server ${options.api ?? '127.0.0.1:8081'};
+  keepalive 16;
+}
+
+# HSTS only for requests that came over HTTPS, here or at a proxy in front that says so.
+map "$scheme:$http_x_forwarded_proto" $site_hsts {
+  default "";
+  "~^https:" ${quote(responseHeaders('page', policy, { https: true })['strict-transport-security'] as string)};
+  "~:https$" ${quote(responseHeaders('page', policy, { https: true })['strict-transport-security'] as string)};
+}
+
+server {
+  listen ${options.listen ?? '80'};
+  server_name ${options.serverName ?? '_'};
+  root ${quote(options.root)};
+  index index.html;
+  server_tokens off;
+  absolute_redirect off;
+  types {
+${types}
+  }
+  default_type application/octet-stream;
+
+  # Every text file has .br and .gz twins written by the build.
+  gzip off;
+  gzip_static on;
+  gzip_vary on;
+${options.brotli === false ? '' : '  brotli_static on;\n'}
+  error_page 404 /404.html;
+
+  location / {
+    try_files $uri $uri/ =404;
+${headersOf('page')}
+  }
+${notFound}
+
+  # The hosts' configuration files and dot files are not part of the site.
+  location ~ ^/(_|\\.(?!well-known/)) {
+    return 404;
+  }
+
+  location ^~ /assets/ {
+${headersOf('hashed')}
+  }
+
+  location ^~ /page-data/ {
+${headersOf('data')}
+  }
+
+  # Each language's search index, and the files of its version (the folder hashes them).
+  location ^~ ${SEARCH_ROOT} {
+    location ~ ^${SEARCH_ROOT}[^/]+/[^/]+/ {
+      try_files $uri =404;
+${headersOf('hashed').replace(/^ {4}/gm, '      ')}
+    }
+${headersOf('data')}
+  }
+
+  location ^~ ${HASHED_IMAGES_DIR}/ {
+${headersOf('hashed')}
+  }
+
+  # A page left open across a deploy asks for rates that are gone: a 404, not an error.
+  location ^~ ${RATES_HISTORY_DIR} {
+    try_files $uri =404;
+${headersOf('rates')}
+  }
+
+  location ~* \\.svg$ {
+${headersOf('drawing')}
+  }
+
+  location ^~ /api/ {
+    proxy_pass http://site_forms_service;
+    proxy_http_version 1.1;
+    proxy_set_header Connection "";
+    # The host as the browser named it, port included: the service takes a form post only
+    # from a page whose Origin is SITE_URL's or this host's.
+    proxy_set_header Host $http_host;
+    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    proxy_set_header X-Forwarded-Proto $scheme;
+    client_max_body_size 64k;
+  }
+}
+`
+}

@@ -1,0 +1,126 @@
+/**
+ * `npm run forms -- <command>`: the operators' tools for the forms service's data, on the same
+ * database as `npm start` (`DATABASE_URL`, else PGlite in `DATA_DIR`; with PGlite, stop
+ * `npm start` first).
+ *
+ *   export subscribers [--list newsletter] [--out file.csv]   confirmed subscribers as CSV
+ *   export surveys [--survey survey] [--out file.csv]         survey answers as CSV
+ *   erase <e-mail address>                                    a person's data on every list
+ *   purge [--days 30] [--years 3]                             what is no longer needed
+ *   outbox [--last 5]                                         mails written without SMTP_URL
+ */
+import { writeFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import { readBuildConfig } from '../engine/config'
+import { openDatabase } from '../server/forms/database'
+import { eraseFromOutbox, readOutbox } from '../server/forms/mail'
+import { eraseEmail, exportSubscribers, exportSurveys, purge } from '../server/forms/operations'
+import { outboxOf, readFormsSettings } from '../server/forms/service'
+import { subscriptionLink } from '../server/forms/store'
+import { normalizeEmail } from '../shared/forms/validate'
+
+const USAGE = `usage: npm run forms -- <command>
+  export subscribers [--list <list>] [--out <file.csv>]
+  export surveys [--survey <survey>] [--out <file.csv>]
+  erase <e-mail address>
+  purge [--days <days>] [--years <years>]
+  outbox [--last <count>]`
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      list: { type: 'string' },
+      survey: { type: 'string' },
+      out: { type: 'string' },
+      days: { type: 'string', default: '30' },
+      years: { type: 'string', default: '3' },
+      last: { type: 'string', default: '5' },
+    },
+  })
+  const [command, subject] = positionals
+  const config = readBuildConfig()
+  const settings = readFormsSettings(config.root, config.contentDir, config.siteUrl)
+
+  if (command === 'outbox') {
+    const mails = (await readOutbox(outboxOf(settings.dataDir))).slice(-Number(values.last))
+    if (mails.length === 0) console.log(`No mails in ${outboxOf(settings.dataDir)}.`)
+    for (const mail of mails) {
+      console.log(`── ${mail.date}  to ${mail.to}\n   ${mail.subject}  (${mail.file})\n`)
+      console.log(`${mail.text.replace(/^/gm, '   ')}\n`)
+    }
+    return 0
+  }
+
+  const write = async (csv: string) => {
+    if (values.out) {
+      await writeFile(values.out, csv)
+      console.error(`Wrote ${csv.split('\r\n').length - 2} rows to ${values.out}.`)
+    } else process.stdout.write(csv)
+  }
+  const run = async (work: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<void>) => {
+    const db = await openDatabase({
+      url: settings.databaseUrl,
+      ownerUrl: settings.databaseOwnerUrl,
+      dataDir: `${settings.dataDir}/db`,
+    })
+    try {
+      await work(db)
+    } finally {
+      await db.close()
+    }
+  }
+
+  if (command === 'export' && subject === 'subscribers') {
+    await run(async (db) =>
+      write(
+        await exportSubscribers(db, {
+          list: values.list,
+          now: new Date(),
+          unsubscribeLink: (token, language) =>
+            subscriptionLink(config.siteUrl, 'unsubscribe', token, language),
+        }),
+      ),
+    )
+  } else if (command === 'export' && subject === 'surveys') {
+    await run(async (db) => write(await exportSurveys(db, values.survey)))
+  } else if (command === 'erase' && subject?.includes('@')) {
+    await run(async (db) => {
+      const address = normalizeEmail(subject) ?? subject.trim().toLowerCase()
+      const { subscriptions } = await eraseEmail(db, address)
+      const mails = await eraseFromOutbox(outboxOf(settings.dataDir), address)
+      console.log(
+        subscriptions === 0
+          ? `Nothing stored for ${address}. (Survey answers are anonymous and name no address.)`
+          : `Erased ${address}: ${subscriptions} subscription(s) with their links and consent history.`,
+      )
+      if (mails > 0) console.log(`Removed ${mails} mail(s) to ${address} from the outbox.`)
+    })
+  } else if (command === 'purge') {
+    const days = Number(values.days)
+    const years = Number(values.years)
+    if (![days, years].every((value) => Number.isInteger(value) && value >= 1)) {
+      console.error('--days and --years must be whole numbers, at least 1')
+      return 2
+    }
+    await run(async (db) => {
+      const removed = await purge(db, new Date(), { unconfirmedDays: days, formerYears: years })
+      console.log(
+        `Deleted ${removed.unconfirmed} sign-up(s) unconfirmed for more than ${days} days, ${removed.former} former subscriber(s) inactive for more than ${years} years, ${removed.consentRecords} cookie-banner record(s) older than ${years} years and ${removed.mails} record(s) of mails sent or given up more than ${days} days ago.`,
+      )
+    })
+  } else {
+    console.error(USAGE)
+    return 2
+  }
+  return 0
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error)
+    process.exit(1)
+  },
+)

@@ -1,0 +1,48 @@
+/**
+ * `npm run nginx-config -- [--root DIR] [--listen PORT] [--api HOST:PORT] [--server-name NAME]
+ * [--no-brotli] [--out FILE]`: the nginx server block for the built site, with the headers it
+ * was built for: the editors' current release (`RELEASES_DIR/current`) when there is one, else
+ * `dist/` (`OUT_DIR`). Without `--out` it goes to standard output.
+ */
+import { existsSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { readBuildConfig } from '../engine/config'
+import { nginxConfig } from '../engine/site-files/host-config'
+import { readPublishingSettings } from '../publishing/settings'
+import { CURRENT } from '../publishing/workflow/releases'
+import { readSitePolicy } from '../server/static-files'
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      root: { type: 'string' },
+      listen: { type: 'string' },
+      api: { type: 'string' },
+      'server-name': { type: 'string' },
+      'no-brotli': { type: 'boolean' },
+      out: { type: 'string' },
+    },
+  })
+  // The editors' current release when there is one (nginx follows the link on every request,
+  // so a switch takes effect at once), else the checkout's build.
+  const config = readBuildConfig()
+  const current = join(readPublishingSettings(config.root).releasesDir, CURRENT)
+  const root = resolve(values.root ?? (existsSync(current) ? current : config.outDir))
+  const policy = await readSitePolicy(root, { required: true })
+  const text = nginxConfig(policy, {
+    root,
+    ...(values.listen ? { listen: values.listen } : {}),
+    ...(values.api ? { api: values.api } : {}),
+    ...(values['server-name'] ? { serverName: values['server-name'] } : {}),
+    brotli: !values['no-brotli'],
+  })
+  if (values.out) await writeFile(values.out, text)
+  else process.stdout.write(text)
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error)
+  process.exitCode = 1
+})
