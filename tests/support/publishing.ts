@@ -8,10 +8,10 @@ import { join } from 'node:path'
 import { ROOT, readBuildConfig } from '../../src/engine/config'
 import { type AuditEntry, GENESIS, hashOf, readAudit } from '../../src/publishing/audit/trail'
 import { PUBLISHING_MIGRATIONS } from '../../src/publishing/migrations'
+import type { Person, Role } from '../../src/publishing/people/roles'
 import { openPublishingService, type PublishingService } from '../../src/publishing/service'
 import { readPublishingSettings } from '../../src/publishing/settings'
 import type { Drafts } from '../../src/publishing/workflow/drafts'
-import type { Person, Role } from '../../src/publishing/workflow/four-eyes'
 import {
   type Database,
   migrate,

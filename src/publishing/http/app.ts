@@ -57,9 +57,10 @@ import {
   setLanguage,
   startSession,
 } from '../people/people'
+import type { Person } from '../people/roles'
 import type { PublishingService } from '../service'
 import { checkDraftId, DraftConflictError, MAIN } from '../workflow/drafts'
-import { mayPublishAnything, type Person } from '../workflow/four-eyes'
+import { mayPublishAnything } from '../workflow/four-eyes'
 import { BuildFailedError } from '../workflow/releases'
 import { createCmsApi, exportTree } from './editor-api'
 import { EDITOR_BASE, editorBundle } from './editor-bundle'

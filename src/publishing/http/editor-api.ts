@@ -27,6 +27,7 @@ import {
   RefMovedError,
   UnsafePathError,
 } from '../git/repository'
+import type { Person } from '../people/roles'
 import {
   checkDraftId,
   DRAFT_STATUSES,
@@ -39,7 +40,6 @@ import {
   NoDraftError,
   RefusedError,
 } from '../workflow/drafts'
-import type { Person } from '../workflow/four-eyes'
 import { PublishBusyError, type Publisher, UpstreamConflictError } from '../workflow/publisher'
 import { BuildFailedError } from '../workflow/releases'
 

@@ -23,19 +23,17 @@ import {
   PeopleError,
   setRoles,
 } from '../people/people'
+import { type EditorLanguage, type Person, ROLES } from '../people/roles'
 import type { PublishingService } from '../service'
 import { type DraftView, MEDIA_DRAFTS, RefusedError } from '../workflow/drafts'
 import {
   type Decision,
-  type EditorLanguage,
   mayApprove,
   mayManagePeople,
   mayPublish,
   mayRequestChanges,
   mayRollBack,
-  type Person,
   ROLE_NAMES,
-  ROLES,
 } from '../workflow/four-eyes'
 import { berlinLocal, fromBerlinTime, ScheduleError } from '../workflow/schedules'
 import { layout } from './service-pages'

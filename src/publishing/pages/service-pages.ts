@@ -4,7 +4,7 @@
  * script. Texts for people are here; the editor itself speaks Decap's locales.
  */
 import { escapeHtml, scriptJson } from '../../shared/html'
-import type { EditorLanguage } from '../workflow/four-eyes'
+import type { EditorLanguage } from '../people/roles'
 
 export const SERVICE_CSS = `
 :root{color-scheme:light;--ink:#14213d;--muted:#4a5568;--accent:#0b5fff;--line:#cbd5e1;font:16px/1.5 system-ui,sans-serif;color:var(--ink)}

@@ -21,8 +21,8 @@ import {
   randomPKCECodeVerifier,
   randomState,
 } from 'openid-client'
-import { ROLES, type Role } from '../workflow/four-eyes'
 import { normalEmail } from './people'
+import { ROLES, type Role } from './roles'
 
 export interface OidcSettings {
   /** `OIDC_ISSUER`: the provider's issuer URL (https, or http on localhost for tests). */

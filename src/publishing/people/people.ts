@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import type { Database, Queryable } from '../../server/forms/database'
-import { type EditorLanguage, type Person, ROLES, type Role } from '../workflow/four-eyes'
+import { type EditorLanguage, type Person, ROLES, type Role } from './roles'
 
 /**
  * Who a person is at the bank's identity provider (its issuer and their subject there): the

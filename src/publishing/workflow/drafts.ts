@@ -17,6 +17,7 @@ import {
   MergeConflictError,
   RefMovedError,
 } from '../git/repository'
+import type { Person } from '../people/roles'
 import { mergeContentFile } from './field-merge'
 import {
   type Approval,
@@ -27,7 +28,6 @@ import {
   mayRequestChanges,
   maySubmit,
   mayWrite,
-  type Person,
   refusalOf,
   type Submission,
 } from './four-eyes'

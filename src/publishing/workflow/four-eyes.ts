@@ -16,18 +16,7 @@
  *   the draft.
  */
 
-export const ROLES = ['author', 'reviewer', 'publisher', 'administrator'] as const
-export type Role = (typeof ROLES)[number]
-
-export type EditorLanguage = 'en' | 'de'
-
-export interface Person {
-  /** The person's e-mail address: their id in the trail and in commits. */
-  email: string
-  name: string
-  roles: readonly Role[]
-  language: EditorLanguage
-}
+import type { EditorLanguage, Person, Role } from '../people/roles'
 
 export interface Approval {
   by: string

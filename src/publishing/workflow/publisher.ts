@@ -27,8 +27,9 @@ import {
   MergeConflictError,
   pushBranch,
 } from '../git/repository'
+import type { Person } from '../people/roles'
 import { type Drafts, MAIN, refuseUnless } from './drafts'
-import { mayRollBack, type Person } from './four-eyes'
+import { mayRollBack } from './four-eyes'
 import { type MainMove, moveMain, settleMainMoves } from './main-moves'
 import { BuildFailedError, type Releases } from './releases'
 

@@ -10,8 +10,9 @@
 import type { Database } from '../../server/forms/database'
 import { appendAudit } from '../audit/trail'
 import { personOf } from '../people/people'
+import type { Person } from '../people/roles'
 import { type Drafts, refuseUnless } from './drafts'
-import { mayCancelSchedule, mayPublish, type Person } from './four-eyes'
+import { mayCancelSchedule, mayPublish } from './four-eyes'
 import type { Publisher, Release } from './publisher'
 
 export const SCHEDULES_MIGRATION = {

@@ -25,9 +25,9 @@ import { type AuditEntry, readAudit, verifyAudit } from '../../../src/publishing
 import { authorsBetween } from '../../../src/publishing/git/repository'
 import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http/app'
 import { disablePerson, startSession } from '../../../src/publishing/people/people'
+import type { Role } from '../../../src/publishing/people/roles'
 import type { PublishingService } from '../../../src/publishing/service'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
-import type { Role } from '../../../src/publishing/workflow/four-eyes'
 import { openServiceWithStandInBuild } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
 

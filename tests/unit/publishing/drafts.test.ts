@@ -15,6 +15,7 @@ import {
   RefMovedError,
   UnsafePathError,
 } from '../../../src/publishing/git/repository'
+import type { Person, Role } from '../../../src/publishing/people/roles'
 import {
   branchOf,
   DraftConflictError,
@@ -23,7 +24,7 @@ import {
   MAIN,
   RefusedError,
 } from '../../../src/publishing/workflow/drafts'
-import { approvalStands, type Person, type Role } from '../../../src/publishing/workflow/four-eyes'
+import { approvalStands } from '../../../src/publishing/workflow/four-eyes'
 import type { Database } from '../../../src/server/forms/database'
 import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 

@@ -16,10 +16,10 @@ import {
   SESSION_COOKIE,
 } from '../../../src/publishing/http/app'
 import { startSession } from '../../../src/publishing/people/people'
+import type { Person } from '../../../src/publishing/people/roles'
 import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
-import type { Person } from '../../../src/publishing/workflow/four-eyes'
 import { siteRepository } from '../../support/site-repository'
 
 const ORIGIN = 'http://localhost:8081'

@@ -3,6 +3,7 @@
  * manage people, and the message a refused person reads, in their editor's language.
  */
 import { describe, expect, it } from 'vitest'
+import type { Person, Role } from '../../../src/publishing/people/roles'
 import {
   approvalStands,
   type Draft,
@@ -13,8 +14,6 @@ import {
   mayRollBack,
   maySubmit,
   mayWrite,
-  type Person,
-  type Role,
 } from '../../../src/publishing/workflow/four-eyes'
 
 const person = (email: string, roles: Role[], language: 'en' | 'de' = 'en'): Person => ({
