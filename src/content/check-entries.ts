@@ -1,5 +1,5 @@
 /**
- * Checks across the entries of the store: every page of the specification exists in every
+ * Checks across the entries of the store: every specified page (docs/routes.md) exists in every
  * language with its twins, no two entries publish one address, and references name entries
  * that exist.
  */

@@ -105,7 +105,7 @@ export async function openPublishingService(
     const warnings: string[] = []
     if (database.kind === 'postgresql' && (await trailOwnedByServiceRole(database))) {
       warnings.push(
-        'the audit trail is owned by the database role the service connects as (DATABASE_URL): whoever holds that role can drop its trigger and rewrite it; give the migrations a role of their own with DATABASE_OWNER_URL (README: Publishing in production, For operators)',
+        'the audit trail is owned by the database role the service connects as (DATABASE_URL): whoever holds that role can drop its trigger and rewrite it; give the migrations a role of their own with DATABASE_OWNER_URL (docs/operators.md, the two roles of the database)',
       )
     }
     const repo = await openRepository(settings)

@@ -1,5 +1,5 @@
 /**
- * The runtime's public events (ARCHITECTURE.md, runtime contract): `route-update` after every
+ * The runtime's public events (docs/runtime.md, "Runtime contract"): `route-update` after every
  * route change, the first page included, and `route-update-delayed` once when a navigation
  * takes longer than NAVIGATION_DELAYED_MS. Later code (analytics) listens through these helpers.
  */

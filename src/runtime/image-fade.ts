@@ -1,8 +1,9 @@
 /**
- * The fade of content images (spec section 9: 500 ms from the blurred preview). Images marked
- * `data-fade` get `data-loaded` when their file is in; the CSS fades them in from then. Images
- * already loaded when this starts are marked at once (no fade: they are on screen already),
- * and only then is the document marked, so no image ever goes invisible after it was seen.
+ * The fade of content images (docs/design.md, "Images": 500 ms from the blurred preview).
+ * Images marked `data-fade` get `data-loaded` when their file is in; the CSS fades them in from
+ * then. Images already loaded when this starts are marked at once (no fade: they are on screen
+ * already), and only then is the document marked, so no image ever goes invisible after it was
+ * seen.
  */
 export function startImageFade(root: Document = document): void {
   const mark = (image: HTMLImageElement) => image.setAttribute('data-loaded', '')

@@ -1,6 +1,6 @@
 /**
  * Loads what a page needs: its page data, its shared data and its template, following the
- * failure policy of the runtime contract (ARCHITECTURE.md):
+ * failure policy of the runtime contract (docs/runtime.md, "Runtime contract"):
  * 200 with `path` is success; 200 without `path` or 404 shows the 404 page's data once a HEAD
  * request confirms the address is a genuine 404 (anything else asks for a full load); 500 is
  * an error; network failures and other statuses retry PAGE_DATA_RETRIES times, then error.

@@ -1,5 +1,6 @@
 /**
- * Registers the service worker on secure origins only (spec sections 4 and 8), and notes
+ * Registers the service worker on secure origins only (docs/runtime.md, "Service worker and its
+ * kill switch"), and notes
  * updates: after one, the next navigation is a full load if resources failed to load.
  */
 import { SERVICE_WORKER_INSECURE_MESSAGE, SERVICE_WORKER_URL } from '../shared/constants'

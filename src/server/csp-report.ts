@@ -39,7 +39,7 @@ export interface CspViolation {
 
 /**
  * The longest each field is logged: with a line's own fields (time, level, request id,
- * message), a report's line stays under a kilobyte, as the README promises.
+ * message), a report's line stays under a kilobyte, as docs/security.md promises.
  */
 const LOGGED = { path: 200, directive: 60, blocked: 200, disposition: 10 }
 

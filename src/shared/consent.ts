@@ -1,5 +1,5 @@
 /**
- * The consent rules of spec sections 4 and 9, as pure functions over the visitor's cookies:
+ * The consent rules (docs/consent.md), as pure functions over the visitor's cookies:
  * which categories and trackers are on, what opting out writes, which pages are never tracked.
  * The browser runtime applies them; every rule has its unit test.
  */
@@ -30,14 +30,14 @@ export const CLICK_ID_PARAMETERS = ['gclid', 'gclsrc'] as const
 export const ALLOW = 'allow'
 export const DENY = 'deny'
 
-/** Opt-outs are kept until 2099 (spec section 9). */
+/** Opt-outs are kept until 2099 (docs/consent.md, "Cookies"). */
 export const OPT_OUT_EXPIRES = new Date(Date.UTC(2099, 11, 31, 23, 59, 59))
 /** A choice in the banner is kept a year, then asked again. */
 export const CHOICE_MAX_AGE_DAYS = 365
-/** The ad click identifiers are kept 90 days (spec section 9). */
+/** The ad click identifiers are kept 90 days (docs/consent.md, "Trackers"). */
 export const CLICK_ID_MAX_AGE_DAYS = 90
 
-/** The opt-out alerts of spec section 8; LinkedIn has none. */
+/** The opt-out alerts (docs/consent.md, "Opt-outs"); LinkedIn has none. */
 export const OPT_OUT_ALERTS: Partial<Record<Tracker, string>> = {
   googleanalytics: 'Google Analytics deactivated',
   adwords: 'Google AdWords Conversion Tracking has been deactivated.',
@@ -147,7 +147,7 @@ export function consentSignals(
 /** Everything denied: what runs before any Google tag. */
 export const DENIED_SIGNALS = consentSignals({})
 
-/** Paths never tracked, even with consent (spec section 9). */
+/** Paths never tracked, even with consent (docs/consent.md, "Trackers"). */
 const UNTRACKED =
   /(^|\/)(404|customer-information|imprint|informaciones-clientes|informations-clients|informazioni-clienti|privacy-policy|terms-of-use)(\/|$)/
 

@@ -1,5 +1,5 @@
 /**
- * Every number and name the specification fixes, in one place (spec sections 2, 4, 8 and 9).
+ * Every number and name the site's contract fixes, in one place (docs/runtime.md, "Numbers").
  * Build code and browser code both read them from here.
  */
 
@@ -15,20 +15,20 @@ export const BRAND_MARK = {
 /** Background of the web manifest's splash screen. */
 export const BACKGROUND_COLOR = '#ffffff'
 
-/** A navigation slower than this emits `route-update-delayed` (spec section 9). */
+/** A navigation slower than this emits `route-update-delayed` (docs/runtime.md, "Numbers"). */
 export const NAVIGATION_DELAYED_MS = 1000
-/** Page-data requests are retried at most this many times after the first try (spec section 7). */
+/** Page-data requests are retried at most this many times after the first try (docs/runtime.md). */
 export const PAGE_DATA_RETRIES = 3
 /** Hovering a link this long prefetches its page. */
 export const PREFETCH_HOVER_DELAY_MS = 80
-/** Page views wait two animation frames, or this long where frames do not run (spec section 9). */
+/** Page views wait two animation frames, or this long where frames do not run (docs/consent.md). */
 export const PAGE_VIEW_DELAY_MS = 32
-/** Images fade from their placeholder over this long (spec section 9). */
+/** Images fade from their placeholder over this long (docs/design.md, "Images"). */
 export const IMAGE_FADE_MS = 500
 /** Delay before the screen-reader announcement, so the new title is in place. */
 export const ANNOUNCE_DELAY_MS = 50
 
-/** Browser events of the runtime contract (ARCHITECTURE.md). */
+/** Browser events of the runtime contract (docs/runtime.md, "Runtime contract"). */
 export const ROUTE_UPDATE_EVENT = 'route-update'
 export const ROUTE_UPDATE_DELAYED_EVENT = 'route-update-delayed'
 

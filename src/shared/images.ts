@@ -2,7 +2,7 @@
  * What the build hands to components for one raster image. Imported by browser code: no Node.
  */
 
-// One value for the fade, kept with the other spec numbers (spec section 9).
+// One value for the fade, kept with the contract's other numbers (docs/runtime.md, "Numbers").
 export { IMAGE_FADE_MS } from './constants'
 
 /**

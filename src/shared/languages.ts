@@ -5,7 +5,7 @@ export type Language = (typeof LANGUAGES)[number]
 export const DEFAULT_LANGUAGE: Language = 'en'
 
 /**
- * Locale data registered without routes (spec section 1): known to formatting code,
+ * Locale data registered without routes (docs/routes.md, "Languages"): known to formatting code,
  * never a URL prefix. `kde` is Makonde (Chimakonde), which Intl's CLDR data covers.
  */
 export const EXTRA_LOCALES = ['kde'] as const

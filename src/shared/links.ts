@@ -1,5 +1,5 @@
 /**
- * How the runtime treats a link (spec section 2, "Behaviour of links and navigation").
+ * How the runtime treats a link (docs/runtime.md, "Runtime contract": Links).
  * One function with a table-like body, shared by the build (which marks external links)
  * and the browser (which intercepts internal ones).
  */

@@ -1,4 +1,4 @@
-/** URL helpers of the page-data protocol (spec section 7), shared by build and runtime. */
+/** URL helpers of the page-data protocol (docs/runtime.md), shared by build and runtime. */
 import { LANGUAGES, type Language, languageOfPath } from './languages'
 
 export const PAGE_DATA_PREFIX = '/page-data'

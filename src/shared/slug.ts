@@ -1,5 +1,5 @@
 /**
- * The slug helper of spec section 5: lowercase; transliterate accented characters; spaces
+ * The slug helper (docs/routes.md, "Slugs"): lowercase; transliterate accented characters; spaces
  * become hyphens; `&` becomes `-and-`; other non-word characters are dropped; repeated
  * hyphens collapse; leading and trailing hyphens are trimmed.
  */

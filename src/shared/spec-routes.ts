@@ -1,9 +1,9 @@
 /**
- * The pages of spec section 2, without their language prefix. Each exists under `/en/` and
- * `/de/`; the content store must hold both languages of every one.
+ * The specified pages (docs/routes.md, "The pages"), without their language prefix. Each
+ * exists under `/en/` and `/de/`; the content store must hold both languages of every one.
  */
 
-/** The customer-information detail pages that exist (spec section 2's table). */
+/** The customer-information detail pages that exist (docs/routes.md, "Customer information"). */
 export const CUSTOMER_INFORMATION = [
   { country: 'france', iban: 'de-iban', languages: ['english'] },
   { country: 'france', iban: 'fr-iban', languages: ['english', 'french'] },
@@ -77,5 +77,5 @@ const PAGES = [
   ),
 ]
 
-/** Every page of the spec as an original path: `/`, `/about/`, `/services/cards/`. */
+/** Every specified page (docs/routes.md) as an original path: `/`, `/about/`, `/services/…/`. */
 export const SPEC_PAGES: readonly string[] = PAGES.map((page) => (page === '' ? '/' : `/${page}/`))

@@ -1,4 +1,4 @@
-/** The data model of spec section 3, shared by the build and the browser runtime. */
+/** The data model (docs/runtime.md, "The data model"), shared by build and browser runtime. */
 import type { ConsentTexts, TrackingIds } from './consent'
 import type { Language } from './languages'
 
@@ -19,7 +19,7 @@ export interface LanguageContext {
   language: Language
   languages: readonly Language[]
   defaultLanguage: Language
-  /** Always false: the language redirect is off (spec section 2). */
+  /** Always false: the language redirect is off (docs/routes.md, "Languages"). */
   redirect: false
   /** True on pages under a language prefix. */
   routed: boolean

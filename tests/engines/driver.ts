@@ -39,7 +39,7 @@ export interface Driver {
    * drivers' reload commands bypass the service worker in Firefox and WebKitGTK.
    */
   reload(): Promise<void>
-  /** The window's inner size (WebKitGTK's window is at least 447 px wide; see README). */
+  /** The window's inner size (WebKitGTK's window is at least 447 px wide; see docs/testing.md). */
   resize(width: number, height: number): Promise<void>
   /** Browses without a network (WebKitGTK's driver cannot; `undefined` there). */
   setOffline?(offline: boolean): Promise<void>

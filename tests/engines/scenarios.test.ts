@@ -118,7 +118,7 @@ async function decided(driver: Driver) {
   }`)
 }
 
-/** What an engine cannot do, said in one line (the README lists them): never a silent skip. */
+/** What an engine cannot do, said in one line (docs/testing.md lists them): never a silent skip. */
 const cannot = (engine: Engine, what: string) => console.info(`${engine} cannot ${what}`)
 
 /** Waits until the runtime has started on the page now shown (it starts after the first paint). */

@@ -1,8 +1,9 @@
 /**
  * The shape of `src/`, read from the code's own imports so it cannot drift: `src/shared/` is
  * the ground everything else stands on, no files import each other in a circle, and build code
- * and browser code never import each other (README, "How it fits together"). Every relative
- * import counts: static, `export … from`, dynamic `import()` and type-only ones alike.
+ * and browser code never import each other (docs/architecture.md, "Rules the code keeps").
+ * Every relative import counts: static, `export … from`, dynamic `import()` and type-only ones
+ * alike.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'

@@ -1,4 +1,4 @@
-/** One web manifest per language (spec section 2). */
+/** One web manifest per language (docs/routes.md, "Web manifests"). */
 
 import { BACKGROUND_COLOR, BRAND_MARK, THEME_COLOR } from '../../shared/constants'
 import { DEFAULT_LANGUAGE, type Language } from '../../shared/languages'

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL with two roles, as the README sets them up: the migrations run as the tables'
+ * PostgreSQL with two roles, as docs/operators.md sets them up: the migrations run as the tables'
  * owner (`DATABASE_OWNER_URL`, here `TEST_DATABASE_URL`'s role), the service connects as a role
  * of its own (`DATABASE_URL`, here `TEST_DATABASE_SERVICE_URL`'s; CI makes it, see `.ci/run`)
  * that reads and appends to the audit trail and can neither change it nor drop its trigger,
