@@ -1,7 +1,7 @@
 /**
  * The publishing service's parts, opened together: its database (PGlite under `DATA_DIR`, or
  * PostgreSQL), its git repository (made from the bank's repository on first start), the
- * drafts, the releases and the publisher. `serve-cms.ts` puts them behind HTTP.
+ * drafts, the releases and the publisher. `start.ts` puts them behind HTTP (`http/`).
  */
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
@@ -32,7 +32,7 @@ export interface PublishingService {
   releases: Releases
   publisher: Publisher
   schedules: Schedules
-  /** The audit trail's checkpoint ref (audit-anchor.ts): its timer runs in serve-cms.ts. */
+  /** The audit trail's checkpoint ref (audit/anchors.ts): its timer runs in start.ts. */
   checkpoints: AuditCheckpoints
   previews: Previews
   party: RelyingParty

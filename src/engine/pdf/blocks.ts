@@ -1,7 +1,7 @@
 /**
  * The content's rich text (the HTML markdown-it renders) as the blocks a PDF is written from:
  * headings, paragraphs, lists (nested, numbered or not), tables and quotes, their text as runs
- * of plain, bold and italic. Each becomes an element of the PDF's structure tree (`./pdf.ts`).
+ * of plain, bold and italic. Each becomes an element of the PDF's structure tree (`./tagged-pdf.ts`).
  */
 import { attributesOf, decodeEntities, scanHtml } from '../html-scan'
 

@@ -1,5 +1,5 @@
 /**
- * The PDF writer in a worker thread (`./pdf-writer.ts`): laying out text in Inter and deflate
+ * The PDF writer in a worker thread (`./writer.ts`): laying out text in Inter and deflate
  * are a second of the main thread's time in a build of the real site from an empty cache,
  * which the other core does instead, beside the bundling and rendering.
  */

@@ -14,7 +14,7 @@
  * With `PUBLISHING_PUSH=on` both go to the bank's repository with each published commit (the
  * checkpoint also when it is written between publications). `verifyAudit` checks each anchor
  * it is given: entry #length exists and has that hash. An editor's commit message cannot pass
- * for an anchor (git.ts quotes such a line), and only lines of exactly this form count.
+ * for an anchor (../git/repository.ts quotes such a line), and only lines of exactly this form count.
  */
 import type { Database, Queryable } from '../../server/forms/database'
 import { ANCHOR_TRAILER, type GitRepository, pushRefs, RefMovedError } from '../git/repository'

@@ -11,7 +11,7 @@
  *   (HMAC-SHA-256), so whoever holds only the database cannot compute it; the entry names its
  *   key's id, and once the trail is keyed every later entry must be (no downgrade);
  * - the chain's length and last hash are anchored outside the database, in git
- *   (audit-anchor.ts): `verifyAudit` given those anchors also finds entries removed from the
+ *   (anchors.ts): `verifyAudit` given those anchors also finds entries removed from the
  *   end, and a chain recomputed after a change.
  * Administrators read and export it (CSV or JSON); nothing here changes an entry.
  */
@@ -377,7 +377,7 @@ export async function readAudit(
 
 /**
  * What a record outside the database says of the trail: it had `length` entries, the last of
- * them with hash `head` (audit-anchor.ts reads them from git).
+ * them with hash `head` (anchors.ts reads them from git).
  */
 export interface TrailAnchor {
   length: number

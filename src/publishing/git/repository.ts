@@ -79,7 +79,7 @@ export function checkPath(path: string): string {
 
 /**
  * The trailer by which the service's commits on main anchor the audit trail
- * (audit-anchor.ts). A line of an editor's message that would read as one is defused.
+ * (../audit/anchors.ts). A line of an editor's message that would read as one is defused.
  */
 export const ANCHOR_TRAILER = 'Audit-Trail'
 

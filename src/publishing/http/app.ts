@@ -239,7 +239,7 @@ export async function createPublishingApp(
   // JSON only: the service's pages and the editor send nothing else.
   app.removeContentTypeParser('text/plain')
 
-  // Each request keeps a record of whether its refusal is in the trail (refusal-record.ts):
+  // Each request keeps a record of whether its refusal is in the trail (../audit/refusal-record.ts):
   // the first hook, so that every later one and the route run inside it.
   app.addHook('onRequest', (_request, _reply, done) => withRequestRecord(done))
   // Any refusal of a signed-in person's write that no route recorded is recorded here.

@@ -4,7 +4,7 @@
  * main without approval. Git holds the content and who wrote each commit; the database holds
  * what is not content: the draft's status (Decap's editorial workflow: draft, in review,
  * ready), its approval (bound to the branch's commit at that moment) and the reviewers'
- * comments. The four-eyes rules (rules.ts) are checked here, whatever the browser sends, and
+ * comments. The four-eyes rules (four-eyes.ts) are checked here, whatever the browser sends, and
  * every action and refusal goes to the audit trail in the same transaction as its record.
  */
 import type { Database } from '../../server/forms/database'

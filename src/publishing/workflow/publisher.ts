@@ -122,7 +122,7 @@ export interface PublisherOptions {
   /** How long a publish waits for another to finish (default 120 s). */
   waitMs?: number
   /**
-   * The audit trail's checkpoint ref (audit-anchor.ts): written after each switch of the
+   * The audit trail's checkpoint ref (../audit/anchors.ts): written after each switch of the
    * served release, and pushed with the published commit.
    */
   checkpoints?: AuditCheckpoints
