@@ -69,7 +69,12 @@ export async function startPublishing(
   const url =
     settings.port === 0 ? settings.url.replace(/:\d+$/, '').concat(`:${port}`) : settings.url
   print(`Publishing service (the editors' sign-in and editor): ${url}/`)
-  const first = await firstAdministratorMessage(service)
+  // The link on the port actually bound (with CMS_PORT=0 the settings' address names port 0).
+  const first = await firstAdministratorMessage({
+    database: service.database,
+    settings: { ...service.settings, url },
+    clock: service.clock,
+  })
   if (first) print(first)
   service.publisher.recover().then(
     (release) =>

@@ -120,9 +120,11 @@ describe('npm start', () => {
         lines[site + 1] ?? '',
       )?.[1]
     expect(editors, output).toBeDefined()
+    expect(editors).not.toBe('http://localhost:0')
+    // On the port the publishing service bound (CMS_PORT=0 takes any).
     expect(lines[site + 2]).toMatch(
       new RegExp(
-        `^First administrator: open http://localhost:\\d+/invitation#[\\w-]+ \\(once, within 72 hours\\) and create your passkey\\.$`,
+        `^First administrator: open ${editors}/invitation#[\\w-]+ \\(once, within 72 hours\\) and create your passkey\\.$`,
       ),
     )
     // Log lines for a person: time, level and message, no JSON line.
