@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { readBuildConfig } from '../engine/config'
+import { logFormatOf, logStreamFor } from '../server/logger'
 import { trustProxyOf } from '../server/serve'
 import { createPublishingApp } from './http/app'
 import { firstAdministratorMessage, openPublishingService } from './service'
@@ -33,6 +34,7 @@ export async function startPublishing(
 ): Promise<StartedPublishing> {
   const buildConfig = readBuildConfig(env)
   const settings = readPublishingSettings(buildConfig.root, env)
+  const logStream = logStreamFor(logFormatOf(env))
   // The service logs through the server's logger, made once the service is open.
   let logger: FastifyInstance['log'] | undefined
   const service = await openPublishingService(settings, {
@@ -48,6 +50,7 @@ export async function startPublishing(
   const trustProxy = trustProxyOf(env.TRUST_PROXY)
   const app = await createPublishingApp(service, {
     logLevel: env.LOG_LEVEL ?? 'info',
+    ...(logStream ? { logStream } : {}),
     bundleEditor: true,
     ...(trustProxy === undefined ? {} : { trustProxy }),
   })
@@ -66,7 +69,12 @@ export async function startPublishing(
   const url =
     settings.port === 0 ? settings.url.replace(/:\d+$/, '').concat(`:${port}`) : settings.url
   print(`Publishing service (the editors' sign-in and editor): ${url}/`)
-  const first = await firstAdministratorMessage(service)
+  // The link on the port actually bound (with CMS_PORT=0 the settings' address names port 0).
+  const first = await firstAdministratorMessage({
+    database: service.database,
+    settings: { ...service.settings, url },
+    clock: service.clock,
+  })
   if (first) print(first)
   service.publisher.recover().then(
     (release) =>

@@ -19,6 +19,7 @@ import { EMPTY_POLICY, responseHeaders, type SitePolicy } from '../shared/http-h
 import { cspReportRoute } from './csp-report'
 import { SERVICE_PAGE_CSS } from './forms/pages'
 import { type FormsServiceOptions, formsRoutes } from './forms/routes'
+import { type LogStream, loggerOptions } from './logger'
 import { absoluteTarget, hostProblem, siteTarget, slashRedirect } from './request-path'
 import { createStaticHandler, readSitePolicy } from './static-files'
 import {
@@ -39,8 +40,8 @@ export interface AppOptions {
   releasesDir?: string
   /** pino log level; `silent` in tests. */
   logLevel?: string
-  /** Where log lines go (stdout by default; tests read them). */
-  logStream?: { write(line: string): void }
+  /** Where log lines go (stdout as JSON by default; tests read them). */
+  logStream?: LogStream
   /** The forms service; without it `/api/` answers 404 (a static host). */
   forms?: FormsServiceOptions
   /** Trust `X-Forwarded-For` from a proxy in front (`TRUST_PROXY`), for rate limits per address. */
@@ -48,9 +49,6 @@ export interface AppOptions {
   /** Timeouts, the connection limit and the shutdown's bound (see transport.ts). */
   transport?: TransportSettings
 }
-
-/** The longest path a log line repeats (the site's own are far shorter). */
-const LOGGED_PATH_LENGTH = 200
 
 /** A complete HTTP/1.1 answer of `status` with `headers` and a one-line text, for a raw socket. */
 function rawAnswer(status: number, headers: Record<string, string>): string {
@@ -135,19 +133,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   }
   const app = Fastify({
     ...serverOptions,
-    logger: {
-      level: options.logLevel ?? 'info',
-      ...(options.logStream ? { stream: options.logStream } : {}),
-      // Requests are logged by method and path only: no query (links carry tokens), no
-      // address of the visitor, and no more of the path than the site's own addresses need
-      // (a client chooses it; a line must not grow with it).
-      serializers: {
-        req: (request: { method: string; url: string }) => ({
-          method: request.method.slice(0, 20),
-          path: (request.url.split('?')[0] ?? '').slice(0, LOGGED_PATH_LENGTH),
-        }),
-      },
-    },
+    // Method and path only, never a visitor's data (see logger.ts).
+    logger: loggerOptions({ level: options.logLevel, stream: options.logStream }),
     // Page and asset reads are not worth a log line each; the forms service's calls are.
     logController: new LogController({
       disableRequestLogging: (request) => request.method === 'GET' || request.method === 'HEAD',

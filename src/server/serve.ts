@@ -10,6 +10,7 @@ import { createApp } from './app'
 import { purge } from './forms/operations'
 import { openFormsService, readFormsSettings } from './forms/service'
 import { healthRoutes } from './health'
+import { logFormatOf, logStreamFor } from './logger'
 import { readTransportSettings } from './transport'
 
 const PURGE_EVERY_MS = 6 * 3_600_000
@@ -49,6 +50,7 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
   const env = options.env ?? process.env
   // Checked before anything opens: a wrong value is refused at start.
   const transport = readTransportSettings(env)
+  const logStream = logStreamFor(logFormatOf(env))
   const forms = await openFormsService(
     readFormsSettings(options.root, options.contentDir, options.siteUrl, env),
   )
@@ -56,6 +58,7 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
     ...(options.outDir && servesStatic(env) ? { root: options.outDir } : {}),
     ...(options.releasesDir && servesStatic(env) ? { releasesDir: options.releasesDir } : {}),
     logLevel: env.LOG_LEVEL ?? 'info',
+    ...(logStream ? { logStream } : {}),
     forms: forms.options,
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     transport,

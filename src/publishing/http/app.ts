@@ -19,6 +19,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { cmsConfig } from '../../cms/config'
 import { createFileStore } from '../../content/file-store'
 import { iconSvg } from '../../engine/site-files/web-manifest'
+import { loggerOptions } from '../../server/logger'
 import { siteTarget } from '../../server/request-path'
 import { createStaticHandler, readSitePolicy } from '../../server/static-files'
 import { STRICT_TRANSPORT_SECURITY } from '../../shared/http-headers'
@@ -221,16 +222,7 @@ export async function createPublishingApp(
       }
       socket.destroy()
     },
-    logger: {
-      level: options.logLevel ?? 'info',
-      ...(options.logStream ? { stream: options.logStream } : {}),
-      serializers: {
-        req: (request: { method: string; url: string }) => ({
-          method: request.method.slice(0, 20),
-          path: (request.url.split('?')[0] ?? '').slice(0, 200),
-        }),
-      },
-    },
+    logger: loggerOptions({ level: options.logLevel, stream: options.logStream }),
     bodyLimit: BODY_LIMIT,
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
