@@ -18,10 +18,11 @@ import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { PublishingService } from '../service'
 import { registerAssets } from './assets'
+import { registerChangesRoutes } from './changes-routes'
 import { registerEditor } from './editor'
 import { registerInvitations } from './invitations'
-import { registerManageRoutes } from './manage-routes'
 import { registerMe } from './me'
+import { registerPeopleRoutes } from './people-routes'
 import { clientRefusal, frameworkRefusal, registerPolicy } from './policy'
 import { registerPreviews } from './previews'
 import { type HttpContext, sessionReader } from './requests'
@@ -89,7 +90,8 @@ export async function createPublishingApp(
   registerInvitations(app, context, limited)
   registerMe(app, context)
   registerEditor(app, context, options.bundleEditor)
-  registerManageRoutes(app, context)
+  registerPeopleRoutes(app, context)
+  registerChangesRoutes(app, context)
   registerPreviews(app, context)
   return app
 }

@@ -4,7 +4,8 @@
  * administrator's invitation asks for the e-mail address too.
  */
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify'
-import { invitationPage, languageOf } from '../pages/service-pages'
+import { invitationPage } from '../pages/service-pages'
+import { languageOf } from '../pages/texts'
 import {
   PasskeyError,
   registrationOptions,

@@ -11,6 +11,7 @@ import type { Person } from '../workflow/four-eyes'
 
 export const SESSION_COOKIE = '__Host-publishing-session'
 export const JSON_TYPE = 'application/json; charset=utf-8'
+export const HTML_TYPE = 'text/html; charset=utf-8'
 
 /** What the parts of the HTTP layer share: the service and how to know who is signed in. */
 export interface HttpContext {
@@ -39,6 +40,9 @@ export const cookieOf = (request: FastifyRequest, name: string): string | undefi
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** A request's JSON body as fields (none when it is not an object). */
+export const bodyOf = (request: FastifyRequest) => (isRecord(request.body) ? request.body : {})
 
 /** A request's path without its query, as the trail records it. */
 export const pathOf = (request: FastifyRequest) => request.url.split('?')[0] ?? ''

@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, RouteShorthandOptions } from 'fastify'
 import { appendAudit } from '../audit/trail'
-import { languageOf, providerReturnPage, signInPage } from '../pages/service-pages'
+import { providerReturnPage, signInPage } from '../pages/service-pages'
+import { languageOf } from '../pages/texts'
 import { createOidc, OIDC_COOKIE, OidcError } from '../people/oidc'
 import { PasskeyError, signInOptions, verifySignIn } from '../people/passkeys'
 import { endSession, PeopleError, personOf, providerPerson } from '../people/people'

@@ -9,8 +9,6 @@ import { htmlPage } from '../../shared/html-page'
 import type { EditorLanguage } from '../workflow/four-eyes'
 import { PAGE_TEXTS } from './texts'
 
-export { languageOf } from './texts'
-
 /** A page of the service: its stylesheet, the heading and text in `main`, then its scripts. */
 export function layout(
   language: EditorLanguage,

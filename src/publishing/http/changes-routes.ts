@@ -1,225 +1,26 @@
 /**
- * The routes of the service's pages beside the editor (their HTML: `pages/manage.ts`): people
- * and roles (administrators), the audit trail and its export (administrators), the changes
- * waiting to go live, schedules, and releases with rollback (publishers). Each action is a JSON
- * post, checked here by the rules whatever the page offered, each refusal a message naming who
- * may do it; a refused write is in the audit trail.
+ * The way to the live site, page by page (HTML: `pages/manage.ts`): the changes waiting to go
+ * live with the actions the person's roles allow (approve, send back, publish, discard),
+ * schedules, and releases with rollback. Every action is checked by the workflow's rules
+ * whatever the page offered; a refusal the rules did not record is recorded here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { verifyWithAnchors } from '../audit/anchors'
-import {
-  AUDIT_ACTIONS,
-  type AuditAction,
-  appendAudit,
-  exportAudit,
-  readAudit,
-} from '../audit/trail'
-import {
-  auditPage,
-  type ChangedFile,
-  changesPage,
-  forbiddenPage,
-  peoplePage,
-  releasesPage,
-  schedulesPage,
-} from '../pages/manage'
-import {
-  disablePerson,
-  invite,
-  listPeople,
-  normalEmail,
-  PeopleError,
-  setRoles,
-} from '../people/people'
+import { type ChangedFile, changesPage, releasesPage, schedulesPage } from '../pages/manage'
 import { type DraftView, RefusedError } from '../workflow/drafts'
-import { type Decision, mayManagePeople, mayRollBack, type Person } from '../workflow/four-eyes'
+import { mayRollBack, type Person } from '../workflow/four-eyes'
 import { berlinLocal, fromBerlinTime, ScheduleError } from '../workflow/schedules'
 import { refusal, unrecorded } from './editor-api'
 import { IMAGE_POLICY } from './policy'
 import { IMAGE_TYPES } from './previews'
-import { type HttpContext, isRecord, JSON_TYPE, refuse } from './requests'
+import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
 
-/** Entries on one page of the audit trail. */
-const AUDIT_PAGE = 200
 /** Files a reviewer reads as text: entries and drawings. */
 const TEXT_FILE = /\.(ya?ml|md|svg|json)$/i
-const HTML_TYPE = 'text/html; charset=utf-8'
 
-const bodyOf = (request: FastifyRequest) => (isRecord(request.body) ? request.body : {})
-const rolesFrom = (value: unknown) =>
-  (Array.isArray(value) ? value : [value]).filter(
-    (role): role is string => typeof role === 'string',
-  )
-
-export function registerManageRoutes(app: FastifyInstance, context: HttpContext): void {
+/** `/changes`, `/schedules`, `/releases` and their actions. */
+export function registerChangesRoutes(app: FastifyInstance, context: HttpContext): void {
   const { service, signedIn } = context
-  const { database, clock, publisher } = service
-
-  /** The signed-in person if `decide` allows them; else the answer is sent (and audited). */
-  const allowed = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    decide: (person: Person) => Decision,
-    subject: string,
-  ): Promise<Person | null> => {
-    // A read (GET, or HEAD, its twin) changes nothing, a refused one not even the trail.
-    const reading = request.method === 'GET' || request.method === 'HEAD'
-    const person = await signedIn(request)
-    if (!person) {
-      if (reading) reply.redirect('/sign-in', 303)
-      else refuse(reply, 401, 'Please sign in again.')
-      return null
-    }
-    const decision = decide(person)
-    if (decision.allowed) return person
-    if (!reading) {
-      await appendAudit(
-        database,
-        {
-          actor: person.email,
-          action: 'refusal',
-          subject,
-          details: { code: decision.code, reason: decision.reason },
-        },
-        clock(),
-      )
-    }
-    if (reading) {
-      reply.code(403).type(HTML_TYPE).send(forbiddenPage(person.language, decision.reason))
-    } else refuse(reply, 403, decision.reason)
-    return null
-  }
-
-  // ——— people ———
-  app.get('/people', async (request, reply) => {
-    const person = await allowed(request, reply, mayManagePeople, 'people')
-    if (!person) return
-    return reply.type(HTML_TYPE).send(peoplePage(person.language, await listPeople(database)))
-  })
-  app.post('/api/people/invite', async (request, reply) => {
-    const person = await allowed(request, reply, mayManagePeople, 'people')
-    if (!person) return
-    const { email, roles } = bodyOf(request)
-    try {
-      const invitation = await invite(
-        database,
-        { email: String(email ?? ''), roles: rolesFrom(roles), by: person.email },
-        clock(),
-      )
-      await appendAudit(
-        database,
-        {
-          actor: person.email,
-          action: 'invite',
-          subject: normalEmail(String(email)),
-          details: { roles: rolesFrom(roles) },
-        },
-        clock(),
-      )
-      return {
-        link: `${service.settings.url}/invitation#${invitation.token}`,
-        expiresAt: invitation.expiresAt.toISOString(),
-      }
-    } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
-      throw error
-    }
-  })
-  app.post('/api/people/roles', async (request, reply) => {
-    const person = await allowed(request, reply, mayManagePeople, 'people')
-    if (!person) return
-    const { email, roles } = bodyOf(request)
-    try {
-      const changed = await setRoles(database, String(email ?? ''), rolesFrom(roles), clock())
-      await appendAudit(
-        database,
-        {
-          actor: person.email,
-          action: 'role-change',
-          subject: changed.email,
-          details: {
-            roles: changed.roles,
-            ...(changed.approvalsWithdrawn.length
-              ? { approvalsWithdrawn: changed.approvalsWithdrawn }
-              : {}),
-          },
-        },
-        clock(),
-      )
-      return { email: changed.email, roles: changed.roles }
-    } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
-      throw error
-    }
-  })
-  app.post('/api/people/disable', async (request, reply) => {
-    const person = await allowed(request, reply, mayManagePeople, 'people')
-    if (!person) return
-    try {
-      const email = normalEmail(String(bodyOf(request).email ?? ''))
-      if (email === person.email) {
-        return refuse(
-          reply,
-          422,
-          'You cannot take your own access away: ask another administrator.',
-        )
-      }
-      const { approvalsWithdrawn } = await disablePerson(database, email, clock())
-      await appendAudit(
-        database,
-        {
-          actor: person.email,
-          action: 'role-change',
-          subject: email,
-          details: {
-            disabled: true,
-            ...(approvalsWithdrawn.length ? { approvalsWithdrawn } : {}),
-          },
-        },
-        clock(),
-      )
-      return { email, disabled: true }
-    } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
-      throw error
-    }
-  })
-
-  // ——— the audit trail ———
-  app.get<{ Querystring: { action?: string; before?: string } }>(
-    '/audit',
-    async (request, reply) => {
-      const person = await allowed(request, reply, mayManagePeople, 'audit')
-      if (!person) return
-      // Against the anchors in the service's repository (the remote's are `verify`'s: a page
-      // that fetched them would write refs on a GET).
-      const { check } = await verifyWithAnchors(database, service.repo)
-      const action = (AUDIT_ACTIONS as readonly string[]).includes(request.query.action ?? '')
-        ? (request.query.action as AuditAction)
-        : undefined
-      // A page at a time, the newest first; the exports hold the whole trail.
-      const before = Number(request.query.before)
-      const shown = await readAudit(database, {
-        newestFirst: true,
-        limit: AUDIT_PAGE,
-        ...(Number.isSafeInteger(before) && before > 0 ? { beforeId: before } : {}),
-        ...(action ? { action } : {}),
-      })
-      return reply
-        .type(HTML_TYPE)
-        .send(auditPage(person.language, { check, shown, action, pageSize: AUDIT_PAGE }))
-    },
-  )
-  for (const format of ['csv', 'json'] as const) {
-    app.get(`/audit.${format}`, async (request, reply) => {
-      const person = await allowed(request, reply, mayManagePeople, 'audit')
-      if (!person) return
-      return reply
-        .type(format === 'csv' ? 'text/csv; charset=utf-8' : JSON_TYPE)
-        .header('content-disposition', `attachment; filename="audit-trail.${format}"`)
-        .send(await exportAudit(database, format))
-    })
-  }
+  const { clock, publisher } = service
 
   // ——— changes: every draft, with the actions the person's roles allow ———
   /** A text file of a draft as a reviewer reads it: a new one whole, a changed one as a diff. */
