@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path'
 import { createFileStore } from '../content/file-store'
 import type { SiteContent } from '../content/site-content'
 import { scriptJson } from '../shared/html'
+import { htmlPage } from '../shared/html-page'
 import { type CmsBackendOptions, createCmsBackend } from './backend'
 import { CMS_API_PATH, CMS_PATH, cmsConfig } from './config'
 
@@ -34,23 +35,15 @@ export const CMS_PREVIEW_PATH = `${CMS_PATH}preview`
 export const CMS_CONFIG_ELEMENT_ID = 'cms-config'
 
 function page(config: Record<string, unknown>): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Content manager</title>
-<link rel="icon" href="/icon.svg" type="image/svg+xml">
-</head>
-<body>
-<script>window.CMS_MANUAL_INIT = true</script>
+  return htmlPage({
+    language: 'en',
+    title: 'Content manager',
+    head: ['<link rel="icon" href="/icon.svg" type="image/svg+xml">'],
+    body: `<script>window.CMS_MANUAL_INIT = true</script>
 <script src="${CMS_PATH}decap-cms.js"></script>
 <script type="application/json" id="${CMS_CONFIG_ELEMENT_ID}">${scriptJson(config)}</script>
-<script type="module" src="${PREVIEW_MODULE}"></script>
-</body>
-</html>
-`
+<script type="module" src="${PREVIEW_MODULE}"></script>`,
+  })
 }
 
 /**

@@ -150,6 +150,8 @@ const PUBLISHING_CORE = isUnder([
 ])
 /** Its faces: the HTTP layer and the pages it answers with. */
 const PUBLISHING_FACES = isUnder(['src/publishing/http', 'src/publishing/pages'])
+/** The scripts its pages run in the browser, bundled on their own (http/browser-bundle.ts). */
+const PUBLISHING_BROWSER = isUnder(['src/publishing/browser'])
 /** Programs started by npm scripts: nothing imports them. */
 const PROGRAMS = isUnder(['src/programs'])
 
@@ -214,6 +216,13 @@ describe('the structure of src/', () => {
 
   it("the publishing service's workflow, people, git and audit never import its HTTP layer or pages", () => {
     expect(importsBetween(graph, PUBLISHING_CORE, PUBLISHING_FACES)).toEqual([])
+  })
+
+  it("the publishing service's browser scripts import only each other, and nothing imports them", () => {
+    expect([
+      ...importsBetween(graph, PUBLISHING_BROWSER, (file) => !PUBLISHING_BROWSER(file)),
+      ...importsBetween(graph, (file) => !PUBLISHING_BROWSER(file), PUBLISHING_BROWSER),
+    ]).toEqual([])
   })
 
   it('programs are where running starts: no source file imports one', () => {

@@ -13,6 +13,7 @@ import {
   summaryText,
 } from '../../shared/forms/messages'
 import { escapeHtml } from '../../shared/html'
+import { htmlPage } from '../../shared/html-page'
 import type { Language } from '../../shared/languages'
 
 /** Sends one of these pages. */
@@ -108,25 +109,17 @@ function page(
     form?: { action: string; button: string }
   },
 ): string {
-  return `<!doctype html>
-<html lang="${language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${SERVICE_PAGE_CSS}</style>
-</head>
-<body>
-<main>
+  return htmlPage({
+    language,
+    title,
+    head: [`<style>${SERVICE_PAGE_CSS}</style>`],
+    body: `<main>
 <h1>${escapeHtml(title)}</h1>
 ${parts.lead ? `<p>${escapeHtml(parts.lead)}</p>` : ''}
 ${parts.items?.length ? `<ul>${parts.items.map((item) => `<li>${item}</li>`).join('')}</ul>` : ''}
 ${parts.form ? `<form method="post" action="${escapeHtml(parts.form.action)}"><button type="submit">${escapeHtml(parts.form.button)}</button></form>` : ''}
 ${parts.hint ? `<p>${escapeHtml(parts.hint)}</p>` : ''}
 ${parts.back ? `<p><a href="${escapeHtml(parts.back.href)}">${escapeHtml(parts.back.label)}</a></p>` : ''}
-</main>
-</body>
-</html>
-`
+</main>`,
+  })
 }

@@ -1,0 +1,54 @@
+/**
+ * The management pages' script: each `form[data-action]` posts its fields as JSON; the answer
+ * is shown in the status line (an invitation's link in full, to copy), or the page reloads.
+ */
+import { statusLine } from './post'
+
+const status = statusLine()
+
+/** A form's fields as the service takes them: `roles` always a list, where the form has any. */
+function fieldsOf(form: HTMLFormElement): Record<string, unknown> {
+  const fields: Record<string, unknown> & { roles?: FormDataEntryValue[] } = {}
+  for (const [name, value] of new FormData(form)) {
+    if (name === 'roles') {
+      fields.roles ??= []
+      fields.roles.push(value)
+    } else fields[name] = value
+  }
+  if (form.querySelector('[name=roles]') && !fields.roles) fields.roles = []
+  return fields
+}
+
+for (const form of document.querySelectorAll<HTMLFormElement>('form[data-action]')) {
+  const buttons = form.querySelectorAll('button')
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const fields = fieldsOf(form)
+    // One request at a time from a form: a second press waits for the answer.
+    for (const button of buttons) button.disabled = true
+    const response = await fetch(form.dataset.action ?? '', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(fields),
+    }).catch(() => undefined)
+    for (const button of buttons) button.disabled = false
+    if (!response) {
+      status.textContent = status.dataset.offline || 'The service did not answer.'
+      return
+    }
+    const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>
+    if (!response.ok) {
+      status.textContent = String(answer.error || response.statusText)
+      return
+    }
+    const shown = form.dataset.show
+    if (shown && answer[shown]) {
+      status.textContent = String(answer[shown])
+      return
+    }
+    if (form.hasAttribute('data-reload')) location.reload()
+  })
+  // The buttons come disabled: pressed before this script ran, a form would be sent as a
+  // plain GET of the page and nothing would happen.
+  for (const button of buttons) button.disabled = false
+}

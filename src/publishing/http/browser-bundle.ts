@@ -1,0 +1,67 @@
+/**
+ * The service's own scripts and stylesheet (`src/publishing/browser/`), made servable: each
+ * script bundled by Rolldown into one minified classic script (the pages load them with
+ * `defer`, and the editor's page its start script before Decap's, so none is a module), the
+ * stylesheet minified by Lightning CSS. Made in memory, once per process, when first asked
+ * for (or at start, when the service bundles the editor then): about a third of a second, and
+ * the service's start does not wait for it.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+
+/** Where the browser's code is, in the project. */
+export const BROWSER_SOURCE = 'src/publishing/browser'
+/** The scripts the pages load, by the name they are served under (`<name>.js`). */
+const SCRIPTS = ['sign-in', 'manage', 'editor-start'] as const
+const STYLESHEET = 'service.css'
+/** The names the service serves them under. */
+export const SERVICE_FILE_NAMES: ReadonlySet<string> = new Set([
+  ...SCRIPTS.map((name) => `${name}.js`),
+  STYLESHEET,
+])
+
+export interface ServiceFile {
+  body: string
+  type: string
+}
+
+const made = new Map<string, Promise<ReadonlyMap<string, ServiceFile>>>()
+
+/** The service's files by the name they are served under, from the project at `root`. */
+export function serviceFiles(root: string): Promise<ReadonlyMap<string, ServiceFile>> {
+  let files = made.get(root)
+  if (!files) {
+    files = makeServiceFiles(join(root, BROWSER_SOURCE))
+    made.set(root, files)
+    // A failure is not kept: the next request tries again.
+    files.catch(() => made.delete(root))
+  }
+  return files
+}
+
+async function makeServiceFiles(dir: string): Promise<ReadonlyMap<string, ServiceFile>> {
+  const [{ build }, { transform }] = await Promise.all([import('rolldown'), import('lightningcss')])
+  const scripts = await Promise.all(
+    SCRIPTS.map(async (name): Promise<[string, ServiceFile]> => {
+      const { output } = await build({
+        input: join(dir, `${name}.ts`),
+        platform: 'browser',
+        write: false,
+        logLevel: 'warn',
+        output: { format: 'iife', minify: true },
+      })
+      const [chunk] = output
+      if (chunk?.type !== 'chunk') throw new Error(`${BROWSER_SOURCE}/${name}.ts made no script`)
+      return [`${name}.js`, { body: chunk.code, type: 'text/javascript; charset=utf-8' }]
+    }),
+  )
+  const css = transform({
+    filename: STYLESHEET,
+    code: await readFile(join(dir, STYLESHEET)),
+    minify: true,
+  })
+  return new Map([
+    ...scripts,
+    [STYLESHEET, { body: Buffer.from(css.code).toString('utf8'), type: 'text/css; charset=utf-8' }],
+  ])
+}

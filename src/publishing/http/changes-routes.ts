@@ -1,0 +1,223 @@
+/**
+ * The way to the live site, page by page (HTML: `pages/manage.ts`): the changes waiting to go
+ * live with the actions the person's roles allow (approve, send back, publish, discard),
+ * schedules, and releases with rollback. Every action is checked by the workflow's rules
+ * whatever the page offered; a refusal the rules did not record is recorded here.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { type ChangedFile, changesPage, releasesPage, schedulesPage } from '../pages/manage'
+import type { Person } from '../people/roles'
+import { type DraftView, RefusedError } from '../workflow/drafts'
+import { mayRollBack } from '../workflow/four-eyes'
+import { berlinLocal, fromBerlinTime, ScheduleError } from '../workflow/schedules'
+import { refusal, unrecorded } from './editor-api'
+import { IMAGE_POLICY } from './policy'
+import { IMAGE_TYPES } from './previews'
+import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
+
+/** Files a reviewer reads as text: entries and drawings. */
+const TEXT_FILE = /\.(ya?ml|md|svg|json)$/i
+
+/** `/changes`, `/schedules`, `/releases` and their actions. */
+export function registerChangesRoutes(app: FastifyInstance, context: HttpContext): void {
+  const { service, signedIn } = context
+  const { clock, publisher } = service
+
+  // ——— changes: every draft, with the actions the person's roles allow ———
+  /** A text file of a draft as a reviewer reads it: a new one whole, a changed one as a diff. */
+  const sourceOf = async (draft: DraftView, file: string, kind: 'added' | 'changed') =>
+    kind === 'added'
+      ? ((await service.repo.readFile(draft.head, file))?.toString('utf8') ?? '')
+      : (
+          await service.repo.git([
+            'diff',
+            '--no-color',
+            '--no-ext-diff',
+            '-U3',
+            draft.base,
+            draft.head,
+            '--',
+            file,
+          ])
+        )
+          .toString('utf8')
+          .split('\n')
+          // git's header lines name the paths and blobs; the file is named above.
+          .filter((line) => !/^(diff --git|index |--- |\+\+\+ )/.test(line))
+          .join('\n')
+  /** A draft's files as the page of changes lists them. */
+  const filesOf = (draft: DraftView) =>
+    Promise.all(
+      draft.files.map(async (path): Promise<ChangedFile> => {
+        const kind = draft.deletes.includes(path)
+          ? 'deleted'
+          : draft.adds.includes(path)
+            ? 'added'
+            : 'changed'
+        if (kind === 'deleted' || !TEXT_FILE.test(path)) return { path, kind }
+        return { path, kind, source: await sourceOf(draft, path, kind) }
+      }),
+    )
+  app.get('/changes', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return reply.redirect('/sign-in', 303)
+    const drafts: DraftView[] = []
+    for (const id of await service.drafts.ids()) {
+      const draft = await service.drafts.get(id)
+      if (draft) drafts.push(draft)
+    }
+    const listed = await Promise.all(
+      drafts.map(async (draft) => ({ draft, files: await filesOf(draft) })),
+    )
+    return reply.type(HTML_TYPE).send(changesPage(person, listed))
+  })
+  /** An image as a draft has it, for the reviewer to see: never run, only shown. */
+  app.get<{ Querystring: { id?: string; path?: string } }>(
+    '/changes/image',
+    async (request, reply) => {
+      const person = await signedIn(request)
+      if (!person) return reply.code(401).type(JSON_TYPE).send({ error: 'Please sign in.' })
+      const { id = '', path = '' } = request.query
+      const draft = await service.drafts.get(id).catch(() => null)
+      if (!draft || !path.startsWith('public/images/') || !draft.files.includes(path)) {
+        return reply.code(404).type(JSON_TYPE).send({ error: 'The draft has no such image.' })
+      }
+      const data = await service.repo.readFile(draft.head, path)
+      if (!data)
+        return reply.code(404).type(JSON_TYPE).send({ error: 'The draft has no such image.' })
+      const type = IMAGE_TYPES[path.split('.').at(-1)?.toLowerCase() ?? '']
+      if (!type) return reply.code(404).type(JSON_TYPE).send({ error: 'Not an image.' })
+      // An SVG opened on its own runs in a sandbox with nothing allowed.
+      return reply.type(type).header('content-security-policy', IMAGE_POLICY).send(data)
+    },
+  )
+  const draftAction =
+    (work: (person: Person, id: string, fields: Record<string, unknown>) => Promise<unknown>) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const person = await signedIn(request)
+      if (!person) return refuse(reply, 401, 'Please sign in again.')
+      const fields = bodyOf(request)
+      const id = String(fields.id ?? '')
+      try {
+        return (await work(person, id, fields)) ?? { done: true }
+      } catch (error) {
+        const answer = refusal(error)
+        // A refusal the rules did not record themselves (no such draft, a comment too long).
+        if (unrecorded(error, answer)) {
+          await service.drafts.recordRefusal(person, id, {
+            code: 'request',
+            action: request.url.split('?')[0]?.slice(0, 100) ?? '',
+            reason: String((answer.body as { error?: unknown }).error ?? '').slice(0, 1000),
+          })
+        }
+        return reply.code(answer.status).type(JSON_TYPE).send(answer.body)
+      }
+    }
+  app.post(
+    '/api/changes/approve',
+    draftAction(async (person, id) => {
+      await service.drafts.approve(person, id)
+    }),
+  )
+  app.post(
+    '/api/changes/send-back',
+    draftAction(async (person, id, fields) => {
+      await service.drafts.requestChanges(person, id, String(fields.comment ?? ''))
+    }),
+  )
+  app.post(
+    '/api/changes/publish',
+    draftAction(async (person, id) => {
+      const release = await publisher.publish(person, id)
+      return { release: release.folder }
+    }),
+  )
+  app.post(
+    '/api/changes/discard',
+    draftAction(async (person, id) => {
+      await service.drafts.discard(person, id)
+    }),
+  )
+
+  // ——— schedules ———
+  app.get('/schedules', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return reply.redirect('/sign-in', 303)
+    const schedules = await service.schedules.list()
+    // A draft with a time set is listed as scheduled (below), not as still waiting for one.
+    const scheduled = new Set(
+      schedules.filter((schedule) => schedule.state === 'pending').map((s) => s.draftId),
+    )
+    const ready = []
+    for (const id of await service.drafts.ids()) {
+      if (scheduled.has(id)) continue
+      const draft = await service.drafts.get(id)
+      if (draft?.status === 'pending_publish') ready.push(draft)
+    }
+    const soon = berlinLocal(new Date(clock().getTime() + 3_600_000))
+    return reply.type(HTML_TYPE).send(schedulesPage(person.language, { ready, schedules, soon }))
+  })
+  app.post('/api/schedules', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again.')
+    const { draft, at } = bodyOf(request)
+    try {
+      const schedule = await service.schedules.schedule(
+        person,
+        String(draft ?? ''),
+        fromBerlinTime(String(at ?? '')),
+      )
+      return {
+        id: schedule.id,
+        at: schedule.at,
+        replaced: schedule.replaced.map((old) => ({ id: old.id, at: old.at })),
+      }
+    } catch (error) {
+      if (error instanceof RefusedError) return refuse(reply, 403, error.message)
+      if (error instanceof ScheduleError) return refuse(reply, 422, error.message)
+      if (error instanceof Error && /^not a draft id/.test(error.message)) {
+        return refuse(reply, 422, error.message)
+      }
+      throw error
+    }
+  })
+  app.post('/api/schedules/cancel', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again.')
+    try {
+      const id = Number(bodyOf(request).id)
+      if (!Number.isSafeInteger(id))
+        return refuse(reply, 422, 'Which schedule? Expected its number.')
+      await service.schedules.cancel(person, id)
+      return { cancelled: true }
+    } catch (error) {
+      if (error instanceof RefusedError) return refuse(reply, 403, error.message)
+      if (error instanceof ScheduleError) return refuse(reply, 422, error.message)
+      throw error
+    }
+  })
+
+  // ——— releases ———
+  app.get('/releases', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return reply.redirect('/sign-in', 303)
+    const releases = await publisher.list()
+    return reply
+      .type(HTML_TYPE)
+      .send(releasesPage(person.language, releases, mayRollBack(person).allowed))
+  })
+  app.post('/api/releases/rollback', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again.')
+    try {
+      const release = await publisher.rollBack(person, String(bodyOf(request).folder ?? ''))
+      return { folder: release.folder, commit: release.commit }
+    } catch (error) {
+      if (error instanceof RefusedError) return refuse(reply, 403, error.message)
+      if (error instanceof Error && /no release|not a release/.test(error.message)) {
+        return refuse(reply, 404, error.message)
+      }
+      throw error
+    }
+  })
+}

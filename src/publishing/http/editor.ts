@@ -1,0 +1,148 @@
+/**
+ * The editor at `/admin/`: Decap's prebuilt bundle and ours (bundled once per version of the
+ * code, editor-bundle.ts), started with the configuration made from main's content for the
+ * signed-in person; its protocol at `/api/cms` (editor-api.ts) and the preview beside it.
+ */
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, extname, join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { cmsConfig } from '../../cms/config'
+import { createFileStore } from '../../content/file-store'
+import { editorPage } from '../pages/service-pages'
+import { MAIN } from '../workflow/drafts'
+import { mayPublishAnything } from '../workflow/four-eyes'
+import { createCmsApi, exportTree } from './editor-api'
+import { EDITOR_BASE, editorBundle } from './editor-bundle'
+import { type HttpContext, isRecord, JSON_TYPE, refuse } from './requests'
+
+const DECAP_DIST = dirname(createRequire(import.meta.url).resolve('decap-cms'))
+const BUNDLE_FILE = /^[\w.-]+\.js$/
+/** The editor's protocol carries images as base64 (5 MB each, a few to an entry). */
+const CMS_BODY_LIMIT = 32 * 1024 * 1024
+const EDITOR_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.woff2': 'font/woff2',
+}
+
+/** The editor's routes; `bundleNow` starts bundling its code at once, not when first opened. */
+export function registerEditor(
+  app: FastifyInstance,
+  context: HttpContext,
+  bundleNow = false,
+): void {
+  const { service, origin, signedIn } = context
+  const { settings } = service
+  // The editor's code, bundled once per version of the code (at start when asked, else when
+  // the editor is first opened); the page waits for it.
+  let bundling: ReturnType<typeof editorBundle> | undefined
+  const editorCode = () => {
+    bundling ??= editorBundle(service.buildConfig, join(settings.dir, 'editor'))
+    bundling.catch(() => {
+      bundling = undefined
+    })
+    return bundling
+  }
+  if (bundleNow) editorCode().catch(() => {})
+  const api = createCmsApi({
+    ...service,
+    previewUrl: (id) => `${origin}/preview/${id}`,
+  })
+
+  let documentsAt: { commit: string; documents: Promise<unknown> } | undefined
+  /** The content's documents at main's tip, for the editor's reference fields. */
+  const documentsOfMain = async () => {
+    const commit = (await service.repo.resolve(MAIN)) ?? ''
+    if (documentsAt?.commit !== commit) {
+      documentsAt = {
+        commit,
+        documents: (async () => {
+          const { mkdtemp, rm } = await import('node:fs/promises')
+          const { tmpdir } = await import('node:os')
+          const dir = await mkdtemp(join(tmpdir(), 'publishing-config-'))
+          try {
+            await exportTree(service.repo, commit, dir)
+            return (await createFileStore(join(dir, 'content')).read()).documents
+          } finally {
+            await rm(dir, { recursive: true, force: true })
+          }
+        })(),
+      }
+    }
+    return documentsAt.documents as Promise<Parameters<typeof cmsConfig>[1]>
+  }
+
+  app.get<{ Params: { version: string; name: string } }>(
+    `${EDITOR_BASE}:version/assets/:name`,
+    async (request, reply) => {
+      const built = await editorCode()
+      const { version, name } = request.params
+      const type = EDITOR_TYPES[extname(name)]
+      if (version !== built.version || !type || !/^[\w.-]+$/.test(name)) {
+        return refuse(reply, 404, 'Not found')
+      }
+      const body = await readFile(join(built.dir, 'assets', name)).catch(() => null)
+      if (!body) return refuse(reply, 404, 'Not found')
+      return reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .type(type)
+        .send(body)
+    },
+  )
+  // The preview beside the editor: the entry as edited, on main's content, as the site shows it.
+  app.post('/admin/preview', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again.')
+    const files = isRecord(request.body) ? request.body.files : undefined
+    if (!Array.isArray(files)) return refuse(reply, 400, 'expected files')
+    try {
+      return await api.preview(files as { path: string; data: unknown }[], settings.url)
+    } catch (error) {
+      return refuse(reply, 400, error instanceof Error ? error.message : String(error))
+    }
+  })
+  app.get('/admin', async (_request, reply) => reply.redirect('/admin/', 301))
+  app.get('/admin/', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return reply.redirect('/sign-in', 303)
+    const generated = cmsConfig(origin, await documentsOfMain())
+    const config = {
+      ...generated,
+      // Comments on drafts (Decap's notes): a reviewer's word to the authors, kept on record.
+      collections: (generated.collections as Record<string, unknown>[]).map((collection) => ({
+        ...collection,
+        editor: { ...((collection.editor as object | undefined) ?? {}), notes: true },
+        // Only a publisher is offered Decap's Publish button (the server refuses anyone else).
+        publish: collection.publish !== false && mayPublishAnything(person),
+      })),
+      backend: { name: 'bank', proxy_url: `${origin}/api/cms`, branch: 'main' },
+      publish_mode: 'editorial_workflow',
+      show_preview_links: false,
+      locale: person.language,
+    }
+    const built = await editorCode()
+    const base = `${EDITOR_BASE}${built.version}/`
+    return reply.type('text/html; charset=utf-8').send(
+      editorPage(person.language, config, {
+        script: `${base}${built.script}`,
+        styles: built.styles.map((style) => `${base}${style}`),
+      }),
+    )
+  })
+  app.get<{ Params: { name: string } }>('/admin/:name', async (request, reply) => {
+    if (!BUNDLE_FILE.test(request.params.name)) return refuse(reply, 404, 'Not found')
+    const body = await readFile(join(DECAP_DIST, request.params.name)).catch(() => null)
+    if (!body) return refuse(reply, 404, 'Not found')
+    return reply
+      .header('cache-control', 'public, max-age=3600')
+      .type('text/javascript; charset=utf-8')
+      .send(body)
+  })
+  app.post('/api/cms', { bodyLimit: CMS_BODY_LIMIT }, async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again: your session has ended.')
+    const answer = await api.handle(person, request.body)
+    return reply.code(answer.status).type(JSON_TYPE).send(answer.body)
+  })
+}

@@ -1,0 +1,96 @@
+/**
+ * Accepting an invitation: the link's token (in the address's fragment, never sent in a GET)
+ * names the invitation; the person gives a name, makes a passkey and is signed in. The first
+ * administrator's invitation asks for the e-mail address too.
+ */
+import type { FastifyInstance, RouteShorthandOptions } from 'fastify'
+import { invitationPage } from '../pages/service-pages'
+import { languageOf } from '../pages/texts'
+import {
+  PasskeyError,
+  registrationOptions,
+  storePasskey,
+  verifyRegistration,
+} from '../people/passkeys'
+import { acceptInvitation, invitationOf, normalEmail, PeopleError } from '../people/people'
+import { type HttpContext, isRecord, refuse } from './requests'
+import { completeSignIn } from './sign-in'
+
+/** The invitation page and its three steps; `limited`: the sign-in's rate limit. */
+export function registerInvitations(
+  app: FastifyInstance,
+  context: HttpContext,
+  limited: RouteShorthandOptions,
+): void {
+  const { database, party, clock } = context.service
+
+  app.get('/invitation', async (request, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .send(invitationPage(languageOf(request.headers['accept-language']))),
+  )
+  const invitationFrom = async (body: Record<string, unknown>) => {
+    const token = typeof body.token === 'string' ? body.token : ''
+    const invitation = token.length <= 100 ? await invitationOf(database, token, clock()) : null
+    if (!invitation) {
+      throw new PeopleError(
+        'This invitation link was used already or has expired: ask an administrator for a new one.',
+      )
+    }
+    return { token, invitation }
+  }
+  app.post('/invitation/about', limited, async (request, reply) => {
+    try {
+      const { invitation } = await invitationFrom(isRecord(request.body) ? request.body : {})
+      return { first: invitation.first, roles: invitation.roles }
+    } catch (error) {
+      if (error instanceof PeopleError) return refuse(reply, 410, error.message)
+      throw error
+    }
+  })
+  app.post('/invitation/options', limited, async (request, reply) => {
+    const body = isRecord(request.body) ? request.body : {}
+    try {
+      const { invitation } = await invitationFrom(body)
+      const name = typeof body.name === 'string' ? body.name.trim() : ''
+      if (name.length === 0 || name.length > 200) {
+        return refuse(reply, 422, 'Your name, please (1 to 200 characters).')
+      }
+      const email = invitation.first ? normalEmail(String(body.email ?? '')) : invitation.email
+      return registrationOptions(database, party, { email, name }, clock())
+    } catch (error) {
+      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      throw error
+    }
+  })
+  app.post('/invitation/accept', limited, async (request, reply) => {
+    const body = isRecord(request.body) ? request.body : {}
+    try {
+      const { token } = await invitationFrom(body)
+      const passkey = await verifyRegistration(
+        database,
+        party,
+        body.ceremony,
+        body.response as never,
+        clock(),
+      )
+      const language = body.language === 'de' ? 'de' : 'en'
+      const person = await acceptInvitation(
+        database,
+        token,
+        { name: String(body.name ?? ''), language, email: passkey.email },
+        clock(),
+      )
+      await storePasskey(database, { ...passkey, email: person.email }, clock())
+      return await completeSignIn(context, reply, person.email, {
+        method: 'passkey',
+        invitation: true,
+        roles: person.roles,
+      })
+    } catch (error) {
+      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      if (error instanceof PasskeyError) return refuse(reply, 422, `${error.message}.`)
+      throw error
+    }
+  })
+}

@@ -1,0 +1,205 @@
+/**
+ * The administrators' pages and their actions (HTML: `pages/manage.ts`): people and their
+ * roles, invitations, taking access away, and the audit trail with its export. Whoever may not
+ * is refused, the refusal of a write in the trail; a page refused is a page saying why.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { verifyWithAnchors } from '../audit/anchors'
+import {
+  AUDIT_ACTIONS,
+  type AuditAction,
+  appendAudit,
+  exportAudit,
+  readAudit,
+} from '../audit/trail'
+import { auditPage, forbiddenPage, peoplePage } from '../pages/manage'
+import {
+  disablePerson,
+  invite,
+  listPeople,
+  normalEmail,
+  PeopleError,
+  setRoles,
+} from '../people/people'
+import type { Person } from '../people/roles'
+import { type Decision, mayManagePeople } from '../workflow/four-eyes'
+import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
+
+/** Entries on one page of the audit trail. */
+const AUDIT_PAGE = 200
+
+const rolesFrom = (value: unknown) =>
+  (Array.isArray(value) ? value : [value]).filter(
+    (role): role is string => typeof role === 'string',
+  )
+
+/** `/people`, `/audit` and their actions: administrators only. */
+export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext): void {
+  const { service, signedIn } = context
+  const { database, clock } = service
+
+  const allowed = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    decide: (person: Person) => Decision,
+    subject: string,
+  ): Promise<Person | null> => {
+    // A read (GET, or HEAD, its twin) changes nothing, a refused one not even the trail.
+    const reading = request.method === 'GET' || request.method === 'HEAD'
+    const person = await signedIn(request)
+    if (!person) {
+      if (reading) reply.redirect('/sign-in', 303)
+      else refuse(reply, 401, 'Please sign in again.')
+      return null
+    }
+    const decision = decide(person)
+    if (decision.allowed) return person
+    if (!reading) {
+      await appendAudit(
+        database,
+        {
+          actor: person.email,
+          action: 'refusal',
+          subject,
+          details: { code: decision.code, reason: decision.reason },
+        },
+        clock(),
+      )
+    }
+    if (reading) {
+      reply.code(403).type(HTML_TYPE).send(forbiddenPage(person.language, decision.reason))
+    } else refuse(reply, 403, decision.reason)
+    return null
+  }
+
+  // ——— people ———
+  app.get('/people', async (request, reply) => {
+    const person = await allowed(request, reply, mayManagePeople, 'people')
+    if (!person) return
+    return reply.type(HTML_TYPE).send(peoplePage(person.language, await listPeople(database)))
+  })
+  app.post('/api/people/invite', async (request, reply) => {
+    const person = await allowed(request, reply, mayManagePeople, 'people')
+    if (!person) return
+    const { email, roles } = bodyOf(request)
+    try {
+      const invitation = await invite(
+        database,
+        { email: String(email ?? ''), roles: rolesFrom(roles), by: person.email },
+        clock(),
+      )
+      await appendAudit(
+        database,
+        {
+          actor: person.email,
+          action: 'invite',
+          subject: normalEmail(String(email)),
+          details: { roles: rolesFrom(roles) },
+        },
+        clock(),
+      )
+      return {
+        link: `${service.settings.url}/invitation#${invitation.token}`,
+        expiresAt: invitation.expiresAt.toISOString(),
+      }
+    } catch (error) {
+      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      throw error
+    }
+  })
+  app.post('/api/people/roles', async (request, reply) => {
+    const person = await allowed(request, reply, mayManagePeople, 'people')
+    if (!person) return
+    const { email, roles } = bodyOf(request)
+    try {
+      const changed = await setRoles(database, String(email ?? ''), rolesFrom(roles), clock())
+      await appendAudit(
+        database,
+        {
+          actor: person.email,
+          action: 'role-change',
+          subject: changed.email,
+          details: {
+            roles: changed.roles,
+            ...(changed.approvalsWithdrawn.length
+              ? { approvalsWithdrawn: changed.approvalsWithdrawn }
+              : {}),
+          },
+        },
+        clock(),
+      )
+      return { email: changed.email, roles: changed.roles }
+    } catch (error) {
+      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      throw error
+    }
+  })
+  app.post('/api/people/disable', async (request, reply) => {
+    const person = await allowed(request, reply, mayManagePeople, 'people')
+    if (!person) return
+    try {
+      const email = normalEmail(String(bodyOf(request).email ?? ''))
+      if (email === person.email) {
+        return refuse(
+          reply,
+          422,
+          'You cannot take your own access away: ask another administrator.',
+        )
+      }
+      const { approvalsWithdrawn } = await disablePerson(database, email, clock())
+      await appendAudit(
+        database,
+        {
+          actor: person.email,
+          action: 'role-change',
+          subject: email,
+          details: {
+            disabled: true,
+            ...(approvalsWithdrawn.length ? { approvalsWithdrawn } : {}),
+          },
+        },
+        clock(),
+      )
+      return { email, disabled: true }
+    } catch (error) {
+      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      throw error
+    }
+  })
+
+  // ——— the audit trail ———
+  app.get<{ Querystring: { action?: string; before?: string } }>(
+    '/audit',
+    async (request, reply) => {
+      const person = await allowed(request, reply, mayManagePeople, 'audit')
+      if (!person) return
+      // Against the anchors in the service's repository (the remote's are `verify`'s: a page
+      // that fetched them would write refs on a GET).
+      const { check } = await verifyWithAnchors(database, service.repo)
+      const action = (AUDIT_ACTIONS as readonly string[]).includes(request.query.action ?? '')
+        ? (request.query.action as AuditAction)
+        : undefined
+      // A page at a time, the newest first; the exports hold the whole trail.
+      const before = Number(request.query.before)
+      const shown = await readAudit(database, {
+        newestFirst: true,
+        limit: AUDIT_PAGE,
+        ...(Number.isSafeInteger(before) && before > 0 ? { beforeId: before } : {}),
+        ...(action ? { action } : {}),
+      })
+      return reply
+        .type(HTML_TYPE)
+        .send(auditPage(person.language, { check, shown, action, pageSize: AUDIT_PAGE }))
+    },
+  )
+  for (const format of ['csv', 'json'] as const) {
+    app.get(`/audit.${format}`, async (request, reply) => {
+      const person = await allowed(request, reply, mayManagePeople, 'audit')
+      if (!person) return
+      return reply
+        .type(format === 'csv' ? 'text/csv; charset=utf-8' : JSON_TYPE)
+        .header('content-disposition', `attachment; filename="audit-trail.${format}"`)
+        .send(await exportAudit(database, format))
+    })
+  }
+}

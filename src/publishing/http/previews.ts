@@ -1,0 +1,119 @@
+/**
+ * A draft as a whole site: `/preview/<draft>` builds it (previews.ts in the workflow) and sends
+ * the person to its page; from then on, the site's own paths on the service's origin serve that
+ * preview's pages and files to whoever opened it, or main's images (for the preview beside the
+ * editor). Whatever is neither is refused: 404, or 405 for a write.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { siteTarget } from '../../server/request-path'
+import { createStaticHandler, readSitePolicy } from '../../server/static-files'
+import { checkDraftId, DraftConflictError, MAIN } from '../workflow/drafts'
+import { BuildFailedError } from '../workflow/releases'
+import { IMAGE_POLICY } from './policy'
+import { cookieOf, type HttpContext, refuse } from './requests'
+
+/** Which draft's preview the person opened last: its pages are served at the site's paths. */
+export const PREVIEW_COOKIE = '__Host-publishing-preview'
+/** Previews whose static handlers are kept (each reads its site's policy once). */
+const KEPT_SITES = 8
+
+/** The images the site takes, by extension: what a draft's or main's image is served as. */
+export const IMAGE_TYPES: Record<string, string> = {
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  avif: 'image/avif',
+}
+
+/** `/preview/…`, and the not-found handler that serves the opened preview's files. */
+export function registerPreviews(app: FastifyInstance, context: HttpContext): void {
+  const { service, https, signedIn } = context
+  const sites = new Map<string, ReturnType<typeof createStaticHandler>>()
+  const siteAt = async (folder: string) => {
+    let handle = sites.get(folder)
+    if (!handle) {
+      handle = createStaticHandler(folder, await readSitePolicy(folder))
+      sites.set(folder, handle)
+      if (sites.size > KEPT_SITES) sites.delete(sites.keys().next().value as string)
+    }
+    return handle
+  }
+  app.get<{ Params: { collection: string; slug: string } }>(
+    '/preview/:collection/:slug',
+    async (request, reply) => {
+      const person = await signedIn(request)
+      if (!person) return reply.redirect('/sign-in', 303)
+      const id = `${request.params.collection}/${request.params.slug}`
+      try {
+        const folder = await service.previews.siteOf(checkDraftId(id))
+        const draft = await service.drafts.get(id)
+        if (!folder || !draft) return refuse(reply, 404, `There is no draft ${id} to preview.`)
+        reply.header(
+          'set-cookie',
+          `${PREVIEW_COOKIE}=${encodeURIComponent(id)}; Path=/; HttpOnly; Secure; SameSite=Strict`,
+        )
+        const file = draft.files.find((path) => path.startsWith('content/')) ?? ''
+        return reply.redirect(await service.previews.pageOf(folder, file), 303)
+      } catch (error) {
+        if (error instanceof DraftConflictError) return refuse(reply, 409, error.message)
+        if (error instanceof BuildFailedError) {
+          return refuse(reply, 422, `The site does not build with this draft. ${error.message}`)
+        }
+        if (error instanceof Error && /^not a draft id/.test(error.message)) {
+          return refuse(reply, 400, error.message)
+        }
+        throw error
+      }
+    },
+  )
+  /** A page or file of the preview the person opened last, or `undefined`. */
+  const fromPreview = async (request: FastifyRequest) => {
+    const id = cookieOf(request, PREVIEW_COOKIE) ?? ''
+    if (!id || !(await signedIn(request))) return undefined
+    const folder = await Promise.resolve()
+      .then(() => service.previews.siteOf(checkDraftId(id)))
+      .catch(() => null)
+    if (!folder) return undefined
+    const target = siteTarget(request.url)
+    if (!target.ok) return undefined
+    return (await siteAt(folder))(request.method, target.path, request.headers, https)
+  }
+
+  /**
+   * An image of the live site as main has it, for the preview beside the editor (which shows
+   * pages at the site's own paths on the service's origin): signed-in people only.
+   */
+  const mainImage = async (request: FastifyRequest) => {
+    const path = decodeURIComponent(request.url.split('?')[0] ?? '').slice(1)
+    const type = IMAGE_TYPES[path.split('.').at(-1)?.toLowerCase() ?? '']
+    if (!path.startsWith('images/') || !type || !(await signedIn(request))) return undefined
+    const tip = await service.repo.resolve(MAIN)
+    const blob = tip ? await service.repo.readBlob(tip, `public/${path}`).catch(() => null) : null
+    return blob ? { type, data: blob.data } : undefined
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const reading = request.method === 'GET' || request.method === 'HEAD'
+    if (reading) {
+      const answer = await fromPreview(request)
+      const image =
+        answer === undefined || answer.status === 404
+          ? await mainImage(request).catch(() => undefined)
+          : undefined
+      if (image) {
+        return reply
+          .type(image.type)
+          .header('content-security-policy', IMAGE_POLICY)
+          .send(image.data)
+      }
+      if (answer) {
+        reply.code(answer.status).headers(answer.headers)
+        if (answer.status === 304) return reply.removeHeader('content-length').send()
+        return reply.send(answer.body ?? '')
+      }
+    }
+    return refuse(reply, reading ? 404 : 405, reading ? 'Not found' : 'Method not allowed')
+  })
+}

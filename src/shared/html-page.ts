@@ -1,0 +1,37 @@
+/**
+ * The page shell of the services' own small pages (the forms service's, the publishing
+ * service's): a document no search engine indexes, readable on a phone. The site's pages have
+ * their own, richer head (`src/engine/pages/html-document.ts`).
+ */
+import { escapeHtml } from './html'
+
+export interface HtmlPage {
+  /** The language of the page's text (`lang`). */
+  language: string
+  /** Its title, as text. */
+  title: string
+  /** Elements of its head after the title (icon, stylesheet), one a line. */
+  head?: readonly string[]
+  /** Its body's markup. */
+  body: string
+}
+
+/** The whole document of a page. */
+export function htmlPage({ language, title, head = [], body }: HtmlPage): string {
+  return [
+    '<!doctype html>',
+    `<html lang="${escapeHtml(language)}">`,
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="robots" content="noindex">',
+    `<title>${escapeHtml(title)}</title>`,
+    ...head,
+    '</head>',
+    '<body>',
+    body,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n')
+}
