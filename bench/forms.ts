@@ -13,7 +13,8 @@ import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import autocannon from 'autocannon'
-import { openDatabase, quoteIdentifier } from '../src/server/forms/database'
+import { quoteIdentifier } from '../src/database/database'
+import { openDatabase } from '../src/database/open'
 import { spawnFormsServer, stopFormsServer } from '../tests/support/forms'
 
 const ROOT = resolve(import.meta.dirname, '..')
@@ -193,7 +194,7 @@ export async function formsLoad(seconds = 10): Promise<FormsLoadResult[]> {
   const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
   if (url) {
     const schema = `bench_${randomBytes(6).toString('hex')}`
-    const admin = await openDatabase({ url, poolSize: 1, migrate: false })
+    const admin = await openDatabase({ url, poolSize: 1 })
     await admin.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
     try {
       const scoped = new URL(url)

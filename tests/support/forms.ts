@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import PostalMime, { type Email } from 'postal-mime'
 import { SMTPServer } from 'smtp-server'
+import { type Database, quoteIdentifier } from '../../src/database/database'
+import { openDatabase } from '../../src/database/open'
 import { createApp } from '../../src/server/app'
-import { type Database, openDatabase, quoteIdentifier } from '../../src/server/forms/database'
 import type { SenderOptions } from '../../src/server/forms/sender'
 import { openFormsService } from '../../src/server/forms/service'
 import type { StoreOptions } from '../../src/server/forms/store'
@@ -230,7 +231,7 @@ export async function startService(
       await service.close()
       await inbox.close()
       if (schema && database.url) {
-        const admin = await openDatabase({ url: database.url, poolSize: 1, migrate: false })
+        const admin = await openDatabase({ url: database.url, poolSize: 1 })
         await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
         await admin.close()
       }

@@ -5,6 +5,9 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { type Database, type Queryable, quoteIdentifier } from '../../src/database/database'
+import { migrate } from '../../src/database/migrations'
+import { openDatabase } from '../../src/database/open'
 import { ROOT, readBuildConfig } from '../../src/engine/config'
 import { type AuditEntry, GENESIS, hashOf, readAudit } from '../../src/publishing/audit/trail'
 import { PUBLISHING_MIGRATIONS } from '../../src/publishing/migrations'
@@ -12,13 +15,6 @@ import { openPublishingService, type PublishingService } from '../../src/publish
 import { readPublishingSettings } from '../../src/publishing/settings'
 import type { Drafts } from '../../src/publishing/workflow/drafts'
 import type { Person, Role } from '../../src/publishing/workflow/four-eyes'
-import {
-  type Database,
-  migrate,
-  openDatabase,
-  type Queryable,
-  quoteIdentifier,
-} from '../../src/server/forms/database'
 
 export interface TestDatabase {
   database: Database
@@ -60,7 +56,7 @@ function inSchema(base: Database, schema: string): Database {
 export async function openPublishingDatabase(kind: { url?: string }): Promise<TestDatabase> {
   const schema = `publishing_${randomBytes(6).toString('hex')}`
   if (!kind.url) {
-    sharedPglite ??= openDatabase({ migrate: false })
+    sharedPglite ??= openDatabase({})
     const base = await sharedPglite
     await base.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
     const database = inSchema(base, schema)
@@ -76,7 +72,7 @@ export async function openPublishingDatabase(kind: { url?: string }): Promise<Te
     database,
     async close() {
       await database.close()
-      const admin = await openDatabase({ url: kind.url, poolSize: 1, migrate: false })
+      const admin = await openDatabase({ url: kind.url, poolSize: 1 })
       await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
       await admin.close()
     },

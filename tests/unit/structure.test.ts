@@ -1,8 +1,9 @@
 /**
  * The shape of `src/`, read from the code's own imports so it cannot drift: `src/shared/` is
- * the ground everything else stands on, no files import each other in a circle, and build code
- * and browser code never import each other (README, "How it fits together"). Every relative
- * import counts: static, `export … from`, dynamic `import()` and type-only ones alike.
+ * the ground everything else stands on, no files import each other in a circle, build code
+ * and browser code never import each other (README, "How it fits together"), and the database
+ * module serves both services without knowing either. Every relative import counts: static,
+ * `export … from`, dynamic `import()` and type-only ones alike.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -149,6 +150,10 @@ const PUBLISHING_CORE = isUnder([
 ])
 /** Its faces: the HTTP layer and the pages it answers with. */
 const PUBLISHING_FACES = isUnder(['src/publishing/http', 'src/publishing/pages'])
+/** The database both services open, and the migration runner they hand their own schemas. */
+const DATABASE = isUnder(['src/database'])
+/** The services: the site's server with its forms service, and the publishing service. */
+const SERVICES = isUnder(['src/server', 'src/publishing'])
 /** Programs started by npm scripts: nothing imports them. */
 const PROGRAMS = isUnder(['src/programs'])
 
@@ -213,6 +218,10 @@ describe('the structure of src/', () => {
 
   it("the publishing service's workflow, people, git and audit never import its HTTP layer or pages", () => {
     expect(importsBetween(graph, PUBLISHING_CORE, PUBLISHING_FACES)).toEqual([])
+  })
+
+  it('src/database imports nothing from the services: each brings its own migrations', () => {
+    expect(importsBetween(graph, DATABASE, SERVICES)).toEqual([])
   })
 
   it('programs are where running starts: no source file imports one', () => {

@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Database } from '../../../src/database/database'
 import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import {
   AnchorDisagreesError,
@@ -33,7 +34,6 @@ import type { GitRepository } from '../../../src/publishing/git/repository'
 import { Drafts, MAIN } from '../../../src/publishing/workflow/drafts'
 import { Publisher } from '../../../src/publishing/workflow/publisher'
 import { Releases } from '../../../src/publishing/workflow/releases'
-import type { Database } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
 import {
   ada,

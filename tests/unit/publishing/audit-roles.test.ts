@@ -13,6 +13,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type Database, quoteIdentifier } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import {
   appendAudit,
@@ -23,12 +25,7 @@ import {
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/migrations'
 import { openPublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
-import {
-  type Database,
-  FORMS_MIGRATIONS,
-  openDatabase,
-  quoteIdentifier,
-} from '../../../src/server/forms/database'
+import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
 import { approvedDraft, paul } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
 
@@ -65,7 +62,7 @@ describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with 
 
   afterEach(async () => {
     for (const database of opened.splice(0)) await database.close()
-    const admin = await openDatabase({ url: ownerUrl, poolSize: 1, migrate: false })
+    const admin = await openDatabase({ url: ownerUrl, poolSize: 1 })
     await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(schema)} CASCADE`)
     await admin.close()
     await rm(dir, { recursive: true, force: true, maxRetries: 10 })
@@ -153,7 +150,7 @@ describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with 
   })
 
   it('runs with DATABASE_URL alone once npm run cms -- migrate ran the migrations as the owner', async () => {
-    const admin = await openDatabase({ url: ownerUrl, schema, poolSize: 1, migrate: false })
+    const admin = await openDatabase({ url: ownerUrl, schema, poolSize: 1 })
     opened.push(admin)
     const role = new URL(serviceUrl).username
     // As the public schema is: every role may use it, none but its owner create in it.

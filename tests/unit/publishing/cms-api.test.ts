@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { Database } from '../../../src/database/database'
 import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import { readAudit } from '../../../src/publishing/audit/trail'
 import type { GitRepository } from '../../../src/publishing/git/repository'
@@ -16,7 +17,6 @@ import { Drafts, type DraftView, MAIN } from '../../../src/publishing/workflow/d
 import type { Person } from '../../../src/publishing/workflow/four-eyes'
 import { Publisher } from '../../../src/publishing/workflow/publisher'
 import { Releases } from '../../../src/publishing/workflow/releases'
-import type { Database } from '../../../src/server/forms/database'
 import {
   ada,
   openPublishingDatabase,

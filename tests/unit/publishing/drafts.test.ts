@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Database } from '../../../src/database/database'
 import { readAudit, verifyAudit } from '../../../src/publishing/audit/trail'
 import {
   type GitRepository,
@@ -24,7 +25,6 @@ import {
   RefusedError,
 } from '../../../src/publishing/workflow/drafts'
 import { approvalStands, type Person, type Role } from '../../../src/publishing/workflow/four-eyes'
-import type { Database } from '../../../src/server/forms/database'
 import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 
 const person = (email: string, roles: Role[]): Person => ({

@@ -11,6 +11,8 @@ import { mkdtemp, readFile, readlink, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Database, quoteIdentifier } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import { ROOT } from '../../../src/engine/config'
 import { readAudit } from '../../../src/publishing/audit/trail'
 import { GitRepository } from '../../../src/publishing/git/repository'
@@ -19,7 +21,6 @@ import { startSession } from '../../../src/publishing/people/people'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
 import { CURRENT } from '../../../src/publishing/workflow/releases'
 import { berlinLocal } from '../../../src/publishing/workflow/schedules'
-import { type Database, openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
 import { siteRepository } from '../../support/site-repository'
 
 const URL_OF_DATABASE = process.env.TEST_DATABASE_URL
@@ -58,7 +59,7 @@ describe.skipIf(!URL_OF_DATABASE)('two service processes on one PostgreSQL', () 
     const url = URL_OF_DATABASE as string
     dir = await mkdtemp(join(tmpdir(), 'publishing-processes-'))
     schema = `publishing_${randomBytes(6).toString('hex')}`
-    const admin = await openDatabase({ url, poolSize: 1, migrate: false })
+    const admin = await openDatabase({ url, poolSize: 1 })
     await admin.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
     await admin.close()
     const remote = await siteRepository(join(dir, 'bank.git'))
@@ -75,7 +76,7 @@ describe.skipIf(!URL_OF_DATABASE)('two service processes on one PostgreSQL', () 
     // The first makes the repository and the tables; the second finds them.
     ports.push(await startProcess(env))
     ports.push(await startProcess(env))
-    database = await openDatabase({ url, schema, migrate: false })
+    database = await openDatabase({ url, schema })
     for (const [email, roles] of [
       ['ada@bank.example', ['author']],
       ['rita@bank.example', ['reviewer']],
@@ -102,7 +103,7 @@ describe.skipIf(!URL_OF_DATABASE)('two service processes on one PostgreSQL', () 
     )
     await database?.close()
     if (URL_OF_DATABASE && schema) {
-      const admin = await openDatabase({ url: URL_OF_DATABASE, poolSize: 1, migrate: false })
+      const admin = await openDatabase({ url: URL_OF_DATABASE, poolSize: 1 })
       await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
       await admin.close()
     }

@@ -9,6 +9,8 @@ import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { Database } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import { type BuildReport, buildSite } from '../../../src/engine/build'
 import { type BuildConfig, ROOT, readBuildConfig } from '../../../src/engine/config'
 import { readAudit, verifyAudit } from '../../../src/publishing/audit/trail'
@@ -18,7 +20,6 @@ import { branchOf, Drafts, MAIN, RefusedError } from '../../../src/publishing/wo
 import { settleMainMoves } from '../../../src/publishing/workflow/main-moves'
 import { Publisher, UpstreamConflictError } from '../../../src/publishing/workflow/publisher'
 import { BuildFailedError, CURRENT, Releases } from '../../../src/publishing/workflow/releases'
-import { type Database, openDatabase } from '../../../src/server/forms/database'
 import {
   ada,
   approvedDraft,

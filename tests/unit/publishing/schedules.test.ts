@@ -8,6 +8,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Database } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import { readAudit } from '../../../src/publishing/audit/trail'
 import type { GitRepository } from '../../../src/publishing/git/repository'
@@ -21,7 +23,6 @@ import {
   ScheduleError,
   Schedules,
 } from '../../../src/publishing/workflow/schedules'
-import { type Database, openDatabase } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
 import {
   ada,

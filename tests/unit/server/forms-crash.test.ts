@@ -10,7 +10,8 @@ import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
+import { quoteIdentifier } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import {
   databases,
   type Inbox,
@@ -36,7 +37,7 @@ describe.each(databases())('a crash under load on $name', (database) => {
     inbox = await startSmtp()
     env.SMTP_URL = inbox.url
     if (database.url) {
-      const admin = await openDatabase({ url: database.url, poolSize: 1, migrate: false })
+      const admin = await openDatabase({ url: database.url, poolSize: 1 })
       await admin.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
       await admin.close()
       const url = new URL(database.url)
@@ -49,7 +50,7 @@ describe.each(databases())('a crash under load on $name', (database) => {
   afterAll(async () => {
     await inbox.close()
     if (database.url) {
-      const admin = await openDatabase({ url: database.url, poolSize: 1, migrate: false })
+      const admin = await openDatabase({ url: database.url, poolSize: 1 })
       await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
       await admin.close()
     }
@@ -121,7 +122,6 @@ describe.each(databases())('a crash under load on $name', (database) => {
     const db = await openDatabase({
       url: env.DATABASE_URL || undefined,
       dataDir: database.url ? undefined : join(dataDir, 'db'),
-      migrate: false,
     })
     try {
       const rows = await db.query<{ email: string; requested: number; sent: boolean }>(

@@ -9,8 +9,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createFileStore } from '../../../src/content/file-store'
 import { loadFormsContent } from '../../../src/content/forms'
-import { type Database, openDatabase } from '../../../src/server/forms/database'
+import type { Database } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import { createMailer, type Mailer, readOutbox } from '../../../src/server/forms/mail'
+import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
 import {
   csvCell,
   eraseEmail,
@@ -41,7 +43,7 @@ describe('operators’ tools', () => {
     return { confirm: token('confirm'), unsubscribe: token('unsubscribe') }
   }
   beforeAll(async () => {
-    db = await openDatabase({})
+    db = await openDatabase({ migrations: FORMS_MIGRATIONS })
     store = new FormsStore(db, { now: () => new Date(now), coolingMs: 0 })
     mailer = await createMailer({ outboxDir: outbox, from: 'Test <test@example.com>' })
     const { forms, settings } = await loadFormsContent(createFileStore(FIXTURE_CONTENT))
@@ -278,11 +280,11 @@ describe('PGlite in a folder', () => {
     try {
       // The parent process (the test runner's) is alive and is not us.
       await writeFile(`${dir}.lock`, String(process.ppid))
-      await expect(openDatabase({ dataDir: dir })).rejects.toThrow(
+      await expect(openDatabase({ dataDir: dir, migrations: FORMS_MIGRATIONS })).rejects.toThrow(
         `is in use by process ${process.ppid}`,
       )
       await writeFile(`${dir}.lock`, '999999999')
-      const db = await openDatabase({ dataDir: dir })
+      const db = await openDatabase({ dataDir: dir, migrations: FORMS_MIGRATIONS })
       expect(await readFile(`${dir}.lock`, 'utf8')).toBe(String(process.pid))
       await db.close()
       await expect(readFile(`${dir}.lock`, 'utf8')).rejects.toThrow()

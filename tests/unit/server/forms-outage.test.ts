@@ -7,7 +7,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
+import { quoteIdentifier } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import { FORM_MESSAGES } from '../../../src/shared/forms/messages'
 import {
   databases,
@@ -31,7 +32,7 @@ describe.skipIf(!postgres)('PostgreSQL unreachable', () => {
   let output = ''
   const schema = `outage_${randomBytes(6).toString('hex')}`
   const application = `forms_${schema}`
-  const admin = () => openDatabase({ url: postgres?.url, poolSize: 1, migrate: false })
+  const admin = () => openDatabase({ url: postgres?.url, poolSize: 1 })
 
   beforeAll(async () => {
     inbox = await startSmtp()

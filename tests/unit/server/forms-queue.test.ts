@@ -6,7 +6,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
+import { quoteIdentifier } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import {
   databases,
   type Inbox,
@@ -148,7 +149,7 @@ describe.skipIf(!postgres)('two service processes on one PostgreSQL', () => {
   let inbox: Inbox
   const schema = `twins_${randomBytes(6).toString('hex')}`
   let url = ''
-  const admin = () => openDatabase({ url: postgres?.url, poolSize: 1, migrate: false })
+  const admin = () => openDatabase({ url: postgres?.url, poolSize: 1 })
 
   beforeAll(async () => {
     inbox = await startSmtp()
@@ -207,7 +208,7 @@ describe.skipIf(!postgres)('two service processes on one PostgreSQL', () => {
       for (const [index, email] of addresses.entries()) {
         expect(counts.get(email), email).toBe(index % 3 === 0 ? 2 : 1)
       }
-      const db = await openDatabase({ url, poolSize: 1, migrate: false })
+      const db = await openDatabase({ url, poolSize: 1 })
       try {
         const [rows] = await db.query<{ rows: number; distinct: number }>(
           'SELECT count(*)::int AS rows, count(DISTINCT (list, email))::int AS distinct FROM subscribers',

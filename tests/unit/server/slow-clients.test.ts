@@ -12,7 +12,7 @@ import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase } from '../../../src/server/forms/database'
+import { openDatabase } from '../../../src/database/open'
 import { readTransportSettings, TRANSPORT_DEFAULTS } from '../../../src/server/transport'
 import {
   type Inbox,
@@ -320,7 +320,7 @@ describe('SIGTERM while a client never finishes', () => {
     } finally {
       if (server.child.exitCode === null) server.child.kill('SIGKILL')
     }
-    const database = await openDatabase({ dataDir: join(dataDir, 'db'), migrate: false })
+    const database = await openDatabase({ dataDir: join(dataDir, 'db') })
     try {
       const rows = await database.query<{ email: string }>('SELECT email FROM subscribers')
       expect(rows.map((row) => row.email)).toContain('in-flight@example.com')

@@ -8,7 +8,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase } from '../../../src/server/forms/database'
+import { openDatabase } from '../../../src/database/open'
+import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
 
 let dir: string
 let templates: string
@@ -36,7 +37,7 @@ async function withDatabase<T>(
   folder: string | undefined,
   work: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
 ) {
-  const db = await openDatabase({ dataDir: folder })
+  const db = await openDatabase({ dataDir: folder, migrations: FORMS_MIGRATIONS })
   try {
     return await work(db)
   } finally {
