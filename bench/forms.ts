@@ -13,9 +13,8 @@ import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import autocannon from 'autocannon'
-import { quoteIdentifier } from '../src/database/database'
-import { openDatabase } from '../src/database/open'
 import { spawnFormsServer, stopFormsServer } from '../tests/support/forms'
+import { createSchema } from '../tests/support/schema'
 
 const ROOT = resolve(import.meta.dirname, '..')
 
@@ -193,16 +192,11 @@ export async function formsLoad(seconds = 10): Promise<FormsLoadResult[]> {
   const results = [await loadRun('pglite', { DATABASE_URL: '' }, seconds)]
   const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
   if (url) {
-    const schema = `bench_${randomBytes(6).toString('hex')}`
-    const admin = await openDatabase({ url, poolSize: 1 })
-    await admin.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
+    const schema = await createSchema(url, 'bench')
     try {
-      const scoped = new URL(url)
-      scoped.searchParams.set('options', `-c search_path=${schema}`)
-      results.push(await loadRun('postgresql', { DATABASE_URL: scoped.toString() }, seconds))
+      results.push(await loadRun('postgresql', { DATABASE_URL: schema.url }, seconds))
     } finally {
-      await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-      await admin.close()
+      await schema.drop()
     }
   } else {
     console.log('forms load on PostgreSQL skipped: set BENCH_DATABASE_URL to a server')

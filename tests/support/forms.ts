@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import PostalMime, { type Email } from 'postal-mime'
 import { SMTPServer } from 'smtp-server'
-import { type Database, quoteIdentifier } from '../../src/database/database'
-import { openDatabase } from '../../src/database/open'
+import type { Database } from '../../src/database/database'
 import { createApp } from '../../src/server/app'
 import type { SenderOptions } from '../../src/server/forms/sender'
 import { openFormsService } from '../../src/server/forms/service'
 import type { StoreOptions } from '../../src/server/forms/store'
 import type { TransportSettings } from '../../src/server/transport'
+import { createSchema } from './schema'
 
 export const FIXTURE_CONTENT = resolve(import.meta.dirname, '../fixtures/forms-content')
 /** The real content store: what the built site's forms come from. */
@@ -189,7 +189,7 @@ export async function startService(
 ): Promise<TestService> {
   const inbox = await startSmtp({ rejectRecipients: options.rejectRecipients })
   const dataDir = join(tmpdir(), `forms-test-${randomBytes(6).toString('hex')}`)
-  const schema = database.url ? `test_${randomBytes(6).toString('hex')}` : undefined
+  const schema = database.url ? await createSchema(database.url, 'test') : undefined
   const service = await openFormsService(
     {
       contentDir: options.contentDir ?? FIXTURE_CONTENT,
@@ -201,7 +201,7 @@ export async function startService(
       mailFrom: 'Test <test@lumora-bank.example>',
       rateLimit: options.rateLimit ?? 0,
     },
-    { ...options, schema, memory: !database.url },
+    { ...options, schema: schema?.name, memory: !database.url },
   )
   const app = await createApp({
     root: options.root ?? dataDir,
@@ -230,11 +230,7 @@ export async function startService(
       await app.close()
       await service.close()
       await inbox.close()
-      if (schema && database.url) {
-        const admin = await openDatabase({ url: database.url, poolSize: 1 })
-        await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-        await admin.close()
-      }
+      await schema?.drop()
       await rm(dataDir, { recursive: true, force: true, maxRetries: 10 })
     },
   }

@@ -15,6 +15,7 @@ import { openPublishingService, type PublishingService } from '../../src/publish
 import { readPublishingSettings } from '../../src/publishing/settings'
 import type { Drafts } from '../../src/publishing/workflow/drafts'
 import type { Person, Role } from '../../src/publishing/workflow/four-eyes'
+import { createSchema } from './schema'
 
 export interface TestDatabase {
   database: Database
@@ -54,8 +55,8 @@ function inSchema(base: Database, schema: string): Database {
 }
 
 export async function openPublishingDatabase(kind: { url?: string }): Promise<TestDatabase> {
-  const schema = `publishing_${randomBytes(6).toString('hex')}`
   if (!kind.url) {
+    const schema = `publishing_${randomBytes(6).toString('hex')}`
     sharedPglite ??= openDatabase({})
     const base = await sharedPglite
     await base.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
@@ -63,18 +64,17 @@ export async function openPublishingDatabase(kind: { url?: string }): Promise<Te
     await migrate(database, PUBLISHING_MIGRATIONS)
     return { database, close: () => database.close() }
   }
+  const schema = await createSchema(kind.url, 'publishing')
   const database = await openDatabase({
     url: kind.url,
-    schema,
+    schema: schema.name,
     migrations: PUBLISHING_MIGRATIONS,
   })
   return {
     database,
     async close() {
       await database.close()
-      const admin = await openDatabase({ url: kind.url, poolSize: 1 })
-      await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-      await admin.close()
+      await schema.drop()
     },
   }
 }

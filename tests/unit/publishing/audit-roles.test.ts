@@ -7,7 +7,6 @@
  * says at start that its own role owns the trail.
  */
 import { execFile } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,6 +26,7 @@ import { openPublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
 import { approvedDraft, paul } from '../../support/publishing'
+import { createSchema, type Schema } from '../../support/schema'
 import { siteRepository } from '../../support/site-repository'
 
 const OWNER_URL = process.env.TEST_DATABASE_URL
@@ -41,13 +41,13 @@ const _ABOUT = 'content/en/pages/about.yaml'
 describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with two roles', () => {
   const ownerUrl = OWNER_URL as string
   const serviceUrl = SERVICE_URL as string
-  let schema: string
+  let schema: Schema
   let dir: string
   const opened: Database[] = []
   const open = async (url: string, options: { ownerUrl?: string; forms?: boolean } = {}) => {
     const database = await openDatabase({
       url,
-      schema,
+      schema: schema.name,
       ...(options.ownerUrl ? { ownerUrl: options.ownerUrl } : {}),
       migrations: options.forms ? FORMS_MIGRATIONS : PUBLISHING_MIGRATIONS,
     })
@@ -56,15 +56,13 @@ describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with 
   }
 
   beforeEach(async () => {
-    schema = `roles_${randomBytes(6).toString('hex')}`
+    schema = await createSchema(ownerUrl, 'roles')
     dir = await mkdtemp(join(tmpdir(), 'audit-roles-'))
   })
 
   afterEach(async () => {
     for (const database of opened.splice(0)) await database.close()
-    const admin = await openDatabase({ url: ownerUrl, poolSize: 1 })
-    await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(schema)} CASCADE`)
-    await admin.close()
+    await schema.drop()
     await rm(dir, { recursive: true, force: true, maxRetries: 10 })
   })
 
@@ -116,7 +114,7 @@ describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with 
     const service = await openPublishingService(readPublishingSettings(ROOT, env), {
       root: ROOT,
       buildConfig: readBuildConfig(env),
-      schema,
+      schema: schema.name,
       build: async (config) => {
         await mkdir(config.outDir, { recursive: true })
         await writeFile(join(config.outDir, 'index.html'), 'site')
@@ -150,20 +148,18 @@ describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with 
   })
 
   it('runs with DATABASE_URL alone once npm run cms -- migrate ran the migrations as the owner', async () => {
-    const admin = await openDatabase({ url: ownerUrl, schema, poolSize: 1 })
+    const admin = await openDatabase({ url: ownerUrl, schema: schema.name, poolSize: 1 })
     opened.push(admin)
     const role = new URL(serviceUrl).username
     // As the public schema is: every role may use it, none but its owner create in it.
     await admin.query(
-      `GRANT USAGE ON SCHEMA ${quoteIdentifier(schema)} TO ${quoteIdentifier(role)}`,
+      `GRANT USAGE ON SCHEMA ${quoteIdentifier(schema.name)} TO ${quoteIdentifier(role)}`,
     )
     await expect(
-      openDatabase({ url: serviceUrl, schema, migrations: PUBLISHING_MIGRATIONS }),
+      openDatabase({ url: serviceUrl, schema: schema.name, migrations: PUBLISHING_MIGRATIONS }),
     ).rejects.toThrow(
       /permission denied .*: this database role may not change the tables; run the migrations as their owner \(DATABASE_OWNER_URL, or npm run cms -- migrate\)$/,
     )
-    const inSchema = (url: string) =>
-      `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['scripts/run.mjs', 'cms', 'migrate'],
@@ -172,8 +168,8 @@ describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with 
         env: {
           ...process.env,
           DATA_DIR: dir,
-          DATABASE_URL: inSchema(serviceUrl),
-          DATABASE_OWNER_URL: inSchema(ownerUrl),
+          DATABASE_URL: schema.urlOf(serviceUrl),
+          DATABASE_OWNER_URL: schema.url,
         },
       },
     )
@@ -201,7 +197,7 @@ describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with 
     const service = await openPublishingService(readPublishingSettings(ROOT, env), {
       root: ROOT,
       buildConfig: readBuildConfig(env),
-      schema,
+      schema: schema.name,
       build: async () => ({}) as never,
     })
     opened.push(service.database)

@@ -6,12 +6,11 @@
  * (`TEST_DATABASE_URL`): PGlite serves one process.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, readlink, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Database, quoteIdentifier } from '../../../src/database/database'
+import type { Database } from '../../../src/database/database'
 import { openDatabase } from '../../../src/database/open'
 import { ROOT } from '../../../src/engine/config'
 import { readAudit } from '../../../src/publishing/audit/trail'
@@ -21,6 +20,7 @@ import { startSession } from '../../../src/publishing/people/people'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
 import { CURRENT } from '../../../src/publishing/workflow/releases'
 import { berlinLocal } from '../../../src/publishing/workflow/schedules'
+import { createSchema, type Schema } from '../../support/schema'
 import { siteRepository } from '../../support/site-repository'
 
 const URL_OF_DATABASE = process.env.TEST_DATABASE_URL
@@ -30,7 +30,7 @@ const ABOUT = 'content/en/pages/about.yaml'
 const IMPRINT = 'content/en/pages/imprint.yaml'
 
 let dir: string
-let schema: string
+let schema: Schema | undefined
 let database: Database
 const processes: ChildProcess[] = []
 const ports: number[] = []
@@ -58,16 +58,12 @@ describe.skipIf(!URL_OF_DATABASE)('two service processes on one PostgreSQL', () 
   beforeAll(async () => {
     const url = URL_OF_DATABASE as string
     dir = await mkdtemp(join(tmpdir(), 'publishing-processes-'))
-    schema = `publishing_${randomBytes(6).toString('hex')}`
-    const admin = await openDatabase({ url, poolSize: 1 })
-    await admin.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
-    await admin.close()
+    schema = await createSchema(url, 'publishing')
     const remote = await siteRepository(join(dir, 'bank.git'))
-    const separator = url.includes('?') ? '&' : '?'
     const env = {
       DATA_DIR: join(dir, 'data'),
       PUBLISHING_REMOTE: remote.gitDir,
-      DATABASE_URL: `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      DATABASE_URL: schema.url,
       CMS_URL,
       CMS_PORT: '0',
       SCHEDULE_CHECK_SECONDS: '1',
@@ -76,7 +72,7 @@ describe.skipIf(!URL_OF_DATABASE)('two service processes on one PostgreSQL', () 
     // The first makes the repository and the tables; the second finds them.
     ports.push(await startProcess(env))
     ports.push(await startProcess(env))
-    database = await openDatabase({ url, schema })
+    database = await openDatabase({ url, schema: schema.name })
     for (const [email, roles] of [
       ['ada@bank.example', ['author']],
       ['rita@bank.example', ['reviewer']],
@@ -102,11 +98,7 @@ describe.skipIf(!URL_OF_DATABASE)('two service processes on one PostgreSQL', () 
       ),
     )
     await database?.close()
-    if (URL_OF_DATABASE && schema) {
-      const admin = await openDatabase({ url: URL_OF_DATABASE, poolSize: 1 })
-      await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-      await admin.close()
-    }
+    await schema?.drop()
     await rm(dir, { recursive: true, force: true, maxRetries: 10 })
   })
 

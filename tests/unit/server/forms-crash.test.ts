@@ -10,7 +10,6 @@ import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { quoteIdentifier } from '../../../src/database/database'
 import { openDatabase } from '../../../src/database/open'
 import {
   databases,
@@ -22,13 +21,14 @@ import {
   stopFormsServer,
   until,
 } from '../../support/forms'
+import { createSchema, type Schema } from '../../support/schema'
 
 const SIGN_UPS = 60
 
 describe.each(databases())('a crash under load on $name', (database) => {
   let inbox: Inbox
   const dataDir = join(tmpdir(), `forms-crash-${randomBytes(6).toString('hex')}`)
-  const schema = `crash_${randomBytes(6).toString('hex')}`
+  let schema: Schema | undefined
   // A short lease on PostgreSQL, where another process could be alive; PGlite ends the dead
   // process's leases when it opens.
   const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, DATABASE_URL: '', MAIL_LEASE_SECONDS: '2' }
@@ -37,23 +37,15 @@ describe.each(databases())('a crash under load on $name', (database) => {
     inbox = await startSmtp()
     env.SMTP_URL = inbox.url
     if (database.url) {
-      const admin = await openDatabase({ url: database.url, poolSize: 1 })
-      await admin.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
-      await admin.close()
-      const url = new URL(database.url)
-      url.searchParams.set('options', `-c search_path=${schema}`)
-      env.DATABASE_URL = url.toString()
+      schema = await createSchema(database.url, 'crash')
+      env.DATABASE_URL = schema.url
     } else {
       delete env.MAIL_LEASE_SECONDS
     }
   })
   afterAll(async () => {
     await inbox.close()
-    if (database.url) {
-      const admin = await openDatabase({ url: database.url, poolSize: 1 })
-      await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-      await admin.close()
-    }
+    await schema?.drop()
     await rm(dataDir, { recursive: true, force: true, maxRetries: 10 })
     await rm(`${dataDir}.lock`, { force: true })
   })

@@ -8,7 +8,6 @@ import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { quoteIdentifier } from '../../../src/database/database'
 import { openDatabase } from '../../../src/database/open'
 import {
   databases,
@@ -19,6 +18,7 @@ import {
   startSmtp,
   stopFormsServer,
 } from '../../support/forms'
+import { createSchema, type Schema } from '../../support/schema'
 
 const SUBSCRIBERS = 60
 
@@ -43,28 +43,20 @@ async function confirmAt(origin: string, link: string): Promise<string> {
 describe.each(databases())('a restart under load on $name', (database) => {
   let inbox: Inbox
   const dataDir = join(tmpdir(), `forms-restart-${randomBytes(6).toString('hex')}`)
-  const schema = `restart_${randomBytes(6).toString('hex')}`
+  let schema: Schema | undefined
   const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, DATABASE_URL: '' }
 
   beforeAll(async () => {
     inbox = await startSmtp()
     env.SMTP_URL = inbox.url
     if (database.url) {
-      const admin = await openDatabase({ url: database.url, poolSize: 1 })
-      await admin.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
-      await admin.close()
-      const url = new URL(database.url)
-      url.searchParams.set('options', `-c search_path=${schema}`)
-      env.DATABASE_URL = url.toString()
+      schema = await createSchema(database.url, 'restart')
+      env.DATABASE_URL = schema.url
     }
   })
   afterAll(async () => {
     await inbox.close()
-    if (database.url) {
-      const admin = await openDatabase({ url: database.url, poolSize: 1 })
-      await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-      await admin.close()
-    }
+    await schema?.drop()
     await rm(dataDir, { recursive: true, force: true, maxRetries: 10 })
   })
 
