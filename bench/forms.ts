@@ -8,13 +8,11 @@
  */
 
 import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import autocannon from 'autocannon'
 import { spawnFormsServer, stopFormsServer } from '../tests/support/forms'
 import { createSchema } from '../tests/support/schema'
+import { removeFolder, temporaryFolder } from '../tests/support/temporary-folder'
 
 const ROOT = resolve(import.meta.dirname, '..')
 
@@ -119,7 +117,7 @@ async function loadRun(
   seconds: number,
 ): Promise<FormsLoadResult> {
   const sink = await startSink()
-  const dataDir = join(tmpdir(), `forms-bench-${randomBytes(6).toString('hex')}`)
+  const dataDir = await temporaryFolder('forms-bench-')
   const server = await spawnFormsServer({
     ...env,
     NODE_ENV: 'production',
@@ -183,7 +181,7 @@ async function loadRun(
   } finally {
     await stopFormsServer(server)
     await sink.close()
-    await rm(dataDir, { recursive: true, force: true })
+    await removeFolder(dataDir)
   }
 }
 

@@ -6,8 +6,7 @@
  * in the service's database. Each run: the author saves a new title, the reviewer approves,
  * then the clock runs from the publisher's request until `/en/about/` shows the title.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buildSite } from '../src/engine/build'
 import { ROOT, readBuildConfig } from '../src/engine/config'
@@ -17,6 +16,7 @@ import { openPublishingService } from '../src/publishing/service'
 import { readPublishingSettings } from '../src/publishing/settings'
 import { createApp } from '../src/server/app'
 import { siteRepository } from '../tests/support/site-repository'
+import { removeFolder, temporaryFolder } from '../tests/support/temporary-folder'
 import { median } from './builds'
 
 export interface PublishFigures {
@@ -37,7 +37,7 @@ const PEOPLE = [
 ] as const
 
 export async function publishTimes(runs: number): Promise<PublishFigures> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-publish-'))
+  const dir = await temporaryFolder('bench-publish-')
   const remote = await siteRepository(join(dir, 'bank.git'))
   const env = {
     DATA_DIR: join(dir, 'data'),
@@ -135,7 +135,7 @@ export async function publishTimes(runs: number): Promise<PublishFigures> {
     await site.close()
     await cms.close()
     await service.close()
-    await rm(dir, { recursive: true, force: true })
+    await removeFolder(dir)
   }
 }
 

@@ -5,8 +5,6 @@
  * service runs in this process on a port of its own, with a stand-in build (publishing itself is
  * tested in publishing.spec.ts); the editor's code is not loaded, only who is signed in matters.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import type { FastifyInstance } from 'fastify'
@@ -20,6 +18,7 @@ import {
 } from '../support/oidc-provider'
 import { openServiceWithStandInBuild } from '../support/publishing'
 import { siteRepository } from '../support/site-repository'
+import { removeFolder, temporaryFolder } from '../support/temporary-folder'
 
 const CMS_PORT = Number(process.env.TEST_PORT ?? 4173) + 22
 const CMS = `http://localhost:${CMS_PORT}`
@@ -35,7 +34,7 @@ test.beforeAll(async () => {
   provider = await startOidcProvider(CMS)
   const issuer = provider.issuer
 
-  dir = await mkdtemp(join(tmpdir(), 'publishing-oidc-e2e-'))
+  dir = await temporaryFolder('publishing-oidc-e2e-')
   const remote = await siteRepository(join(dir, 'bank.git'))
   const env = {
     DATA_DIR: join(dir, 'data'),
@@ -56,7 +55,7 @@ test.afterAll(async () => {
   await app?.close()
   await service?.close()
   await provider?.close()
-  if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  if (dir) await removeFolder(dir)
 })
 
 /** Opens the service, takes the provider's button, and logs in there as `login`. */

@@ -8,8 +8,7 @@
  * a developer pushes to.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type Browser, expect, type Page, type Request, test } from '@playwright/test'
 import { ROOT } from '../../src/engine/config'
@@ -17,6 +16,7 @@ import type { GitRepository } from '../../src/publishing/git/repository'
 import { MAIN } from '../../src/publishing/workflow/drafts'
 import { seedBuildCache } from '../support/build-cache'
 import { DEVELOPER, siteRepository } from '../support/site-repository'
+import { removeFolder, temporaryFolder } from '../support/temporary-folder'
 import { axeViolations } from './support/axe'
 
 const SITE_PORT = Number(process.env.TEST_PORT ?? 4173) + 20
@@ -38,7 +38,7 @@ test.setTimeout(120_000)
 
 test.beforeAll(async () => {
   test.setTimeout(300_000)
-  dir = await mkdtemp(join(tmpdir(), 'publishing-e2e-'))
+  dir = await temporaryFolder('publishing-e2e-')
   remote = await siteRepository(join(dir, 'bank.git'))
   let output = ''
   await seedBuildCache({ OUT_DIR: join(dir, 'dist'), BUILD_CACHE_DIR: join(dir, 'cache') })
@@ -80,7 +80,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   server?.kill('SIGTERM')
   await new Promise((resolve) => server?.once('exit', resolve))
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 /** A person's own browser (context) with a passkey authenticator, signed up by `link`. */

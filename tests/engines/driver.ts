@@ -10,10 +10,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/env'
+import { removeFolder, temporaryFolder } from '../support/temporary-folder'
 
 export type Engine = 'chromium' | 'firefox' | 'webkit'
 export const ENGINES: readonly Engine[] = ['chromium', 'firefox', 'webkit']
@@ -318,7 +317,7 @@ const WEBDRIVER_KEYS: Record<KeyName, string> = {
 async function launchWebKit(options: LaunchOptions): Promise<EngineDriver> {
   const { Builder, By, Capabilities } = await import('selenium-webdriver')
   const port = await freePort()
-  const home = await mkdtemp(join(tmpdir(), 'webkit-'))
+  const home = await temporaryFolder('webkit-')
   const screen = await virtualDisplay()
   // A home of its own, its caches and data in it: nothing is shared between runs. A process group
   // of its own: MiniBrowser's web processes outlive the session's end by a moment, still writing
@@ -424,7 +423,7 @@ async function launchWebKit(options: LaunchOptions): Promise<EngineDriver> {
       await endProcessGroup(driverProcess)
       process.off('exit', killGroup)
       screen.stop()
-      await rm(home, { recursive: true, force: true, maxRetries: 10 })
+      await removeFolder(home)
     },
   }
 }

@@ -4,9 +4,6 @@
  * when `TEST_DATABASE_URL` names a server (CI starts one; `CI=true` without it is an error).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import PostalMime, { type Email } from 'postal-mime'
 import { SMTPServer } from 'smtp-server'
@@ -17,6 +14,7 @@ import { openFormsService } from '../../src/server/forms/service'
 import type { StoreOptions } from '../../src/server/forms/store'
 import type { TransportSettings } from '../../src/server/transport'
 import { createSchema } from './schema'
+import { removeFolder, temporaryFolder } from './temporary-folder'
 
 export const FIXTURE_CONTENT = resolve(import.meta.dirname, '../fixtures/forms-content')
 /** The real content store: what the built site's forms come from. */
@@ -188,7 +186,7 @@ export async function startService(
   } = {},
 ): Promise<TestService> {
   const inbox = await startSmtp({ rejectRecipients: options.rejectRecipients })
-  const dataDir = join(tmpdir(), `forms-test-${randomBytes(6).toString('hex')}`)
+  const dataDir = await temporaryFolder('forms-test-')
   const schema = database.url ? await createSchema(database.url, 'test') : undefined
   const service = await openFormsService(
     {
@@ -231,7 +229,7 @@ export async function startService(
       await service.close()
       await inbox.close()
       await schema?.drop()
-      await rm(dataDir, { recursive: true, force: true, maxRetries: 10 })
+      await removeFolder(dataDir)
     },
   }
 }

@@ -5,11 +5,12 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { nginxConfig } from '../../src/engine/site-files/host-config'
 import { readSitePolicy } from '../../src/server/static-files'
+import { removeFolder } from './temporary-folder'
 
 export const NGINX_BINARY = process.env.NGINX_PATH ?? '/usr/sbin/nginx'
 const BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'
@@ -44,7 +45,7 @@ export async function startNginx(options: {
   scratch: string
 }): Promise<NginxServer> {
   const prefix = resolve(options.scratch)
-  await rm(prefix, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(prefix)
   await mkdir(join(prefix, 'logs'), { recursive: true })
   const brotli = existsSync(BROTLI_MODULE)
   const site = nginxConfig(await readSitePolicy(options.root, { required: true }), {

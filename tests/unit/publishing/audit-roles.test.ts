@@ -7,8 +7,7 @@
  * says at start that its own role owns the trail.
  */
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -28,6 +27,7 @@ import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
 import { approvedDraft, paul } from '../../support/publishing'
 import { createSchema, type Schema } from '../../support/schema'
 import { siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const OWNER_URL = process.env.TEST_DATABASE_URL
 const SERVICE_URL = process.env.TEST_DATABASE_SERVICE_URL
@@ -57,13 +57,13 @@ describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with 
 
   beforeEach(async () => {
     schema = await createSchema(ownerUrl, 'roles')
-    dir = await mkdtemp(join(tmpdir(), 'audit-roles-'))
+    dir = await temporaryFolder('audit-roles-')
   })
 
   afterEach(async () => {
     for (const database of opened.splice(0)) await database.close()
     await schema.drop()
-    await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+    await removeFolder(dir)
   })
 
   it('lets the service’s role read and append to the trail, and nothing more', async () => {

@@ -6,8 +6,6 @@
  * entries; exit 3 for keyed entries it has no key for.
  */
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -20,16 +18,17 @@ import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/migrations'
 import { invitationOf } from '../../../src/publishing/people/people'
 import { asOwner, rewrite } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const run = promisify(execFile)
 let dir: string
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'publishing-cli-'))
+  dir = await temporaryFolder('publishing-cli-')
 })
 
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 const cmsWith = (env: Record<string, string>, ...args: string[]) =>

@@ -5,8 +5,7 @@
  * opens again with everything it had acknowledged.
  */
 import { spawn } from 'node:child_process'
-import { access, mkdtemp, readFile, readlink, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { access, readFile, readlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSite } from '../../../src/engine/build'
@@ -18,6 +17,7 @@ import type { Person } from '../../../src/publishing/workflow/four-eyes'
 import { CURRENT } from '../../../src/publishing/workflow/releases'
 import { approvedDraft as approvedDraftOf } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let dir: string
 let env: Record<string, string>
@@ -85,7 +85,7 @@ async function publishAndKill(afterMs: number): Promise<'killed' | 'finished'> {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'publishing-crash-'))
+  dir = await temporaryFolder('publishing-crash-')
   const remote = await siteRepository(join(dir, 'bank.git'))
   env = { DATA_DIR: join(dir, 'data'), PUBLISHING_REMOTE: remote.gitDir }
   const service = await open()
@@ -104,7 +104,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 describe('a publication killed at any moment', () => {

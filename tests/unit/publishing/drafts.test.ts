@@ -4,8 +4,6 @@
  * commit and lapsing with the next edit; a draft sent back with a comment; each refusal a
  * clear message that changes nothing and is in the audit trail.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from '../../../src/database/database'
@@ -26,6 +24,7 @@ import {
 } from '../../../src/publishing/workflow/drafts'
 import { approvalStands, type Person, type Role } from '../../../src/publishing/workflow/four-eyes'
 import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const person = (email: string, roles: Role[]): Person => ({
   email,
@@ -47,7 +46,7 @@ let main: string
 let tick = 0
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'publishing-drafts-'))
+  dir = await temporaryFolder('publishing-drafts-')
   repo = await initBare(join(dir, 'site.git'))
   main = await repo.commit({
     ref: MAIN,
@@ -63,7 +62,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await opened.close()
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 const save = (who: Person, title: string) =>

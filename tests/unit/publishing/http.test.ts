@@ -4,8 +4,7 @@
  * policy headers on every answer, a session cookie no script or other site can use, and
  * nothing a person typed in the log.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -18,6 +17,7 @@ import { disablePerson, startSession } from '../../../src/publishing/people/peop
 import type { PublishingService } from '../../../src/publishing/service'
 import { openServiceWithStandInBuild } from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let dir: string
 let remote: GitRepository
@@ -28,7 +28,7 @@ const ORIGIN = 'http://localhost:8081'
 const cookie: Record<string, string> = {}
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'publishing-http-'))
+  dir = await temporaryFolder('publishing-http-')
   remote = await siteRepository(join(dir, 'bank.git'))
   const env = { DATA_DIR: join(dir, 'data'), PUBLISHING_REMOTE: remote.gitDir }
   service = await openServiceWithStandInBuild(env)
@@ -55,7 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close()
   await service.close()
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 const english = () => readFile(join(ROOT, 'content/en/pages/about.yaml'), 'utf8')

@@ -3,8 +3,7 @@
  * the publishing service at the site's own addresses once opened, with the site's policy; the
  * public site and main untouched; a draft the site does not build with named by file and field.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -21,6 +20,7 @@ import { readPublishingSettings } from '../../../src/publishing/settings'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
 import type { Person } from '../../../src/publishing/workflow/four-eyes'
 import { siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const ORIGIN = 'http://localhost:8081'
 const ABOUT = 'content/en/pages/about.yaml'
@@ -32,7 +32,7 @@ let session: string
 let builds = 0
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'publishing-previews-'))
+  dir = await temporaryFolder('publishing-previews-')
   const remote = await siteRepository(join(dir, 'bank.git'))
   const env = { DATA_DIR: join(dir, 'data'), PUBLISHING_REMOTE: remote.gitDir }
   service = await openPublishingService(readPublishingSettings(ROOT, env), {
@@ -54,7 +54,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close()
   await service.close()
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 const retitled = async (title: string) =>

@@ -6,8 +6,7 @@
  * (`TEST_DATABASE_URL`): PGlite serves one process.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtemp, readFile, readlink, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, readlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../../src/database/database'
@@ -22,6 +21,7 @@ import { CURRENT } from '../../../src/publishing/workflow/releases'
 import { berlinLocal } from '../../../src/publishing/workflow/schedules'
 import { createSchema, type Schema } from '../../support/schema'
 import { siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const URL_OF_DATABASE = process.env.TEST_DATABASE_URL
 /** The address people open: the load balancer's, the same for both processes. */
@@ -57,7 +57,7 @@ function startProcess(env: NodeJS.ProcessEnv): Promise<number> {
 describe.skipIf(!URL_OF_DATABASE)('two service processes on one PostgreSQL', () => {
   beforeAll(async () => {
     const url = URL_OF_DATABASE as string
-    dir = await mkdtemp(join(tmpdir(), 'publishing-processes-'))
+    dir = await temporaryFolder('publishing-processes-')
     schema = await createSchema(url, 'publishing')
     const remote = await siteRepository(join(dir, 'bank.git'))
     const env = {
@@ -99,7 +99,7 @@ describe.skipIf(!URL_OF_DATABASE)('two service processes on one PostgreSQL', () 
     )
     await database?.close()
     await schema?.drop()
-    await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+    await removeFolder(dir)
   })
 
   /** A request to process `index` as `email`, from the editor's page. */

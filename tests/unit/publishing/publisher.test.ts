@@ -5,8 +5,7 @@
  * on main; what a developer pushed to the remote is taken in first; one publication at a time.
  * Real git and a real database; the real build where publishing itself is tested.
  */
-import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from '../../../src/database/database'
@@ -29,6 +28,7 @@ import {
   type TestDatabase,
 } from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const ABOUT = 'content/en/pages/about.yaml'
 const ABOUT_PAGE = 'en/about/index.html'
@@ -50,7 +50,7 @@ const afterRelease: string[] = []
 beforeAll(async () => {
   // One workspace and one database for the file: the builds after the first are warm, as in
   // the service, and each test starts from empty tables (the trail aside, which only grows).
-  workspace = await mkdtemp(join(tmpdir(), 'publishing-workspace-'))
+  workspace = await temporaryFolder('publishing-workspace-')
   original = await readFile(join(ROOT, ABOUT), 'utf8')
   opened = await openPublishingDatabase({})
   database = opened.database
@@ -58,7 +58,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await opened.close()
-  await rm(workspace, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(workspace)
 })
 
 /**
@@ -93,7 +93,7 @@ function makePublisher(build: (config: BuildConfig) => Promise<BuildReport>) {
 const useRealBuild = () => makePublisher(buildSite)
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'publishing-releases-'))
+  dir = await temporaryFolder('publishing-releases-')
   remote = await siteRepository(join(dir, 'remote.git'))
   repo = await siteRepository(join(dir, 'site.git'))
   for (const table of ['drafts', 'releases', 'publish_lease', 'main_moves']) {
@@ -105,7 +105,7 @@ beforeEach(async () => {
   return async () => {
     // Retried: the after-release command runs in the background, and git may still be
     // packing the repository after a fetch, when the test is done (ENOTEMPTY in CI).
-    await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+    await removeFolder(dir)
   }
 })
 

@@ -5,9 +5,7 @@
  * lock of the dead process is taken over), and every queued mail, the ones the dead process
  * had claimed too, is delivered once.
  */
-import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src/database/open'
@@ -22,18 +20,21 @@ import {
   until,
 } from '../../support/forms'
 import { createSchema, type Schema } from '../../support/schema'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const SIGN_UPS = 60
 
 describe.each(databases())('a crash under load on $name', (database) => {
   let inbox: Inbox
-  const dataDir = join(tmpdir(), `forms-crash-${randomBytes(6).toString('hex')}`)
+  let dataDir = ''
   let schema: Schema | undefined
   // A short lease on PostgreSQL, where another process could be alive; PGlite ends the dead
   // process's leases when it opens.
-  const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, DATABASE_URL: '', MAIL_LEASE_SECONDS: '2' }
+  const env: NodeJS.ProcessEnv = { DATABASE_URL: '', MAIL_LEASE_SECONDS: '2' }
 
   beforeAll(async () => {
+    dataDir = await temporaryFolder('forms-crash-')
+    env.DATA_DIR = dataDir
     inbox = await startSmtp()
     env.SMTP_URL = inbox.url
     if (database.url) {
@@ -46,7 +47,7 @@ describe.each(databases())('a crash under load on $name', (database) => {
   afterAll(async () => {
     await inbox.close()
     await schema?.drop()
-    await rm(dataDir, { recursive: true, force: true, maxRetries: 10 })
+    await removeFolder(dataDir)
     await rm(`${dataDir}.lock`, { force: true })
   })
 

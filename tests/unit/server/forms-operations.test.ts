@@ -23,6 +23,7 @@ import {
 import { MailSender } from '../../../src/server/forms/sender'
 import { FormsStore, hashToken } from '../../../src/server/forms/store'
 import { FIXTURE_CONTENT } from '../../support/forms'
+import { removeFolder } from '../../support/temporary-folder'
 
 const DAY = 24 * 3_600_000
 const scratch = () => join(tmpdir(), `forms-ops-${randomBytes(6).toString('hex')}`)
@@ -90,7 +91,7 @@ describe('operators’ tools', () => {
   afterAll(async () => {
     await mailer.close()
     await db.close()
-    await rm(outbox, { recursive: true, force: true, maxRetries: 10 })
+    await removeFolder(outbox)
   })
 
   it('exports confirmed subscribers only, with the proof of consent and an unsubscribe link, as safe CSV', async () => {
@@ -269,7 +270,7 @@ describe('the outbox', () => {
       expect((await readdir(dir)).filter((file) => file.endsWith('.eml'))).toHaveLength(2)
     } finally {
       await mailer.close()
-      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+      await removeFolder(dir)
     }
   })
 })
@@ -289,7 +290,7 @@ describe('PGlite in a folder', () => {
       await db.close()
       await expect(readFile(`${dir}.lock`, 'utf8')).rejects.toThrow()
     } finally {
-      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+      await removeFolder(dir)
       await rm(`${dir}.lock`, { force: true })
     }
   })

@@ -3,9 +3,6 @@
  * SIGTERM while confirmations pour in, started again on the same data, and every confirmation
  * it had acknowledged is still there (PGlite in a data folder, and PostgreSQL when configured).
  */
-import { randomBytes } from 'node:crypto'
-import { rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src/database/open'
@@ -19,6 +16,7 @@ import {
   stopFormsServer,
 } from '../../support/forms'
 import { createSchema, type Schema } from '../../support/schema'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const SUBSCRIBERS = 60
 
@@ -42,11 +40,13 @@ async function confirmAt(origin: string, link: string): Promise<string> {
 
 describe.each(databases())('a restart under load on $name', (database) => {
   let inbox: Inbox
-  const dataDir = join(tmpdir(), `forms-restart-${randomBytes(6).toString('hex')}`)
+  let dataDir = ''
   let schema: Schema | undefined
-  const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, DATABASE_URL: '' }
+  const env: NodeJS.ProcessEnv = { DATABASE_URL: '' }
 
   beforeAll(async () => {
+    dataDir = await temporaryFolder('forms-restart-')
+    env.DATA_DIR = dataDir
     inbox = await startSmtp()
     env.SMTP_URL = inbox.url
     if (database.url) {
@@ -57,7 +57,7 @@ describe.each(databases())('a restart under load on $name', (database) => {
   afterAll(async () => {
     await inbox.close()
     await schema?.drop()
-    await rm(dataDir, { recursive: true, force: true, maxRetries: 10 })
+    await removeFolder(dataDir)
   })
 
   it('keeps every confirmation it acknowledged', async () => {

@@ -7,7 +7,7 @@
  * service stops) with the headers when there is a request to answer.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir, rm, truncate, writeFile } from 'node:fs/promises'
+import { mkdir, truncate, writeFile } from 'node:fs/promises'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,6 +22,7 @@ import {
   startSmtp,
   stopFormsServer,
 } from '../../support/forms'
+import { removeFolder } from '../../support/temporary-folder'
 
 const REQUEST_SECONDS = 1.5
 const HEADERS_SECONDS = 1
@@ -117,7 +118,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await inbox?.close()
-  await rm(scratch, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(scratch)
 })
 
 describe('clients that never finish', () => {
