@@ -12,6 +12,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/env'
+import { freePort } from '../support/free-port'
 import { removeFolder, temporaryFolder } from '../support/temporary-folder'
 
 export type Engine = 'chromium' | 'firefox' | 'webkit'
@@ -217,18 +218,6 @@ async function launchPuppeteer(
       await browser.close()
     },
   }
-}
-
-/** A free port from the kernel. */
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net')
-  return new Promise((done) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
 }
 
 async function waitForPort(port: number, timeoutMs: number): Promise<void> {

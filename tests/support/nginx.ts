@@ -6,7 +6,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { nginxConfig } from '../../src/engine/site-files/host-config'
 import { readSitePolicy } from '../../src/server/static-files'
@@ -17,18 +16,6 @@ const BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'
 
 /** nginx is installed (CI installs Debian's, with its Brotli module). */
 export const nginxInstalled = () => existsSync(NGINX_BINARY)
-
-/** A port nothing listens on now, for nginx (which cannot be asked to pick one). */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer()
-    server.once('error', fail)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}
 
 export interface NginxServer {
   origin: string
