@@ -14,7 +14,7 @@ import { PUBLISHING_MIGRATIONS } from '../../src/publishing/migrations'
 import { openPublishingService, type PublishingService } from '../../src/publishing/service'
 import { readPublishingSettings } from '../../src/publishing/settings'
 import type { Drafts } from '../../src/publishing/workflow/drafts'
-import type { Person, Role } from '../../src/publishing/workflow/four-eyes'
+import { ada, rita } from './people'
 import { createSchema } from './schema'
 
 export interface TestDatabase {
@@ -79,17 +79,6 @@ export async function openPublishingDatabase(kind: { url?: string }): Promise<Te
   }
 }
 
-/** A person as the rules see them. */
-export const person = (email: string, roles: Role[]): Person => ({
-  email,
-  name: email.split('@')[0] ?? '',
-  roles,
-  language: 'en',
-})
-/** The bank's team in the tests: an author, a reviewer, a publisher. */
-export const ada = person('ada@bank.example', ['author'])
-export const rita = person('rita@bank.example', ['reviewer'])
-
 /** The about page in English, the entry most tests change. */
 export const ABOUT = 'content/en/pages/about.yaml'
 
@@ -107,7 +96,6 @@ export async function approvedDraft(
   await drafts.setStatus(ada, id, 'pending_review')
   return drafts.approve(rita, id)
 }
-export const paul = person('paul@bank.example', ['publisher'])
 
 /**
  * The publishing service configured by `env`, with a stand-in build that writes one page: for

@@ -34,13 +34,12 @@ import { Drafts, MAIN } from '../../../src/publishing/workflow/drafts'
 import { Publisher } from '../../../src/publishing/workflow/publisher'
 import { Releases } from '../../../src/publishing/workflow/releases'
 import { databases } from '../../support/forms'
+import { ada, paul } from '../../support/people'
 import {
-  ada,
   approvedDraft,
   asOwner,
   openPublishingDatabase,
   openServiceWithStandInBuild,
-  paul,
   rewrite,
   type TestDatabase,
 } from '../../support/publishing'

@@ -16,13 +16,8 @@ import { Drafts, type DraftView, MAIN } from '../../../src/publishing/workflow/d
 import type { Person } from '../../../src/publishing/workflow/four-eyes'
 import { Publisher } from '../../../src/publishing/workflow/publisher'
 import { Releases } from '../../../src/publishing/workflow/releases'
-import {
-  ada,
-  openPublishingDatabase,
-  paul,
-  rita,
-  type TestDatabase,
-} from '../../support/publishing'
+import { ada, paul, rita } from '../../support/people'
+import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 

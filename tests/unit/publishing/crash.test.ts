@@ -13,8 +13,8 @@ import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import { openPublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
-import type { Person } from '../../../src/publishing/workflow/four-eyes'
 import { CURRENT } from '../../../src/publishing/workflow/releases'
+import { ada, addPeople, paul, rita } from '../../support/people'
 import { approvedDraft as approvedDraftOf } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
@@ -22,19 +22,6 @@ import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 let dir: string
 let env: Record<string, string>
 const ABOUT = 'content/en/pages/about.yaml'
-const ada: Person = { email: 'ada@bank.example', name: 'Ada', roles: ['author'], language: 'en' }
-const rita: Person = {
-  email: 'rita@bank.example',
-  name: 'Rita',
-  roles: ['reviewer'],
-  language: 'en',
-}
-const paul: Person = {
-  email: 'paul@bank.example',
-  name: 'Paul',
-  roles: ['publisher'],
-  language: 'en',
-}
 
 const open = () =>
   openPublishingService(readPublishingSettings(ROOT, env), {
@@ -89,12 +76,7 @@ beforeAll(async () => {
   const remote = await siteRepository(join(dir, 'bank.git'))
   env = { DATA_DIR: join(dir, 'data'), PUBLISHING_REMOTE: remote.gitDir }
   const service = await open()
-  for (const person of [ada, rita, paul]) {
-    await service.database.query(
-      'INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, $4, now())',
-      [person.email, person.name, person.roles, 'en'],
-    )
-  }
+  await addPeople(service.database, [ada, rita, paul])
   await service.close()
   // A live release to fall back on.
   await approvedDraft('Live before the crashes')

@@ -22,19 +22,11 @@ import {
   MAIN,
   RefusedError,
 } from '../../../src/publishing/workflow/drafts'
-import { approvalStands, type Person, type Role } from '../../../src/publishing/workflow/four-eyes'
+import { approvalStands, type Person } from '../../../src/publishing/workflow/four-eyes'
+import { ada, olga, paul, person, rita } from '../../support/people'
 import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
-const person = (email: string, roles: Role[]): Person => ({
-  email,
-  name: email.split('@')[0] ?? '',
-  roles,
-  language: 'en',
-})
-const ada = person('ada@bank.example', ['author'])
-const rita = person('rita@bank.example', ['reviewer'])
-const olga = person('olga@bank.example', ['author', 'reviewer', 'publisher'])
 const PAGE = 'content/en/pages/about.yaml'
 
 let dir: string
@@ -268,7 +260,6 @@ describe('after a crash between the commit and its record', () => {
 })
 
 describe('publishing a draft', () => {
-  const paul = person('paul@bank.example', ['publisher'])
   const OTHER = 'content/de/pages/about.yaml'
 
   it('merges an approved draft onto main by the publisher, keeps what reached main meanwhile, and removes the draft', async () => {
@@ -302,7 +293,6 @@ describe('publishing a draft', () => {
   })
 
   it('withdraws the approval when a draft is sent back, so it cannot be published', async () => {
-    const paul = person('paul@bank.example', ['publisher'])
     await save(ada, 'About us')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await drafts.approve(rita, 'pages/about')

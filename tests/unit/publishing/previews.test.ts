@@ -18,13 +18,12 @@ import { startSession } from '../../../src/publishing/people/people'
 import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
-import type { Person } from '../../../src/publishing/workflow/four-eyes'
+import { ada, addPeople } from '../../support/people'
 import { siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const ORIGIN = 'http://localhost:8081'
 const ABOUT = 'content/en/pages/about.yaml'
-const ada: Person = { email: 'ada@bank.example', name: 'Ada', roles: ['author'], language: 'en' }
 let dir: string
 let service: PublishingService
 let app: FastifyInstance
@@ -44,10 +43,7 @@ beforeAll(async () => {
     },
   })
   app = await createPublishingApp(service, { logLevel: 'silent' })
-  await service.database.query(
-    "INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, 'Ada', '{author}', 'en', now())",
-    [ada.email],
-  )
+  await addPeople(service.database, [ada])
   session = `${SESSION_COOKIE}=${(await startSession(service.database, ada.email)).token}`
 })
 

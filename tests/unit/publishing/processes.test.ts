@@ -19,6 +19,7 @@ import { startSession } from '../../../src/publishing/people/people'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
 import { CURRENT } from '../../../src/publishing/workflow/releases'
 import { berlinLocal } from '../../../src/publishing/workflow/schedules'
+import { ada, addPeople, paul, rita } from '../../support/people'
 import { createSchema, type Schema } from '../../support/schema'
 import { siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
@@ -73,15 +74,8 @@ describe.skipIf(!URL_OF_DATABASE)('two service processes on one PostgreSQL', () 
     ports.push(await startProcess(env))
     ports.push(await startProcess(env))
     database = await openDatabase({ url, schema: schema.name })
-    for (const [email, roles] of [
-      ['ada@bank.example', ['author']],
-      ['rita@bank.example', ['reviewer']],
-      ['paul@bank.example', ['publisher']],
-    ] as const) {
-      await database.query(
-        'INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, $4, now())',
-        [email, email.split('@')[0], roles, 'en'],
-      )
+    await addPeople(database, [ada, rita, paul])
+    for (const { email } of [ada, rita, paul]) {
       cookies[email] = `${SESSION_COOKIE}=${(await startSession(database, email)).token}`
     }
   }, 120_000)

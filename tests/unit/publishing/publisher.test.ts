@@ -19,14 +19,8 @@ import { branchOf, Drafts, MAIN, RefusedError } from '../../../src/publishing/wo
 import { settleMainMoves } from '../../../src/publishing/workflow/main-moves'
 import { Publisher, UpstreamConflictError } from '../../../src/publishing/workflow/publisher'
 import { BuildFailedError, CURRENT, Releases } from '../../../src/publishing/workflow/releases'
-import {
-  ada,
-  approvedDraft,
-  openPublishingDatabase,
-  paul,
-  rita,
-  type TestDatabase,
-} from '../../support/publishing'
+import { ada, paul, rita } from '../../support/people'
+import { approvedDraft, openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 

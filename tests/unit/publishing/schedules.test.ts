@@ -23,13 +23,11 @@ import {
   Schedules,
 } from '../../../src/publishing/workflow/schedules'
 import { databases } from '../../support/forms'
+import { ada, addPeople, paul, rita } from '../../support/people'
 import {
-  ada,
   approvedDraft,
   openPublishingDatabase,
   openServiceWithStandInBuild,
-  paul,
-  rita,
   type TestDatabase,
 } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
@@ -107,12 +105,7 @@ for (const kind of databases()) {
       repo = await siteRepository(join(dir, 'site.git'))
       drafts = new Drafts(database, repo, clock)
       // The scheduler is looked up again when the schedule fires.
-      for (const someone of [ada, rita, paul]) {
-        await database.query(
-          'INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, $4, $5)',
-          [someone.email, someone.name, someone.roles, 'en', now.toISOString()],
-        )
-      }
+      await addPeople(database, [ada, rita, paul], now)
       schedules = schedulesOn(database)
     })
 
@@ -303,12 +296,7 @@ describe('a schedule across a restart of the service', () => {
     let now = new Date('2026-11-26T09:00:00Z')
     const clock = () => now
     const first = await openServiceWithStandInBuild(env, clock)
-    for (const someone of [ada, rita, paul]) {
-      await first.database.query(
-        'INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, $4, $5)',
-        [someone.email, someone.name, someone.roles, 'en', now.toISOString()],
-      )
-    }
+    await addPeople(first.database, [ada, rita, paul], now)
     const text = (await readFile(join(ROOT, ABOUT), 'utf8')).replace(
       /^title: .*$/m,
       'title: After the restart',
