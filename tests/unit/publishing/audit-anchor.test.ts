@@ -36,6 +36,7 @@ import { Releases } from '../../../src/publishing/workflow/releases'
 import { databases } from '../../support/forms'
 import { ada, paul } from '../../support/people'
 import {
+  ABOUT,
   approvedDraft,
   asOwner,
   openPublishingDatabase,
@@ -46,7 +47,6 @@ import {
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
-const ABOUT = 'content/en/pages/about.yaml'
 const KEY = 'the bank’s audit key kept in its vault (32+)'
 const OTHER_KEY = 'a newer audit key from the same vault (32+)'
 

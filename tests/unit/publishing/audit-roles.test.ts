@@ -37,7 +37,6 @@ if (OWNER_URL && !SERVICE_URL && process.env.CI) {
     'CI must test the service’s own role: set TEST_DATABASE_SERVICE_URL (see .ci/run)',
   )
 }
-const _ABOUT = 'content/en/pages/about.yaml'
 
 describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with two roles', () => {
   const ownerUrl = OWNER_URL as string

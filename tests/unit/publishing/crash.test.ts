@@ -15,13 +15,12 @@ import { readPublishingSettings } from '../../../src/publishing/settings'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
 import { CURRENT } from '../../../src/publishing/workflow/releases'
 import { ada, addPeople, paul, rita } from '../../support/people'
-import { approvedDraft as approvedDraftOf } from '../../support/publishing'
+import { ABOUT, approvedDraft as approvedDraftOf } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let dir: string
 let env: Record<string, string>
-const ABOUT = 'content/en/pages/about.yaml'
 
 const open = () =>
   openPublishingService(readPublishingSettings(ROOT, env), {

@@ -19,11 +19,11 @@ import { openPublishingService, type PublishingService } from '../../../src/publ
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
 import { ada, addPeople } from '../../support/people'
+import { ABOUT } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const ORIGIN = 'http://localhost:8081'
-const ABOUT = 'content/en/pages/about.yaml'
 let dir: string
 let service: PublishingService
 let app: FastifyInstance

@@ -20,6 +20,7 @@ import { MAIN } from '../../../src/publishing/workflow/drafts'
 import { CURRENT } from '../../../src/publishing/workflow/releases'
 import { berlinLocal } from '../../../src/publishing/workflow/schedules'
 import { ada, addPeople, paul, rita } from '../../support/people'
+import { ABOUT } from '../../support/publishing'
 import { createSchema, type Schema } from '../../support/schema'
 import { siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
@@ -27,7 +28,6 @@ import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 const URL_OF_DATABASE = process.env.TEST_DATABASE_URL
 /** The address people open: the load balancer's, the same for both processes. */
 const CMS_URL = 'http://localhost:18400'
-const ABOUT = 'content/en/pages/about.yaml'
 const IMPRINT = 'content/en/pages/imprint.yaml'
 
 let dir: string

@@ -20,11 +20,15 @@ import { settleMainMoves } from '../../../src/publishing/workflow/main-moves'
 import { Publisher, UpstreamConflictError } from '../../../src/publishing/workflow/publisher'
 import { BuildFailedError, CURRENT, Releases } from '../../../src/publishing/workflow/releases'
 import { ada, paul, rita } from '../../support/people'
-import { approvedDraft, openPublishingDatabase, type TestDatabase } from '../../support/publishing'
+import {
+  ABOUT,
+  approvedDraft,
+  openPublishingDatabase,
+  type TestDatabase,
+} from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
-const ABOUT = 'content/en/pages/about.yaml'
 const ABOUT_PAGE = 'en/about/index.html'
 
 let dir: string

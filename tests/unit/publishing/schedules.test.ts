@@ -25,6 +25,7 @@ import {
 import { databases } from '../../support/forms'
 import { ada, addPeople, paul, rita } from '../../support/people'
 import {
+  ABOUT,
   approvedDraft,
   openPublishingDatabase,
   openServiceWithStandInBuild,
@@ -44,8 +45,6 @@ describe('Berlin time', () => {
     expect(fromBerlinTime('2026-12-01T09:00:30').toISOString()).toBe('2026-12-01T08:00:30.000Z')
   })
 })
-
-const ABOUT = 'content/en/pages/about.yaml'
 
 for (const kind of databases()) {
   describe(`schedules on ${kind.name}`, () => {
