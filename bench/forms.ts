@@ -8,13 +8,11 @@
  */
 
 import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import autocannon from 'autocannon'
-import { openDatabase, quoteIdentifier } from '../src/server/forms/database'
 import { spawnFormsServer, stopFormsServer } from '../tests/support/forms'
+import { createSchema } from '../tests/support/schema'
+import { removeFolder, temporaryFolder } from '../tests/support/temporary-folder'
 
 const ROOT = resolve(import.meta.dirname, '..')
 
@@ -119,7 +117,7 @@ async function loadRun(
   seconds: number,
 ): Promise<FormsLoadResult> {
   const sink = await startSink()
-  const dataDir = join(tmpdir(), `forms-bench-${randomBytes(6).toString('hex')}`)
+  const dataDir = await temporaryFolder('forms-bench-')
   const server = await spawnFormsServer({
     ...env,
     NODE_ENV: 'production',
@@ -183,7 +181,7 @@ async function loadRun(
   } finally {
     await stopFormsServer(server)
     await sink.close()
-    await rm(dataDir, { recursive: true, force: true })
+    await removeFolder(dataDir)
   }
 }
 
@@ -192,16 +190,11 @@ export async function formsLoad(seconds = 10): Promise<FormsLoadResult[]> {
   const results = [await loadRun('pglite', { DATABASE_URL: '' }, seconds)]
   const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
   if (url) {
-    const schema = `bench_${randomBytes(6).toString('hex')}`
-    const admin = await openDatabase({ url, poolSize: 1, migrate: false })
-    await admin.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
+    const schema = await createSchema(url, 'bench')
     try {
-      const scoped = new URL(url)
-      scoped.searchParams.set('options', `-c search_path=${schema}`)
-      results.push(await loadRun('postgresql', { DATABASE_URL: scoped.toString() }, seconds))
+      results.push(await loadRun('postgresql', { DATABASE_URL: schema.url }, seconds))
     } finally {
-      await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-      await admin.close()
+      await schema.drop()
     }
   } else {
     console.log('forms load on PostgreSQL skipped: set BENCH_DATABASE_URL to a server')

@@ -6,8 +6,7 @@
  * in the service's database. Each run: the author saves a new title, the reviewer approves,
  * then the clock runs from the publisher's request until `/en/about/` shows the title.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buildSite } from '../src/engine/build'
 import { ROOT, readBuildConfig } from '../src/engine/config'
@@ -16,7 +15,9 @@ import { startSession } from '../src/publishing/people/people'
 import { openPublishingService } from '../src/publishing/service'
 import { readPublishingSettings } from '../src/publishing/settings'
 import { createApp } from '../src/server/app'
+import { ada, addPeople, paul, rita } from '../tests/support/people'
 import { siteRepository } from '../tests/support/site-repository'
+import { removeFolder, temporaryFolder } from '../tests/support/temporary-folder'
 import { median } from './builds'
 
 export interface PublishFigures {
@@ -30,14 +31,8 @@ export interface PublishFigures {
   requestMedianMs: number
 }
 
-const PEOPLE = [
-  ['ada@bank.example', 'Ada', 'author'],
-  ['rita@bank.example', 'Rita', 'reviewer'],
-  ['paul@bank.example', 'Paul', 'publisher'],
-] as const
-
 export async function publishTimes(runs: number): Promise<PublishFigures> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-publish-'))
+  const dir = await temporaryFolder('bench-publish-')
   const remote = await siteRepository(join(dir, 'bank.git'))
   const env = {
     DATA_DIR: join(dir, 'data'),
@@ -62,12 +57,10 @@ export async function publishTimes(runs: number): Promise<PublishFigures> {
   const cmsUrl = `http://127.0.0.1:${portOf(cms)}`
   const siteUrl = `http://127.0.0.1:${portOf(site)}`
   const cookies: Record<string, string> = {}
-  for (const [email, name, role] of PEOPLE) {
-    await service.database.query(
-      'INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, $4, now())',
-      [email, name, [role], 'en'],
-    )
-    cookies[role] = `${SESSION_COOKIE}=${(await startSession(service.database, email)).token}`
+  await addPeople(service.database, [ada, rita, paul])
+  for (const { email, roles } of [ada, rita, paul]) {
+    cookies[roles[0] ?? ''] =
+      `${SESSION_COOKIE}=${(await startSession(service.database, email)).token}`
   }
   const call = async (role: string, action: string, params: Record<string, unknown>) => {
     const response = await fetch(`${cmsUrl}/api/cms`, {
@@ -135,7 +128,7 @@ export async function publishTimes(runs: number): Promise<PublishFigures> {
     await site.close()
     await cms.close()
     await service.close()
-    await rm(dir, { recursive: true, force: true })
+    await removeFolder(dir)
   }
 }
 

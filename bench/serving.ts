@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import autocannon from 'autocannon'
-import { freePort, nginxInstalled, startNginx } from '../tests/support/nginx'
+import { freePort } from '../tests/support/free-port'
+import { nginxInstalled, startNginx } from '../tests/support/nginx'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const CONNECTIONS = 100

@@ -24,6 +24,7 @@ import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { openDatabase } from '../database/open'
 import { readBuildConfig } from '../engine/config'
 import { verifyWithAnchors } from '../publishing/audit/anchors'
 import { appendAudit, exportAudit, setAuditKeys } from '../publishing/audit/trail'
@@ -32,7 +33,7 @@ import { PUBLISHING_MIGRATIONS } from '../publishing/migrations'
 import { hasPeople, listPeople, normalEmail, SERVICE_ACTOR } from '../publishing/people/people'
 import { firstAdministratorMessage } from '../publishing/service'
 import { readPublishingSettings } from '../publishing/settings'
-import { FORMS_MIGRATIONS, openDatabase } from '../server/forms/database'
+import { FORMS_MIGRATIONS } from '../server/forms/migrations'
 
 const USAGE = `usage: npm run cms -- <command>
   audit [--format csv|json] [--out <file>]

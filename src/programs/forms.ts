@@ -11,9 +11,10 @@
  */
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
+import { openDatabase } from '../database/open'
 import { readBuildConfig } from '../engine/config'
-import { openDatabase } from '../server/forms/database'
 import { eraseFromOutbox, readOutbox } from '../server/forms/mail'
+import { FORMS_MIGRATIONS } from '../server/forms/migrations'
 import { eraseEmail, exportSubscribers, exportSurveys, purge } from '../server/forms/operations'
 import { outboxOf, readFormsSettings } from '../server/forms/service'
 import { subscriptionLink } from '../server/forms/store'
@@ -64,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
       url: settings.databaseUrl,
       ownerUrl: settings.databaseOwnerUrl,
       dataDir: `${settings.dataDir}/db`,
+      migrations: FORMS_MIGRATIONS,
     })
     try {
       await work(db)

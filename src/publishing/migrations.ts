@@ -3,7 +3,7 @@
  * under `data/`, or PostgreSQL via `DATABASE_URL`), recorded in a migrations table of its own.
  * Never edit a migration that has shipped: add the next one.
  */
-import type { MigrationSet } from '../server/forms/database'
+import type { MigrationSet } from '../database/migrations'
 import { AUDIT_KEYS_MIGRATION, AUDIT_MIGRATION } from './audit/trail'
 import { PASSKEYS_MIGRATION } from './people/passkeys'
 import { PEOPLE_MIGRATION, PROVIDER_ACCOUNTS_MIGRATION } from './people/people'

@@ -5,8 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { cp, readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
@@ -17,6 +16,7 @@ import { listContentFiles, parseContentFile } from '../../src/content/file-store
 import { ROOT, readBuildConfig } from '../../src/engine/config'
 import { LANGUAGES } from '../../src/shared/languages'
 import { seedBuildCache } from '../support/build-cache'
+import { removeFolder, temporaryFolder } from '../support/temporary-folder'
 
 const DEV_PORT = Number(process.env.TEST_PORT ?? 4173) + 7
 const SITE_PORT = DEV_PORT + 1
@@ -80,7 +80,7 @@ test.describe.configure({ mode: 'serial' })
 test.beforeAll(async () => {
   // A cold dev server beside the other browser tests can take a while on two cores.
   test.setTimeout(150_000)
-  dir = await mkdtemp(join(tmpdir(), 'cms-e2e-'))
+  dir = await temporaryFolder('cms-e2e-')
   await cp(join(ROOT, 'content'), join(dir, 'content'), { recursive: true })
   serve('dev', DEV_PORT)
   await waitFor(EDITOR, 140)
@@ -94,10 +94,7 @@ test.afterAll(async () => {
   // The build cache of this run's site lives in the project's .cache/ (its server bundle must
   // resolve the project's packages); it goes with the run.
   const { cacheDir } = readBuildConfig({ OUT_DIR: join(dir, 'dist') })
-  await Promise.all([
-    rm(dir, { recursive: true, force: true, maxRetries: 10 }),
-    rm(cacheDir, { recursive: true, force: true, maxRetries: 10 }),
-  ])
+  await Promise.all([removeFolder(dir), removeFolder(cacheDir)])
 })
 
 test('every collection opens its entries with their stored text, in both languages', async ({

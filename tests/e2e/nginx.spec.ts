@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { SPEC_PAGES } from '../../src/shared/spec-routes'
 import { databases, linkIn, SITE_CONTENT, startService, type TestService } from '../support/forms'
-import { freePort, type NginxServer, nginxInstalled, startNginx } from '../support/nginx'
+import { freePort } from '../support/free-port'
+import { type NginxServer, nginxInstalled, startNginx } from '../support/nginx'
 import { BASE_URL } from './support/env'
 import {
   disablePrefetch,

@@ -5,13 +5,12 @@
  * service runs in this process on a port of its own, with a stand-in build (publishing itself is
  * tested in publishing.spec.ts); the editor's code is not loaded, only who is signed in matters.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import type { FastifyInstance } from 'fastify'
 import { createPublishingApp } from '../../src/publishing/http/app'
 import type { PublishingService } from '../../src/publishing/service'
+import { freePort } from '../support/free-port'
 import {
   OIDC_ACCOUNTS,
   OIDC_CLIENT,
@@ -20,9 +19,10 @@ import {
 } from '../support/oidc-provider'
 import { openServiceWithStandInBuild } from '../support/publishing'
 import { siteRepository } from '../support/site-repository'
+import { removeFolder, temporaryFolder } from '../support/temporary-folder'
 
-const CMS_PORT = Number(process.env.TEST_PORT ?? 4173) + 22
-const CMS = `http://localhost:${CMS_PORT}`
+/** The service's address: a port of its own in each run (`--repeat-each` runs them side by side). */
+let CMS = ''
 
 let dir: string
 let provider: Awaited<ReturnType<typeof startOidcProvider>>
@@ -32,15 +32,18 @@ let app: FastifyInstance
 test.describe.configure({ mode: 'serial' })
 
 test.beforeAll(async () => {
+  // The provider must know the service's address before the service can start.
+  const port = await freePort()
+  CMS = `http://localhost:${port}`
   provider = await startOidcProvider(CMS)
   const issuer = provider.issuer
 
-  dir = await mkdtemp(join(tmpdir(), 'publishing-oidc-e2e-'))
+  dir = await temporaryFolder('publishing-oidc-e2e-')
   const remote = await siteRepository(join(dir, 'bank.git'))
   const env = {
     DATA_DIR: join(dir, 'data'),
     OUT_DIR: join(dir, 'dist'),
-    CMS_PORT: String(CMS_PORT),
+    CMS_PORT: String(port),
     PUBLISHING_REMOTE: remote.gitDir,
     OIDC_ISSUER: issuer,
     OIDC_CLIENT_ID: OIDC_CLIENT.id,
@@ -49,14 +52,14 @@ test.beforeAll(async () => {
   }
   service = await openServiceWithStandInBuild(env)
   app = await createPublishingApp(service, { logLevel: 'warn' })
-  await app.listen({ port: CMS_PORT, host: '127.0.0.1' })
+  await app.listen({ port, host: '127.0.0.1' })
 })
 
 test.afterAll(async () => {
   await app?.close()
   await service?.close()
   await provider?.close()
-  if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  if (dir) await removeFolder(dir)
 })
 
 /** Opens the service, takes the provider's button, and logs in there as `login`. */

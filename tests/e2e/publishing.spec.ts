@@ -8,21 +8,21 @@
  * a developer pushes to.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type Browser, expect, type Page, type Request, test } from '@playwright/test'
 import { ROOT } from '../../src/engine/config'
 import type { GitRepository } from '../../src/publishing/git/repository'
 import { MAIN } from '../../src/publishing/workflow/drafts'
 import { seedBuildCache } from '../support/build-cache'
+import { freePorts } from '../support/free-port'
 import { DEVELOPER, siteRepository } from '../support/site-repository'
+import { removeFolder, temporaryFolder } from '../support/temporary-folder'
 import { axeViolations } from './support/axe'
 
-const SITE_PORT = Number(process.env.TEST_PORT ?? 4173) + 20
-const CMS_PORT = SITE_PORT + 1
-const CMS = `http://localhost:${CMS_PORT}`
-const SITE = `http://localhost:${SITE_PORT}`
+/** The service's and the site's addresses: ports of their own in each run. */
+let CMS = ''
+let SITE = ''
 /** The about page in the editor, loaded afresh (Decap keeps what it read while it runs). */
 const about = () => `${CMS}/admin/?${Date.now()}#/collections/pages/entries/about`
 
@@ -38,17 +38,20 @@ test.setTimeout(120_000)
 
 test.beforeAll(async () => {
   test.setTimeout(300_000)
-  dir = await mkdtemp(join(tmpdir(), 'publishing-e2e-'))
+  dir = await temporaryFolder('publishing-e2e-')
   remote = await siteRepository(join(dir, 'bank.git'))
   let output = ''
   await seedBuildCache({ OUT_DIR: join(dir, 'dist'), BUILD_CACHE_DIR: join(dir, 'cache') })
+  const [sitePort, cmsPort] = await freePorts(2)
+  SITE = `http://localhost:${sitePort}`
+  CMS = `http://localhost:${cmsPort}`
   server = spawn(process.execPath, ['scripts/run.mjs', 'start'], {
     cwd: ROOT,
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      PORT: String(SITE_PORT),
-      CMS_PORT: String(CMS_PORT),
+      PORT: String(sitePort),
+      CMS_PORT: String(cmsPort),
       DATA_DIR: join(dir, 'data'),
       OUT_DIR: join(dir, 'dist'),
       // The build's cache goes with the rest, not into the checkout's .cache/.
@@ -80,7 +83,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   server?.kill('SIGTERM')
   await new Promise((resolve) => server?.once('exit', resolve))
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 /** A person's own browser (context) with a passkey authenticator, signed up by `link`. */

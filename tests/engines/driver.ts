@@ -10,10 +10,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/env'
+import { freePort } from '../support/free-port'
+import { removeFolder, temporaryFolder } from '../support/temporary-folder'
 
 export type Engine = 'chromium' | 'firefox' | 'webkit'
 export const ENGINES: readonly Engine[] = ['chromium', 'firefox', 'webkit']
@@ -220,18 +220,6 @@ async function launchPuppeteer(
   }
 }
 
-/** A free port from the kernel. */
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net')
-  return new Promise((done) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}
-
 async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   const { connect } = await import('node:net')
   const end = Date.now() + timeoutMs
@@ -318,7 +306,7 @@ const WEBDRIVER_KEYS: Record<KeyName, string> = {
 async function launchWebKit(options: LaunchOptions): Promise<EngineDriver> {
   const { Builder, By, Capabilities } = await import('selenium-webdriver')
   const port = await freePort()
-  const home = await mkdtemp(join(tmpdir(), 'webkit-'))
+  const home = await temporaryFolder('webkit-')
   const screen = await virtualDisplay()
   // A home of its own, its caches and data in it: nothing is shared between runs. A process group
   // of its own: MiniBrowser's web processes outlive the session's end by a moment, still writing
@@ -424,7 +412,7 @@ async function launchWebKit(options: LaunchOptions): Promise<EngineDriver> {
       await endProcessGroup(driverProcess)
       process.off('exit', killGroup)
       screen.stop()
-      await rm(home, { recursive: true, force: true, maxRetries: 10 })
+      await removeFolder(home)
     },
   }
 }

@@ -4,18 +4,17 @@
  * when `TEST_DATABASE_URL` names a server (CI starts one; `CI=true` without it is an error).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import PostalMime, { type Email } from 'postal-mime'
 import { SMTPServer } from 'smtp-server'
+import type { Database } from '../../src/database/database'
 import { createApp } from '../../src/server/app'
-import { type Database, openDatabase, quoteIdentifier } from '../../src/server/forms/database'
 import type { SenderOptions } from '../../src/server/forms/sender'
 import { openFormsService } from '../../src/server/forms/service'
 import type { StoreOptions } from '../../src/server/forms/store'
 import type { TransportSettings } from '../../src/server/transport'
+import { createSchema } from './schema'
+import { removeFolder, temporaryFolder } from './temporary-folder'
 
 export const FIXTURE_CONTENT = resolve(import.meta.dirname, '../fixtures/forms-content')
 /** The real content store: what the built site's forms come from. */
@@ -187,8 +186,8 @@ export async function startService(
   } = {},
 ): Promise<TestService> {
   const inbox = await startSmtp({ rejectRecipients: options.rejectRecipients })
-  const dataDir = join(tmpdir(), `forms-test-${randomBytes(6).toString('hex')}`)
-  const schema = database.url ? `test_${randomBytes(6).toString('hex')}` : undefined
+  const dataDir = await temporaryFolder('forms-test-')
+  const schema = database.url ? await createSchema(database.url, 'test') : undefined
   const service = await openFormsService(
     {
       contentDir: options.contentDir ?? FIXTURE_CONTENT,
@@ -200,7 +199,7 @@ export async function startService(
       mailFrom: 'Test <test@lumora-bank.example>',
       rateLimit: options.rateLimit ?? 0,
     },
-    { ...options, schema, memory: !database.url },
+    { ...options, schema: schema?.name, memory: !database.url },
   )
   const app = await createApp({
     root: options.root ?? dataDir,
@@ -229,12 +228,8 @@ export async function startService(
       await app.close()
       await service.close()
       await inbox.close()
-      if (schema && database.url) {
-        const admin = await openDatabase({ url: database.url, poolSize: 1, migrate: false })
-        await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-        await admin.close()
-      }
-      await rm(dataDir, { recursive: true, force: true, maxRetries: 10 })
+      await schema?.drop()
+      await removeFolder(dataDir)
     },
   }
 }

@@ -5,29 +5,17 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { nginxConfig } from '../../src/engine/site-files/host-config'
 import { readSitePolicy } from '../../src/server/static-files'
+import { removeFolder } from './temporary-folder'
 
 export const NGINX_BINARY = process.env.NGINX_PATH ?? '/usr/sbin/nginx'
 const BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'
 
 /** nginx is installed (CI installs Debian's, with its Brotli module). */
 export const nginxInstalled = () => existsSync(NGINX_BINARY)
-
-/** A port nothing listens on now, for nginx (which cannot be asked to pick one). */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer()
-    server.once('error', fail)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}
 
 export interface NginxServer {
   origin: string
@@ -44,7 +32,7 @@ export async function startNginx(options: {
   scratch: string
 }): Promise<NginxServer> {
   const prefix = resolve(options.scratch)
-  await rm(prefix, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(prefix)
   await mkdir(join(prefix, 'logs'), { recursive: true })
   const brotli = existsSync(BROTLI_MODULE)
   const site = nginxConfig(await readSitePolicy(options.root, { required: true }), {

@@ -5,20 +5,17 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { type Database, type Queryable, quoteIdentifier } from '../../src/database/database'
+import { migrate } from '../../src/database/migrations'
+import { openDatabase } from '../../src/database/open'
 import { ROOT, readBuildConfig } from '../../src/engine/config'
 import { type AuditEntry, GENESIS, hashOf, readAudit } from '../../src/publishing/audit/trail'
 import { PUBLISHING_MIGRATIONS } from '../../src/publishing/migrations'
-import type { Person, Role } from '../../src/publishing/people/roles'
 import { openPublishingService, type PublishingService } from '../../src/publishing/service'
 import { readPublishingSettings } from '../../src/publishing/settings'
 import type { Drafts } from '../../src/publishing/workflow/drafts'
-import {
-  type Database,
-  migrate,
-  openDatabase,
-  type Queryable,
-  quoteIdentifier,
-} from '../../src/server/forms/database'
+import { ada, rita } from './people'
+import { createSchema } from './schema'
 
 export interface TestDatabase {
   database: Database
@@ -58,41 +55,29 @@ function inSchema(base: Database, schema: string): Database {
 }
 
 export async function openPublishingDatabase(kind: { url?: string }): Promise<TestDatabase> {
-  const schema = `publishing_${randomBytes(6).toString('hex')}`
   if (!kind.url) {
-    sharedPglite ??= openDatabase({ migrate: false })
+    const schema = `publishing_${randomBytes(6).toString('hex')}`
+    sharedPglite ??= openDatabase({})
     const base = await sharedPglite
     await base.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
     const database = inSchema(base, schema)
     await migrate(database, PUBLISHING_MIGRATIONS)
     return { database, close: () => database.close() }
   }
+  const schema = await createSchema(kind.url, 'publishing')
   const database = await openDatabase({
     url: kind.url,
-    schema,
+    schema: schema.name,
     migrations: PUBLISHING_MIGRATIONS,
   })
   return {
     database,
     async close() {
       await database.close()
-      const admin = await openDatabase({ url: kind.url, poolSize: 1, migrate: false })
-      await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-      await admin.close()
+      await schema.drop()
     },
   }
 }
-
-/** A person as the rules see them. */
-export const person = (email: string, roles: Role[]): Person => ({
-  email,
-  name: email.split('@')[0] ?? '',
-  roles,
-  language: 'en',
-})
-/** The bank's team in the tests: an author, a reviewer, a publisher. */
-export const ada = person('ada@bank.example', ['author'])
-export const rita = person('rita@bank.example', ['reviewer'])
 
 /** The about page in English, the entry most tests change. */
 export const ABOUT = 'content/en/pages/about.yaml'
@@ -111,7 +96,6 @@ export async function approvedDraft(
   await drafts.setStatus(ada, id, 'pending_review')
   return drafts.approve(rita, id)
 }
-export const paul = person('paul@bank.example', ['publisher'])
 
 /**
  * The publishing service configured by `env`, with a stand-in build that writes one page: for

@@ -1,9 +1,9 @@
 /**
  * The shape of `src/`, read from the code's own imports so it cannot drift: `src/shared/` is
- * the ground everything else stands on, no files import each other in a circle, and build code
- * and browser code never import each other (docs/architecture.md, "Rules the code keeps").
- * Every relative import counts: static, `export … from`, dynamic `import()` and type-only ones
- * alike.
+ * the ground everything else stands on, no files import each other in a circle, build code
+ * and browser code never import each other, and the database module serves both services
+ * without knowing either (docs/architecture.md, "Rules the code keeps"). Every relative import
+ * counts: static, `export … from`, dynamic `import()` and type-only ones alike.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -152,6 +152,10 @@ const PUBLISHING_CORE = isUnder([
 const PUBLISHING_FACES = isUnder(['src/publishing/http', 'src/publishing/pages'])
 /** The scripts its pages run in the browser, bundled on their own (http/browser-bundle.ts). */
 const PUBLISHING_BROWSER = isUnder(['src/publishing/browser'])
+/** The database both services open, and the migration runner they hand their own schemas. */
+const DATABASE = isUnder(['src/database'])
+/** The services: the site's server with its forms service, and the publishing service. */
+const SERVICES = isUnder(['src/server', 'src/publishing'])
 /** Programs started by npm scripts: nothing imports them. */
 const PROGRAMS = isUnder(['src/programs'])
 
@@ -223,6 +227,10 @@ describe('the structure of src/', () => {
       ...importsBetween(graph, PUBLISHING_BROWSER, (file) => !PUBLISHING_BROWSER(file)),
       ...importsBetween(graph, (file) => !PUBLISHING_BROWSER(file), PUBLISHING_BROWSER),
     ]).toEqual([])
+  })
+
+  it('src/database imports nothing from the services: each brings its own migrations', () => {
+    expect(importsBetween(graph, DATABASE, SERVICES)).toEqual([])
   })
 
   it('programs are where running starts: no source file imports one', () => {

@@ -16,7 +16,7 @@
  * it is given: entry #length exists and has that hash. An editor's commit message cannot pass
  * for an anchor (../git/repository.ts quotes such a line), and only lines of exactly this form count.
  */
-import type { Database, Queryable } from '../../server/forms/database'
+import type { Database, Queryable } from '../../database/database'
 import { ANCHOR_TRAILER, type GitRepository, pushRefs, RefMovedError } from '../git/repository'
 import { type AuditCheck, GENESIS, type TrailAnchor, verifyAudit } from './trail'
 

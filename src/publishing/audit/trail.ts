@@ -16,7 +16,7 @@
  * Administrators read and export it (CSV or JSON); nothing here changes an entry.
  */
 import { createHash, createHmac } from 'node:crypto'
-import type { Database, Queryable } from '../../server/forms/database'
+import type { Database, Queryable } from '../../database/database'
 import { settleRequestRecord } from './refusal-record'
 import { storableText, storableValue } from './storable'
 

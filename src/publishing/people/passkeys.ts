@@ -17,7 +17,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server'
-import type { Queryable } from '../../server/forms/database'
+import type { Queryable } from '../../database/database'
 
 export const PASSKEYS_MIGRATION = {
   id: '0005-passkeys',

@@ -6,7 +6,7 @@
  * all of a person's at once, or by taking the person's access away.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import type { Database, Queryable } from '../../server/forms/database'
+import type { Database, Queryable } from '../../database/database'
 import { type EditorLanguage, type Person, ROLES, type Role } from './roles'
 
 /**

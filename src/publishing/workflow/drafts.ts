@@ -7,7 +7,7 @@
  * comments. The four-eyes rules (four-eyes.ts) are checked here, whatever the browser sends, and
  * every action and refusal goes to the audit trail in the same transaction as its record.
  */
-import type { Database } from '../../server/forms/database'
+import type { Database } from '../../database/database'
 import { appendAudit } from '../audit/trail'
 import {
   authorsBetween,

@@ -6,7 +6,7 @@
  * and the next holder of the publication lease settles it: recorded (marked as recovered) if
  * main has the commit, dropped if the move never happened.
  */
-import type { Database } from '../../server/forms/database'
+import type { Database } from '../../database/database'
 import { appendAudit } from '../audit/trail'
 import type { GitRepository } from '../git/repository'
 

@@ -7,7 +7,7 @@
  * the database, and a claim left by a process that died lapses after ten minutes. Taking an
  * entry offline at a time is the same: its deletion is a draft like any change.
  */
-import type { Database } from '../../server/forms/database'
+import type { Database } from '../../database/database'
 import { appendAudit } from '../audit/trail'
 import { personOf } from '../people/people'
 import type { Person } from '../people/roles'

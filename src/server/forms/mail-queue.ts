@@ -3,7 +3,7 @@
  * links of the claimed mails, and recording how each send went. Every statement names the
  * claiming process (`me`), so a job whose lease passed to another process is left alone.
  */
-import type { Database } from './database'
+import type { Database } from '../../database/database'
 import type { Failure } from './mail-failure'
 import { hashToken, newToken } from './store'
 

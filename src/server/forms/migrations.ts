@@ -5,12 +5,9 @@
  * No table stores an IP address (a client's network only as a salted hash, for an hour or so).
  * Tokens are stored as SHA-256 hashes only.
  */
-export interface Migration {
-  id: string
-  statements: string[]
-}
+import type { Migration, MigrationSet } from '../../database/migrations'
 
-export const MIGRATIONS: Migration[] = [
+const MIGRATIONS: Migration[] = [
   {
     id: '0001-forms',
     statements: [
@@ -150,3 +147,9 @@ export const MIGRATIONS: Migration[] = [
     ],
   },
 ]
+
+export const FORMS_MIGRATIONS: MigrationSet = {
+  migrations: MIGRATIONS,
+  table: 'schema_migrations',
+  lock: 727274,
+}

@@ -7,8 +7,10 @@
 import { resolve } from 'node:path'
 import { createFileStore } from '../../content/file-store'
 import { loadFormsContent } from '../../content/forms'
-import { type Database, openDatabase } from './database'
+import type { Database } from '../../database/database'
+import { openDatabase } from '../../database/open'
 import { createMailer, type Mailer } from './mail'
+import { FORMS_MIGRATIONS } from './migrations'
 import type { FormsServiceOptions } from './routes'
 import { MailSender, type SenderLog, type SenderOptions } from './sender'
 import { DEFAULTS, defaultMailsPerClient, FormsStore, type StoreOptions } from './store'
@@ -114,6 +116,7 @@ export async function openFormsService(
     ownerUrl: settings.databaseOwnerUrl,
     dataDir: storeOptions.memory ? undefined : resolve(settings.dataDir, 'db'),
     schema: storeOptions.schema,
+    migrations: FORMS_MIGRATIONS,
   })
   const mailer = await createMailer({
     smtpUrl: settings.smtpUrl,

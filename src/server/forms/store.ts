@@ -5,9 +5,9 @@
  * period checked and set in one statement).
  */
 import { createHash, randomBytes } from 'node:crypto'
+import type { Database, Queryable } from '../../database/database'
 import type { Answer } from '../../shared/forms/validate'
 import type { Language } from '../../shared/languages'
-import type { Database, Queryable } from './database'
 import { mailboxOf } from './mailbox'
 
 export interface StoreOptions {

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,20 +8,21 @@ import { generateContent } from '../../../bench/generate-content'
 import { createCmsBackend } from '../../../src/cms/backend'
 import { createFileStore } from '../../../src/content/file-store'
 import { loadContent } from '../../../src/content/load'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let dir: string
 let contentDir: string
 let backend: ReturnType<typeof createCmsBackend>
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cms-backend-'))
+  dir = await temporaryFolder('cms-backend-')
   contentDir = join(dir, 'content')
   await generateContent(contentDir, 0)
   backend = createCmsBackend({ contentDir, publicDir: join(dir, 'public') })
 })
 
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 const call = (action: string, params: Record<string, unknown> = {}) =>

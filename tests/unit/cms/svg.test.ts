@@ -5,24 +5,24 @@
  * history records, each written as a file a browser would open.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCmsBackend } from '../../../src/cms/backend'
 import { ROOT } from '../../../src/engine/config'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let dir: string
 let backend: ReturnType<typeof createCmsBackend>
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cms-svg-'))
+  dir = await temporaryFolder('cms-svg-')
   await mkdir(join(dir, 'content'))
   backend = createCmsBackend({ contentDir: join(dir, 'content'), publicDir: join(dir, 'public') })
 })
 
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 const upload = (name: string, data: Buffer | string) =>

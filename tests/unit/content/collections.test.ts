@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { ALL_COLLECTIONS, locate } from '../../../src/content/collections'
 import { loadContent } from '../../../src/content/load'
 import { memorySource, problemsOf, validDocuments } from '../../fixtures/content'
@@ -10,6 +10,7 @@ import {
   supportCategoryEntry,
   supportClientEntry,
 } from '../../fixtures/entries'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 /** The valid store, with a service, support category and client in both languages. */
 function store(): Map<string, unknown> {
@@ -186,37 +187,33 @@ describe('references and addresses', () => {
 
 describe('images', () => {
   it('reports an image that is not in the public folder, and accepts one that is', async () => {
-    const { mkdtemp, mkdir, rm, writeFile } = await import('node:fs/promises')
-    const { tmpdir } = await import('node:os')
+    const { mkdir, writeFile } = await import('node:fs/promises')
     const { join } = await import('node:path')
-    const publicDir = await mkdtemp(join(tmpdir(), 'public-'))
-    try {
-      await mkdir(join(publicDir, 'images', 'blog'), { recursive: true })
-      await writeFile(join(publicDir, 'images', 'blog', 'cover.svg'), '<svg/>')
-      const documents = store()
-      documents.set('blog/posts/rules.md', blogPostEntry('Rules', 'regulation'))
-      const options = { collections: ALL_COLLECTIONS, publicDir }
-      await expect(loadContent(memorySource(documents), options)).resolves.toBeTruthy()
-      documents.set('blog/posts/rules.md', {
-        ...blogPostEntry('Rules', 'regulation'),
-        cover: { src: '/images/blog/missing.svg', alt: 'A cover' },
-      })
-      await expect(loadContent(memorySource(documents), options)).rejects.toThrow(
-        'blog/posts/rules.md › cover.src: expected an existing image; there is no public/images/blog/missing.svg',
-      )
-      // An image in a folder the build writes (the sharing cards) is no image of the content,
-      // even where such a file exists.
-      await mkdir(join(publicDir, 'images', 'cards'), { recursive: true })
-      await writeFile(join(publicDir, 'images', 'cards', 'blog-cover.png'), 'x')
-      documents.set('blog/posts/rules.md', {
-        ...blogPostEntry('Rules', 'regulation'),
-        cover: { src: '/images/cards/blog-cover.png', alt: 'A cover' },
-      })
-      await expect(loadContent(memorySource(documents), options)).rejects.toThrow(
-        'blog/posts/rules.md › cover.src: expected an image of the content; /images/cards/blog-cover.png is in /images/cards/, where the build writes files of its own',
-      )
-    } finally {
-      await rm(publicDir, { recursive: true, force: true, maxRetries: 10 })
-    }
+    const publicDir = await temporaryFolder('public-')
+    onTestFinished(() => removeFolder(publicDir))
+    await mkdir(join(publicDir, 'images', 'blog'), { recursive: true })
+    await writeFile(join(publicDir, 'images', 'blog', 'cover.svg'), '<svg/>')
+    const documents = store()
+    documents.set('blog/posts/rules.md', blogPostEntry('Rules', 'regulation'))
+    const options = { collections: ALL_COLLECTIONS, publicDir }
+    await expect(loadContent(memorySource(documents), options)).resolves.toBeTruthy()
+    documents.set('blog/posts/rules.md', {
+      ...blogPostEntry('Rules', 'regulation'),
+      cover: { src: '/images/blog/missing.svg', alt: 'A cover' },
+    })
+    await expect(loadContent(memorySource(documents), options)).rejects.toThrow(
+      'blog/posts/rules.md › cover.src: expected an existing image; there is no public/images/blog/missing.svg',
+    )
+    // An image in a folder the build writes (the sharing cards) is no image of the content,
+    // even where such a file exists.
+    await mkdir(join(publicDir, 'images', 'cards'), { recursive: true })
+    await writeFile(join(publicDir, 'images', 'cards', 'blog-cover.png'), 'x')
+    documents.set('blog/posts/rules.md', {
+      ...blogPostEntry('Rules', 'regulation'),
+      cover: { src: '/images/cards/blog-cover.png', alt: 'A cover' },
+    })
+    await expect(loadContent(memorySource(documents), options)).rejects.toThrow(
+      'blog/posts/rules.md › cover.src: expected an image of the content; /images/cards/blog-cover.png is in /images/cards/, where the build writes files of its own',
+    )
   })
 })

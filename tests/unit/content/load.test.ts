@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { createFileStore, parseContentFile } from '../../../src/content/file-store'
 import { loadContent } from '../../../src/content/load'
 import { memorySource, pageFile, problemsOf, validDocuments } from '../../fixtures/content'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 describe('content validation', () => {
   it('accepts a complete store', async () => {
@@ -144,19 +144,16 @@ describe('content validation', () => {
 
 describe('file store', () => {
   it('reads YAML files and reports unparsable ones with their line', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'content-'))
-    try {
-      await mkdir(join(dir, 'en', 'pages'), { recursive: true })
-      await writeFile(join(dir, 'site.yaml'), 'brandName: Test Bank\n')
-      await writeFile(join(dir, 'en', 'pages', 'about.yaml'), 'title: About\nintro: [unclosed\n')
-      const { documents, problems } = await createFileStore(dir).read()
-      expect(documents).toEqual([{ file: 'site.yaml', data: { brandName: 'Test Bank' } }])
-      expect(problems).toHaveLength(1)
-      expect(problems[0]).toMatchObject({ file: 'en/pages/about.yaml', field: '' })
-      expect(problems[0]?.message).toMatch(/^expected valid YAML \(line \d+\)/)
-    } finally {
-      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
-    }
+    const dir = await temporaryFolder('content-')
+    onTestFinished(() => removeFolder(dir))
+    await mkdir(join(dir, 'en', 'pages'), { recursive: true })
+    await writeFile(join(dir, 'site.yaml'), 'brandName: Test Bank\n')
+    await writeFile(join(dir, 'en', 'pages', 'about.yaml'), 'title: About\nintro: [unclosed\n')
+    const { documents, problems } = await createFileStore(dir).read()
+    expect(documents).toEqual([{ file: 'site.yaml', data: { brandName: 'Test Bank' } }])
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toMatchObject({ file: 'en/pages/about.yaml', field: '' })
+    expect(problems[0]?.message).toMatch(/^expected valid YAML \(line \d+\)/)
   })
 
   it('names the line of a YAML mistake in the file, also below front matter, and keeps dates as text', () => {

@@ -4,8 +4,7 @@
  * currency holds that currency's days (the card file's and the ECB's rate in force), and the
  * files' folder changes exactly when the rates do (they are cached for good).
  */
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { cp, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -20,6 +19,7 @@ import { createRouteTable } from '../../../src/engine/routes'
 import { compactDays, expandDays } from '../../../src/shared/rates/days'
 import type { CardRatesData } from '../../../src/shared/rates/types'
 import type { PageData } from '../../../src/shared/types'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const ROOT = join(import.meta.dirname, '../../..')
 const MAX_PAGE_DATA_GZIP = 4 * 1024
@@ -47,14 +47,14 @@ let ninety: SiteContent
 
 beforeAll(async () => {
   stored = await loadContent(createFileStore(join(ROOT, 'content')))
-  dir = await mkdtemp(join(tmpdir(), 'rates-90-'))
+  dir = await temporaryFolder('rates-90-')
   await cp(join(ROOT, 'content'), dir, { recursive: true })
   await extendRates(dir, 90)
   ninety = await loadContent(createFileStore(dir))
 }, 60_000)
 
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 describe('the Mastercard page’s data', () => {

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process'
-import { link, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,17 +15,18 @@ import { readSitePolicy } from '../../../src/server/static-files'
 import { HOST_HEADERS_FILE } from '../../../src/shared/http-headers'
 import type { SearchIndex } from '../../../src/shared/search/format'
 import { nginxHeaders, staticHostHeaders } from '../../support/host-config'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const run = promisify(execFile)
 let dir: string
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'build-'))
+  dir = await temporaryFolder('build-')
   await generateContent(join(dir, 'content'), 120)
 })
 
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 const configFor = (name: string, env: Record<string, string> = {}) =>

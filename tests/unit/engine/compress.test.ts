@@ -1,16 +1,16 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openCompressor } from '../../../src/engine/assets/compress'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let site: string
 let cache: string
 const page = `<!doctype html><title>x</title>${'<p>Lumora Bank</p>'.repeat(200)}`
 
 beforeEach(async () => {
-  const base = await mkdtemp(join(tmpdir(), 'compress-'))
+  const base = await temporaryFolder('compress-')
   site = join(base, 'site')
   cache = join(base, 'cache')
   for (const [path, data] of [
@@ -28,7 +28,7 @@ beforeEach(async () => {
 })
 
 afterEach(async () => {
-  await rm(join(site, '..'), { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(join(site, '..'))
 })
 
 const twins = async () =>

@@ -1,9 +1,8 @@
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { renderToStaticMarkup } from 'react-dom/server'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { loadContent } from '../../../src/content/load'
 import type { SiteContent } from '../../../src/content/site-content'
@@ -20,6 +19,7 @@ import { createRouteTable } from '../../../src/engine/routes'
 import type { ImageValue } from '../../../src/shared/images'
 import { Picture } from '../../../src/site/components/picture'
 import { addBlogPost, memorySource, pageFile, validDocuments } from '../../fixtures/content'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let root: string
 let publicDir: string
@@ -29,7 +29,7 @@ let content: SiteContent
 const photo = { src: '/images/team/office.jpg', alt: 'The team at work in the Berlin office' }
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'content-images-'))
+  root = await temporaryFolder('content-images-')
   publicDir = join(root, 'public')
   outDir = join(root, 'dist')
   await mkdir(join(publicDir, 'images/team'), { recursive: true })
@@ -57,7 +57,7 @@ beforeAll(async () => {
   }
 })
 afterAll(async () => {
-  await rm(root, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(root)
 })
 
 describe('images of the content', () => {
@@ -184,20 +184,17 @@ describe('Picture', () => {
 
 describe('files of public/ where the build writes its own', () => {
   it('stop the build, each named: copied, they would replace a generated card or copy', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'generated-dirs-'))
-    try {
-      await mkdir(join(dir, 'images/blog'), { recursive: true })
-      await writeFile(join(dir, 'images/blog/cover.svg'), '<svg/>')
-      await expect(refuseFilesInGeneratedDirs(dir)).resolves.toBeUndefined()
-      await mkdir(join(dir, 'images/cards'), { recursive: true })
-      await mkdir(join(dir, 'images/_/deeper'), { recursive: true })
-      await writeFile(join(dir, 'images/cards/blog-cover.png'), 'x')
-      await writeFile(join(dir, 'images/_/deeper/copy.svg'), 'x')
-      await expect(refuseFilesInGeneratedDirs(dir)).rejects.toThrow(
-        /would replace generated ones on the site; move or remove them: public\/images\/_\/deeper\/copy\.svg, public\/images\/cards\/blog-cover\.png$/,
-      )
-    } finally {
-      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
-    }
+    const dir = await temporaryFolder('generated-dirs-')
+    onTestFinished(() => removeFolder(dir))
+    await mkdir(join(dir, 'images/blog'), { recursive: true })
+    await writeFile(join(dir, 'images/blog/cover.svg'), '<svg/>')
+    await expect(refuseFilesInGeneratedDirs(dir)).resolves.toBeUndefined()
+    await mkdir(join(dir, 'images/cards'), { recursive: true })
+    await mkdir(join(dir, 'images/_/deeper'), { recursive: true })
+    await writeFile(join(dir, 'images/cards/blog-cover.png'), 'x')
+    await writeFile(join(dir, 'images/_/deeper/copy.svg'), 'x')
+    await expect(refuseFilesInGeneratedDirs(dir)).rejects.toThrow(
+      /would replace generated ones on the site; move or remove them: public\/images\/_\/deeper\/copy\.svg, public\/images\/cards\/blog-cover\.png$/,
+    )
   })
 })

@@ -2,12 +2,12 @@
  * The dev server's file watcher covers the code and the public files only: builds, caches and
  * the publishing service's data beside them are not walked at start nor reported when written.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createServer, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { outsideTheCode } from '../../../src/engine/assets/vite-config'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 describe('outsideTheCode', () => {
   const ignored = outsideTheCode('/project')
@@ -45,7 +45,7 @@ describe("Vite's watcher with it", () => {
   let root: string
   let vite: ViteDevServer
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'dev-watch-'))
+    root = await temporaryFolder('dev-watch-')
     for (const folder of ['src', 'public', 'dist', '.cache']) await mkdir(join(root, folder))
     for (const file of ['src/a.ts', 'public/a.txt', 'dist/a.html', '.cache/a.json']) {
       await writeFile(join(root, file), 'first')
@@ -70,7 +70,7 @@ describe("Vite's watcher with it", () => {
   })
   afterAll(async () => {
     await vite?.close()
-    await rm(root, { recursive: true, force: true, maxRetries: 10 })
+    await removeFolder(root)
   })
 
   it('reports a change to the code and the public files, and none to a build or a cache', async () => {

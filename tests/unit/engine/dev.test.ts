@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../../src/engine/config'
 import { DRAWING_CONTENT_SECURITY_POLICY } from '../../../src/shared/http-headers'
 import type { LayoutData, PageData } from '../../../src/shared/types'
+import { freePort } from '../../support/free-port'
 
-const PORT = 5290
-const BASE = `http://localhost:${PORT}`
+/** The dev server's address: a port of its own, so two runs side by side do not collide. */
+let base = ''
 let server: ChildProcess
 
 /** One request on a fresh connection: no keep-alive socket the server may close meanwhile. */
@@ -39,14 +40,16 @@ function fetch(url: string): Promise<{
 }
 
 beforeAll(async () => {
+  const port = await freePort()
+  base = `http://localhost:${port}`
   server = spawn(process.execPath, ['scripts/run.mjs', 'dev'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT) },
+    env: { ...process.env, PORT: String(port) },
     stdio: 'ignore',
   })
   for (let attempt = 0; attempt < 500; attempt += 1) {
     try {
-      if ((await fetch(`${BASE}/page-data/app-data.json`)).ok) return
+      if ((await fetch(`${base}/page-data/app-data.json`)).ok) return
     } catch {
       // not listening yet
     }
@@ -61,7 +64,7 @@ afterAll(() => {
 
 describe('dev server (npm run dev)', () => {
   it('renders the same routes as the build, with hot reload', async () => {
-    const response = await fetch(`${BASE}/de/services/cards/`)
+    const response = await fetch(`${base}/de/services/cards/`)
     expect(response.status).toBe(200)
     const html = await response.text()
     expect(html).toContain('<html lang="de">')
@@ -74,7 +77,7 @@ describe('dev server (npm run dev)', () => {
 
   it("serves Vite's client and React Refresh, which the pages load for hot reload", async () => {
     for (const path of ['/@vite/client', '/@react-refresh']) {
-      const response = await fetch(`${BASE}${path}`)
+      const response = await fetch(`${base}${path}`)
       expect(response.status, path).toBe(200)
       expect(await response.text(), path).toMatch(/import|export/)
     }
@@ -82,16 +85,16 @@ describe('dev server (npm run dev)', () => {
 
   it('serves page data and shared data on the protocol paths', async () => {
     const page = (await (
-      await fetch(`${BASE}/page-data/en/about/page-data.json`)
+      await fetch(`${base}/page-data/en/about/page-data.json`)
     ).json()) as PageData
     expect(page).toMatchObject({ path: '/en/about/', componentChunkName: 'page' })
-    const shared = await fetch(`${BASE}/page-data/sq/d/${page.staticQueryHashes[0]}.json`)
+    const shared = await fetch(`${base}/page-data/sq/d/${page.staticQueryHashes[0]}.json`)
     expect(((await shared.json()) as LayoutData).language).toBe('en')
   })
 
   it('serves drawings, its icon and the editors’ alike, in a sandbox', async () => {
     for (const path of ['/icon.svg', '/images/blog/kyc-methods-compared.svg']) {
-      const response = await fetch(`${BASE}${path}`)
+      const response = await fetch(`${base}${path}`)
       expect(response.status, path).toBe(200)
       expect(response.headers['content-type'], path).toMatch(/^image\/svg\+xml/)
       expect(response.headers['content-security-policy'], path).toBe(
@@ -101,13 +104,13 @@ describe('dev server (npm run dev)', () => {
   })
 
   it('answers unknown paths with the 404 page of their language', async () => {
-    const response = await fetch(`${BASE}/de/gibt-es-nicht/`)
+    const response = await fetch(`${base}/de/gibt-es-nicht/`)
     expect(response.status).toBe(404)
     expect(await response.text()).toContain('<html lang="de">')
     // Beside the CMS's /admin/, other /admin… paths are the site's.
-    const beside = await fetch(`${BASE}/administration/`)
+    const beside = await fetch(`${base}/administration/`)
     expect(beside.status).toBe(404)
     expect(await beside.text()).toContain('<html lang="en">')
-    expect((await fetch(`${BASE}/admin/`)).status).toBe(200)
+    expect((await fetch(`${base}/admin/`)).status).toBe(200)
   })
 })

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -10,11 +9,12 @@ import {
   widthsFor,
 } from '../../../src/engine/assets/images'
 import type { ResponsiveImage } from '../../../src/shared/images'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let root: string
 let sourceDir: string
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'images-'))
+  root = await temporaryFolder('images-')
   sourceDir = join(root, 'public')
   await mkdir(join(sourceDir, 'images/blog'), { recursive: true })
   await writeFile(join(sourceDir, 'images/photo.jpg'), await gradient(1600, 900, '#e4650f'))
@@ -25,7 +25,7 @@ beforeAll(async () => {
   await writeFile(join(sourceDir, 'images/blog/cover.svg'), coverSvg(800, 400))
 })
 afterAll(async () => {
-  await rm(root, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(root)
 })
 
 /** A photo-like JPEG: a diagonal gradient, drawn by librsvg. */

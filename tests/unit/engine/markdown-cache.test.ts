@@ -1,16 +1,15 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readdir } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openMarkdownCache } from '../../../src/engine/cache/markdown-cache'
 import { readBuildConfig } from '../../../src/engine/config'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let cacheDir: string
 beforeAll(async () => {
-  cacheDir = await mkdtemp(join(tmpdir(), 'markdown-cache-'))
+  cacheDir = await temporaryFolder('markdown-cache-')
 })
 afterAll(async () => {
-  await rm(cacheDir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(cacheDir)
 })
 
 describe('build markdown cache', () => {

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DocumentSpec, documentsOf } from '../../../src/content/documents'
@@ -12,6 +11,7 @@ import { blocksOf } from '../../../src/engine/pdf/blocks'
 import { mediaKit, writeDocuments } from '../../../src/engine/pdf/documents'
 import { renderPdf } from '../../../src/engine/pdf/tagged-pdf'
 import { type ReadPdf, readPdf, type StructNode, textOfNode, walk } from '../../support/pdf'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const words = (text: string) => text.match(/[\p{L}\p{N}]+/gu) ?? []
 
@@ -191,12 +191,12 @@ describe('every document the build writes', () => {
 
   beforeAll(async () => {
     content = await loadContent(createFileStore(join(ROOT, 'content')))
-    dir = await mkdtemp(join(tmpdir(), 'documents-'))
+    dir = await temporaryFolder('documents-')
     await writeDocuments(content, dir)
   }, 60_000)
 
   afterAll(async () => {
-    await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+    await removeFolder(dir)
   })
 
   it('is tagged, in its language, titled, and holds the content store’s text', async () => {

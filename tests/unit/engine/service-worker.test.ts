@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readBuildConfig } from '../../../src/engine/config'
 import { precacheManifest, writeServiceWorker } from '../../../src/engine/site-files/service-worker'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let out: string
 const md5 = (text: string) => createHash('md5').update(text).digest('hex')
 
 beforeAll(async () => {
-  out = await mkdtemp(join(tmpdir(), 'sw-'))
+  out = await temporaryFolder('sw-')
   await mkdir(join(out, 'assets/fonts'), { recursive: true })
   await mkdir(join(out, 'en/about'), { recursive: true })
   await mkdir(join(out, 'rates/mastercard/0123456789'), { recursive: true })
@@ -31,7 +31,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await rm(out, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(out)
 })
 
 describe('service worker precache', () => {

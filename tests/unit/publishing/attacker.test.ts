@@ -14,8 +14,7 @@
  * A fixed seed and a bounded number of runs, so `npm test` is the same every time; a failure
  * prints the seed and the shrunk sequence (`FC_SEED=… FC_RUNS=…` runs others).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
@@ -30,6 +29,7 @@ import type { PublishingService } from '../../../src/publishing/service'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
 import { openServiceWithStandInBuild } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const SEED = Number(process.env.FC_SEED ?? 20261127)
 const RUNS = Number(process.env.FC_RUNS ?? 12)
@@ -158,7 +158,7 @@ describe("the publishing service under random editors' actions", () => {
   const texts: Record<string, string> = {}
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'publishing-attacker-'))
+    dir = await temporaryFolder('publishing-attacker-')
     const remote = await siteRepository(join(dir, 'bank.git'))
     service = await openServiceWithStandInBuild({
       DATA_DIR: join(dir, 'data'),
@@ -185,7 +185,7 @@ describe("the publishing service under random editors' actions", () => {
   afterAll(async () => {
     await app?.close()
     await service?.close()
-    await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+    await removeFolder(dir)
   })
 
   const post = (who: string, url: string, payload: object) =>

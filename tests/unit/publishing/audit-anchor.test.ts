@@ -6,10 +6,10 @@
  * again is named by `verifyAudit`, by the entry or the anchor that disagrees. Keyed hashes
  * (`AUDIT_KEY`) cannot be computed again without the key, nor dropped.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Database } from '../../../src/database/database'
 import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import {
   AnchorDisagreesError,
@@ -33,21 +33,20 @@ import type { GitRepository } from '../../../src/publishing/git/repository'
 import { Drafts, MAIN } from '../../../src/publishing/workflow/drafts'
 import { Publisher } from '../../../src/publishing/workflow/publisher'
 import { Releases } from '../../../src/publishing/workflow/releases'
-import type { Database } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
+import { ada, paul } from '../../support/people'
 import {
-  ada,
+  ABOUT,
   approvedDraft,
   asOwner,
   openPublishingDatabase,
   openServiceWithStandInBuild,
-  paul,
   rewrite,
   type TestDatabase,
 } from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
-const ABOUT = 'content/en/pages/about.yaml'
 const KEY = 'the bank’s audit key kept in its vault (32+)'
 const OTHER_KEY = 'a newer audit key from the same vault (32+)'
 
@@ -66,7 +65,7 @@ for (const kind of databases()) {
       now = new Date('2026-11-26T09:00:00Z')
       opened = await openPublishingDatabase(kind)
       database = opened.database
-      dir = await mkdtemp(join(tmpdir(), 'audit-anchor-'))
+      dir = await temporaryFolder('audit-anchor-')
       repo = await siteRepository(join(dir, 'site.git'))
       remote = await siteRepository(join(dir, 'remote.git'))
       repo.mainTrailers = () => mainTrailers(database)
@@ -82,7 +81,7 @@ for (const kind of databases()) {
     afterEach(async () => {
       setAuditKeys(undefined)
       await opened.close()
-      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+      await removeFolder(dir)
     })
 
     const record = (n: number) =>
@@ -536,7 +535,7 @@ for (const kind of databases()) {
 
 describe('the publishing service with AUDIT_KEY', () => {
   it('starts keying with an entry of its own, anchored at once, and does not start without the key', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'audit-key-service-'))
+    const dir = await temporaryFolder('audit-key-service-')
     try {
       const repository = join(dir, 'site.git')
       await siteRepository(repository)
@@ -557,7 +556,7 @@ describe('the publishing service with AUDIT_KEY', () => {
       await again.close()
     } finally {
       setAuditKeys(undefined)
-      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+      await removeFolder(dir)
     }
   })
 })

@@ -7,12 +7,12 @@
  * says at start that its own role owns the trail.
  */
 import { execFile } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type Database, quoteIdentifier } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import {
   appendAudit,
@@ -23,14 +23,12 @@ import {
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/migrations'
 import { openPublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
-import {
-  type Database,
-  FORMS_MIGRATIONS,
-  openDatabase,
-  quoteIdentifier,
-} from '../../../src/server/forms/database'
-import { approvedDraft, paul } from '../../support/publishing'
+import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
+import { paul } from '../../support/people'
+import { approvedDraft } from '../../support/publishing'
+import { createSchema, type Schema } from '../../support/schema'
 import { siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const OWNER_URL = process.env.TEST_DATABASE_URL
 const SERVICE_URL = process.env.TEST_DATABASE_SERVICE_URL
@@ -39,18 +37,17 @@ if (OWNER_URL && !SERVICE_URL && process.env.CI) {
     'CI must test the service’s own role: set TEST_DATABASE_SERVICE_URL (see .ci/run)',
   )
 }
-const _ABOUT = 'content/en/pages/about.yaml'
 
 describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with two roles', () => {
   const ownerUrl = OWNER_URL as string
   const serviceUrl = SERVICE_URL as string
-  let schema: string
+  let schema: Schema
   let dir: string
   const opened: Database[] = []
   const open = async (url: string, options: { ownerUrl?: string; forms?: boolean } = {}) => {
     const database = await openDatabase({
       url,
-      schema,
+      schema: schema.name,
       ...(options.ownerUrl ? { ownerUrl: options.ownerUrl } : {}),
       migrations: options.forms ? FORMS_MIGRATIONS : PUBLISHING_MIGRATIONS,
     })
@@ -59,16 +56,14 @@ describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with 
   }
 
   beforeEach(async () => {
-    schema = `roles_${randomBytes(6).toString('hex')}`
-    dir = await mkdtemp(join(tmpdir(), 'audit-roles-'))
+    schema = await createSchema(ownerUrl, 'roles')
+    dir = await temporaryFolder('audit-roles-')
   })
 
   afterEach(async () => {
     for (const database of opened.splice(0)) await database.close()
-    const admin = await openDatabase({ url: ownerUrl, poolSize: 1, migrate: false })
-    await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(schema)} CASCADE`)
-    await admin.close()
-    await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+    await schema.drop()
+    await removeFolder(dir)
   })
 
   it('lets the service’s role read and append to the trail, and nothing more', async () => {
@@ -119,7 +114,7 @@ describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with 
     const service = await openPublishingService(readPublishingSettings(ROOT, env), {
       root: ROOT,
       buildConfig: readBuildConfig(env),
-      schema,
+      schema: schema.name,
       build: async (config) => {
         await mkdir(config.outDir, { recursive: true })
         await writeFile(join(config.outDir, 'index.html'), 'site')
@@ -153,20 +148,18 @@ describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with 
   })
 
   it('runs with DATABASE_URL alone once npm run cms -- migrate ran the migrations as the owner', async () => {
-    const admin = await openDatabase({ url: ownerUrl, schema, poolSize: 1, migrate: false })
+    const admin = await openDatabase({ url: ownerUrl, schema: schema.name, poolSize: 1 })
     opened.push(admin)
     const role = new URL(serviceUrl).username
     // As the public schema is: every role may use it, none but its owner create in it.
     await admin.query(
-      `GRANT USAGE ON SCHEMA ${quoteIdentifier(schema)} TO ${quoteIdentifier(role)}`,
+      `GRANT USAGE ON SCHEMA ${quoteIdentifier(schema.name)} TO ${quoteIdentifier(role)}`,
     )
     await expect(
-      openDatabase({ url: serviceUrl, schema, migrations: PUBLISHING_MIGRATIONS }),
+      openDatabase({ url: serviceUrl, schema: schema.name, migrations: PUBLISHING_MIGRATIONS }),
     ).rejects.toThrow(
       /permission denied .*: this database role may not change the tables; run the migrations as their owner \(DATABASE_OWNER_URL, or npm run cms -- migrate\)$/,
     )
-    const inSchema = (url: string) =>
-      `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['scripts/run.mjs', 'cms', 'migrate'],
@@ -175,8 +168,8 @@ describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with 
         env: {
           ...process.env,
           DATA_DIR: dir,
-          DATABASE_URL: inSchema(serviceUrl),
-          DATABASE_OWNER_URL: inSchema(ownerUrl),
+          DATABASE_URL: schema.urlOf(serviceUrl),
+          DATABASE_OWNER_URL: schema.url,
         },
       },
     )
@@ -204,7 +197,7 @@ describe.skipIf(!OWNER_URL || !SERVICE_URL)('the audit trail on PostgreSQL with 
     const service = await openPublishingService(readPublishingSettings(ROOT, env), {
       root: ROOT,
       buildConfig: readBuildConfig(env),
-      schema,
+      schema: schema.name,
       build: async () => ({}) as never,
     })
     opened.push(service.database)

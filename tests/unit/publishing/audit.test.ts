@@ -4,13 +4,13 @@
  * a spreadsheet cannot be tricked by.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Database } from '../../../src/database/database'
 import {
   appendAudit,
   exportAudit,
   readAudit,
   verifyAudit,
 } from '../../../src/publishing/audit/trail'
-import type { Database } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
 import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 

@@ -6,29 +6,29 @@
  * entries; exit 3 for keyed entries it has no key for.
  */
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import { ROOT } from '../../../src/engine/config'
 import { AuditCheckpoints } from '../../../src/publishing/audit/anchors'
 import { appendAudit, recordAuditKey, setAuditKeys } from '../../../src/publishing/audit/trail'
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/migrations'
 import { invitationOf } from '../../../src/publishing/people/people'
-import { type Database, openDatabase } from '../../../src/server/forms/database'
 import { asOwner, rewrite } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const run = promisify(execFile)
 let dir: string
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'publishing-cli-'))
+  dir = await temporaryFolder('publishing-cli-')
 })
 
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 const cmsWith = (env: Record<string, string>, ...args: string[]) =>

@@ -4,10 +4,10 @@
  * it, statuses and publication follow the four-eyes rules, and bad input is refused with a
  * message that names what and where, changing nothing.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { Database } from '../../../src/database/database'
 import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import { readAudit } from '../../../src/publishing/audit/trail'
 import type { GitRepository } from '../../../src/publishing/git/repository'
@@ -16,15 +16,10 @@ import type { Person } from '../../../src/publishing/people/roles'
 import { Drafts, type DraftView, MAIN } from '../../../src/publishing/workflow/drafts'
 import { Publisher } from '../../../src/publishing/workflow/publisher'
 import { Releases } from '../../../src/publishing/workflow/releases'
-import type { Database } from '../../../src/server/forms/database'
-import {
-  ada,
-  openPublishingDatabase,
-  paul,
-  rita,
-  type TestDatabase,
-} from '../../support/publishing'
+import { ada, paul, rita } from '../../support/people'
+import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const EN = 'content/pages/en/about.yaml'
 const DE = 'content/pages/de/about.yaml'
@@ -51,7 +46,7 @@ afterAll(async () => {
 })
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cms-api-'))
+  dir = await temporaryFolder('cms-api-')
   repo = await siteRepository(join(dir, 'site.git'))
   main = (await repo.resolve(MAIN)) as string
   await database.query('DELETE FROM drafts')
@@ -72,7 +67,7 @@ beforeEach(async () => {
   })
   const publisher = new Publisher({ database, repo, drafts, releases })
   api = createCmsApi({ repo, drafts, publisher })
-  return () => rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  return () => removeFolder(dir)
 })
 
 const call = (who: Person, action: string, params: Record<string, unknown> = {}) =>

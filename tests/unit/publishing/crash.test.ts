@@ -5,36 +5,22 @@
  * opens again with everything it had acknowledged.
  */
 import { spawn } from 'node:child_process'
-import { access, mkdtemp, readFile, readlink, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { access, readFile, readlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSite } from '../../../src/engine/build'
 import { ROOT, readBuildConfig } from '../../../src/engine/config'
-import type { Person } from '../../../src/publishing/people/roles'
 import { openPublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
 import { CURRENT } from '../../../src/publishing/workflow/releases'
-import { approvedDraft as approvedDraftOf } from '../../support/publishing'
+import { ada, addPeople, paul, rita } from '../../support/people'
+import { ABOUT, approvedDraft as approvedDraftOf } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let dir: string
 let env: Record<string, string>
-const ABOUT = 'content/en/pages/about.yaml'
-const ada: Person = { email: 'ada@bank.example', name: 'Ada', roles: ['author'], language: 'en' }
-const rita: Person = {
-  email: 'rita@bank.example',
-  name: 'Rita',
-  roles: ['reviewer'],
-  language: 'en',
-}
-const paul: Person = {
-  email: 'paul@bank.example',
-  name: 'Paul',
-  roles: ['publisher'],
-  language: 'en',
-}
 
 const open = () =>
   openPublishingService(readPublishingSettings(ROOT, env), {
@@ -85,16 +71,11 @@ async function publishAndKill(afterMs: number): Promise<'killed' | 'finished'> {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'publishing-crash-'))
+  dir = await temporaryFolder('publishing-crash-')
   const remote = await siteRepository(join(dir, 'bank.git'))
   env = { DATA_DIR: join(dir, 'data'), PUBLISHING_REMOTE: remote.gitDir }
   const service = await open()
-  for (const person of [ada, rita, paul]) {
-    await service.database.query(
-      'INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, $4, now())',
-      [person.email, person.name, person.roles, 'en'],
-    )
-  }
+  await addPeople(service.database, [ada, rita, paul])
   await service.close()
   // A live release to fall back on.
   await approvedDraft('Live before the crashes')
@@ -104,7 +85,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 describe('a publication killed at any moment', () => {

@@ -4,10 +4,9 @@
  * commit and lapsing with the next edit; a draft sent back with a comment; each refusal a
  * clear message that changes nothing and is in the audit trail.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Database } from '../../../src/database/database'
 import { readAudit, verifyAudit } from '../../../src/publishing/audit/trail'
 import {
   type GitRepository,
@@ -15,7 +14,7 @@ import {
   RefMovedError,
   UnsafePathError,
 } from '../../../src/publishing/git/repository'
-import type { Person, Role } from '../../../src/publishing/people/roles'
+import type { Person } from '../../../src/publishing/people/roles'
 import {
   branchOf,
   DraftConflictError,
@@ -25,19 +24,9 @@ import {
   RefusedError,
 } from '../../../src/publishing/workflow/drafts'
 import { approvalStands } from '../../../src/publishing/workflow/four-eyes'
-import type { Database } from '../../../src/server/forms/database'
-import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
-
-const person = (email: string, roles: Role[]): Person => ({
-  email,
-  name: email.split('@')[0] ?? '',
-  roles,
-  language: 'en',
-})
-const ada = person('ada@bank.example', ['author'])
-const rita = person('rita@bank.example', ['reviewer'])
-const olga = person('olga@bank.example', ['author', 'reviewer', 'publisher'])
-const PAGE = 'content/en/pages/about.yaml'
+import { ada, olga, paul, person, rita } from '../../support/people'
+import { ABOUT, openPublishingDatabase, type TestDatabase } from '../../support/publishing'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let dir: string
 let repo: GitRepository
@@ -48,12 +37,12 @@ let main: string
 let tick = 0
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'publishing-drafts-'))
+  dir = await temporaryFolder('publishing-drafts-')
   repo = await initBare(join(dir, 'site.git'))
   main = await repo.commit({
     ref: MAIN,
     parent: null,
-    changes: [{ path: PAGE, content: 'title: About\n' }],
+    changes: [{ path: ABOUT, content: 'title: About\n' }],
     author: { name: 'Developer', email: 'dev@bank.example' },
     message: 'Site',
   })
@@ -64,11 +53,16 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await opened.close()
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 const save = (who: Person, title: string) =>
-  drafts.save(who, 'pages/about', [{ path: PAGE, content: `title: ${title}\n` }], `About: ${title}`)
+  drafts.save(
+    who,
+    'pages/about',
+    [{ path: ABOUT, content: `title: ${title}\n` }],
+    `About: ${title}`,
+  )
 
 describe('drafts', () => {
   it('saves to the draft’s own branch as its author; main stays as it was', async () => {
@@ -76,12 +70,12 @@ describe('drafts', () => {
     expect(draft).toMatchObject({
       status: 'draft',
       writers: [ada.email],
-      files: [PAGE],
+      files: [ABOUT],
       approval: null,
       base: main,
     })
     expect(await repo.resolve(MAIN)).toBe(main)
-    expect((await repo.readFile(draft.head, PAGE))?.toString()).toBe('title: About us\n')
+    expect((await repo.readFile(draft.head, ABOUT))?.toString()).toBe('title: About us\n')
     expect(await repo.resolve(branchOf('pages/about'))).toBe(draft.head)
   })
 
@@ -154,7 +148,7 @@ describe('drafts', () => {
       ref: branchOf('pages/about'),
       parent: submitted.head,
       expected: submitted.head,
-      changes: [{ path: PAGE, content: 'title: Slipped in\n' }],
+      changes: [{ path: ABOUT, content: 'title: Slipped in\n' }],
       author: { name: 'Ada', email: ada.email },
       message: 'Pushed to the draft by hand',
     })
@@ -209,7 +203,7 @@ describe('drafts', () => {
         const read = await super.get(id)
         if (this.race) {
           this.race = false
-          await this.save(ada, id, [{ path: PAGE, content: 'title: Meanwhile\n' }], 'Meanwhile')
+          await this.save(ada, id, [{ path: ABOUT, content: 'title: Meanwhile\n' }], 'Meanwhile')
         }
         return read
       }
@@ -246,7 +240,7 @@ describe('drafts', () => {
       drafts.save(ada, 'pages/about', [{ path: '../../etc/passwd', content: 'x' }], 'Bad'),
     ).rejects.toBeInstanceOf(UnsafePathError)
     await expect(
-      drafts.save(ada, '../main', [{ path: PAGE, content: 'x' }], 'Bad'),
+      drafts.save(ada, '../main', [{ path: ABOUT, content: 'x' }], 'Bad'),
     ).rejects.toThrow(/not a draft id/)
     expect(await drafts.get('pages/about')).toBeNull()
     expect(await repo.resolve(MAIN)).toBe(main)
@@ -259,7 +253,7 @@ describe('after a crash between the commit and its record', () => {
       ref: branchOf('pages/about'),
       parent: main,
       expected: null,
-      changes: [{ path: PAGE, content: 'title: Half saved\n' }],
+      changes: [{ path: ABOUT, content: 'title: Half saved\n' }],
       author: { name: 'ada', email: ada.email },
       message: 'Saved before the crash',
     })
@@ -270,7 +264,6 @@ describe('after a crash between the commit and its record', () => {
 })
 
 describe('publishing a draft', () => {
-  const paul = person('paul@bank.example', ['publisher'])
   const OTHER = 'content/de/pages/about.yaml'
 
   it('merges an approved draft onto main by the publisher, keeps what reached main meanwhile, and removes the draft', async () => {
@@ -290,7 +283,7 @@ describe('publishing a draft', () => {
     await drafts.land(paul, merged)
     const tip = (await repo.resolve(MAIN)) ?? ''
     expect(tip).toBe(merged.commit)
-    expect((await repo.readFile(tip, PAGE))?.toString()).toBe('title: About us\n')
+    expect((await repo.readFile(tip, ABOUT))?.toString()).toBe('title: About us\n')
     expect((await repo.readFile(tip, OTHER))?.toString()).toBe('title: Über uns\n')
     expect(await repo.resolve(branchOf('pages/about'))).toBeNull()
     expect(await drafts.get('pages/about')).toBeNull()
@@ -299,12 +292,11 @@ describe('publishing a draft', () => {
       action: 'publish',
       before: elsewhere,
       after: tip,
-      details: { approvedBy: rita.email, files: [PAGE] },
+      details: { approvedBy: rita.email, files: [ABOUT] },
     })
   })
 
   it('withdraws the approval when a draft is sent back, so it cannot be published', async () => {
-    const paul = person('paul@bank.example', ['publisher'])
     await save(ada, 'About us')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await drafts.approve(rita, 'pages/about')
@@ -318,7 +310,7 @@ describe('publishing a draft', () => {
     const theirs = await drafts.save(
       olga,
       'pages/about',
-      [{ path: PAGE, content: 'title: Theirs\n' }],
+      [{ path: ABOUT, content: 'title: Theirs\n' }],
       'Theirs',
       first.head,
     )
@@ -326,21 +318,21 @@ describe('publishing a draft', () => {
       drafts.save(
         ada,
         'pages/about',
-        [{ path: PAGE, content: 'title: Mine\n' }],
+        [{ path: ABOUT, content: 'title: Mine\n' }],
         'Mine',
         first.head,
       ),
     ).rejects.toBeInstanceOf(RefMovedError)
     expect((await drafts.get('pages/about'))?.head).toBe(theirs.head)
     await expect(
-      drafts.save(ada, 'pages/new', [{ path: PAGE, content: 'x\n' }], 'New', first.head),
+      drafts.save(ada, 'pages/new', [{ path: ABOUT, content: 'x\n' }], 'New', first.head),
     ).rejects.toBeInstanceOf(RefMovedError)
   })
 
   it('refuses draft names git cannot keep as branches', async () => {
     for (const id of ['pages/about.lock', 'pages/about.', 'pages/a..b', 'pages', '../x']) {
       await expect(
-        drafts.save(ada, id, [{ path: PAGE, content: 'title: x\n' }], 'x'),
+        drafts.save(ada, id, [{ path: ABOUT, content: 'title: x\n' }], 'x'),
       ).rejects.toThrow(/not a draft id/)
     }
   })
@@ -369,7 +361,7 @@ describe('publishing a draft', () => {
     await repo.commit({
       ref: MAIN,
       parent: main,
-      changes: [{ path: PAGE, content: 'title: Changed by a developer\n' }],
+      changes: [{ path: ABOUT, content: 'title: Changed by a developer\n' }],
       author: { name: 'Developer', email: 'dev@bank.example' },
       message: 'Clash',
     })
@@ -386,7 +378,7 @@ describe('publishing a draft', () => {
       ref: MAIN,
       parent: main,
       changes: [
-        { path: PAGE, content: 'title: Changed by a developer\n' },
+        { path: ABOUT, content: 'title: Changed by a developer\n' },
         { path: OTHER, content: 'other\n' },
       ],
       author: { name: 'Developer', email: 'dev@bank.example' },
@@ -395,16 +387,16 @@ describe('publishing a draft', () => {
     const resaved = await drafts.save(
       olga,
       'pages/about',
-      [{ path: PAGE, content: 'title: About us, again\n' }],
+      [{ path: ABOUT, content: 'title: About us, again\n' }],
       'Again',
     )
-    expect(resaved).toMatchObject({ base: developer, files: [PAGE] })
+    expect(resaved).toMatchObject({ base: developer, files: [ABOUT] })
     expect(resaved.writers).toEqual([ada.email, olga.email])
     await expect(drafts.approve(olga, 'pages/about')).rejects.toThrow(/wrote/)
     await drafts.setStatus(olga, 'pages/about', 'pending_review')
     await drafts.approve(rita, 'pages/about')
     const merged = await drafts.merged(paul, 'pages/about')
-    expect((await repo.readFile(merged.commit, PAGE))?.toString()).toBe('title: About us, again\n')
+    expect((await repo.readFile(merged.commit, ABOUT))?.toString()).toBe('title: About us, again\n')
     expect((await repo.readFile(merged.commit, OTHER))?.toString()).toBe('other\n')
   })
 
@@ -415,12 +407,12 @@ describe('publishing a draft', () => {
     const start = await repo.commit({
       ref: MAIN,
       parent: main,
-      changes: [{ path: PAGE, content: entry(first) }],
+      changes: [{ path: ABOUT, content: entry(first) }],
       author: { name: 'Developer', email: 'dev@bank.example' },
       message: 'Longer about page',
     })
     const mine = { ...first, title: 'About us', description: 'Drafted description' }
-    await drafts.save(ada, 'pages/about', [{ path: PAGE, content: entry(mine) }], 'Draft')
+    await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: entry(mine) }], 'Draft')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await drafts.approve(rita, 'pages/about')
     // Meanwhile on main: the intro, the same description, the image, and a new field.
@@ -429,7 +421,7 @@ describe('publishing a draft', () => {
       parent: start,
       changes: [
         {
-          path: PAGE,
+          path: ABOUT,
           content: `${entry({ ...first, intro: 'Who we are, since 2019', description: 'Main description', image: 'b.png' })}kicker: New\n`,
         },
       ],
@@ -442,21 +434,21 @@ describe('publishing a draft', () => {
     const resaved = await drafts.save(
       ada,
       'pages/about',
-      [{ path: PAGE, content: entry(mine) }],
+      [{ path: ABOUT, content: entry(mine) }],
       'Again',
     )
     expect(resaved.base).toBe(developer)
-    expect((await repo.readFile(resaved.head, PAGE))?.toString()).toBe(
+    expect((await repo.readFile(resaved.head, ABOUT))?.toString()).toBe(
       'title: About us\nintro: Who we are, since 2019\nseo:\n  description: Drafted description\n  image: b.png\nkicker: New\n',
     )
     expect(resaved.comments.map((comment) => comment.body)).toEqual([
-      `Saved again on the live site's newer version. The live site had changed these too, and this draft's version replaces the live site's: ${PAGE}: seo.description.`,
+      `Saved again on the live site's newer version. The live site had changed these too, and this draft's version replaces the live site's: ${ABOUT}: seo.description.`,
     ])
     const saves = (await readAudit(database)).filter((entry) => entry.action === 'save')
-    expect(saves.at(-1)?.details).toMatchObject({ overridden: [`${PAGE}: seo.description`] })
+    expect(saves.at(-1)?.details).toMatchObject({ overridden: [`${ABOUT}: seo.description`] })
     await drafts.approve(rita, 'pages/about')
-    expect(await repo.readFile((await drafts.merged(olga, 'pages/about')).commit, PAGE)).toEqual(
-      await repo.readFile(resaved.head, PAGE),
+    expect(await repo.readFile((await drafts.merged(olga, 'pages/about')).commit, ABOUT)).toEqual(
+      await repo.readFile(resaved.head, ABOUT),
     )
   })
 
@@ -473,7 +465,7 @@ describe('publishing a draft', () => {
     expect(kept.head).toBe(newer.head)
     expect(kept.base).toBe(merged.draft.head)
     expect(approvalStands(kept)).toBe(false)
-    expect((await repo.readFile(kept.head, PAGE))?.toString()).toBe(
+    expect((await repo.readFile(kept.head, ABOUT))?.toString()).toBe(
       'title: About us, edited meanwhile\n',
     )
     expect((await readAudit(database)).at(-1)).toMatchObject({

@@ -4,8 +4,6 @@
  * without a working tree that name conflicting files; paths outside the tree refused.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
@@ -17,6 +15,7 @@ import {
   RefMovedError,
   UnsafePathError,
 } from '../../../src/publishing/git/repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const ADA = { name: 'Ada Author', email: 'ada@bank.example' }
 const RITA = { name: 'Rita Reviewer', email: 'rita@bank.example' }
@@ -26,12 +25,12 @@ let dir: string
 let repo: GitRepository
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'publishing-git-'))
+  dir = await temporaryFolder('publishing-git-')
   repo = await initBare(join(dir, 'site.git'))
 })
 
 afterEach(async () => {
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 const text = async (commit: string, path: string) =>

@@ -4,8 +4,7 @@
  * policy headers on every answer, a session cookie no script or other site can use, and
  * nothing a person typed in the log.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,8 +15,10 @@ import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/htt
 import { IMAGE_POLICY } from '../../../src/publishing/http/policy'
 import { disablePerson, startSession } from '../../../src/publishing/people/people'
 import type { PublishingService } from '../../../src/publishing/service'
+import { ada, addPeople, paul, person, rita } from '../../support/people'
 import { openServiceWithStandInBuild } from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let dir: string
 let remote: GitRepository
@@ -28,7 +29,7 @@ const ORIGIN = 'http://localhost:8081'
 const cookie: Record<string, string> = {}
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'publishing-http-'))
+  dir = await temporaryFolder('publishing-http-')
   remote = await siteRepository(join(dir, 'bank.git'))
   const env = { DATA_DIR: join(dir, 'data'), PUBLISHING_REMOTE: remote.gitDir }
   service = await openServiceWithStandInBuild(env)
@@ -37,16 +38,9 @@ beforeAll(async () => {
     logStream: { write: (line) => logged.push(line) },
     signInLimit: 3,
   })
-  for (const [email, roles] of [
-    ['ada@bank.example', ['author']],
-    ['rita@bank.example', ['reviewer']],
-    ['paul@bank.example', ['publisher']],
-    ['gone@bank.example', ['author']],
-  ] as const) {
-    await service.database.query(
-      'INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, $4, now())',
-      [email, email.split('@')[0], roles, 'en'],
-    )
+  const gone = person('gone@bank.example', ['author'])
+  await addPeople(service.database, [ada, rita, paul, gone])
+  for (const { email } of [ada, rita, paul, gone]) {
     cookie[email] = `${SESSION_COOKIE}=${(await startSession(service.database, email)).token}`
   }
   await disablePerson(service.database, 'gone@bank.example')
@@ -55,7 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close()
   await service.close()
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 const english = () => readFile(join(ROOT, 'content/en/pages/about.yaml'), 'utf8')
@@ -615,12 +609,7 @@ describe('the page of changes', () => {
   })
 
   it('offers each person only what the rules allow, says why not, and shows text as its source or its changes', async () => {
-    const ada = {
-      email: 'ada@bank.example',
-      name: 'ada',
-      roles: ['author' as const],
-      language: 'en' as const,
-    }
+    const olga = person('olga@bank.example', ['author', 'publisher'])
     const imprint = 'content/en/pages/imprint.yaml'
     await service.drafts.save(
       ada,
@@ -661,10 +650,7 @@ describe('the page of changes', () => {
     expect(section((await as('paul@bank.example', 'GET', '/changes')).body)).not.toContain(
       'Publish now',
     )
-    await service.drafts.approve(
-      { email: 'rita@bank.example', name: 'rita', roles: ['reviewer'], language: 'en' },
-      'pages/imprint',
-    )
+    await service.drafts.approve(rita, 'pages/imprint')
     expect(section((await as('paul@bank.example', 'GET', '/changes')).body)).toContain(
       '>Publish now</button>',
     )
@@ -675,21 +661,14 @@ describe('the page of changes', () => {
     cookie['olga@bank.example'] =
       `${SESSION_COOKIE}=${(await startSession(service.database, 'olga@bank.example')).token}`
     await service.drafts.save(
-      { email: 'olga@bank.example', name: 'olga', roles: ['author', 'publisher'], language: 'en' },
+      olga,
       'pages/imprint',
       [{ path: imprint, content: 'title: Imprint, by Olga too\n' }],
       'Olga',
     )
     // Her save returned it to draft (Ada had submitted it); she submits it herself.
-    await service.drafts.setStatus(
-      { email: 'olga@bank.example', name: 'olga', roles: ['author', 'publisher'], language: 'en' },
-      'pages/imprint',
-      'pending_review',
-    )
-    await service.drafts.approve(
-      { email: 'rita@bank.example', name: 'rita', roles: ['reviewer'], language: 'en' },
-      'pages/imprint',
-    )
+    await service.drafts.setStatus(olga, 'pages/imprint', 'pending_review')
+    await service.drafts.approve(rita, 'pages/imprint')
     const forOlga = section((await as('olga@bank.example', 'GET', '/changes')).body)
     expect(forOlga).not.toContain('>Publish now</button>')
     expect(forOlga).toContain('You may not publish it: You wrote part of this draft')
@@ -741,7 +720,7 @@ describe('the page of changes', () => {
       message: 'Imprint title',
     })
     await service.drafts.save(
-      { email: 'ada@bank.example', name: 'ada', roles: ['author'], language: 'en' },
+      ada,
       'pages/about',
       [
         {

@@ -4,9 +4,6 @@
  * from the group claim through the settings' map at every sign-in, someone without a mapped
  * group turned away, a tampered or replayed callback refused, passkeys off meanwhile.
  */
-
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -22,6 +19,7 @@ import {
 } from '../../support/oidc-provider'
 import { openServiceWithStandInBuild } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const CMS = 'http://localhost:8081'
 
@@ -34,7 +32,7 @@ beforeAll(async () => {
   server = await startOidcProvider(CMS)
   const issuer = server.issuer
 
-  dir = await mkdtemp(join(tmpdir(), 'publishing-oidc-'))
+  dir = await temporaryFolder('publishing-oidc-')
   const remote = await siteRepository(join(dir, 'bank.git'))
   const env = {
     DATA_DIR: join(dir, 'data'),
@@ -52,7 +50,7 @@ afterAll(async () => {
   await app?.close()
   await service?.close()
   await server?.close()
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 /** Follows the provider's redirects and login pages as a browser would, as `login`. */

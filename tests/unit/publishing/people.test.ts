@@ -4,6 +4,7 @@
  * revoked, roles that apply at once, and no token in the database.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Database } from '../../../src/database/database'
 import {
   acceptInvitation,
   disablePerson,
@@ -20,7 +21,6 @@ import {
   setRoles,
   startSession,
 } from '../../../src/publishing/people/people'
-import type { Database } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
 import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 

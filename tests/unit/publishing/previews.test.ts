@@ -3,8 +3,7 @@
  * the publishing service at the site's own addresses once opened, with the site's policy; the
  * public site and main untouched; a draft the site does not build with named by file and field.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,15 +15,15 @@ import {
   SESSION_COOKIE,
 } from '../../../src/publishing/http/app'
 import { startSession } from '../../../src/publishing/people/people'
-import type { Person } from '../../../src/publishing/people/roles'
 import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
+import { ada, addPeople } from '../../support/people'
+import { ABOUT } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const ORIGIN = 'http://localhost:8081'
-const ABOUT = 'content/en/pages/about.yaml'
-const ada: Person = { email: 'ada@bank.example', name: 'Ada', roles: ['author'], language: 'en' }
 let dir: string
 let service: PublishingService
 let app: FastifyInstance
@@ -32,7 +31,7 @@ let session: string
 let builds = 0
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'publishing-previews-'))
+  dir = await temporaryFolder('publishing-previews-')
   const remote = await siteRepository(join(dir, 'bank.git'))
   const env = { DATA_DIR: join(dir, 'data'), PUBLISHING_REMOTE: remote.gitDir }
   service = await openPublishingService(readPublishingSettings(ROOT, env), {
@@ -44,17 +43,14 @@ beforeAll(async () => {
     },
   })
   app = await createPublishingApp(service, { logLevel: 'silent' })
-  await service.database.query(
-    "INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, 'Ada', '{author}', 'en', now())",
-    [ada.email],
-  )
+  await addPeople(service.database, [ada])
   session = `${SESSION_COOKIE}=${(await startSession(service.database, ada.email)).token}`
 })
 
 afterAll(async () => {
   await app.close()
   await service.close()
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 const retitled = async (title: string) =>

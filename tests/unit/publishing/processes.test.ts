@@ -6,11 +6,11 @@
  * (`TEST_DATABASE_URL`): PGlite serves one process.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { mkdtemp, readFile, readlink, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, readlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import { ROOT } from '../../../src/engine/config'
 import { readAudit } from '../../../src/publishing/audit/trail'
 import { GitRepository } from '../../../src/publishing/git/repository'
@@ -19,17 +19,19 @@ import { startSession } from '../../../src/publishing/people/people'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
 import { CURRENT } from '../../../src/publishing/workflow/releases'
 import { berlinLocal } from '../../../src/publishing/workflow/schedules'
-import { type Database, openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
+import { ada, addPeople, paul, rita } from '../../support/people'
+import { ABOUT } from '../../support/publishing'
+import { createSchema, type Schema } from '../../support/schema'
 import { siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const URL_OF_DATABASE = process.env.TEST_DATABASE_URL
 /** The address people open: the load balancer's, the same for both processes. */
 const CMS_URL = 'http://localhost:18400'
-const ABOUT = 'content/en/pages/about.yaml'
 const IMPRINT = 'content/en/pages/imprint.yaml'
 
 let dir: string
-let schema: string
+let schema: Schema | undefined
 let database: Database
 const processes: ChildProcess[] = []
 const ports: number[] = []
@@ -56,17 +58,13 @@ function startProcess(env: NodeJS.ProcessEnv): Promise<number> {
 describe.skipIf(!URL_OF_DATABASE)('two service processes on one PostgreSQL', () => {
   beforeAll(async () => {
     const url = URL_OF_DATABASE as string
-    dir = await mkdtemp(join(tmpdir(), 'publishing-processes-'))
-    schema = `publishing_${randomBytes(6).toString('hex')}`
-    const admin = await openDatabase({ url, poolSize: 1, migrate: false })
-    await admin.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
-    await admin.close()
+    dir = await temporaryFolder('publishing-processes-')
+    schema = await createSchema(url, 'publishing')
     const remote = await siteRepository(join(dir, 'bank.git'))
-    const separator = url.includes('?') ? '&' : '?'
     const env = {
       DATA_DIR: join(dir, 'data'),
       PUBLISHING_REMOTE: remote.gitDir,
-      DATABASE_URL: `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      DATABASE_URL: schema.url,
       CMS_URL,
       CMS_PORT: '0',
       SCHEDULE_CHECK_SECONDS: '1',
@@ -75,16 +73,9 @@ describe.skipIf(!URL_OF_DATABASE)('two service processes on one PostgreSQL', () 
     // The first makes the repository and the tables; the second finds them.
     ports.push(await startProcess(env))
     ports.push(await startProcess(env))
-    database = await openDatabase({ url, schema, migrate: false })
-    for (const [email, roles] of [
-      ['ada@bank.example', ['author']],
-      ['rita@bank.example', ['reviewer']],
-      ['paul@bank.example', ['publisher']],
-    ] as const) {
-      await database.query(
-        'INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, $4, now())',
-        [email, email.split('@')[0], roles, 'en'],
-      )
+    database = await openDatabase({ url, schema: schema.name })
+    await addPeople(database, [ada, rita, paul])
+    for (const { email } of [ada, rita, paul]) {
       cookies[email] = `${SESSION_COOKIE}=${(await startSession(database, email)).token}`
     }
   }, 120_000)
@@ -101,12 +92,8 @@ describe.skipIf(!URL_OF_DATABASE)('two service processes on one PostgreSQL', () 
       ),
     )
     await database?.close()
-    if (URL_OF_DATABASE && schema) {
-      const admin = await openDatabase({ url: URL_OF_DATABASE, poolSize: 1, migrate: false })
-      await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-      await admin.close()
-    }
-    await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+    await schema?.drop()
+    await removeFolder(dir)
   })
 
   /** A request to process `index` as `email`, from the editor's page. */

@@ -5,10 +5,11 @@
  * on main; what a developer pushed to the remote is taken in first; one publication at a time.
  * Real git and a real database; the real build where publishing itself is tested.
  */
-import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { Database } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import { type BuildReport, buildSite } from '../../../src/engine/build'
 import { type BuildConfig, ROOT, readBuildConfig } from '../../../src/engine/config'
 import { readAudit, verifyAudit } from '../../../src/publishing/audit/trail'
@@ -18,18 +19,16 @@ import { branchOf, Drafts, MAIN, RefusedError } from '../../../src/publishing/wo
 import { settleMainMoves } from '../../../src/publishing/workflow/main-moves'
 import { Publisher, UpstreamConflictError } from '../../../src/publishing/workflow/publisher'
 import { BuildFailedError, CURRENT, Releases } from '../../../src/publishing/workflow/releases'
-import { type Database, openDatabase } from '../../../src/server/forms/database'
+import { ada, paul, rita } from '../../support/people'
 import {
-  ada,
+  ABOUT,
   approvedDraft,
   openPublishingDatabase,
-  paul,
-  rita,
   type TestDatabase,
 } from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
-const ABOUT = 'content/en/pages/about.yaml'
 const ABOUT_PAGE = 'en/about/index.html'
 
 let dir: string
@@ -49,7 +48,7 @@ const afterRelease: string[] = []
 beforeAll(async () => {
   // One workspace and one database for the file: the builds after the first are warm, as in
   // the service, and each test starts from empty tables (the trail aside, which only grows).
-  workspace = await mkdtemp(join(tmpdir(), 'publishing-workspace-'))
+  workspace = await temporaryFolder('publishing-workspace-')
   original = await readFile(join(ROOT, ABOUT), 'utf8')
   opened = await openPublishingDatabase({})
   database = opened.database
@@ -57,7 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await opened.close()
-  await rm(workspace, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(workspace)
 })
 
 /**
@@ -92,7 +91,7 @@ function makePublisher(build: (config: BuildConfig) => Promise<BuildReport>) {
 const useRealBuild = () => makePublisher(buildSite)
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'publishing-releases-'))
+  dir = await temporaryFolder('publishing-releases-')
   remote = await siteRepository(join(dir, 'remote.git'))
   repo = await siteRepository(join(dir, 'site.git'))
   for (const table of ['drafts', 'releases', 'publish_lease', 'main_moves']) {
@@ -104,7 +103,7 @@ beforeEach(async () => {
   return async () => {
     // Retried: the after-release command runs in the background, and git may still be
     // packing the repository after a fetch, when the test is done (ENOTEMPTY in CI).
-    await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+    await removeFolder(dir)
   }
 })
 

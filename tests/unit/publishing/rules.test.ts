@@ -3,7 +3,6 @@
  * manage people, and the message a refused person reads, in their editor's language.
  */
 import { describe, expect, it } from 'vitest'
-import type { Person, Role } from '../../../src/publishing/people/roles'
 import {
   approvalStands,
   type Draft,
@@ -15,16 +14,8 @@ import {
   maySubmit,
   mayWrite,
 } from '../../../src/publishing/workflow/four-eyes'
+import { ada, paul, person, rita } from '../../support/people'
 
-const person = (email: string, roles: Role[], language: 'en' | 'de' = 'en'): Person => ({
-  email,
-  name: email.split('@')[0] ?? email,
-  roles,
-  language,
-})
-const ada = person('ada@bank.example', ['author'])
-const rita = person('rita@bank.example', ['reviewer'])
-const paul = person('paul@bank.example', ['publisher'])
 const all = person('all@bank.example', ['author', 'reviewer', 'publisher', 'administrator'])
 
 /** Ada's draft, which she moved to review as it is (`c2`). */

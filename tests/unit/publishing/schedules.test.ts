@@ -4,10 +4,11 @@
  * when due, the rules checked again then; a cancelled one never fires; two processes on one
  * PostgreSQL fire it once between them; a schedule kept across a restart fires in the next process.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
+import type { Database } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import { readAudit } from '../../../src/publishing/audit/trail'
 import type { GitRepository } from '../../../src/publishing/git/repository'
@@ -21,18 +22,17 @@ import {
   ScheduleError,
   Schedules,
 } from '../../../src/publishing/workflow/schedules'
-import { type Database, openDatabase } from '../../../src/server/forms/database'
 import { databases } from '../../support/forms'
+import { ada, addPeople, paul, rita } from '../../support/people'
 import {
-  ada,
+  ABOUT,
   approvedDraft,
   openPublishingDatabase,
   openServiceWithStandInBuild,
-  paul,
-  rita,
   type TestDatabase,
 } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 describe('Berlin time', () => {
   it('reads wall-clock times in winter and summer, refuses the skipped hour, takes the first of the repeated one', () => {
@@ -45,8 +45,6 @@ describe('Berlin time', () => {
     expect(fromBerlinTime('2026-12-01T09:00:30').toISOString()).toBe('2026-12-01T08:00:30.000Z')
   })
 })
-
-const ABOUT = 'content/en/pages/about.yaml'
 
 for (const kind of databases()) {
   describe(`schedules on ${kind.name}`, () => {
@@ -102,22 +100,17 @@ for (const kind of databases()) {
       now = new Date('2026-11-26T09:00:00Z')
       opened = await openPublishingDatabase(kind)
       database = opened.database
-      dir = await mkdtemp(join(tmpdir(), 'schedules-'))
+      dir = await temporaryFolder('schedules-')
       repo = await siteRepository(join(dir, 'site.git'))
       drafts = new Drafts(database, repo, clock)
       // The scheduler is looked up again when the schedule fires.
-      for (const someone of [ada, rita, paul]) {
-        await database.query(
-          'INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, $4, $5)',
-          [someone.email, someone.name, someone.roles, 'en', now.toISOString()],
-        )
-      }
+      await addPeople(database, [ada, rita, paul], now)
       schedules = schedulesOn(database)
     })
 
     afterEach(async () => {
       await opened.close()
-      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+      await removeFolder(dir)
     })
 
     const approved = (title: string) => approvedDraft(drafts, title)
@@ -295,46 +288,38 @@ for (const kind of databases()) {
 
 describe('a schedule across a restart of the service', () => {
   it('is kept in the database and fires when due in the process started next', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'schedules-restart-'))
+    const dir = await temporaryFolder('schedules-restart-')
+    onTestFinished(() => removeFolder(dir))
     const remote = await siteRepository(join(dir, 'bank.git'))
     const env = { DATA_DIR: join(dir, 'data'), PUBLISHING_REMOTE: remote.gitDir }
     let now = new Date('2026-11-26T09:00:00Z')
     const clock = () => now
+    const first = await openServiceWithStandInBuild(env, clock)
+    await addPeople(first.database, [ada, rita, paul], now)
+    const text = (await readFile(join(ROOT, ABOUT), 'utf8')).replace(
+      /^title: .*$/m,
+      'title: After the restart',
+    )
+    await first.drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], 'Restart')
+    await first.drafts.setStatus(ada, 'pages/about', 'pending_review')
+    await first.drafts.approve(rita, 'pages/about')
+    await first.schedules.schedule(paul, 'pages/about', fromBerlinTime('2026-11-27T10:00'))
+    await first.close()
+
+    now = new Date('2026-11-27T09:00:00Z')
+    const next = await openServiceWithStandInBuild(env, clock)
     try {
-      const first = await openServiceWithStandInBuild(env, clock)
-      for (const someone of [ada, rita, paul]) {
-        await first.database.query(
-          'INSERT INTO people (email, name, roles, language, created_at) VALUES ($1, $2, $3, $4, $5)',
-          [someone.email, someone.name, someone.roles, 'en', now.toISOString()],
-        )
-      }
-      const text = (await readFile(join(ROOT, ABOUT), 'utf8')).replace(
-        /^title: .*$/m,
+      const [fired, ...more] = await next.schedules.fireDue()
+      expect(more).toEqual([])
+      expect(fired?.schedule).toMatchObject({ state: 'done', draftId: 'pages/about' })
+      expect(fired?.release?.kind).toBe('schedule')
+      const main = (await next.repo.resolve(MAIN)) as string
+      expect((await next.repo.readFile(main, ABOUT))?.toString()).toContain(
         'title: After the restart',
       )
-      await first.drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], 'Restart')
-      await first.drafts.setStatus(ada, 'pages/about', 'pending_review')
-      await first.drafts.approve(rita, 'pages/about')
-      await first.schedules.schedule(paul, 'pages/about', fromBerlinTime('2026-11-27T10:00'))
-      await first.close()
-
-      now = new Date('2026-11-27T09:00:00Z')
-      const next = await openServiceWithStandInBuild(env, clock)
-      try {
-        const [fired, ...more] = await next.schedules.fireDue()
-        expect(more).toEqual([])
-        expect(fired?.schedule).toMatchObject({ state: 'done', draftId: 'pages/about' })
-        expect(fired?.release?.kind).toBe('schedule')
-        const main = (await next.repo.resolve(MAIN)) as string
-        expect((await next.repo.readFile(main, ABOUT))?.toString()).toContain(
-          'title: After the restart',
-        )
-        expect(await next.schedules.fireDue()).toEqual([])
-      } finally {
-        await next.close()
-      }
+      expect(await next.schedules.fireDue()).toEqual([])
     } finally {
-      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+      await next.close()
     }
   })
 })

@@ -3,9 +3,8 @@
  * against the site and the forms service of one app, each a defect found by probing, each
  * answered as a bank's security team expects.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { connect, createServer, type Server } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../../src/server/app'
@@ -19,11 +18,12 @@ import {
   type TestService,
 } from '../../support/forms'
 import { type RawAnswer, rawRequest, sendAndReset, sendRaw } from '../../support/raw-http'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let root: string
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'dist-attacks-'))
+  root = await temporaryFolder('dist-attacks-')
   const put = async (path: string, data: string) => {
     await mkdir(join(root, path, '..'), { recursive: true })
     await writeFile(join(root, path), data)
@@ -37,7 +37,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await rm(root, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(root)
 })
 
 /** A CSP report of the legacy format (`report-uri`), as a browser sends it. */

@@ -5,11 +5,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signUp, spawnFormsServer, stopFormsServer } from '../../support/forms'
+import { removeFolder } from '../../support/temporary-folder'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
 const scratch = join(tmpdir(), `forms-alone-${randomBytes(6).toString('hex')}`)
@@ -63,7 +64,7 @@ describe('the forms service alone', () => {
     await writeFile(join(site, 'hello.txt'), 'hello')
   })
   afterAll(async () => {
-    await rm(scratch, { recursive: true, force: true, maxRetries: 10 })
+    await removeFolder(scratch)
   })
 
   it('serves the site beside the service by default, with the health endpoints', async () => {

@@ -5,12 +5,10 @@
  * lock of the dead process is taken over), and every queued mail, the ones the dead process
  * had claimed too, is delivered once.
  */
-import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
+import { openDatabase } from '../../../src/database/open'
 import {
   databases,
   type Inbox,
@@ -21,39 +19,35 @@ import {
   stopFormsServer,
   until,
 } from '../../support/forms'
+import { createSchema, type Schema } from '../../support/schema'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const SIGN_UPS = 60
 
 describe.each(databases())('a crash under load on $name', (database) => {
   let inbox: Inbox
-  const dataDir = join(tmpdir(), `forms-crash-${randomBytes(6).toString('hex')}`)
-  const schema = `crash_${randomBytes(6).toString('hex')}`
+  let dataDir = ''
+  let schema: Schema | undefined
   // A short lease on PostgreSQL, where another process could be alive; PGlite ends the dead
   // process's leases when it opens.
-  const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, DATABASE_URL: '', MAIL_LEASE_SECONDS: '2' }
+  const env: NodeJS.ProcessEnv = { DATABASE_URL: '', MAIL_LEASE_SECONDS: '2' }
 
   beforeAll(async () => {
+    dataDir = await temporaryFolder('forms-crash-')
+    env.DATA_DIR = dataDir
     inbox = await startSmtp()
     env.SMTP_URL = inbox.url
     if (database.url) {
-      const admin = await openDatabase({ url: database.url, poolSize: 1, migrate: false })
-      await admin.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
-      await admin.close()
-      const url = new URL(database.url)
-      url.searchParams.set('options', `-c search_path=${schema}`)
-      env.DATABASE_URL = url.toString()
+      schema = await createSchema(database.url, 'crash')
+      env.DATABASE_URL = schema.url
     } else {
       delete env.MAIL_LEASE_SECONDS
     }
   })
   afterAll(async () => {
     await inbox.close()
-    if (database.url) {
-      const admin = await openDatabase({ url: database.url, poolSize: 1, migrate: false })
-      await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-      await admin.close()
-    }
-    await rm(dataDir, { recursive: true, force: true, maxRetries: 10 })
+    await schema?.drop()
+    await removeFolder(dataDir)
     await rm(`${dataDir}.lock`, { force: true })
   })
 
@@ -121,7 +115,6 @@ describe.each(databases())('a crash under load on $name', (database) => {
     const db = await openDatabase({
       url: env.DATABASE_URL || undefined,
       dataDir: database.url ? undefined : join(dataDir, 'db'),
-      migrate: false,
     })
     try {
       const rows = await db.query<{ email: string; requested: number; sent: boolean }>(

@@ -9,8 +9,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createFileStore } from '../../../src/content/file-store'
 import { loadFormsContent } from '../../../src/content/forms'
-import { type Database, openDatabase } from '../../../src/server/forms/database'
+import type { Database } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import { createMailer, type Mailer, readOutbox } from '../../../src/server/forms/mail'
+import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
 import {
   csvCell,
   eraseEmail,
@@ -21,6 +23,7 @@ import {
 import { MailSender } from '../../../src/server/forms/sender'
 import { FormsStore, hashToken } from '../../../src/server/forms/store'
 import { FIXTURE_CONTENT } from '../../support/forms'
+import { removeFolder } from '../../support/temporary-folder'
 
 const DAY = 24 * 3_600_000
 const scratch = () => join(tmpdir(), `forms-ops-${randomBytes(6).toString('hex')}`)
@@ -41,7 +44,7 @@ describe('operators’ tools', () => {
     return { confirm: token('confirm'), unsubscribe: token('unsubscribe') }
   }
   beforeAll(async () => {
-    db = await openDatabase({})
+    db = await openDatabase({ migrations: FORMS_MIGRATIONS })
     store = new FormsStore(db, { now: () => new Date(now), coolingMs: 0 })
     mailer = await createMailer({ outboxDir: outbox, from: 'Test <test@example.com>' })
     const { forms, settings } = await loadFormsContent(createFileStore(FIXTURE_CONTENT))
@@ -88,7 +91,7 @@ describe('operators’ tools', () => {
   afterAll(async () => {
     await mailer.close()
     await db.close()
-    await rm(outbox, { recursive: true, force: true, maxRetries: 10 })
+    await removeFolder(outbox)
   })
 
   it('exports confirmed subscribers only, with the proof of consent and an unsubscribe link, as safe CSV', async () => {
@@ -267,7 +270,7 @@ describe('the outbox', () => {
       expect((await readdir(dir)).filter((file) => file.endsWith('.eml'))).toHaveLength(2)
     } finally {
       await mailer.close()
-      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+      await removeFolder(dir)
     }
   })
 })
@@ -278,16 +281,16 @@ describe('PGlite in a folder', () => {
     try {
       // The parent process (the test runner's) is alive and is not us.
       await writeFile(`${dir}.lock`, String(process.ppid))
-      await expect(openDatabase({ dataDir: dir })).rejects.toThrow(
+      await expect(openDatabase({ dataDir: dir, migrations: FORMS_MIGRATIONS })).rejects.toThrow(
         `is in use by process ${process.ppid}`,
       )
       await writeFile(`${dir}.lock`, '999999999')
-      const db = await openDatabase({ dataDir: dir })
+      const db = await openDatabase({ dataDir: dir, migrations: FORMS_MIGRATIONS })
       expect(await readFile(`${dir}.lock`, 'utf8')).toBe(String(process.pid))
       await db.close()
       await expect(readFile(`${dir}.lock`, 'utf8')).rejects.toThrow()
     } finally {
-      await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+      await removeFolder(dir)
       await rm(`${dir}.lock`, { force: true })
     }
   })

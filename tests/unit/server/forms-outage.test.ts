@@ -5,9 +5,8 @@
  * itself when the database is back; a server that terminates the service's connections
  * (57P01, as on a failover) costs no more than a 503.
  */
-import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
+import { openDatabase } from '../../../src/database/open'
 import { FORM_MESSAGES } from '../../../src/shared/forms/messages'
 import {
   databases,
@@ -20,6 +19,7 @@ import {
   until,
 } from '../../support/forms'
 import { startProxy, type TcpProxy } from '../../support/forms-proxy'
+import { createSchema, type Schema } from '../../support/schema'
 
 const postgres = databases().find((database) => database.url)
 
@@ -29,20 +29,18 @@ describe.skipIf(!postgres)('PostgreSQL unreachable', () => {
   let server: ServerProcess
   /** What the service logs (at LOG_LEVEL=warn): its warnings and errors. */
   let output = ''
-  const schema = `outage_${randomBytes(6).toString('hex')}`
-  const application = `forms_${schema}`
-  const admin = () => openDatabase({ url: postgres?.url, poolSize: 1, migrate: false })
+  let schema: Schema
+  let application = ''
+  const admin = () => openDatabase({ url: postgres?.url, poolSize: 1 })
 
   beforeAll(async () => {
     inbox = await startSmtp()
     const direct = new URL(postgres?.url ?? '')
     proxy = await startProxy({ host: direct.hostname, port: Number(direct.port || 5432) })
-    const db = await admin()
-    await db.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
-    await db.close()
-    const viaProxy = new URL(direct)
+    schema = await createSchema(postgres?.url ?? '', 'outage')
+    application = `forms_${schema.name}`
+    const viaProxy = new URL(schema.url)
     viaProxy.host = `127.0.0.1:${proxy.port}`
-    viaProxy.searchParams.set('options', `-c search_path=${schema}`)
     viaProxy.searchParams.set('application_name', application)
     server = await spawnFormsServer({ DATABASE_URL: viaProxy.toString(), SMTP_URL: inbox.url })
     server.child.stdout?.on('data', (chunk: Buffer) => {
@@ -54,9 +52,7 @@ describe.skipIf(!postgres)('PostgreSQL unreachable', () => {
     if (server) await stopFormsServer(server)
     await proxy.close()
     await inbox.close()
-    const db = await admin()
-    await db.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-    await db.close()
+    await schema?.drop()
   })
 
   const json = (email: string) =>
@@ -88,9 +84,9 @@ describe.skipIf(!postgres)('PostgreSQL unreachable', () => {
     const db = await admin()
     try {
       const [row] = await db.query<{ subscribers: number; events: number; jobs: number }>(
-        `SELECT (SELECT count(*)::int FROM ${schema}.subscribers) AS subscribers,
-           (SELECT count(*)::int FROM ${schema}.subscription_events) AS events,
-           (SELECT count(*)::int FROM ${schema}.mail_jobs) AS jobs`,
+        `SELECT (SELECT count(*)::int FROM ${schema.name}.subscribers) AS subscribers,
+           (SELECT count(*)::int FROM ${schema.name}.subscription_events) AS events,
+           (SELECT count(*)::int FROM ${schema.name}.mail_jobs) AS jobs`,
       )
       return row
     } finally {

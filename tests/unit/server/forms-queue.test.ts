@@ -4,9 +4,8 @@
  * PostgreSQL, signing up the same addresses at once, send every mail once and keep one
  * subscriber per address and list.
  */
-import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
+import { openDatabase } from '../../../src/database/open'
 import {
   databases,
   type Inbox,
@@ -20,6 +19,7 @@ import {
   until,
 } from '../../support/forms'
 import { rawRequest, sendRaw } from '../../support/raw-http'
+import { createSchema, type Schema } from '../../support/schema'
 
 /** Runs `work` over `items` with `concurrency` workers at a time. */
 async function pool<T, R>(items: T[], concurrency: number, work: (item: T) => Promise<R>) {
@@ -146,24 +146,17 @@ const postgres = databases().find((database) => database.url)
 
 describe.skipIf(!postgres)('two service processes on one PostgreSQL', () => {
   let inbox: Inbox
-  const schema = `twins_${randomBytes(6).toString('hex')}`
+  let schema: Schema
   let url = ''
-  const admin = () => openDatabase({ url: postgres?.url, poolSize: 1, migrate: false })
 
   beforeAll(async () => {
     inbox = await startSmtp()
-    const db = await admin()
-    await db.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
-    await db.close()
-    const scoped = new URL(postgres?.url ?? '')
-    scoped.searchParams.set('options', `-c search_path=${schema}`)
-    url = scoped.toString()
+    schema = await createSchema(postgres?.url ?? '', 'twins')
+    url = schema.url
   })
   afterAll(async () => {
     await inbox.close()
-    const db = await admin()
-    await db.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-    await db.close()
+    await schema?.drop()
   })
 
   it('sends every mail once and keeps one subscriber per address and list', async () => {
@@ -207,7 +200,7 @@ describe.skipIf(!postgres)('two service processes on one PostgreSQL', () => {
       for (const [index, email] of addresses.entries()) {
         expect(counts.get(email), email).toBe(index % 3 === 0 ? 2 : 1)
       }
-      const db = await openDatabase({ url, poolSize: 1, migrate: false })
+      const db = await openDatabase({ url, poolSize: 1 })
       try {
         const [rows] = await db.query<{ rows: number; distinct: number }>(
           'SELECT count(*)::int AS rows, count(DISTINCT (list, email))::int AS distinct FROM subscribers',

@@ -3,12 +3,9 @@
  * SIGTERM while confirmations pour in, started again on the same data, and every confirmation
  * it had acknowledged is still there (PGlite in a data folder, and PostgreSQL when configured).
  */
-import { randomBytes } from 'node:crypto'
-import { rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase, quoteIdentifier } from '../../../src/server/forms/database'
+import { openDatabase } from '../../../src/database/open'
 import {
   databases,
   type Inbox,
@@ -18,6 +15,8 @@ import {
   startSmtp,
   stopFormsServer,
 } from '../../support/forms'
+import { createSchema, type Schema } from '../../support/schema'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const SUBSCRIBERS = 60
 
@@ -41,30 +40,24 @@ async function confirmAt(origin: string, link: string): Promise<string> {
 
 describe.each(databases())('a restart under load on $name', (database) => {
   let inbox: Inbox
-  const dataDir = join(tmpdir(), `forms-restart-${randomBytes(6).toString('hex')}`)
-  const schema = `restart_${randomBytes(6).toString('hex')}`
-  const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, DATABASE_URL: '' }
+  let dataDir = ''
+  let schema: Schema | undefined
+  const env: NodeJS.ProcessEnv = { DATABASE_URL: '' }
 
   beforeAll(async () => {
+    dataDir = await temporaryFolder('forms-restart-')
+    env.DATA_DIR = dataDir
     inbox = await startSmtp()
     env.SMTP_URL = inbox.url
     if (database.url) {
-      const admin = await openDatabase({ url: database.url, poolSize: 1, migrate: false })
-      await admin.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
-      await admin.close()
-      const url = new URL(database.url)
-      url.searchParams.set('options', `-c search_path=${schema}`)
-      env.DATABASE_URL = url.toString()
+      schema = await createSchema(database.url, 'restart')
+      env.DATABASE_URL = schema.url
     }
   })
   afterAll(async () => {
     await inbox.close()
-    if (database.url) {
-      const admin = await openDatabase({ url: database.url, poolSize: 1, migrate: false })
-      await admin.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`)
-      await admin.close()
-    }
-    await rm(dataDir, { recursive: true, force: true, maxRetries: 10 })
+    await schema?.drop()
+    await removeFolder(dataDir)
   })
 
   it('keeps every confirmation it acknowledged', async () => {
@@ -113,7 +106,6 @@ describe.each(databases())('a restart under load on $name', (database) => {
     const db = await openDatabase({
       url: env.DATABASE_URL || undefined,
       dataDir: database.url ? undefined : join(dataDir, 'db'),
-      migrate: false,
     })
     try {
       const rows = await db.query<{ status: string; confirmed: number }>(

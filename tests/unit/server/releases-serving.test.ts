@@ -3,13 +3,13 @@
  * checkout's build until the first release, then whichever release the link points at, a
  * switch taking effect at the next request; the policy headers are the served release's.
  */
-import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, rename, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CURRENT } from '../../../src/publishing/workflow/releases'
 import { createApp } from '../../../src/server/app'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let dir: string
 let app: FastifyInstance
@@ -29,7 +29,7 @@ async function point(folder: string) {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'releases-serving-'))
+  dir = await temporaryFolder('releases-serving-')
   await site(join(dir, 'dist'), 'checkout')
   await site(join(dir, 'releases', FIRST), 'first')
   await site(join(dir, 'releases', SECOND), 'second', {
@@ -46,7 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close()
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 describe('serving releases', () => {

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -17,6 +16,7 @@ import {
   type SitePolicy,
 } from '../../../src/shared/http-headers'
 import { staticHostHeaders } from '../../support/host-config'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const TRACKING = {
   gtmId: 'GTM-ABC1234',
@@ -40,7 +40,7 @@ let app: FastifyInstance
 const logs: string[] = []
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'dist-headers-'))
+  root = await temporaryFolder('dist-headers-')
   const put = async (path: string, data: string) => {
     await mkdir(join(root, path, '..'), { recursive: true })
     await writeFile(join(root, path), data)
@@ -71,7 +71,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close()
-  await rm(root, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(root)
 })
 
 describe('the content security policy', () => {

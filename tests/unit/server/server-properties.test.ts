@@ -19,14 +19,14 @@
  * prints the seed and the shrunk request (`FC_SEED=… FC_RUNS=…` runs others).
  */
 import { createHash } from 'node:crypto'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { linkIn, SITE_URL, signUp, startService, type TestService } from '../../support/forms'
 import { type RawAnswer, sendRaw, sendUnfinished } from '../../support/raw-http'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const SEED = Number(process.env.FC_SEED ?? 20261125)
 const RUNS = Number(process.env.FC_RUNS ?? 400)
@@ -50,7 +50,7 @@ const logs: string[] = []
 const tokens: string[] = []
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'dist-properties-'))
+  root = await temporaryFolder('dist-properties-')
   const put = async (path: string, data: string | Buffer) => {
     await mkdir(join(root, path, '..'), { recursive: true })
     await writeFile(join(root, path), data)
@@ -100,7 +100,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service?.close()
-  await rm(root, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(root)
 })
 
 /** What the database holds, as one hash: equal before and after means nothing changed. */

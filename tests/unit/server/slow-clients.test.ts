@@ -7,12 +7,12 @@
  * service stops) with the headers when there is a request to answer.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir, rm, truncate, writeFile } from 'node:fs/promises'
+import { mkdir, truncate, writeFile } from 'node:fs/promises'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase } from '../../../src/server/forms/database'
+import { openDatabase } from '../../../src/database/open'
 import { readTransportSettings, TRANSPORT_DEFAULTS } from '../../../src/server/transport'
 import {
   type Inbox,
@@ -22,6 +22,7 @@ import {
   startSmtp,
   stopFormsServer,
 } from '../../support/forms'
+import { removeFolder } from '../../support/temporary-folder'
 
 const REQUEST_SECONDS = 1.5
 const HEADERS_SECONDS = 1
@@ -117,7 +118,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await inbox?.close()
-  await rm(scratch, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(scratch)
 })
 
 describe('clients that never finish', () => {
@@ -320,7 +321,7 @@ describe('SIGTERM while a client never finishes', () => {
     } finally {
       if (server.child.exitCode === null) server.child.kill('SIGKILL')
     }
-    const database = await openDatabase({ dataDir: join(dataDir, 'db'), migrate: false })
+    const database = await openDatabase({ dataDir: join(dataDir, 'db') })
     try {
       const rows = await database.query<{ email: string }>('SELECT email FROM subscribers')
       expect(rows.map((row) => row.email)).toContain('in-flight@example.com')

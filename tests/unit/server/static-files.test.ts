@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../../src/server/app'
 import { cacheControl } from '../../../src/server/static-files'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let root: string
 let app: FastifyInstance
@@ -17,7 +18,7 @@ async function put(path: string, data: string | Buffer) {
 }
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'dist-'))
+  root = await temporaryFolder('dist-')
   await put('index.html', `<title>home</title>${big}`)
   await put('en/about/index.html', '<title>about</title>')
   await put('en/404/index.html', '<title>English 404</title>')
@@ -33,7 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close()
-  await rm(root, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(root)
 })
 
 describe('static server', () => {

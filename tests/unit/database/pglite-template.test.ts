@@ -4,25 +4,26 @@
  * database of its own that keeps what is written, and a damaged copy costs an initdb, never a
  * database.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase } from '../../../src/server/forms/database'
+import { openDatabase } from '../../../src/database/open'
+import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let dir: string
 let templates: string
 const before = process.env.XDG_CACHE_HOME
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pglite-template-'))
+  dir = await temporaryFolder('pglite-template-')
   process.env.XDG_CACHE_HOME = join(dir, 'cache')
   templates = join(dir, 'cache', 'pglite-templates')
 })
 
 afterAll(async () => {
   process.env.XDG_CACHE_HOME = before
-  await rm(dir, { recursive: true, force: true, maxRetries: 10 })
+  await removeFolder(dir)
 })
 
 const template = async () => {
@@ -36,7 +37,7 @@ async function withDatabase<T>(
   folder: string | undefined,
   work: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
 ) {
-  const db = await openDatabase({ dataDir: folder })
+  const db = await openDatabase({ dataDir: folder, migrations: FORMS_MIGRATIONS })
   try {
     return await work(db)
   } finally {
