@@ -16,11 +16,11 @@ import { listContentFiles, parseContentFile } from '../../src/content/file-store
 import { ROOT, readBuildConfig } from '../../src/engine/config'
 import { LANGUAGES } from '../../src/shared/languages'
 import { seedBuildCache } from '../support/build-cache'
+import { freePort } from '../support/free-port'
 import { removeFolder, temporaryFolder } from '../support/temporary-folder'
 
-const DEV_PORT = Number(process.env.TEST_PORT ?? 4173) + 7
-const SITE_PORT = DEV_PORT + 1
-const EDITOR = `http://localhost:${DEV_PORT}/admin/`
+/** The dev server's editor, on a port of its own (the kernel's choice, so runs can overlap). */
+let EDITOR = ''
 const RELEASE = 'lumora-opens-kyc-platform-to-partners'
 /** Images the tests upload: the dev server keeps them in the project's public/images/blog/. */
 const IMAGES = join(ROOT, 'public/images/blog')
@@ -37,6 +37,10 @@ function serve(program: 'dev' | 'start', port: number): void {
       PORT: String(port),
       CONTENT_DIR: join(dir, 'content'),
       OUT_DIR: join(dir, 'dist'),
+      // npm start's own state (the forms database) in the test's folder; its publishing service
+      // is not what these tests try, and would take the default port and data folder.
+      DATA_DIR: join(dir, 'data'),
+      PUBLISHING: 'off',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -82,7 +86,9 @@ test.beforeAll(async () => {
   test.setTimeout(150_000)
   dir = await temporaryFolder('cms-e2e-')
   await cp(join(ROOT, 'content'), join(dir, 'content'), { recursive: true })
-  serve('dev', DEV_PORT)
+  const port = await freePort()
+  EDITOR = `http://localhost:${port}/admin/`
+  serve('dev', port)
   await waitFor(EDITOR, 140)
 })
 
@@ -314,8 +320,9 @@ test('an entry edited in the CMS appears on the rebuilt site, in both languages'
   // `npm start` sees the store changed, rebuilds and serves the new site (its build cache
   // started from the suite's own, as a developer's is: the rebuild is of what changed).
   await seedBuildCache({ OUT_DIR: join(dir, 'dist') })
-  serve('start', SITE_PORT)
-  const site = `http://localhost:${SITE_PORT}`
+  const sitePort = await freePort()
+  serve('start', sitePort)
+  const site = `http://localhost:${sitePort}`
   await waitFor(`${site}/en/`, 240)
   await page.goto(`${site}/de/press/${RELEASE}/`)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(german)
