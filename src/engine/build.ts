@@ -4,13 +4,14 @@
  */
 import { spawn } from 'node:child_process'
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { basename, dirname, join, relative } from 'node:path'
 import { createFileStore } from '../content/file-store'
 import { loadContent } from '../content/load'
 import { rateHistoryFiles } from '../content/rates'
 import type { SiteContent } from '../content/site-content'
 import { LANGUAGES } from '../shared/languages'
 import { APP_DATA_URL, notFoundPath, pageDataUrl, staticQueryUrl } from '../shared/paths'
+import { searchIndexUrl } from '../shared/search/format'
 import type { AppData, BootData, LayoutData } from '../shared/types'
 import { type Bundle, bundle } from './assets/bundle'
 import { openCompressor } from './assets/compress'
@@ -21,7 +22,7 @@ import {
 } from './assets/content-images'
 import type { BuildPage } from './build-page'
 import { openMarkdownCache } from './cache/markdown-cache'
-import { openPageReuse } from './cache/page-reuse'
+import { openPageReuse, type PageReuse } from './cache/page-reuse'
 import { inputHash, writeStamp } from './cache/stamp'
 import type { BuildConfig } from './config'
 import { fetchEcbRates } from './fetch-rates'
@@ -77,9 +78,18 @@ async function writeAll(
   written: (path: string, data: string) => void = () => {},
   /** Files there may be links to the last site's: removed first, never written through. */
   replace = false,
+  /**
+   * Links a file the last site holds as it is: at the same path, or at the one `from` names
+   * (paths relative to the site).
+   */
+  same?: { stage: string; reuse: PageReuse; from?: (path: string) => string },
 ): Promise<void> {
   const createdDirs = new Set<string>()
   await eachLimited(files, 64, async ([path, data]) => {
+    if (same) {
+      const inSite = relative(same.stage, path)
+      if (await same.reuse.linkIfSame(inSite, data, same.from?.(inSite))) return
+    }
     const dir = dirname(path)
     if (!createdDirs.has(dir)) {
       await mkdir(dir, { recursive: true })
@@ -91,6 +101,28 @@ async function writeAll(
     await writeFile(path, data)
     written(path, data)
   })
+}
+
+/** The version of each language's search index in a site, from its `index.json`. */
+async function searchVersions(site: string): Promise<Map<string, string>> {
+  const versions = new Map<string, string>()
+  for (const language of LANGUAGES) {
+    const index = await readFile(join(site, searchIndexUrl(language)), 'utf8').catch(() => '')
+    const version = (JSON.parse(index || '{}') as { version?: unknown }).version
+    if (typeof version === 'string') versions.set(language, version)
+  }
+  return versions
+}
+
+/**
+ * Where the last site has a file of the search index: a new version of an index is a folder of
+ * its own (visitors keep its files for good), but most of its files are as they were in the
+ * last version's folder, and are linked from there.
+ */
+function lastSearchPath(path: string, versions: ReadonlyMap<string, string>): string {
+  const match = /^search\/(\w+)\/[\w-]+\/([cp]\d+\.json)$/.exec(path)
+  const last = match?.[1] && versions.get(match[1])
+  return match && last ? `search/${match[1]}/${last}/${match[2]}` : path
 }
 
 /** `dist/en/about/index.html` for `/en/about/`. */
@@ -312,7 +344,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     }
   }
   const pagesReused = await measure('pages: render and write', async () => {
-    await writeAll(pageFiles(routes, true), compressor.add)
+    await writeAll(pageFiles(routes, true), compressor.add, false, { stage, reuse })
     // Files of the last site gone meanwhile: those pages are rendered after all.
     const gone: BuildPage[] = []
     await eachLimited(unchanged, 64, async (route) => {
@@ -360,7 +392,16 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     extra.push([join(stage, language, '404.html'), html])
     if (language === LANGUAGES[0]) extra.push([join(stage, '404.html'), html])
   }
-  await measure('site files', () => writeAll(extra, compressor.add))
+  // What the change left as it was (most of the search index, the feeds, the rate histories)
+  // is linked from the last site, with its twins, instead of written and compressed again.
+  const lastSearch = await searchVersions(config.previousSite ?? config.outDir)
+  await measure('site files', () =>
+    writeAll(extra, compressor.add, false, {
+      stage,
+      reuse,
+      from: (path) => lastSearchPath(path, lastSearch),
+    }),
+  )
   await documentsWritten
   await cardsWritten
   await markdownCache.save()

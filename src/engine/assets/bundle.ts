@@ -7,22 +7,12 @@
  * them without loading Vite at all.
  */
 import { createHash } from 'node:crypto'
-import {
-  access,
-  cp,
-  link,
-  mkdir,
-  readdir,
-  readFile,
-  rm,
-  stat,
-  symlink,
-  writeFile,
-} from 'node:fs/promises'
+import { access, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { dirname, isAbsolute, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { InlineConfig, Manifest } from 'vite'
 import type { BootData, BuildResources } from '../../shared/types'
+import { placeFile } from '../cache/place-file'
 import { filesUnder, hashFiles } from '../cache/stamp'
 import type { BuildConfig } from '../config'
 import {
@@ -148,6 +138,24 @@ async function linkModules(config: BuildConfig): Promise<void> {
   })
 }
 
+/** Every file under `from` placed (linked) at the same path under `to`. */
+async function placeTree(from: string, to: string): Promise<void> {
+  const entries = await readdir(from, { recursive: true, withFileTypes: true })
+  const dirs = new Set([to])
+  for (const entry of entries) {
+    if (entry.isDirectory()) dirs.add(join(to, relative(from, join(entry.parentPath, entry.name))))
+  }
+  for (const dir of dirs) await mkdir(dir, { recursive: true })
+  await Promise.all(
+    entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => {
+        const file = join(entry.parentPath, entry.name)
+        return placeFile(file, join(to, relative(from, file)))
+      }),
+  )
+}
+
 /** `onClientWritten` receives the client bundle's files as soon as they are on disk. */
 export async function bundle(
   config: BuildConfig,
@@ -164,7 +172,7 @@ export async function bundle(
   const manifestCache = join(version, 'manifest.json')
 
   if (await exists(join(version, COMPLETE))) {
-    await cp(clientCache, config.outDir, { recursive: true })
+    await placeTree(clientCache, config.outDir)
     const manifestJson = await readFile(manifestCache, 'utf8')
     return finish(manifestJson, true, async () => {})
   }
@@ -276,7 +284,7 @@ export async function bundle(
         const target = join(clientCache, relative(config.outDir, twin))
         // A link, not a copy: neither file is ever changed in place (a build writes new ones).
         await mkdir(dirname(target), { recursive: true })
-        await link(twin, target).catch(() => cp(twin, target))
+        await placeFile(twin, target)
       }
     }
     await writeFile(manifestCache, manifestJson)

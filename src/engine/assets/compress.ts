@@ -11,13 +11,14 @@
  * levels, once: their twins are kept in the build cache under the hash of their text.
  */
 import { createHash } from 'node:crypto'
-import { copyFile, link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { extname, join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { Worker } from 'node:worker_threads'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import { MIN_COMPRESS_BYTES, TEXT_EXTENSIONS } from '../../shared/http-headers'
+import { placeFile } from '../cache/place-file'
 
 const brotli = promisify(brotliCompress)
 const gz = promisify(gzip)
@@ -168,17 +169,6 @@ export async function openCompressor(siteDir: string, cacheDir: string): Promise
   let hashedCompressed = 0
   let reused = 0
 
-  /** Places a twin from the cache: a hard link (no copy) where the file system allows one. */
-  const place = async (from: string, to: string) => {
-    await link(from, to).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EEXIST') {
-        await rm(to, { force: true })
-        return link(from, to)
-      }
-      return copyFile(from, to)
-    })
-  }
-
   /** A hashed file: twins at the highest levels, made once and kept in the cache. */
   async function compressHashed(file: string): Promise<void> {
     const data = await readFile(file)
@@ -208,8 +198,8 @@ export async function openCompressor(siteDir: string, cacheDir: string): Promise
       hashedCompressed += 1
     }
     await Promise.all([
-      place(join(store, br), `${file}.br`),
-      place(join(store, gzipped), `${file}.gz`),
+      placeFile(join(store, br), `${file}.br`),
+      placeFile(join(store, gzipped), `${file}.gz`),
     ])
   }
 

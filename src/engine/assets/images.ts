@@ -3,12 +3,13 @@
  * raster images, and PNG cards of SVG covers for `og:image` (social networks do not take SVG).
  */
 import { createHash, randomUUID } from 'node:crypto'
-import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { basename, dirname, extname, join, relative, resolve } from 'node:path'
 import type { Sharp as SharpImage } from 'sharp'
 import { HASHED_IMAGES_DIR, type ResponsiveImage } from '../../shared/images'
 import { slugify } from '../../shared/slug'
+import { placeFile } from '../cache/place-file'
 
 export interface ImageRequest {
   /** As content names it: `/images/…` below the source directory. */
@@ -158,7 +159,7 @@ export async function rasterizeSvgCard(
   const name = `${hashOf(JSON.stringify({ PIPELINE_VERSION, size, png: SETTINGS.card }), svg)}.png`
   const cacheDir = options.cacheDir && join(options.cacheDir, 'cards')
   await mkdir(dirname(outFile), { recursive: true })
-  if (cacheDir && (await copyFile(join(cacheDir, name), outFile).then(ok, fail))) return name
+  if (cacheDir && (await placeFile(join(cacheDir, name), outFile).then(ok, fail))) return name
   const sharp = await loadSharp()
   const png = await describeFailure(svgFile, async () => {
     const drawn = await sharp(svg).metadata()
@@ -170,14 +171,18 @@ export async function rasterizeSvgCard(
       .png(SETTINGS.card)
       .toBuffer()
   })
-  await writeFile(outFile, png)
-  if (!cacheDir) return undefined
+  if (!cacheDir) {
+    await writeFile(outFile, png)
+    return undefined
+  }
   await mkdir(cacheDir, { recursive: true })
   // Renamed into place: an interrupted build leaves no half-written card to be copied later.
   // A temporary name of its own: two drawings with the same bytes render side by side.
   const temporary = join(cacheDir, `${name}.${process.pid}-${randomUUID()}.tmp`)
   await writeFile(temporary, png)
   await rename(temporary, join(cacheDir, name))
+  // One file, linked into the site: no second copy of its bytes, and no second inode.
+  await placeFile(join(cacheDir, name), outFile)
   return name
 }
 
@@ -233,7 +238,7 @@ async function copyCached(entry: string, outputs: Outputs): Promise<Variants | u
   }
   const copies = variants.widths.flatMap((width) =>
     extensionsOf(variants).flatMap((ext) =>
-      outputs(width, ext).map((file) => copyFile(join(entry, `${width}.${ext}`), file)),
+      outputs(width, ext).map((file) => placeFile(join(entry, `${width}.${ext}`), file)),
     ),
   )
   const copied = await Promise.all(copies.map((copy) => copy.then(ok, fail)))
@@ -277,8 +282,14 @@ async function encode(
         const { data, info } = await encodeAs(image.clone().resize({ width }), ext, fallback)
         variants.width = info.width
         variants.height = info.height
-        await Promise.all(outputs(width, ext).map((out) => writeFile(out, data)))
-        if (entry) await writeFile(join(entry, `${width}.${ext}`), data)
+        if (entry) {
+          // Written once, into the cache entry, and linked where the site needs it.
+          const cached = join(entry, `${width}.${ext}`)
+          await writeFile(cached, data)
+          await Promise.all(outputs(width, ext).map((out) => placeFile(cached, out)))
+        } else {
+          await Promise.all(outputs(width, ext).map((out) => writeFile(out, data)))
+        }
       }
     }
     // Written last: an entry without it (an interrupted build) is never taken as complete.

@@ -33,10 +33,18 @@ export interface PageReuse {
   /** Notes the page's key for the next build (reused or written). */
   record(path: string, key: string): void
   /**
-   * Links a file of an unchanged page from the last site to the new one (`relative` to both),
-   * with its compressed twins where the last site has them. False when the file is gone.
+   * Links a file of an unchanged page from the last site (`from`, the same path by default) to
+   * the new one (`relative`), with its compressed twins where the last site has them. False
+   * when the file is gone.
    */
-  link(relative: string): Promise<boolean>
+  link(relative: string, from?: string): Promise<boolean>
+  /**
+   * Links a file of the last site when it holds exactly `data` at the same path (a feed, the
+   * sitemap), or at the path `from` (a file of a versioned folder, such as the search index's,
+   * that the change left as it was), with its twins. False when it differs or is not there:
+   * then the caller writes it.
+   */
+  linkIfSame(relative: string, data: string, from?: string): Promise<boolean>
   /** Writes the new site's id into it, before it is swapped in. */
   markSite(stage: string): Promise<void>
   /** Keeps the keys, once the new site is in place. */
@@ -58,11 +66,12 @@ export async function openPageReuse(
   const recordFile = join(cacheDir, RECORD_FILE)
   const last = await readRecord(recordFile)
   const siteId = await readFile(join(siteDir, SITE_ID_FILE), 'utf8').catch(() => undefined)
-  const previous = last && siteId === last.id ? last.pages : {}
+  const trusted = last !== undefined && siteId === last.id
+  const previous = trusted ? last.pages : {}
   const next: Record = { id: randomUUID(), pages: {} }
   const createdDirs = new Set<string>()
 
-  return {
+  const reuse: PageReuse = {
     key(...parts) {
       const hash = createHash('sha256').update(salt)
       for (const part of parts) hash.update('\0').update(part)
@@ -72,7 +81,7 @@ export async function openPageReuse(
     record(path, key) {
       next.pages[path] = key
     },
-    async link(relative) {
+    async link(relative, from = relative) {
       const target = join(stage, relative)
       const dir = dirname(target)
       if (!createdDirs.has(dir)) {
@@ -84,7 +93,7 @@ export async function openPageReuse(
       const linked: string[] = []
       try {
         for (const twin of TWINS) {
-          await link(join(siteDir, relative + twin), target + twin)
+          await link(join(siteDir, from + twin), target + twin)
           linked.push(target + twin)
         }
         return true
@@ -95,11 +104,18 @@ export async function openPageReuse(
         return true
       }
     },
+    async linkIfSame(relative, data, from = relative) {
+      // Only a site this build's record knows: its twins are then the file's own.
+      if (!trusted) return false
+      const old = await readFile(join(siteDir, from), 'utf8').catch(() => undefined)
+      return old === data && reuse.link(relative, from)
+    },
     markSite: (dir) => writeFile(join(dir, SITE_ID_FILE), next.id),
     async save() {
       await writeFile(recordFile, JSON.stringify(next))
     },
   }
+  return reuse
 }
 
 async function readRecord(file: string): Promise<Record | undefined> {

@@ -1,11 +1,12 @@
 /** Writes the PDF documents of the content (customer information, studies) and the media kit. */
-import { createHash } from 'node:crypto'
-import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createHash, randomUUID } from 'node:crypto'
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { type DocumentSpec, documentsOf, MEDIA_KIT_PATH } from '../../content/documents'
 import { type MarkdownCache, renderMarkdownCached } from '../../content/markdown'
 import type { SiteContent } from '../../content/site-content'
 import { LANGUAGES } from '../../shared/languages'
+import { placeFile } from '../cache/place-file'
 import { openPdfWriter, type PdfWriter } from './writer'
 
 /** The media kit: company facts and, in every language, what the company does. */
@@ -90,15 +91,19 @@ export async function writeDocuments(
         used.add(`${key}.pdf`)
         if (
           cached &&
-          (await copyFile(cached, file).then(
+          (await placeFile(cached, file).then(
             () => true,
             () => false,
           ))
         )
           return
         const pdf = await pdfWriter.render(spec, issuer)
-        await writeFile(file, pdf)
-        if (cached) await writeFile(cached, pdf)
+        if (!cached) return writeFile(file, pdf)
+        // Written once, into the cache (by a new name, renamed: never half there), and linked.
+        const temporary = `${cached}.${process.pid}-${randomUUID()}.tmp`
+        await writeFile(temporary, pdf)
+        await rename(temporary, cached)
+        await placeFile(cached, file)
       }),
     )
   } finally {

@@ -160,6 +160,77 @@ describe('build', () => {
     expect(await readFile(at(cards), 'utf8')).toContain('https://moved.example/en/services/cards/')
   })
 
+  it('after an edit, has every file the change left alone as the last site’s own (linked, not written again), the search index’s unchanged files too', async () => {
+    const config = configFor('dist-links', { BUILD_CACHE_DIR: join(dir, 'cache-links') })
+    /** Each file of the site: its inode and its bytes. */
+    const files = async () => {
+      const found = new Map<string, { ino: number; bytes: Buffer }>()
+      for (const entry of await readdir(config.outDir, { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile()) continue
+        const path = join(entry.parentPath, entry.name)
+        found.set(path.slice(config.outDir.length + 1), {
+          ino: (await stat(path)).ino,
+          bytes: await readFile(path),
+        })
+      }
+      return found
+    }
+    await buildSite(config)
+    const last = await files()
+    const versionOf = async (language: string) =>
+      (
+        JSON.parse(
+          await readFile(join(config.outDir, `search/${language}/index.json`), 'utf8'),
+        ) as SearchIndex
+      ).version
+    const lastVersion = await versionOf('en')
+    // Written by the build itself: a PDF lives once, in the cache, linked into the site.
+    const pdf = [...last.keys()].find((path) => path.endsWith('.pdf'))
+    expect(pdf).toBeDefined()
+    expect((await stat(join(config.outDir, pdf ?? ''))).nlink).toBeGreaterThan(1)
+
+    const file = join(config.contentDir, 'en/pages/services/cards.yaml')
+    const original = await readFile(file, 'utf8')
+    await writeFile(file, stringify({ ...parse(original), whatItIs: 'A **linked** text.' }))
+    try {
+      await buildSite(config)
+    } finally {
+      await writeFile(file, original)
+    }
+    const next = await files()
+    const newVersion = await versionOf('en')
+    expect(newVersion).not.toBe(lastVersion)
+    /** Where the last site had the file: the same path, or the search index's last version. */
+    const lastOf = (path: string) =>
+      last.get(path) ??
+      last.get(path.replace(`search/en/${newVersion}/`, `search/en/${lastVersion}/`))
+    // Made anew by every build: the worker with its precache list (and its twins), the hosts'
+    // headers, the site's id.
+    const everyBuild = new Set([
+      'sw.js',
+      'sw.js.br',
+      'sw.js.gz',
+      '_headers',
+      '_headers.json',
+      '.pages',
+    ])
+    const copied: string[] = []
+    let linked = 0
+    for (const [path, { ino, bytes }] of next) {
+      const before = lastOf(path)
+      if (!before?.bytes.equals(bytes) || everyBuild.has(path)) continue
+      if (before.ino === ino) linked += 1
+      else copied.push(path)
+    }
+    expect(copied).toEqual([])
+    expect(linked).toBeGreaterThan(next.size * 0.9)
+    // The search index of the edited language: a new version, most of its files the last one's.
+    const searchLinked = [...next].filter(
+      ([path, { ino }]) => path.startsWith(`search/en/${newVersion}/`) && lastOf(path)?.ino === ino,
+    )
+    expect(searchLinked.length).toBeGreaterThan(0)
+  })
+
   it('writes the same search index after an edit as from scratch, taking linked pages’ text from the cache or their files', async () => {
     const config = configFor('dist-search', { BUILD_CACHE_DIR: join(dir, 'cache-search') })
     const index = async () =>
