@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buildSite } from '../src/engine/build'
+import { inputHash, isFresh } from '../src/engine/cache/stamp'
 import { ROOT, readBuildConfig } from '../src/engine/config'
 import { createPublishingApp, SESSION_COOKIE } from '../src/publishing/http/app'
 import { startSession } from '../src/publishing/people/people'
@@ -25,7 +26,7 @@ export interface PublishFigures {
   runsMs: number[]
   medianMs: number
   maxMs: number
-  /** The first publication (a cold build in a new workspace). */
+  /** The first publication after the service started (its workspace's first build). */
   firstMs: number
   /** Of the median, how long the publish request itself took. */
   requestMedianMs: number
@@ -40,6 +41,9 @@ export async function publishTimes(runs: number): Promise<PublishFigures> {
     PUBLISHING_REMOTE: remote.gitDir,
   }
   const buildConfig = readBuildConfig(env)
+  // As `npm start` does before it starts the publishing service: the site is built unless its
+  // build is fresh. The service's first publication then starts from that build's cache.
+  if (!(await isFresh(buildConfig, await inputHash(buildConfig)))) await buildSite(buildConfig)
   const settings = readPublishingSettings(ROOT, env)
   const service = await openPublishingService(settings, {
     root: ROOT,
@@ -113,7 +117,7 @@ export async function publishTimes(runs: number): Promise<PublishFigures> {
     return { totalMs: performance.now() - started, requestMs }
   }
   try {
-    const first = await publishOnce('Published first (cold)')
+    const first = await publishOnce('Published first after the start')
     const measured: { totalMs: number; requestMs: number }[] = []
     for (let run = 0; run < runs; run += 1) measured.push(await publishOnce(`Published ${run}`))
     const totals = measured.map((result) => Math.round(result.totalMs))
@@ -133,5 +137,5 @@ export async function publishTimes(runs: number): Promise<PublishFigures> {
 }
 
 export function formatPublish(figures: PublishFigures): string {
-  return `Publish → page served: median ${figures.medianMs} ms, max ${figures.maxMs} ms over ${figures.runsMs.length} runs (${figures.runsMs.join(', ')} ms); the publish request ${figures.requestMedianMs} ms at the median; the first, cold, ${figures.firstMs} ms`
+  return `Publish → page served: median ${figures.medianMs} ms, max ${figures.maxMs} ms over ${figures.runsMs.length} runs (${figures.runsMs.join(', ')} ms); the publish request ${figures.requestMedianMs} ms at the median; the first after the start ${figures.firstMs} ms`
 }

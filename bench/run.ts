@@ -400,8 +400,16 @@ async function publishing() {
     label: 'Publish pressed → changed page served (real site), median',
     value: figures.medianMs / 1000,
     unit: 's',
+    target: atMost(1),
+    note: `${figures.runsMs.length} runs, ${(Math.min(...figures.runsMs) / 1000).toFixed(2)}–${(figures.maxMs / 1000).toFixed(2)} s; the request ${(figures.requestMedianMs / 1000).toFixed(2)} s`,
+  })
+  add({
+    id: 'publish.first',
+    label: 'Publish pressed → changed page served, first after the service started',
+    value: figures.firstMs / 1000,
+    unit: 's',
     target: atMost(3),
-    note: `max ${(figures.maxMs / 1000).toFixed(2)} s; first, cold ${(figures.firstMs / 1000).toFixed(2)} s`,
+    note: 'after npm start’s own build, as in production',
   })
 }
 

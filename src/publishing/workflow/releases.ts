@@ -13,11 +13,18 @@
  * the live release. A build that fails (the content checks name file and field) leaves the live
  * release as it was and its half-made folder removed.
  */
-import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises'
+import { access, lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import type { BuildReport } from '../../engine/build'
+import { seedCache } from '../../engine/cache/seed'
 import type { BuildConfig } from '../../engine/config'
 import type { GitRepository } from '../git/repository'
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  )
 
 /** The link to the served release, inside the releases folder. */
 export const CURRENT = 'current'
@@ -101,6 +108,12 @@ export class Releases {
       outDir: join(this.options.dir, folder),
       cacheDir: join(workspace, '.cache', 'releases'),
       ...(live ? { previousSite: join(this.options.dir, live) } : {}),
+    }
+    // The first build of a workspace starts from the site's own build cache (`npm start` built
+    // the site before the service started): the same code and content need no bundling, PDFs
+    // or images made again, so the first publication after a start costs what any other does.
+    if (!(await exists(config.cacheDir))) {
+      await seedCache(this.options.buildConfig.cacheDir, config.cacheDir)
     }
     try {
       const report = await this.options.build(config)

@@ -1,0 +1,45 @@
+/**
+ * Starts a build cache from another one: a build into a new folder (a publication's workspace,
+ * a draft's preview) would otherwise make from nothing what the site's own build already made
+ * for the same code and content (bundles, PDFs, image variants, sharing cards, compressed
+ * twins). Every entry there is keyed by what it is made from, so an entry the new build does not
+ * need is only never used, and pages are reused only from the site whose id the cache names,
+ * which a new folder is not: a seeded cache changes nothing a build writes, only its time.
+ *
+ * The folders whose entries are written once and never changed are linked (no copy of a
+ * bundle or a PDF); files a build rewrites in place (the Markdown renderings, the search
+ * index's parts) are copied, so the new build never writes through into the other cache.
+ */
+import { copyFile, cp, mkdir, readdir } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { placeFile } from './place-file'
+
+/** Entries written once, under names their content decides. */
+const WRITTEN_ONCE = new Set(['bundles', 'documents', 'images', 'cards', 'compressed'])
+/** What belongs to the other cache's own site: its page keys and its freshness stamp. */
+const ITS_OWN = new Set(['pages.json', 'stamp', 'node_modules'])
+
+export async function seedCache(from: string, to: string): Promise<void> {
+  const entries = await readdir(from, { withFileTypes: true }).catch(() => [])
+  await mkdir(to, { recursive: true })
+  for (const entry of entries) {
+    if (ITS_OWN.has(entry.name)) continue
+    const source = join(from, entry.name)
+    const target = join(to, entry.name)
+    if (entry.isDirectory() && WRITTEN_ONCE.has(entry.name)) await linkTree(source, target)
+    else if (entry.isDirectory()) await cp(source, target, { recursive: true })
+    else if (entry.isFile()) await copyFile(source, target)
+  }
+}
+
+async function linkTree(from: string, to: string): Promise<void> {
+  const entries = await readdir(from, { recursive: true, withFileTypes: true })
+  await mkdir(to, { recursive: true })
+  for (const entry of entries) {
+    const path = join(entry.parentPath, entry.name)
+    const target = join(to, relative(from, path))
+    if (entry.isDirectory()) await mkdir(target, { recursive: true })
+    else if (entry.isFile()) await placeFile(path, target)
+    // A symbolic link (a cache's link to node_modules) is made again by the build itself.
+  }
+}
