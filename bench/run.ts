@@ -46,6 +46,7 @@ import {
   readChunkReport,
 } from './javascript'
 import { formatLighthouse, LIGHTHOUSE_TARGETS, lighthouseAudit, lighthouseRuns } from './lighthouse'
+import { againstAstro, againstCommit, type Pair } from './pairs'
 import { formatPublish, publishTimes } from './publish'
 import { buildRatesSite, formatRatesFigures, type RatesFigures, ratesFigures } from './rates'
 import { indexSizes, searchBytes } from './search'
@@ -413,6 +414,66 @@ async function publishing() {
   })
 }
 
+/** The paired figures: the cold build against Astro's, the real site against a baseline. */
+async function pairs() {
+  const runs = Number(process.env.BENCH_PAIR_RUNS ?? 5)
+  const astro = againstAstro(runs)
+  if (typeof astro === 'string') log(`cold build against Astro skipped: ${astro}`)
+  else {
+    details['pair.astro'] = astro
+    log(formatPair('cold build of 120 pages', 'Astro', astro))
+    add({
+      id: 'pair.astro.wall',
+      label: 'cold build, 120 pages, wall time against Astro’s (paired)',
+      value: astro.ratio.wall,
+      unit: '×',
+      target: atMost(1),
+      note: `${astro.a.wall} s against ${astro.b.wall} s, median of ${astro.runs}`,
+    })
+    add({
+      id: 'pair.astro.cpu',
+      label: 'cold build, 120 pages, CPU time against Astro’s (paired)',
+      value: astro.ratio.cpu,
+      unit: '×',
+      target: atMost(1),
+      note: `${astro.a.cpu} s against ${astro.b.cpu} s`,
+    })
+    add({
+      id: 'pair.astro.peak',
+      label: 'cold build, 120 pages, peak memory (Astro’s the target)',
+      value: astro.a.peakMib,
+      unit: 'MiB',
+      target: atMost(astro.b.peakMib),
+    })
+  }
+  const baseline = process.env.BENCH_BASELINE ?? '4a801f7'
+  const site = await againstCommit(baseline, runs)
+  if (typeof site === 'string') log(`real site against ${baseline} skipped: ${site}`)
+  else {
+    details['pair.baseline'] = site
+    log(formatPair('the real site, cold', baseline, site))
+    add({
+      id: 'pair.baseline.wall',
+      label: `build, the real site, empty cache, against ${baseline} (paired)`,
+      value: site.ratio.wall,
+      unit: '×',
+      target: atMost(0.7),
+      note: `${site.a.wall} s against ${site.b.wall} s; CPU ${site.ratio.cpu}×`,
+    })
+    add({
+      id: 'pair.baseline.peak',
+      label: 'build, the real site, empty cache, peak memory',
+      value: site.a.peakMib,
+      unit: 'MiB',
+      target: atMost(600),
+      note: `${baseline}: ${site.b.peakMib} MiB`,
+    })
+  }
+}
+
+const formatPair = (what: string, other: string, pair: Pair) =>
+  `${what}: ${pair.a.wall} s wall, ${pair.a.cpu} s CPU, ${pair.a.peakMib} MiB; ${other} ${pair.b.wall} s, ${pair.b.cpu} s, ${pair.b.peakMib} MiB (median of ${pair.runs}; ${pair.ratio.wall}× wall, ${pair.ratio.cpu}× CPU)`
+
 function commit(): string {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' })
@@ -439,6 +500,7 @@ async function main() {
   }
   if (wanted('forms') && !skipped('BENCH_FORMS')) await forms()
   if (wanted('publish') && !skipped('BENCH_PUBLISH')) await publishing()
+  if (wanted('pairs') && !skipped('BENCH_PAIRS')) await pairs()
 
   const report: Report = {
     date: new Date().toISOString(),
