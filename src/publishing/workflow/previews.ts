@@ -10,6 +10,7 @@ import { access, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { BuildReport } from '../../engine/build'
+import { seedCache } from '../../engine/cache/seed'
 import type { BuildConfig } from '../../engine/config'
 import { isProcessAlive } from '../../shared/process-alive'
 import { type GitRepository, MergeConflictError } from '../git/repository'
@@ -77,13 +78,16 @@ export class Previews {
       const workspace = join(this.options.dir, WORKSPACE)
       await this.clearDeadWorkspaces()
       await checkOutTree(repo, commit, workspace, this.options.nodeModules)
+      const cacheDir = join(workspace, '.cache', 'previews')
+      // The first preview starts from the site's own build cache, as a publication's does.
+      if (!(await exists(cacheDir))) await seedCache(this.options.buildConfig.cacheDir, cacheDir)
       try {
         const report = await this.options.build({
           ...this.options.buildConfig,
           root: workspace,
           contentDir: join(workspace, 'content'),
           outDir: folder,
-          cacheDir: join(workspace, '.cache', 'previews'),
+          cacheDir,
           // A preview on the service's origin registers no worker and loads no tracker.
           serviceWorker: false,
           tracking: { adsIds: [] },
