@@ -107,9 +107,13 @@ async function writeAll(
 async function searchVersions(site: string): Promise<Map<string, string>> {
   const versions = new Map<string, string>()
   for (const language of LANGUAGES) {
-    const index = await readFile(join(site, searchIndexUrl(language)), 'utf8').catch(() => '')
-    const version = (JSON.parse(index || '{}') as { version?: unknown }).version
-    if (typeof version === 'string') versions.set(language, version)
+    try {
+      const index = await readFile(join(site, searchIndexUrl(language)), 'utf8')
+      const { version } = JSON.parse(index) as { version?: unknown }
+      if (typeof version === 'string') versions.set(language, version)
+    } catch {
+      // No index there, or not one a build wrote: its files are written anew.
+    }
   }
   return versions
 }
@@ -291,7 +295,6 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
       config.tracking,
       structuredContext,
     ]),
-    (file) => compressor.add(file),
   )
   const search = await openSearchCollector(
     config.cacheDir,
@@ -413,6 +416,8 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   await writeHostConfiguration(stage, config.tracking)
   await measure('compression: last files', async () => {
     // Pages and their data went through `add`, or were linked with their twins.
+    // Files linked from a last site that had no twins for them, now that every page is final.
+    for (const file of reuse.untwinned()) compressor.add(file)
     await compressor.sweep([...LANGUAGES, 'page-data'])
     await compressor.finish()
   })

@@ -10,8 +10,8 @@
  * bytes. Files named by their content's hash (bundles, drawings) are compressed at the highest
  * levels, once: their twins are kept in the build cache under the hash of their text.
  */
-import { createHash } from 'node:crypto'
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createHash, randomUUID } from 'node:crypto'
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { extname, join, relative } from 'node:path'
 import { promisify } from 'node:util'
@@ -141,6 +141,12 @@ function workerPool(size: number) {
   }
 }
 
+async function writeNew(path: string, data: Buffer): Promise<void> {
+  const temporary = `${path}.${process.pid}-${randomUUID()}.tmp`
+  await writeFile(temporary, data)
+  await rename(temporary, path)
+}
+
 export interface Compressor {
   /** Compresses `file` (its text given when at hand, else read), once per build. */
   add(file: string, data?: string | Buffer): void
@@ -189,10 +195,9 @@ export async function openCompressor(siteDir: string, cacheDir: string): Promise
         }),
         gz(data, { level: 9 }),
       ])
-      await Promise.all([
-        writeFile(join(store, br), brData),
-        writeFile(join(store, gzipped), gzData),
-      ])
+      // New files renamed into place, never written into: sites link the store's files, and a
+      // stopped build must leave no half-written twin to be linked later.
+      await Promise.all([writeNew(join(store, br), brData), writeNew(join(store, gzipped), gzData)])
       cached.add(br)
       cached.add(gzipped)
       hashedCompressed += 1

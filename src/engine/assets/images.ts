@@ -285,7 +285,11 @@ async function encode(
         if (entry) {
           // Written once, into the cache entry, and linked where the site needs it.
           const cached = join(entry, `${width}.${ext}`)
-          await writeFile(cached, data)
+          // A new file renamed over the old name, never written into: an entry left incomplete
+          // by a stopped build may have files that sites already link.
+          const temporary = `${cached}.${process.pid}-${randomUUID()}.tmp`
+          await writeFile(temporary, data)
+          await rename(temporary, cached)
           await Promise.all(outputs(width, ext).map((out) => placeFile(cached, out)))
         } else {
           await Promise.all(outputs(width, ext).map((out) => writeFile(out, data)))

@@ -45,6 +45,12 @@ export interface PageReuse {
    * then the caller writes it.
    */
   linkIfSame(relative: string, data: string, from?: string): Promise<boolean>
+  /**
+   * Files linked without twins (the last site had none): for the compressor once every page is
+   * final. Compressed at once, a file that is then replaced (its page rendered after all) could
+   * get twins of what it was.
+   */
+  untwinned(): string[]
   /** Writes the new site's id into it, before it is swapped in. */
   markSite(stage: string): Promise<void>
   /** Keeps the keys, once the new site is in place. */
@@ -60,8 +66,6 @@ export async function openPageReuse(
   stage: string,
   cacheDir: string,
   salt: string,
-  /** Makes a linked file's twins when the last site lacks them. */
-  compress: (file: string) => void,
 ): Promise<PageReuse> {
   const recordFile = join(cacheDir, RECORD_FILE)
   const last = await readRecord(recordFile)
@@ -70,6 +74,7 @@ export async function openPageReuse(
   const previous = trusted ? last.pages : {}
   const next: Record = { id: randomUUID(), pages: {} }
   const createdDirs = new Set<string>()
+  const untwinned: string[] = []
 
   const reuse: PageReuse = {
     key(...parts) {
@@ -88,7 +93,7 @@ export async function openPageReuse(
         await mkdir(dir, { recursive: true })
         createdDirs.add(dir)
       }
-      // Both twins or neither: the compressor makes missing ones as new files. A link is never
+      // Both twins or neither: missing ones are made as new files (`untwinned`). A link is never
       // written through, which would change the last site's file, still being served.
       const linked: string[] = []
       try {
@@ -100,7 +105,7 @@ export async function openPageReuse(
       } catch {
         if (linked.length === 0) return false
         await Promise.all(linked.slice(1).map((file) => rm(file, { force: true })))
-        compress(target)
+        untwinned.push(target)
         return true
       }
     },
@@ -110,6 +115,7 @@ export async function openPageReuse(
       const old = await readFile(join(siteDir, from), 'utf8').catch(() => undefined)
       return old === data && reuse.link(relative, from)
     },
+    untwinned: () => [...untwinned],
     markSite: (dir) => writeFile(join(dir, SITE_ID_FILE), next.id),
     async save() {
       await writeFile(recordFile, JSON.stringify(next))

@@ -10,7 +10,8 @@
  * bundle or a PDF); files a build rewrites in place (the Markdown renderings, the search
  * index's parts) are copied, so the new build never writes through into the other cache.
  */
-import { copyFile, cp, mkdir, readdir } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import { copyFile, cp, mkdir, readdir, rename, rm } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { placeFile } from './place-file'
 
@@ -19,16 +20,30 @@ const WRITTEN_ONCE = new Set(['bundles', 'documents', 'images', 'cards', 'compre
 /** What belongs to the other cache's own site: its page keys and its freshness stamp. */
 const ITS_OWN = new Set(['pages.json', 'stamp', 'node_modules'])
 
-export async function seedCache(from: string, to: string): Promise<void> {
-  const entries = await readdir(from, { withFileTypes: true }).catch(() => [])
-  await mkdir(to, { recursive: true })
-  for (const entry of entries) {
-    if (ITS_OWN.has(entry.name)) continue
-    const source = join(from, entry.name)
-    const target = join(to, entry.name)
-    if (entry.isDirectory() && WRITTEN_ONCE.has(entry.name)) await linkTree(source, target)
-    else if (entry.isDirectory()) await cp(source, target, { recursive: true })
-    else if (entry.isFile()) await copyFile(source, target)
+/**
+ * Seeds `to` (a cache folder that does not exist yet) from `from`. Made beside and renamed into
+ * place, so it is there whole or not at all: a seed stopped half-way (a killed process, an entry
+ * the other build removed meanwhile) would leave a bundle without its files, and a cache that
+ * exists is never seeded again. Returns whether it seeded; when not, the build starts cold.
+ */
+export async function seedCache(from: string, to: string): Promise<boolean> {
+  const staging = `${to}.seeding-${process.pid}-${randomUUID()}`
+  try {
+    const entries = await readdir(from, { withFileTypes: true }).catch(() => [])
+    await mkdir(staging, { recursive: true })
+    for (const entry of entries) {
+      if (ITS_OWN.has(entry.name)) continue
+      const source = join(from, entry.name)
+      const target = join(staging, entry.name)
+      if (entry.isDirectory() && WRITTEN_ONCE.has(entry.name)) await linkTree(source, target)
+      else if (entry.isDirectory()) await cp(source, target, { recursive: true })
+      else if (entry.isFile()) await copyFile(source, target)
+    }
+    await rename(staging, to)
+    return true
+  } catch {
+    await rm(staging, { recursive: true, force: true })
+    return false
   }
 }
 

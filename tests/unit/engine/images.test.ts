@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -213,6 +213,31 @@ describe('image pipeline', () => {
         widths: [320],
       }),
     ).rejects.toThrow('broken.jpg could not be processed')
+  })
+
+  it('re-encodes an entry a stopped build left incomplete into new files, never into those a site links', async () => {
+    const cacheDir = join(root, 'cache-incomplete')
+    const options = (outDir: string) => ({
+      sourceDir,
+      outDir: join(root, outDir),
+      cacheDir,
+      widths: [320],
+    })
+    await writeFile(join(sourceDir, 'images/kept.jpg'), await gradient(500, 250, '#1b6fd8'))
+    const requests = [{ src: '/images/kept.jpg' }]
+    const first = await processImages(requests, options('out-linked'))
+    const url = first.get('/images/kept.jpg')?.src ?? ''
+    const served = join(root, 'out-linked', url)
+    const before = await readFile(served)
+    // A build stopped before the entry was complete: its list of variants is missing.
+    const [entry] = await readdir(join(cacheDir, 'images'))
+    await rm(join(cacheDir, 'images', entry ?? '', 'variants.json'))
+
+    await processImages(requests, options('out-again'))
+    // The first site's file is its own still: the same bytes, and not the new site's file.
+    expect((await readFile(served)).equals(before)).toBe(true)
+    const [a, b] = await Promise.all([stat(served), stat(join(root, 'out-again', url))])
+    expect(b.ino).not.toBe(a.ino)
   })
 
   it('copies unchanged images from the cache without loading sharp, and renames changed ones', async () => {

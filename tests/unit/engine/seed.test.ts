@@ -3,7 +3,7 @@
  * what is written once is linked, what a build rewrites is copied, the other site's own record
  * stays behind, and the first build with it makes no bundle or PDF again.
  */
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { generateContent } from '../../../bench/generate-content'
@@ -68,6 +68,16 @@ it('starts a cache from another: the first build with it bundles nothing and wri
 
 it('starts an empty cache when the other has none yet', async () => {
   const to = join(dir, 'cache-empty')
-  await seedCache(join(dir, 'cache-none'), to)
+  expect(await seedCache(join(dir, 'cache-none'), to)).toBe(true)
   expect(await readdir(to)).toEqual([])
+})
+
+it('is whole or not there: a cache that appeared meanwhile is left as it is, and nothing half-made stays beside it', async () => {
+  const site = configFor('site')
+  const to = join(dir, 'cache-raced')
+  await mkdir(to)
+  await writeFile(join(to, 'theirs'), 'another build seeded first')
+  expect(await seedCache(site.cacheDir, to)).toBe(false)
+  expect(await readdir(to)).toEqual(['theirs'])
+  expect((await readdir(dir)).filter((name) => name.includes('.seeding-'))).toEqual([])
 })
