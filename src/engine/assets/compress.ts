@@ -77,9 +77,11 @@ function workerMain(load: NodeJS.Require) {
 }
 
 /**
- * Threads that compress pages: one a core, four at most (the rendering mostly waits on the disk
- * meanwhile, and after the last page they have the machine to themselves). A worker keeps the
- * process alive only while it has work, so a build that fails elsewhere still ends.
+ * Threads that compress pages: one a core but the main thread's, at least one and four at most.
+ * On two cores, one a core meant two workers beside the PDF worker and the main thread: on the
+ * real site from an empty cache, one worker there took 0.94× the wall time, 0.92× the CPU and
+ * 24 MiB less memory at the peak (paired, 6 runs). A worker keeps the process alive only while it has work,
+ * so a build that fails elsewhere still ends.
  */
 function workerPool(size: number) {
   const workers = Array.from({ length: size }, () => {
@@ -169,7 +171,7 @@ export async function openCompressor(siteDir: string, cacheDir: string): Promise
   const cached = new Set(await readdir(store))
   const used = new Set<string>()
   const seen = new Set<string>()
-  const pool = workerPool(Math.max(1, Math.min(4, availableParallelism())))
+  const pool = workerPool(Math.max(1, Math.min(4, availableParallelism() - 1)))
   let batch: Job[] = []
   const hashedWork: Promise<void>[] = []
   let hashedCompressed = 0
