@@ -3,8 +3,10 @@
  * a draft's preview) would otherwise make from nothing what the site's own build already made
  * for the same code and content (bundles, PDFs, image variants, sharing cards, compressed
  * twins). Every entry there is keyed by what it is made from, so an entry the new build does not
- * need is only never used, and pages are reused only from the site whose id the cache names,
- * which a new folder is not: a seeded cache changes nothing a build writes, only its time.
+ * need is only never used. The page record comes along (copied): it names the other site by
+ * the id written into it, so pages are linked from that site only, when the new build is told
+ * it is the last one (a publication's first release follows the site `npm start` served), and
+ * from no other. A seeded cache changes nothing a build writes, only its time.
  *
  * The folders whose entries are written once and never changed are linked (no copy of a
  * bundle or a PDF); files a build rewrites in place (the Markdown renderings, the search
@@ -17,8 +19,8 @@ import { placeFile } from './place-file'
 
 /** Entries written once, under names their content decides. */
 const WRITTEN_ONCE = new Set(['bundles', 'documents', 'images', 'cards', 'compressed'])
-/** What belongs to the other cache's own site: its page keys and its freshness stamp. */
-const ITS_OWN = new Set(['pages.json', 'stamp', 'node_modules'])
+/** What belongs to the other cache's own output folder: its freshness stamp. */
+const ITS_OWN = new Set(['stamp', 'node_modules'])
 
 /**
  * Seeds `to` (a cache folder that does not exist yet) from `from`. Made beside and renamed into

@@ -107,7 +107,9 @@ export class Releases {
       contentDir: join(workspace, 'content'),
       outDir: join(this.options.dir, folder),
       cacheDir: join(workspace, '.cache', 'releases'),
-      ...(live ? { previousSite: join(this.options.dir, live) } : {}),
+      // Before the first release, the site served is the one `npm start` built: its unchanged
+      // pages are linked from there (its page record came with the seeded cache).
+      previousSite: live ? join(this.options.dir, live) : this.options.buildConfig.outDir,
     }
     // The first build of a workspace starts from the site's own build cache (`npm start` built
     // the site before the service started): the same code and content need no bundling, PDFs

@@ -39,8 +39,7 @@ it('starts a cache from another: the first build with it bundles nothing and wri
 
   const entries = await readdir(workspace.cacheDir)
   expect(entries).toEqual(expect.arrayContaining(['bundles', 'documents']))
-  // The other site's own record stays with it: no page of a new folder is taken as reused.
-  expect(entries).not.toContain('pages.json')
+  // The other output's freshness stamp stays with it.
   expect(entries).not.toContain('stamp')
   const pdfs = await readdir(join(workspace.cacheDir, 'documents'))
   expect(pdfs.length).toBeGreaterThan(0)
@@ -56,6 +55,7 @@ it('starts a cache from another: the first build with it bundles nothing and wri
 
   const report = await buildSite(workspace)
   expect(report.bundlesReused).toBe(true)
+  // Its page record names the other site: no page of a new folder is taken as reused.
   expect(report.pagesReused).toBe(0)
   // Its PDFs are the site's cached ones, not made again.
   const built = await readdir(join(workspace.outDir), { recursive: true })
@@ -64,6 +64,21 @@ it('starts a cache from another: the first build with it bundles nothing and wri
   // And the other cache is as it was.
   await writeFile(join(workspace.cacheDir, markdown), '{}')
   expect(await readFile(join(site.cacheDir, markdown), 'utf8')).not.toBe('{}')
+})
+
+it('links the pages of the site it came from when told that site is the last one, as a first release does', async () => {
+  const site = configFor('site')
+  await buildSite(site)
+  const release = configFor('release')
+  await seedCache(site.cacheDir, release.cacheDir)
+  const report = await buildSite({ ...release, previousSite: site.outDir })
+  expect(report.pagesReused).toBe(report.pages - 2)
+  const about = 'en/about/index.html'
+  const [a, b] = await Promise.all([
+    stat(join(site.outDir, about)),
+    stat(join(release.outDir, about)),
+  ])
+  expect(b.ino).toBe(a.ino)
 })
 
 it('starts an empty cache when the other has none yet', async () => {
