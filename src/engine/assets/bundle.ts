@@ -12,7 +12,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { InlineConfig, Manifest } from 'vite'
 import type { BootData, BuildResources } from '../../shared/types'
-import { placeFile } from '../cache/place-file'
+import { placeFile, placeTree } from '../cache/place-file'
 import { filesUnder, hashFiles } from '../cache/stamp'
 import type { BuildConfig } from '../config'
 import {
@@ -136,24 +136,6 @@ async function linkModules(config: BuildConfig): Promise<void> {
   ).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error
   })
-}
-
-/** Every file under `from` placed (linked) at the same path under `to`. */
-async function placeTree(from: string, to: string): Promise<void> {
-  const entries = await readdir(from, { recursive: true, withFileTypes: true })
-  const dirs = new Set([to])
-  for (const entry of entries) {
-    if (entry.isDirectory()) dirs.add(join(to, relative(from, join(entry.parentPath, entry.name))))
-  }
-  for (const dir of dirs) await mkdir(dir, { recursive: true })
-  await Promise.all(
-    entries
-      .filter((entry) => entry.isFile())
-      .map((entry) => {
-        const file = join(entry.parentPath, entry.name)
-        return placeFile(file, join(to, relative(from, file)))
-      }),
-  )
 }
 
 /** `onClientWritten` receives the client bundle's files as soon as they are on disk. */

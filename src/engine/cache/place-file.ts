@@ -8,7 +8,8 @@
  * and replaces a twin by removing it first, so a link is as safe as the copy was. Across file
  * systems (a cache on another disk) it copies.
  */
-import { copyFile, link, rm } from 'node:fs/promises'
+import { copyFile, link, mkdir, readdir, rm } from 'node:fs/promises'
+import { join, relative } from 'node:path'
 
 export async function placeFile(from: string, to: string): Promise<void> {
   try {
@@ -23,4 +24,25 @@ export async function placeFile(from: string, to: string): Promise<void> {
     if (code === 'ENOENT') throw error
     await copyFile(from, to)
   }
+}
+
+/**
+ * Every file under `from` placed at the same path under `to`, its folders made first. Symbolic
+ * links are left out (a cache's link to `node_modules` is made again by the build itself).
+ */
+export async function placeTree(from: string, to: string): Promise<void> {
+  const entries = await readdir(from, { recursive: true, withFileTypes: true })
+  const dirs = new Set([to])
+  for (const entry of entries) {
+    if (entry.isDirectory()) dirs.add(join(to, relative(from, join(entry.parentPath, entry.name))))
+  }
+  for (const dir of dirs) await mkdir(dir, { recursive: true })
+  await Promise.all(
+    entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => {
+        const file = join(entry.parentPath, entry.name)
+        return placeFile(file, join(to, relative(from, file)))
+      }),
+  )
 }

@@ -14,8 +14,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { copyFile, cp, mkdir, readdir, rename, rm } from 'node:fs/promises'
-import { join, relative } from 'node:path'
-import { placeFile } from './place-file'
+import { join } from 'node:path'
+import { placeTree } from './place-file'
 
 /** Entries written once, under names their content decides. */
 const WRITTEN_ONCE = new Set(['bundles', 'documents', 'images', 'cards', 'compressed'])
@@ -37,7 +37,7 @@ export async function seedCache(from: string, to: string): Promise<boolean> {
       if (ITS_OWN.has(entry.name)) continue
       const source = join(from, entry.name)
       const target = join(staging, entry.name)
-      if (entry.isDirectory() && WRITTEN_ONCE.has(entry.name)) await linkTree(source, target)
+      if (entry.isDirectory() && WRITTEN_ONCE.has(entry.name)) await placeTree(source, target)
       else if (entry.isDirectory()) await cp(source, target, { recursive: true })
       else if (entry.isFile()) await copyFile(source, target)
     }
@@ -46,17 +46,5 @@ export async function seedCache(from: string, to: string): Promise<boolean> {
   } catch {
     await rm(staging, { recursive: true, force: true })
     return false
-  }
-}
-
-async function linkTree(from: string, to: string): Promise<void> {
-  const entries = await readdir(from, { recursive: true, withFileTypes: true })
-  await mkdir(to, { recursive: true })
-  for (const entry of entries) {
-    const path = join(entry.parentPath, entry.name)
-    const target = join(to, relative(from, path))
-    if (entry.isDirectory()) await mkdir(target, { recursive: true })
-    else if (entry.isFile()) await placeFile(path, target)
-    // A symbolic link (a cache's link to node_modules) is made again by the build itself.
   }
 }
