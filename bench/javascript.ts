@@ -31,18 +31,17 @@ async function brotliBytes(file: string): Promise<number> {
 }
 
 /**
- * The chunk report of the newest bundle in a build cache (`BUILD_CACHE_DIR`, which keeps one
- * folder per output directory), if the bench's build made one.
+ * The chunk report of the newest bundle under a folder of the bench's builds (`BUILD_CACHE_DIR`,
+ * whose `bin/` holds the programs and bundles its fresh-clone builds compiled), if one was made.
  */
 export async function readChunkReport(cacheDir: string): Promise<ChunkReport> {
+  const entries = await readdir(cacheDir, { recursive: true, withFileTypes: true }).catch(() => [])
   const reports: { file: string; time: number }[] = []
-  for (const output of await readdir(cacheDir).catch(() => [])) {
-    const versions = join(cacheDir, output, 'bundles')
-    for (const version of await readdir(versions).catch(() => [])) {
-      const file = join(versions, version, CHUNK_REPORT)
-      const time = (await stat(file).catch(() => undefined))?.mtimeMs
-      if (time !== undefined) reports.push({ file, time })
-    }
+  for (const entry of entries) {
+    if (!entry.isFile() || entry.name !== CHUNK_REPORT) continue
+    const file = join(entry.parentPath, entry.name)
+    const time = (await stat(file).catch(() => undefined))?.mtimeMs
+    if (time !== undefined) reports.push({ file, time })
   }
   const newest = reports.sort((a, b) => b.time - a.time)[0]
   return newest ? (JSON.parse(await readFile(newest.file, 'utf8')) as ChunkReport) : {}

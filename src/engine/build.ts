@@ -195,8 +195,8 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   await mkdir(join(stage, 'images'), { recursive: true })
   await mkdir(config.cacheDir, { recursive: true })
   const markdownCache = await openMarkdownCache(config)
-  // Compression runs on libuv's thread pool, from the moment the client bundle is written,
-  // beside the other bundles and the rendering on the main thread.
+  // Compression runs on worker threads beside the rendering on the main thread (the client
+  // bundle comes with its twins).
   const compressor = await openCompressor(stage, config.cacheDir)
   // Validating content and bundling code do not depend on each other: they run side by side,
   // and the documents (PDFs), which need the content only, are written while bundling ends.
@@ -242,15 +242,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   documentsWritten.catch(() => {})
   const [loaded, bundledResult, images] = await Promise.allSettled([
     contentLoaded,
-    measure('bundle', () =>
-      bundle(
-        staged,
-        (files) => {
-          for (const file of files) compressor.add(file)
-        },
-        timeline,
-      ),
-    ),
+    measure('bundle', () => bundle(staged, timeline)),
     imagesPrepared,
   ])
   const failed = [loaded, bundledResult, images].find((result) => result.status === 'rejected')
@@ -423,7 +415,6 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   })
   step('compression')
   await measure('finish: cache and swap', async () => {
-    await bundled.keep()
     await reuse.markSite(stage)
     await swapIn(stage, config.outDir)
     await reuse.save()

@@ -12,8 +12,14 @@ export interface BuildConfig {
   contentDir: string
   /** `OUT_DIR`: where the static site is written (default `dist/`). */
   outDir: string
-  /** Scratch space for the server bundle and the build stamp. */
+  /** The build's caches (Markdown, PDFs, images, page records) and its stamp. */
   cacheDir: string
+  /**
+   * Where the bundles of each version of the code are kept (`bundle.ts`): beside the compiled
+   * programs (`SITE_PROGRAMS_DIR/bundles`) when `scripts/run.mjs` runs the build, so every build
+   * of the same code shares them; otherwise (tests, tools) in `cacheDir`.
+   */
+  bundlesDir?: string
   /**
    * The site the last build wrote, whose unchanged pages are linked instead of written again:
    * `outDir` itself (the default), or the live release when a release is built beside it.
@@ -57,6 +63,7 @@ export function readBuildConfig(env: NodeJS.ProcessEnv = process.env): BuildConf
     contentDir: resolve(ROOT, env.CONTENT_DIR ?? 'content'),
     outDir,
     cacheDir: resolve(ROOT, env.BUILD_CACHE_DIR ?? '.cache', slugOf(outDir)),
+    ...(env.SITE_PROGRAMS_DIR ? { bundlesDir: join(env.SITE_PROGRAMS_DIR, 'bundles') } : {}),
     siteUrl,
     serviceWorker: (env.SERVICE_WORKER ?? 'on') !== 'off',
     tracking: readTrackingIds(env),

@@ -2,17 +2,28 @@
  * Bundles the browser runtime, the server renderer and the service worker with Vite.
  * The three builds are independent, so they run side by side.
  *
- * The bundles depend on the code only, never on content: they are kept in the build cache under
- * a hash of the code, and a build whose code is unchanged (an editor's content change) reuses
- * them without loading Vite at all.
+ * The bundles depend on the code only, never on content. Like the programs, they are made once
+ * per version of the code (a hash of `src/`, `public/` and the lockfile) and kept beside the
+ * compiled programs: every build of that code, from an empty build cache too, links them and
+ * never loads Vite. The first build after a change to the code makes them.
  */
-import { createHash } from 'node:crypto'
-import { access, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
+import { createHash, randomUUID } from 'node:crypto'
+import {
+  access,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises'
 import { dirname, isAbsolute, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { InlineConfig, Manifest } from 'vite'
 import type { BootData, BuildResources } from '../../shared/types'
-import { placeFile, placeTree } from '../cache/place-file'
+import { placeTree } from '../cache/place-file'
 import { filesUnder, hashFiles } from '../cache/stamp'
 import type { BuildConfig } from '../config'
 import {
@@ -25,6 +36,7 @@ import {
 import type { PageAssets } from '../pages/html-document'
 import { contentHash } from '../pages/page-data'
 import { type Timeline, untimed } from '../timeline'
+import { writeBestTwins } from './compress'
 
 /** What the server bundle exports (src/site/server.tsx). */
 export interface ServerRenderer {
@@ -41,10 +53,8 @@ export interface Bundle {
   assetsFor(template: string): PageAssets
   /** Path of the bundled service worker, before its precache manifest is injected. */
   serviceWorkerSource: string
-  /** True when the code was unchanged and the bundles came from the cache. */
+  /** True when this code's bundles were made before, by an earlier build. */
   cached: boolean
-  /** Keeps the client files, with their compressed twins, for the next build of the same code. */
-  keep(): Promise<void>
 }
 
 /**
@@ -121,172 +131,50 @@ async function pruneCache(dir: string): Promise<void> {
 }
 
 /**
- * The renderer (server.js, in the cache) imports React and the rest from `node_modules` by
- * Node's search up its folders: a cache outside the project (`BUILD_CACHE_DIR`) is given a link
- * to the project's, beside the bundles.
+ * The renderer (`server.js`) imports React and the rest from `node_modules` by Node's search up
+ * its folders: bundles kept outside the project (`BUILD_CACHE_DIR` elsewhere) are given a link
+ * to the project's, beside them.
  */
-async function linkModules(config: BuildConfig): Promise<void> {
-  const path = relative(config.root, config.cacheDir)
+async function linkModules(root: string, home: string): Promise<void> {
+  const path = relative(root, home)
   if (!path.startsWith('..') && !isAbsolute(path)) return
-  await mkdir(config.cacheDir, { recursive: true })
-  await symlink(
-    join(config.root, 'node_modules'),
-    join(config.cacheDir, 'node_modules'),
-    'dir',
-  ).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error
-  })
+  await mkdir(home, { recursive: true })
+  await symlink(join(root, 'node_modules'), join(home, 'node_modules'), 'dir').catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error
+    },
+  )
 }
 
-/** `onClientWritten` receives the client bundle's files as soon as they are on disk. */
+/**
+ * The bundles of one version of the code, kept in `config.bundlesDir`: beside the compiled
+ * programs when `scripts/run.mjs` runs the build, so every build of that code (any output, any
+ * build cache, the publishing service's workspaces) links them and none loads Vite. Made once,
+ * in a folder of its own renamed into place: builds running at once never see half of them.
+ * The client files come with their compressed twins, linked into the site.
+ */
 export async function bundle(
   config: BuildConfig,
-  onClientWritten: (files: string[]) => void = () => {},
   { measure }: Pick<Timeline, 'measure'> = untimed,
 ): Promise<Bundle> {
-  const versionsDir = join(config.cacheDir, 'bundles')
-  await linkModules(config)
+  const versionsDir = config.bundlesDir ?? join(config.cacheDir, 'bundles')
+  await linkModules(config.root, dirname(versionsDir))
   const codeVersion = await codeHash(config.root)
   const version = join(versionsDir, codeVersion)
-  const serverOut = join(version, 'server')
-  const workerOut = join(version, 'sw')
-  const clientCache = join(version, 'client')
-  const manifestCache = join(version, 'manifest.json')
+  const cached = await exists(join(version, COMPLETE))
+  if (!cached) await compile(config, version, measure)
+  await placeTree(join(version, 'client'), config.outDir)
+  const manifestJson = await readFile(join(version, 'manifest.json'), 'utf8')
+  return finish(manifestJson, cached)
 
-  if (await exists(join(version, COMPLETE))) {
-    await placeTree(clientCache, config.outDir)
-    const manifestJson = await readFile(manifestCache, 'utf8')
-    return finish(manifestJson, true, async () => {})
-  }
-
-  await rm(version, { recursive: true, force: true })
-  let bundleFiles: string[] = []
-  /** Per client chunk, each module's share in characters before minifying (the bench's report). */
-  const chunks: ChunkReport = {}
-  const { build } = await measure('bundle: load Vite', () => import('vite'))
-  const { baseViteConfig } = await import('./vite-config')
-  const base = baseViteConfig(config)
-  const client: InlineConfig = {
-    ...base,
-    plugins: [
-      ...(base.plugins ?? []),
-      {
-        name: 'site:client-written',
-        generateBundle(_options, output) {
-          for (const chunk of Object.values(output)) {
-            if (chunk.type !== 'chunk') continue
-            chunks[chunk.fileName] = Object.fromEntries(
-              Object.entries(chunk.modules).map(([id, module]) => [
-                relative(config.root, id),
-                module.renderedLength,
-              ]),
-            )
-          }
-        },
-        writeBundle(_options, output) {
-          bundleFiles = Object.keys(output).map((file) => join(config.outDir, file))
-          onClientWritten(bundleFiles)
-        },
-      },
-    ],
-    publicDir: join(config.root, 'public'),
-    build: {
-      outDir: config.outDir,
-      emptyOutDir: false,
-      manifest: MANIFEST_FILE,
-      target: 'es2022',
-      modulePreload: {
-        polyfill: false,
-        // A chunk loaded later needs the entry, which is always there before it (the boot
-        // script imports it first): preloading it again added a <link rel=modulepreload> for a
-        // module already run, which Firefox answers with an error event.
-        resolveDependencies: (_file, dependencies) =>
-          dependencies.filter((dependency) => !/(^|\/)entry-[\w-]+\.js$/.test(dependency)),
-      },
-      // One stylesheet for the whole site (about 5 KB compressed): a page waits for one file
-      // instead of one per template and component, and client navigation loads no CSS.
-      cssCodeSplit: false,
-      reportCompressedSize: false,
-      rolldownOptions: {
-        input: { entry: join(config.root, CLIENT_ENTRY), boot: join(config.root, BOOT_ENTRY) },
-        output: { codeSplitting: { groups: CHUNK_GROUPS } },
-      },
-    },
-  }
-  const server: InlineConfig = {
-    ...base,
-    publicDir: false,
-    build: {
-      ssr: join(config.root, SERVER_ENTRY),
-      outDir: serverOut,
-      emptyOutDir: true,
-      target: 'node20',
-      reportCompressedSize: false,
-      rolldownOptions: { output: { entryFileNames: 'server.js' } },
-    },
-  }
-  const worker: InlineConfig = {
-    ...base,
-    plugins: [],
-    publicDir: false,
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    build: {
-      outDir: workerOut,
-      emptyOutDir: true,
-      target: 'es2022',
-      reportCompressedSize: false,
-      lib: {
-        entry: join(config.root, SERVICE_WORKER_ENTRY),
-        formats: ['iife'],
-        name: 'serviceWorker',
-        fileName: () => 'sw.js',
-      },
-    },
-  }
-  await Promise.all([
-    measure('bundle: client', () => build(client)),
-    measure('bundle: server renderer', () => build(server)),
-    measure('bundle: service worker', () => build(worker)),
-  ])
-
-  const manifestPath = join(config.outDir, MANIFEST_FILE)
-  const manifestJson = await readFile(manifestPath, 'utf8')
-  await rm(join(config.outDir, '.vite'), { recursive: true, force: true })
-  // What the next build of this code copies instead of bundling: the client bundle and the
-  // public files, not the images and documents other steps write beside them meanwhile.
-  const publicDir = join(config.root, 'public')
-  const publicFiles = (await filesUnder(publicDir)).map((file) =>
-    join(config.outDir, relative(publicDir, file)),
-  )
-  const clientFiles = [...bundleFiles, ...publicFiles]
-  return finish(manifestJson, false, async () => {
-    for (const file of clientFiles) {
-      for (const twin of [file, `${file}.br`, `${file}.gz`]) {
-        if (!(await exists(twin))) continue
-        const target = join(clientCache, relative(config.outDir, twin))
-        // A link, not a copy: neither file is ever changed in place (a build writes new ones).
-        await mkdir(dirname(target), { recursive: true })
-        await placeFile(twin, target)
-      }
-    }
-    await writeFile(manifestCache, manifestJson)
-    await writeFile(join(version, CHUNK_REPORT), JSON.stringify(chunks))
-    await writeFile(join(version, COMPLETE), new Date().toISOString())
-    await pruneCache(versionsDir)
-  })
-
-  async function finish(
-    manifestJson: string,
-    cached: boolean,
-    keep: () => Promise<void>,
-  ): Promise<Bundle> {
+  async function finish(manifestJson: string, cached: boolean): Promise<Bundle> {
     const manifest = JSON.parse(manifestJson) as Manifest
     const renderer = await measure('bundle: load renderer', async () => {
       // The plain address, no query to bust a cache: the renderer's chunks import the entry
       // back by it (`../server.js`), and a second instance would have contexts of its own. The
       // folder names the code's version, so one address is always the same code.
       const loaded = (await import(
-        pathToFileURL(join(serverOut, 'server.js')).href
+        pathToFileURL(join(version, 'server', 'server.js')).href
       )) as ServerRenderer
       await loaded.prepare()
       return loaded
@@ -302,9 +190,8 @@ export async function bundle(
       buildHash: contentHash(manifestJson, 20),
       codeVersion,
       renderer,
-      serviceWorkerSource: join(workerOut, 'sw.js'),
+      serviceWorkerSource: join(version, 'sw', 'sw.js'),
       cached,
-      keep,
       assetsFor(template) {
         const cached = assetCache.get(template)
         if (cached) return cached
@@ -339,4 +226,119 @@ export async function bundle(
       },
     }
   }
+}
+
+/**
+ * Bundles the client (with the public files and their smallest compressed twins), the server
+ * renderer and the service worker into `version`, by way of a folder of its own: a build that
+ * made the same version meanwhile wins, and this one's work is dropped.
+ */
+async function compile(
+  config: BuildConfig,
+  version: string,
+  measure: Timeline['measure'],
+): Promise<void> {
+  const staging = `${version}.${process.pid}-${randomUUID()}`
+  const clientOut = join(staging, 'client')
+  /** Per client chunk, each module's share in characters before minifying (the bench's report). */
+  const chunks: ChunkReport = {}
+  const { build } = await measure('bundle: load Vite', () => import('vite'))
+  const { baseViteConfig } = await import('./vite-config')
+  const base = baseViteConfig(config)
+  const client: InlineConfig = {
+    ...base,
+    plugins: [
+      ...(base.plugins ?? []),
+      {
+        name: 'site:chunk-report',
+        generateBundle(_options, output) {
+          for (const chunk of Object.values(output)) {
+            if (chunk.type !== 'chunk') continue
+            chunks[chunk.fileName] = Object.fromEntries(
+              Object.entries(chunk.modules).map(([id, module]) => [
+                relative(config.root, id),
+                module.renderedLength,
+              ]),
+            )
+          }
+        },
+      },
+    ],
+    publicDir: join(config.root, 'public'),
+    build: {
+      outDir: clientOut,
+      emptyOutDir: false,
+      manifest: MANIFEST_FILE,
+      target: 'es2022',
+      modulePreload: {
+        polyfill: false,
+        // A chunk loaded later needs the entry, which is always there before it (the boot
+        // script imports it first): preloading it again added a <link rel=modulepreload> for a
+        // module already run, which Firefox answers with an error event.
+        resolveDependencies: (_file, dependencies) =>
+          dependencies.filter((dependency) => !/(^|\/)entry-[\w-]+\.js$/.test(dependency)),
+      },
+      // One stylesheet for the whole site (about 5 KB compressed): a page waits for one file
+      // instead of one per template and component, and client navigation loads no CSS.
+      cssCodeSplit: false,
+      reportCompressedSize: false,
+      rolldownOptions: {
+        input: { entry: join(config.root, CLIENT_ENTRY), boot: join(config.root, BOOT_ENTRY) },
+        output: { codeSplitting: { groups: CHUNK_GROUPS } },
+      },
+    },
+  }
+  const server: InlineConfig = {
+    ...base,
+    publicDir: false,
+    build: {
+      ssr: join(config.root, SERVER_ENTRY),
+      outDir: join(staging, 'server'),
+      emptyOutDir: true,
+      target: 'node20',
+      reportCompressedSize: false,
+      rolldownOptions: { output: { entryFileNames: 'server.js' } },
+    },
+  }
+  const worker: InlineConfig = {
+    ...base,
+    plugins: [],
+    publicDir: false,
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir: join(staging, 'sw'),
+      emptyOutDir: true,
+      target: 'es2022',
+      reportCompressedSize: false,
+      lib: {
+        entry: join(config.root, SERVICE_WORKER_ENTRY),
+        formats: ['iife'],
+        name: 'serviceWorker',
+        fileName: () => 'sw.js',
+      },
+    },
+  }
+  try {
+    await Promise.all([
+      measure('bundle: client', () => build(client)),
+      measure('bundle: server renderer', () => build(server)),
+      measure('bundle: service worker', () => build(worker)),
+    ])
+    await rename(join(clientOut, MANIFEST_FILE), join(staging, 'manifest.json'))
+    await rm(join(clientOut, '.vite'), { recursive: true, force: true })
+    await measure('bundle: compress', () => writeBestTwins(clientOut))
+    await writeFile(join(staging, CHUNK_REPORT), JSON.stringify(chunks))
+    await writeFile(join(staging, COMPLETE), new Date().toISOString())
+    await rename(staging, version).catch(async (error: NodeJS.ErrnoException) => {
+      // Another build of the same code finished first: its bundles are the same.
+      if (await exists(join(version, COMPLETE))) return
+      // Something else stands there (a build stopped by an older version of this step).
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error
+      await rm(version, { recursive: true, force: true })
+      await rename(staging, version)
+    })
+  } finally {
+    await rm(staging, { recursive: true, force: true })
+  }
+  await pruneCache(dirname(version))
 }

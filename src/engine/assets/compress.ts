@@ -143,6 +143,39 @@ function workerPool(size: number) {
   }
 }
 
+/** The smallest twins: Brotli and gzip at their highest levels, for files made once. */
+function compressBest(data: Buffer): Promise<[Buffer, Buffer]> {
+  return Promise.all([
+    brotli(data, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+      },
+    }),
+    gz(data, { level: 9 }),
+  ])
+}
+
+/**
+ * Writes the smallest twins beside every served text file under `dir` that is worth it: for
+ * files compiled once and linked into many sites (the bundles), so no build compresses them.
+ */
+export async function writeBestTwins(dir: string): Promise<void> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  await Promise.all(
+    entries
+      .filter((entry) => entry.isFile() && isTextFile(entry.name))
+      .map(async (entry) => {
+        const file = join(entry.parentPath, entry.name)
+        if (!isServed(relative(dir, file))) return
+        const data = await readFile(file)
+        if (data.length < MIN_COMPRESS_BYTES) return
+        const [br, gzipped] = await compressBest(data)
+        await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gzipped)])
+      }),
+  )
+}
+
 async function writeNew(path: string, data: Buffer): Promise<void> {
   const temporary = `${path}.${process.pid}-${randomUUID()}.tmp`
   await writeFile(temporary, data)
@@ -188,15 +221,7 @@ export async function openCompressor(siteDir: string, cacheDir: string): Promise
     if (cached.has(br) && cached.has(gzipped)) {
       reused += 1
     } else {
-      const [brData, gzData] = await Promise.all([
-        brotli(data, {
-          params: {
-            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-            [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
-          },
-        }),
-        gz(data, { level: 9 }),
-      ])
+      const [brData, gzData] = await compressBest(data)
       // New files renamed into place, never written into: sites link the store's files, and a
       // stopped build must leave no half-written twin to be linked later.
       await Promise.all([writeNew(join(store, br), brData), writeNew(join(store, gzipped), gzData)])

@@ -106,6 +106,36 @@ describe('build', () => {
     }
   })
 
+  it('makes the bundles of a version of the code once, beside the programs, for every build of that code whatever its cache', async () => {
+    const programs = join(dir, 'programs')
+    const shared = (name: string) =>
+      configFor(name, { SITE_PROGRAMS_DIR: programs, BUILD_CACHE_DIR: join(dir, `cache-${name}`) })
+    // Two builds of code never bundled, at once: each bundles into a folder of its own, one
+    // is renamed into place, and both sites get a whole bundle.
+    const [a, b] = [shared('dist-shared-a'), shared('dist-shared-b')]
+    const [first, second] = await Promise.all([buildSite(a), buildSite(b)])
+    expect(first.buildHash).toBe(second.buildHash)
+    const versions = await readdir(join(programs, 'bundles'))
+    expect(versions).toHaveLength(1)
+    expect(await readdir(a.cacheDir)).not.toContain('bundles')
+
+    // A build from an empty cache links them, compressed twins included, and bundles nothing.
+    const c = shared('dist-shared-c')
+    const third = await buildSite(c)
+    expect(third.bundlesReused).toBe(true)
+    expect(third.buildHash).toBe(first.buildHash)
+    const page = await readFile(join(c.outDir, 'en/about/index.html'), 'utf8')
+    const entry = / data-entry="([^"]+)"/.exec(page)?.[1] ?? ''
+    const kept = join(programs, 'bundles', versions[0] ?? '', 'client', entry)
+    for (const twin of ['', '.br', '.gz']) {
+      const [linked, original] = await Promise.all([
+        stat(join(c.outDir, `${entry}${twin}`)),
+        stat(`${kept}${twin}`),
+      ])
+      expect(linked.ino).toBe(original.ino)
+    }
+  })
+
   it('links the pages an edit left as they were from the last site, renders the others, and never writes into the last site', async () => {
     const config = configFor('dist-reuse')
     const at = (path: string) => join(config.outDir, path)
