@@ -164,8 +164,9 @@ export function createStaticHandler(root: string, policy: SitePolicy = EMPTY_POL
     const encodings = compressible ? acceptedEncodings(headers['accept-encoding']) : []
     let body: () => Readable = () => createReadStream(found.file)
     let length: number | undefined = found.size
-    // The client's favourite coding: the twin the build compressed beforehand (it writes both),
-    // else compressed on the fly.
+    // The client's favourite coding: the twin the build compressed beforehand (Brotli for every
+    // file, gzip too for the bundles), else compressed on the fly: gzip at the level the
+    // build's twins had, for the few clients that take no Brotli.
     const [favourite] = encodings
     const precompressed = favourite && (await fileAt('/', `${found.file}${SUFFIXES[favourite]}`))
     if (favourite) sent['content-encoding'] = favourite
@@ -178,7 +179,7 @@ export function createStaticHandler(root: string, policy: SitePolicy = EMPTY_POL
         createReadStream(found.file).pipe(
           favourite === 'br'
             ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
-            : createGzip({ level: 6 }),
+            : createGzip({ level: 9 }),
         )
     }
     if (length !== undefined) sent['content-length'] = String(length)

@@ -66,7 +66,7 @@ export const CONTENT_TYPES: Record<string, string> = {
 /** Below this size compression saves less than the headers it costs: such files go as they are. */
 export const MIN_COMPRESS_BYTES = 1024
 
-/** Text files: written beside themselves as `.br` and `.gz` by the build, sent compressed. */
+/** Text files: sent compressed, from the twins the build writes beside them or on the fly. */
 export const TEXT_EXTENSIONS = new Set([
   '.html',
   '.js',

@@ -12,7 +12,7 @@ const WORKER_FILE = resolve(import.meta.dirname, '../..', process.env.OUT_DIR ??
 const originals = new Map<string, Buffer>()
 
 test.beforeAll(async () => {
-  for (const file of [WORKER_FILE, `${WORKER_FILE}.br`, `${WORKER_FILE}.gz`]) {
+  for (const file of [WORKER_FILE, `${WORKER_FILE}.br`]) {
     originals.set(file, await readFile(file))
   }
 })
@@ -36,7 +36,6 @@ async function openControlled(page: Page): Promise<void> {
 async function updateWorker(page: Page): Promise<void> {
   await writeFile(WORKER_FILE, `${originals.get(WORKER_FILE)}\n// deploy ${Date.now()}\n`)
   await rm(`${WORKER_FILE}.br`)
-  await rm(`${WORKER_FILE}.gz`)
   await page.evaluate(async () => {
     const registration = await navigator.serviceWorker.getRegistration()
     const changed = new Promise((resolve) =>

@@ -1,14 +1,17 @@
 /**
- * Writes a Brotli (`.br`) and a gzip (`.gz`) twin beside every text file of the site, so
- * `npm start`, nginx (`gzip_static`, `brotli_static`) and CDNs send them without compressing
- * per request.
+ * Writes the compressed twins the servers send instead of compressing per request.
  *
- * Pages, page data and the other per-build files are compressed at Brotli 6 and gzip 9 by
- * worker threads, beside the rendering on the main thread: synchronous compression of a page
+ * Pages, page data and the other per-build files get a Brotli twin (`.br`), at level 6, by
+ * worker threads beside the rendering on the main thread: synchronous compression of a page
  * takes about 0.35 ms there, while Node's asynchronous zlib spends twice to three times that
  * per small file on its streams. Brotli 6 takes a thirtieth of Brotli 11's time for 11 % more
- * bytes. Files named by their content's hash (bundles, drawings) are compressed at the highest
- * levels, once: their twins are kept in the build cache under the hash of their text.
+ * bytes. Every browser asks for Brotli; the few clients that take gzip only (scripts, some
+ * crawlers) get gzip made on the fly by `npm start` and nginx (`gzip on`), as CDNs do. A
+ * `.gz` twin per page was a third of the files a cold build created, and creating a file is
+ * most of a build's system time.
+ *
+ * Files named by their content's hash (bundles, drawings) are made once and linked into every
+ * site: they get both twins at the highest levels, kept by the hash of their text.
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
@@ -31,7 +34,8 @@ const isServed = (relativePath: string) => !/^[._]|[\\/]\./.test(relativePath)
 /** Long-lived files: their names change with their content (`/assets/`, `/images/_/`). */
 const isHashed = (relativePath: string) => /^(assets|images[\\/]_)[\\/]/.test(relativePath)
 
-const FAST = { brotli: 6, gzip: 9 }
+/** The Brotli level of the per-build files. */
+const FAST_BROTLI = 6
 /** Files sent to a worker at once: fewer messages, and the rendering is not held up. */
 const BATCH = 64
 
@@ -52,7 +56,7 @@ function workerMain(load: NodeJS.Require) {
   ) as typeof import('node:worker_threads')
   const zlib = load('node:zlib') as typeof import('node:zlib')
   const fs = load('node:fs') as typeof import('node:fs')
-  const { min, brotli, gzip } = workerData as { min: number; brotli: number; gzip: number }
+  const { min, brotli } = workerData as { min: number; brotli: number }
   parentPort?.on('message', (batch: { file: string; data?: string }[]) => {
     try {
       let compressed = 0
@@ -66,7 +70,6 @@ function workerMain(load: NodeJS.Require) {
           },
         })
         fs.writeFileSync(`${file}.br`, br)
-        fs.writeFileSync(`${file}.gz`, zlib.gzipSync(bytes, { level: gzip }))
         compressed += 1
       }
       parentPort?.postMessage({ compressed })
@@ -87,7 +90,7 @@ function workerPool(size: number) {
   const workers = Array.from({ length: size }, () => {
     const worker = new Worker(`(${workerMain.toString()})(require)`, {
       eval: true,
-      workerData: { min: MIN_COMPRESS_BYTES, ...FAST },
+      workerData: { min: MIN_COMPRESS_BYTES, brotli: FAST_BROTLI },
     })
     worker.unref()
     return { worker, outstanding: 0, alive: true }

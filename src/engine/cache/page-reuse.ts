@@ -17,7 +17,8 @@ import { dirname, join } from 'node:path'
 /** In the site: the id of the build that wrote it. */
 export const SITE_ID_FILE = '.pages'
 const RECORD_FILE = 'pages.json'
-const TWINS = ['', '.br', '.gz'] as const
+/** A page's file and the twin the build writes beside it (`compress.ts`). */
+const TWINS = ['', '.br'] as const
 
 interface Record {
   id: string

@@ -11,10 +11,12 @@ import type { TrackingIds } from '../../shared/consent'
 import {
   CONTENT_TYPES,
   HOST_HEADERS_FILE,
+  MIN_COMPRESS_BYTES,
   type ResponseKind,
   responseHeaders,
   SITE_POLICY_FILE,
   type SitePolicy,
+  TEXT_EXTENSIONS,
 } from '../../shared/http-headers'
 import { HASHED_IMAGES_DIR } from '../../shared/images'
 import { LANGUAGES } from '../../shared/languages'
@@ -125,6 +127,15 @@ export function nginxConfig(policy: SitePolicy, options: NginxOptions): string {
       .map(([name, value]) => `    add_header ${headerName(name)} ${quote(value)} always;`)
       .concat('    add_header Strict-Transport-Security $site_hsts always;')
       .join('\n')
+  // As the types map below names them, parameters and all: nginx matches the whole string.
+  const gzipTypes = [
+    ...new Set(
+      [...TEXT_EXTENSIONS].flatMap((extension) => {
+        const type = CONTENT_TYPES[extension]
+        return type ? [quote(type)] : []
+      }),
+    ),
+  ].join(' ')
   const types = Object.entries(CONTENT_TYPES)
     .map(([extension, type]) => `    ${quote(type)} ${extension.slice(1)};`)
     .join('\n')
@@ -165,8 +176,12 @@ ${types}
   }
   default_type application/octet-stream;
 
-  # Every text file has .br and .gz twins written by the build.
-  gzip off;
+  # Every text file of 1 KB or more has a .br twin written by the build, the bundles a .gz
+  # twin too; gzip for the other files is made per request, for clients that take no Brotli.
+  gzip on;
+  gzip_comp_level 9;
+  gzip_min_length ${MIN_COMPRESS_BYTES};
+  gzip_types ${gzipTypes};
   gzip_static on;
   gzip_vary on;
 ${options.brotli === false ? '' : '  brotli_static on;\n'}
