@@ -14,7 +14,7 @@ import { APP_DATA_URL, notFoundPath, pageDataUrl, staticQueryUrl } from '../shar
 import { searchIndexUrl } from '../shared/search/format'
 import type { AppData, BootData, LayoutData } from '../shared/types'
 import { type Bundle, bundle } from './assets/bundle'
-import { openCompressor } from './assets/compress'
+import { compressHashedFiles } from './assets/compress'
 import {
   type PreparedImages,
   prepareImages,
@@ -69,13 +69,9 @@ async function eachLimited<T>(
   await Promise.all(Array.from({ length: concurrency }, worker))
 }
 
-/**
- * Writes files with bounded concurrency (thousands of pages must not open thousands of files),
- * telling `written` of each.
- */
+/** Writes files with bounded concurrency (thousands of pages must not open thousands of files). */
 async function writeAll(
   files: Iterable<[string, string]>,
-  written: (path: string, data: string) => void = () => {},
   /** Files there may be links to the last site's: removed first, never written through. */
   replace = false,
   /**
@@ -95,11 +91,8 @@ async function writeAll(
       await mkdir(dir, { recursive: true })
       createdDirs.add(dir)
     }
-    if (replace) {
-      await Promise.all(['', '.br', '.gz'].map((twin) => rm(path + twin, { force: true })))
-    }
+    if (replace) await rm(path, { force: true })
     await writeFile(path, data)
-    written(path, data)
   })
 }
 
@@ -195,9 +188,6 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   await mkdir(join(stage, 'images'), { recursive: true })
   await mkdir(config.cacheDir, { recursive: true })
   const markdownCache = await openMarkdownCache(config)
-  // Compression runs on worker threads beside the rendering on the main thread (the client
-  // bundle comes with its twins).
-  const compressor = await openCompressor(stage, config.cacheDir)
   // Validating content and bundling code do not depend on each other: they run side by side,
   // and the documents (PDFs), which need the content only, are written while bundling ends.
   const contentLoaded = (
@@ -248,7 +238,6 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const failed = [loaded, bundledResult, images].find((result) => result.status === 'rejected')
   if (failed) {
     await Promise.all([
-      compressor.finish().catch(() => 0),
       documentsWritten.catch(() => 0),
       // Started early, it would keep the process alive when the content failed to load.
       pdfWriter.close(),
@@ -299,7 +288,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     const structured = structuredData(route, structuredContext)
     return { page, json, structured, key: reuse.key(json, JSON.stringify(structured)) }
   }
-  // Pages the last site holds as they are now: linked (with their twins), not rendered.
+  // Pages the last site holds as they are now: linked, not rendered.
   const unchanged: BuildPage[] = []
   function* pageFiles(pages: Iterable<BuildPage>, reusing: boolean): Generator<[string, string]> {
     if (reusing) {
@@ -339,7 +328,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     }
   }
   const pagesReused = await measure('pages: render and write', async () => {
-    await writeAll(pageFiles(routes, true), compressor.add, false, { stage, reuse })
+    await writeAll(pageFiles(routes, true), false, { stage, reuse })
     // Files of the last site gone meanwhile: those pages are rendered after all.
     const gone: BuildPage[] = []
     await eachLimited(unchanged, 64, async (route) => {
@@ -351,7 +340,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
         }
       }
     })
-    await writeAll(pageFiles(gone, false), compressor.add, true)
+    await writeAll(pageFiles(gone, false), true)
     return unchanged.length - gone.length
   })
   step('pages')
@@ -388,10 +377,10 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     if (language === LANGUAGES[0]) extra.push([join(stage, '404.html'), html])
   }
   // What the change left as it was (most of the search index, the feeds, the rate histories)
-  // is linked from the last site, with its twins, instead of written and compressed again.
+  // is linked from the last site instead of written again.
   const lastSearch = await searchVersions(config.previousSite ?? config.outDir)
   await measure('site files', () =>
-    writeAll(extra, compressor.add, false, {
+    writeAll(extra, false, {
       stage,
       reuse,
       from: (path) => lastSearchPath(path, lastSearch),
@@ -406,13 +395,8 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     writeServiceWorker(staged, bundled.serviceWorkerSource),
   )
   await writeHostConfiguration(stage, config.tracking)
-  await measure('compression: last files', async () => {
-    // Pages and their data went through `add`, or were linked with their twins.
-    // Files linked from a last site that had no twins for them, now that every page is final.
-    for (const file of reuse.untwinned()) compressor.add(file)
-    await compressor.sweep([...LANGUAGES, 'page-data'])
-    await compressor.finish()
-  })
+  // The drawings' twins (the bundles brought theirs; pages and data get none, see compress.ts).
+  await measure('compression: drawings', () => compressHashedFiles(stage, config.cacheDir))
   step('compression')
   await measure('finish: cache and swap', async () => {
     await reuse.markSite(stage)

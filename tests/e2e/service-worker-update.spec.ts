@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { isSameDocument, markDocument, openPage, waitForRouteUpdates } from './support/helpers'
@@ -8,11 +8,11 @@ test.use({ serviceWorkers: 'allow' })
 test.describe.configure({ mode: 'serial' })
 
 const WORKER_FILE = resolve(import.meta.dirname, '../..', process.env.OUT_DIR ?? 'dist', 'sw.js')
-/** The worker and its precompressed twins, as built. */
+/** The worker as built (it has no compressed twin: servers compress it). */
 const originals = new Map<string, Buffer>()
 
 test.beforeAll(async () => {
-  for (const file of [WORKER_FILE, `${WORKER_FILE}.br`]) {
+  for (const file of [WORKER_FILE]) {
     originals.set(file, await readFile(file))
   }
 })
@@ -35,7 +35,6 @@ async function openControlled(page: Page): Promise<void> {
 /** Deploys a changed worker (as a new build would) and waits until it has taken over. */
 async function updateWorker(page: Page): Promise<void> {
   await writeFile(WORKER_FILE, `${originals.get(WORKER_FILE)}\n// deploy ${Date.now()}\n`)
-  await rm(`${WORKER_FILE}.br`)
   await page.evaluate(async () => {
     const registration = await navigator.serviceWorker.getRegistration()
     const changed = new Promise((resolve) =>

@@ -12,7 +12,10 @@ import { readSitePolicy } from '../../src/server/static-files'
 import { removeFolder } from './temporary-folder'
 
 export const NGINX_BINARY = process.env.NGINX_PATH ?? '/usr/sbin/nginx'
-const BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'
+/** Debian's Brotli modules: twins (`brotli_static`) and compression per request (`brotli`). */
+const BROTLI_MODULES = ['static', 'filter'].map(
+  (kind) => `/usr/lib/nginx/modules/ngx_http_brotli_${kind}_module.so`,
+)
 
 /** nginx is installed (CI installs Debian's, with its Brotli module). */
 export const nginxInstalled = () => existsSync(NGINX_BINARY)
@@ -34,7 +37,7 @@ export async function startNginx(options: {
   const prefix = resolve(options.scratch)
   await removeFolder(prefix)
   await mkdir(join(prefix, 'logs'), { recursive: true })
-  const brotli = existsSync(BROTLI_MODULE)
+  const brotli = BROTLI_MODULES.every((module) => existsSync(module))
   const site = nginxConfig(await readSitePolicy(options.root, { required: true }), {
     root: resolve(options.root),
     listen: `127.0.0.1:${options.port}`,
@@ -47,7 +50,7 @@ export async function startNginx(options: {
     .join('\n')
   await writeFile(
     join(prefix, 'nginx.conf'),
-    `${brotli ? `load_module ${BROTLI_MODULE};\n` : ''}${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;
+    `${brotli ? BROTLI_MODULES.map((module) => `load_module ${module};\n`).join('') : ''}${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;
 error_log ${join(prefix, 'logs', 'error.log')} warn;
 pid ${join(prefix, 'nginx.pid')};
 events { worker_connections 1024; }

@@ -1,6 +1,6 @@
 /**
  * Pages whose inputs did not change since the last build are linked from the last site instead
- * of rendered, written and compressed again: after an editor changes one page of 10,000, the
+ * of rendered and written again: after an editor changes one page of 10,000, the
  * build renders that page (and the listings that show it) and links the others' files.
  *
  * A page's key is a hash of everything its two files (HTML and page data) are made of: the code
@@ -11,14 +11,12 @@
  * has another id, and then every page is rendered.
  */
 import { createHash, randomUUID } from 'node:crypto'
-import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { link, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 
 /** In the site: the id of the build that wrote it. */
 export const SITE_ID_FILE = '.pages'
 const RECORD_FILE = 'pages.json'
-/** A page's file and the twin the build writes beside it (`compress.ts`). */
-const TWINS = ['', '.br'] as const
 
 interface Record {
   id: string
@@ -35,23 +33,16 @@ export interface PageReuse {
   record(path: string, key: string): void
   /**
    * Links a file of an unchanged page from the last site (`from`, the same path by default) to
-   * the new one (`relative`), with its compressed twins where the last site has them. False
-   * when the file is gone.
+   * the new one (`relative`). False when the file is gone.
    */
   link(relative: string, from?: string): Promise<boolean>
   /**
    * Links a file of the last site when it holds exactly `data` at the same path (a feed, the
    * sitemap), or at the path `from` (a file of a versioned folder, such as the search index's,
-   * that the change left as it was), with its twins. False when it differs or is not there:
+   * that the change left as it was). False when it differs or is not there:
    * then the caller writes it.
    */
   linkIfSame(relative: string, data: string, from?: string): Promise<boolean>
-  /**
-   * Files linked without twins (the last site had none): for the compressor once every page is
-   * final. Compressed at once, a file that is then replaced (its page rendered after all) could
-   * get twins of what it was.
-   */
-  untwinned(): string[]
   /** Writes the new site's id into it, before it is swapped in. */
   markSite(stage: string): Promise<void>
   /** Keeps the keys, once the new site is in place. */
@@ -75,7 +66,6 @@ export async function openPageReuse(
   const previous = trusted ? last.pages : {}
   const next: Record = { id: randomUUID(), pages: {} }
   const createdDirs = new Set<string>()
-  const untwinned: string[] = []
 
   const reuse: PageReuse = {
     key(...parts) {
@@ -94,29 +84,19 @@ export async function openPageReuse(
         await mkdir(dir, { recursive: true })
         createdDirs.add(dir)
       }
-      // Both twins or neither: missing ones are made as new files (`untwinned`). A link is never
-      // written through, which would change the last site's file, still being served.
-      const linked: string[] = []
-      try {
-        for (const twin of TWINS) {
-          await link(join(siteDir, from + twin), target + twin)
-          linked.push(target + twin)
-        }
-        return true
-      } catch {
-        if (linked.length === 0) return false
-        await Promise.all(linked.slice(1).map((file) => rm(file, { force: true })))
-        untwinned.push(target)
-        return true
-      }
+      // A link is never written through, which would change the last site's file, still
+      // being served.
+      return link(join(siteDir, from), target).then(
+        () => true,
+        () => false,
+      )
     },
     async linkIfSame(relative, data, from = relative) {
-      // Only a site this build's record knows: its twins are then the file's own.
+      // Only a site this build's record knows (its files are then what the record says).
       if (!trusted) return false
       const old = await readFile(join(siteDir, from), 'utf8').catch(() => undefined)
       return old === data && reuse.link(relative, from)
     },
-    untwinned: () => [...untwinned],
     markSite: (dir) => writeFile(join(dir, SITE_ID_FILE), next.id),
     async save() {
       await writeFile(recordFile, JSON.stringify(next))

@@ -110,7 +110,10 @@ export interface NginxOptions {
   api?: string
   /** `server_name` (default `_`, any). */
   serverName?: string
-  /** Serve `.br` twins with the brotli module (Debian: libnginx-mod-http-brotli-static). */
+  /**
+   * Send Brotli, with Debian's modules `libnginx-mod-http-brotli-static` (twins) and
+   * `libnginx-mod-http-brotli-filter` (compression per request); without, gzip alone.
+   */
   brotli?: boolean
 }
 
@@ -128,7 +131,7 @@ export function nginxConfig(policy: SitePolicy, options: NginxOptions): string {
       .concat('    add_header Strict-Transport-Security $site_hsts always;')
       .join('\n')
   // As the types map below names them, parameters and all: nginx matches the whole string.
-  const gzipTypes = [
+  const compressedTypes = [
     ...new Set(
       [...TEXT_EXTENSIONS].flatMap((extension) => {
         const type = CONTENT_TYPES[extension]
@@ -176,15 +179,25 @@ ${types}
   }
   default_type application/octet-stream;
 
-  # Every text file of 1 KB or more has a .br twin written by the build, the bundles a .gz
-  # twin too; gzip for the other files is made per request, for clients that take no Brotli.
+  # Text of 1 KB or more goes compressed: from the twins made with the bundles and drawings,
+  # else compressed per request (pages and data: the build writes no twins for them), at the
+  # levels of the copies npm start keeps in memory.
   gzip on;
-  gzip_comp_level 9;
+  gzip_comp_level 6;
   gzip_min_length ${MIN_COMPRESS_BYTES};
-  gzip_types ${gzipTypes};
+  gzip_types ${compressedTypes};
   gzip_static on;
   gzip_vary on;
-${options.brotli === false ? '' : '  brotli_static on;\n'}
+${
+  options.brotli === false
+    ? ''
+    : `  brotli on;
+  brotli_comp_level 6;
+  brotli_min_length ${MIN_COMPRESS_BYTES};
+  brotli_types ${compressedTypes};
+  brotli_static on;
+`
+}
   error_page 404 /404.html;
 
   location / {

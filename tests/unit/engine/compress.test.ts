@@ -2,25 +2,26 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openCompressor } from '../../../src/engine/assets/compress'
+import { compressHashedFiles, writeBestTwins } from '../../../src/engine/assets/compress'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let site: string
 let cache: string
-const page = `<!doctype html><title>x</title>${'<p>Lumora Bank</p>'.repeat(200)}`
+const drawing = `<svg xmlns="http://www.w3.org/2000/svg">${'<circle r="1"/>'.repeat(200)}</svg>`
 
 beforeEach(async () => {
   const base = await temporaryFolder('compress-')
   site = join(base, 'site')
   cache = join(base, 'cache')
   for (const [path, data] of [
-    ['en/index.html', page],
+    ['en/index.html', `<!doctype html><title>x</title>${'<p>Lumora Bank</p>'.repeat(200)}`],
     ['page-data/en/page-data.json', JSON.stringify({ text: 'y'.repeat(3000) })],
+    ['images/_/drawing-abc.svg', drawing],
+    ['images/_/small-abc.svg', '<svg/>'],
+    ['images/photo.svg', drawing],
     ['assets/client-abc.js', `console.log(1);${'x'.repeat(3000)}`],
+    ['assets/client-abc.js.br', 'twin of the bundle'],
     ['sitemap.xml', `<urlset>${'<url/>'.repeat(400)}</urlset>`],
-    ['small.txt', 'tiny'],
-    ['images/photo.png', 'p'.repeat(5000)],
-    ['_headers', 'h'.repeat(5000)],
   ] as const) {
     await mkdir(join(site, path, '..'), { recursive: true })
     await writeFile(join(site, path), data)
@@ -34,59 +35,48 @@ afterEach(async () => {
 const twins = async () =>
   (await readdir(site, { recursive: true })).filter((name) => /\.(br|gz)$/.test(name)).sort()
 
-describe('precompression', () => {
-  it('writes .br beside every text file worth compressing, .gz too beside hashed ones, and nothing else', async () => {
-    const compressor = await openCompressor(site, cache)
-    await compressor.sweep()
-    expect(await compressor.finish()).toEqual({ compressed: 4, reused: 0 })
+describe('compressed twins', () => {
+  it('gives hashed drawings twins at the highest levels, and pages, data and the rest none', async () => {
+    expect(await compressHashedFiles(site, cache)).toEqual({ compressed: 1, reused: 0 })
     expect(await twins()).toEqual([
       'assets/client-abc.js.br',
-      'assets/client-abc.js.gz',
-      'en/index.html.br',
-      'page-data/en/page-data.json.br',
-      'sitemap.xml.br',
+      'images/_/drawing-abc.svg.br',
+      'images/_/drawing-abc.svg.gz',
     ])
-    expect(brotliDecompressSync(await readFile(join(site, 'en/index.html.br'))).toString()).toBe(
-      page,
-    )
-    expect(gunzipSync(await readFile(join(site, 'assets/client-abc.js.gz'))).toString()).toBe(
-      await readFile(join(site, 'assets/client-abc.js'), 'utf8'),
-    )
+    const at = (name: string) => readFile(join(site, name))
+    expect(brotliDecompressSync(await at('images/_/drawing-abc.svg.br')).toString()).toBe(drawing)
+    expect(gunzipSync(await at('images/_/drawing-abc.svg.gz')).toString()).toBe(drawing)
+    // The bundle's own twin, made with the bundle, is left as it was.
+    expect((await at('assets/client-abc.js.br')).toString()).toBe('twin of the bundle')
   })
 
-  it('compresses pages in every build, and takes hashed files from the cache', async () => {
-    const first = await openCompressor(site, cache)
-    await first.sweep()
-    await first.finish()
-    // A new build of the same site, with one page changed.
-    for (const name of await twins()) await rm(join(site, name))
-    await writeFile(join(site, 'en/index.html'), `${page}<p>edited</p>`)
-    const second = await openCompressor(site, cache)
-    second.add(join(site, 'en/index.html'), `${page}<p>edited</p>`)
-    await second.sweep()
-    expect(await second.finish()).toEqual({ compressed: 3, reused: 1 })
-    expect(
-      brotliDecompressSync(await readFile(join(site, 'en/index.html.br'))).toString(),
-    ).toContain('edited')
-    // The cache keeps the hashed file's twins only, linked into the site.
-    expect((await readdir(join(cache, 'compressed'))).length).toBe(2)
-    expect((await stat(join(site, 'assets/client-abc.js.br'))).nlink).toBe(2)
+  it('takes a drawing’s twins from the cache in the next build, and forgets those no longer used', async () => {
+    await compressHashedFiles(site, cache)
+    for (const twin of ['.br', '.gz']) await rm(join(site, `images/_/drawing-abc.svg${twin}`))
+    expect(await compressHashedFiles(site, cache)).toEqual({ compressed: 0, reused: 1 })
+    // Linked from the store: the same file twice.
+    expect((await stat(join(site, 'images/_/drawing-abc.svg.br'))).nlink).toBe(2)
+
+    await rm(join(site, 'images/_/drawing-abc.svg'))
+    await rm(join(site, 'images/_/drawing-abc.svg.br'))
+    await rm(join(site, 'images/_/drawing-abc.svg.gz'))
+    await compressHashedFiles(site, cache)
+    expect(await readdir(join(cache, 'compressed'))).toEqual([])
   })
 
-  it('compresses files named by their content at the highest level, others fast', async () => {
-    // Text like a page's: words in an order that varies, so the levels tell apart.
-    const words = ['Konto', 'Karte', 'Zahlung', 'Partner', 'Bank', 'Kredit', 'Einlage', 'IBAN']
-    let seed = 7
-    const text = Array.from({ length: 6000 }, () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648
-      return words[(seed >> 16) % words.length]
-    }).join(' ')
-    await writeFile(join(site, 'assets/big.js'), text)
-    await writeFile(join(site, 'en/big.html'), text)
-    const compressor = await openCompressor(site, cache)
-    await compressor.sweep()
-    await compressor.finish()
-    const size = async (name: string) => (await stat(join(site, name))).size
-    expect(await size('assets/big.js.br')).toBeLessThan(await size('en/big.html.br'))
+  it('writes the smallest twins of a folder compiled once, beside every text file worth it', async () => {
+    const bundle = join(site, 'assets')
+    await rm(join(bundle, 'client-abc.js.br'))
+    await writeFile(join(bundle, 'tiny.js'), 'x')
+    await writeBestTwins(bundle)
+    expect((await readdir(bundle)).sort()).toEqual([
+      'client-abc.js',
+      'client-abc.js.br',
+      'client-abc.js.gz',
+      'tiny.js',
+    ])
+    const text = await readFile(join(bundle, 'client-abc.js'), 'utf8')
+    const br = await readFile(join(bundle, 'client-abc.js.br'))
+    expect(brotliDecompressSync(br).toString()).toBe(text)
   })
 })

@@ -1,11 +1,12 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { mkdir, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../../src/server/app'
-import { cacheControl } from '../../../src/server/static-files'
+import { cacheControl, compressedCache } from '../../../src/server/static-files'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let root: string
@@ -84,6 +85,47 @@ describe('static server', () => {
     expect(gunzipSync(response.rawPayload).toString()).toContain('home')
     const refused = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip;q=0' } })
     expect(refused.headers['content-encoding']).toBeUndefined()
+  })
+
+  it('compresses a page once, keeps it, and compresses it again when the file changed', async () => {
+    const brotli = async () => {
+      const response = await app.inject({ url: '/', headers: { 'accept-encoding': 'br' } })
+      expect(response.headers['content-encoding']).toBe('br')
+      expect(Number(response.headers['content-length'])).toBe(response.rawPayload.length)
+      return brotliDecompressSync(response.rawPayload).toString()
+    }
+    expect(await brotli()).toBe(`<title>home</title>${big}`)
+    await put('index.html', `<title>home, changed</title>${big}`)
+    expect(await brotli()).toBe(`<title>home, changed</title>${big}`)
+    await put('index.html', `<title>home</title>${big}`)
+  })
+
+  it('keeps compressed files up to its limit, the least recently sent going first', async () => {
+    const cache = compressedCache(2500)
+    const files = await Promise.all(
+      ['a', 'b', 'c'].map(async (name) => {
+        const file = join(root, `keep-${name}.txt`)
+        // Bytes that do not compress: about 1,000 each, compressed.
+        await writeFile(file, randomBytes(1000))
+        const info = await stat(file)
+        return { file, size: info.size, mtimeMs: info.mtimeMs }
+      }),
+    )
+    const [a, b, c] = files as [(typeof files)[0], (typeof files)[0], (typeof files)[0]]
+    const first = cache.get(a, 'br')
+    expect(cache.get(a, 'br')).toBe(first)
+    await first
+    const second = cache.get(b, 'br')
+    await second
+    cache.get(a, 'br')
+    await cache.get(c, 'br')
+    expect(cache.bytes).toBeLessThanOrEqual(2500)
+    // b was the least recently sent: gone, made again when asked; a was kept.
+    expect(cache.get(a, 'br')).toBe(first)
+    expect(cache.get(b, 'br')).not.toBe(second)
+    await utimes(a.file, new Date(), new Date(Date.now() + 5000))
+    const changed = await stat(a.file)
+    expect(cache.get({ ...a, mtimeMs: changed.mtimeMs }, 'br')).not.toBe(first)
   })
 
   it('reads Accept-Encoding by its q-values: a coding or * at q=0 is refused, the best one wins', async () => {
