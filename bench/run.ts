@@ -23,9 +23,11 @@
  * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the warm runs per size (median);
  * BENCH_LIGHTHOUSE_RUNS the Lighthouse runs per page (3; the median run counts);
  * BENCH_LIGHTHOUSE=0, BENCH_SERVING=0, BENCH_FORMS=0 and BENCH_PUBLISH=0 leave those parts out;
- * BENCH_ONLY=builds|javascript|search|rates|lighthouse|serving|forms|publish runs one part (the
+ * BENCH_ONLY=pairs|builds|javascript|search|rates|lighthouse|serving|forms|publish runs one part (the
  * parts after the builds build the real site first).
  * - Publishing (`bench/publish.ts`): Publish pressed in the editor → the changed page served.
+ * - Pairs (`bench/pairs.ts`, first): the cold build of 120 pages against Astro's, the real
+ *   site's against an earlier commit's (`BENCH_PAIRS=0` leaves them out).
  */
 import { execFileSync } from 'node:child_process'
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -486,6 +488,11 @@ function commit(): string {
 
 async function main() {
   await mkdir(OUT, { recursive: true })
+  // The paired figures first, on a quiet disk: the other parts create and delete some 100,000
+  // files in the project's folder, where our side of a pair builds (Astro's builds in the
+  // system's temporary folder), and on a file system whose new files cost time for every file
+  // deleted there in the last minute (ext4 without a journal, as here) that weighs on one side.
+  if (wanted('pairs') && !skipped('BENCH_PAIRS')) await pairs()
   if (wanted('builds')) await builds()
   const needsSite = ['builds', 'javascript', 'search', 'rates', 'lighthouse', 'serving'].some(
     wanted,
@@ -500,7 +507,6 @@ async function main() {
   }
   if (wanted('forms') && !skipped('BENCH_FORMS')) await forms()
   if (wanted('publish') && !skipped('BENCH_PUBLISH')) await publishing()
-  if (wanted('pairs') && !skipped('BENCH_PAIRS')) await pairs()
 
   const report: Report = {
     date: new Date().toISOString(),
