@@ -1,6 +1,6 @@
 /**
  * The build: validate content, bundle, render every route to HTML plus its page data,
- * then the shared data, app data, manifests, service worker and precompressed assets.
+ * then the shared data, app data, manifests, service worker and the drawings' compressed twins.
  */
 import { spawn } from 'node:child_process'
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'

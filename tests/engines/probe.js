@@ -9,6 +9,9 @@
     'error',
     (event) => {
       const target = event.target
+      // Not this page's: Firefox delivers here the error of a preload the last page started and
+      // the navigation cut off (a link of that page's document, now gone).
+      if (target?.ownerDocument && target.ownerDocument !== document) return
       if (target instanceof Element) {
         record('resource', `<${target.tagName.toLowerCase()}> ${target.src || target.href || ''}`)
       } else {
