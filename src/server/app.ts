@@ -20,6 +20,7 @@ import { cspReportRoute } from './csp-report'
 import { SERVICE_PAGE_CSS } from './forms/pages'
 import { type FormsServiceOptions, formsRoutes } from './forms/routes'
 import { type LogStream, loggerOptions } from './logger'
+import { metricsRoute, recordRequests, type ServiceMetrics } from './metrics'
 import { absoluteTarget, hostProblem, siteTarget, slashRedirect } from './request-path'
 import { createStaticHandler, readSitePolicy } from './static-files'
 import {
@@ -48,6 +49,11 @@ export interface AppOptions {
   trustProxy?: boolean | string
   /** Timeouts, the connection limit and the shutdown's bound (see transport.ts). */
   transport?: TransportSettings
+  /**
+   * The operators' metrics: every answer counted; with `token`, `GET /metrics` answered here
+   * to its bearer (see metrics.ts).
+   */
+  metrics?: { metrics: ServiceMetrics; token?: string }
 }
 
 /** A complete HTTP/1.1 answer of `status` with `headers` and a one-line text, for a raw socket. */
@@ -181,6 +187,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       socket.destroy(error)
     },
   })
+  // First, so that every answer is counted, those the hooks below give too.
+  if (options.metrics) recordRequests(app, options.metrics.metrics)
   transport = limitTransport(app, options.transport ?? TRANSPORT_DEFAULTS, (status, target) =>
     rawAnswer(status, headersFor(target ?? '/api/', false)),
   )
@@ -278,7 +286,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   })
   await app.register(cspReportRoute)
   if (options.forms) await app.register(formsRoutes, options.forms)
-  if (!serves) return app
+  const metricsToken = options.metrics?.token
+  if (!serves) {
+    if (options.metrics && metricsToken) {
+      metricsRoute(app, options.metrics.metrics.registry, metricsToken)
+    }
+    return app
+  }
   const siteRoute = async (request: FastifyRequest, reply: FastifyReply) => {
     // The service's paths are no files, whether or not the service runs here.
     if (isService(request.url)) {
@@ -311,6 +325,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.send(response.body ?? '')
   }
   app.route({ method: ['GET', 'HEAD'], url: '/*', handler: siteRoute })
+  if (options.metrics && metricsToken) {
+    metricsRoute(app, options.metrics.metrics.registry, metricsToken, siteRoute)
+  }
   // Pages are read, never written: other methods are refused (405) by a hook above.
   app.setNotFoundHandler(async (_request, reply) =>
     reply.code(404).type('text/plain; charset=utf-8').send('Not found'),

@@ -11,6 +11,7 @@ import { purge } from './forms/operations'
 import { openFormsService, readFormsSettings } from './forms/service'
 import { healthRoutes } from './health'
 import { logFormatOf, logStreamFor } from './logger'
+import { createMetrics, listenForMetrics, readMetricsSettings } from './metrics'
 import { readTransportSettings } from './transport'
 
 const PURGE_EVERY_MS = 6 * 3_600_000
@@ -51,8 +52,11 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
   // Checked before anything opens: a wrong value is refused at start.
   const transport = readTransportSettings(env)
   const logStream = logStreamFor(logFormatOf(env))
+  const metricsSettings = readMetricsSettings(env)
+  const metrics = metricsSettings ? createMetrics('site') : undefined
   const forms = await openFormsService(
     readFormsSettings(options.root, options.contentDir, options.siteUrl, env),
+    metrics ? { registry: metrics.registry } : {},
   )
   const app = await createApp({
     ...(options.outDir && servesStatic(env) ? { root: options.outDir } : {}),
@@ -62,6 +66,11 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
     forms: forms.options,
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     transport,
+    ...(metrics
+      ? {
+          metrics: { metrics, ...(metricsSettings?.token ? { token: metricsSettings.token } : {}) },
+        }
+      : {}),
   })
   await app.register(healthRoutes, { check: () => forms.database.query('SELECT 1') })
   // What is no longer needed is deleted, as the privacy policy promises (see purge()).
@@ -82,6 +91,17 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
   forms.startSender(app.log)
   app.log.info({ database: forms.database.kind, mail: forms.mailer.target }, 'forms service ready')
   await app.listen({ port: Number(env.PORT ?? 8080), host: env.HOST ?? 'localhost' })
+  if (metrics && metricsSettings?.port) {
+    const listener = await listenForMetrics(metrics.registry, {
+      port: metricsSettings.port,
+      host: metricsSettings.host,
+    })
+    app.addHook('onClose', () => new Promise<void>((done) => listener.close(() => done())))
+    app.log.info(
+      { host: metricsSettings.host, port: metricsSettings.port },
+      'metrics served for Prometheus',
+    )
+  }
   await purgeNow()
   const shutdown = (signal: string) => {
     app.log.info({ signal }, 'shutting down')

@@ -3,6 +3,7 @@
  * every mail it receives, and the databases the service supports: PGlite always, PostgreSQL
  * when `TEST_DATABASE_URL` names a server (CI starts one; `CI=true` without it is an error).
  */
+
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import PostalMime, { type Email } from 'postal-mime'
@@ -12,6 +13,7 @@ import { createApp } from '../../src/server/app'
 import type { SenderOptions } from '../../src/server/forms/sender'
 import { openFormsService } from '../../src/server/forms/service'
 import type { StoreOptions } from '../../src/server/forms/store'
+import type { ServiceMetrics } from '../../src/server/metrics'
 import type { TransportSettings } from '../../src/server/transport'
 import { createSchema } from './schema'
 import { removeFolder, temporaryFolder } from './temporary-folder'
@@ -179,6 +181,8 @@ export async function startService(
     /** The sender's timing (retries after 5 s by default). */
     /** The server's timeouts and connection limit (the defaults otherwise). */
     transport?: TransportSettings
+    /** The operators' metrics, counted into its registry (served with `token`). */
+    metrics?: { metrics: ServiceMetrics; token?: string }
     sender?: Pick<
       SenderOptions,
       'batchSize' | 'pollMs' | 'leaseMs' | 'retryBaseMs' | 'retryMaxMs' | 'maxAttempts'
@@ -199,7 +203,12 @@ export async function startService(
       mailFrom: 'Test <test@lumora-bank.example>',
       rateLimit: options.rateLimit ?? 0,
     },
-    { ...options, schema: schema?.name, memory: !database.url },
+    {
+      ...options,
+      schema: schema?.name,
+      memory: !database.url,
+      ...(options.metrics ? { registry: options.metrics.metrics.registry } : {}),
+    },
   )
   const app = await createApp({
     root: options.root ?? dataDir,
@@ -208,6 +217,7 @@ export async function startService(
     forms: service.options,
     ...(options.trustProxy ? { trustProxy: true } : {}),
     ...(options.transport ? { transport: options.transport } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   })
   service.startSender(app.log)
   return {

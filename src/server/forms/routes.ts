@@ -19,7 +19,7 @@
  */
 import formBody from '@fastify/formbody'
 import rateLimit from '@fastify/rate-limit'
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import { type FormsContent, localizeForm } from '../../content/forms'
 import { isUnavailable } from '../../database/errors'
 import type { FormDefinition } from '../../shared/forms/definition'
@@ -29,6 +29,7 @@ import type { Language } from '../../shared/languages'
 import { networkOf } from '../client-address'
 import { consentRoute } from './consent-route'
 import { failureOf } from './mail-failure'
+import type { FormsMetrics, SubmissionResult } from './metrics'
 import { errorPage, html, problemPage } from './pages'
 import { fromAnotherSite, languageOf, sameSiteReferer, wantsPage } from './request'
 import type { FormsStore } from './store'
@@ -47,7 +48,12 @@ export interface FormsServiceOptions {
    * (benchmarks).
    */
   rateLimit?: { max: number; timeWindowMs: number } | false
+  /** What the sends came to, for the operators' metrics (`./metrics.ts`). */
+  metrics?: FormsMetrics
 }
+
+/** The route a form is sent to. */
+const FORM_ROUTE = '/api/forms/:form'
 
 /**
  * The largest body accepted: a survey's longest answers sent without script, percent-encoded
@@ -68,6 +74,11 @@ const CAP_LOG_EVERY_MS = 60_000
 
 export async function formsRoutes(app: FastifyInstance, options: FormsServiceOptions) {
   const { store, forms } = options
+  /** Counts a send of a form (other routes' requests are not sign-ups). */
+  const count = (request: FastifyRequest, result: SubmissionResult) => {
+    if (request.routeOptions.url !== FORM_ROUTE) return
+    options.metrics?.submission((request.params as { form?: string }).form ?? '', result)
+  }
   let capLoggedAt = Number.NEGATIVE_INFINITY
   let capRefused = 0
   const capReached = (log: FastifyBaseLogger) => {
@@ -104,6 +115,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'POST' || !fromAnotherSite(request, siteUrl)) return
     request.log.info({ path: request.routeOptions.url }, 'form post from another site refused')
+    count(request, 'cross_site')
     const language = languageOf(request)
     if (wantsPage(request)) {
       return html(reply, 403, problemPage(language, [FORM_MESSAGES[language].failed.crossSite]))
@@ -139,6 +151,17 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
     // and the visitor is told to try again shortly.
     const unavailable = isUnavailable(error)
     const status = unavailable ? 503 : (error.statusCode ?? 500)
+    if (unavailable) options.metrics?.databaseError()
+    count(
+      request,
+      unavailable
+        ? 'unavailable'
+        : status === 429
+          ? 'rate_limited'
+          : status >= 500
+            ? 'error'
+            : 'invalid',
+    )
     if (unavailable) request.log.error(failureOf(error), 'database unavailable')
     else if (request.raw.socket?.destroyed) {
       // The visitor hung up (its body half sent, say): no fault of ours, and no one to answer.
@@ -171,13 +194,14 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
   })
 
   app.post<{ Params: { form: string } }>(
-    '/api/forms/:form',
+    FORM_ROUTE,
     { bodyLimit: BODY_LIMIT, config: limited(1) },
     async (request, reply) => {
       const id = request.params.form
       const language = languageOf(request)
       const form = formOf(id, language)
       if (!form) {
+        count(request, 'invalid')
         if (wantsPage(request)) {
           return html(reply, 404, problemPage(language, [FORM_MESSAGES[language].errors.unknown]))
         }
@@ -195,6 +219,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
           { form: id, fields, ...(unknown ? { unknownFields: unknown } : {}) },
           'form rejected',
         )
+        count(request, 'invalid')
         if (wantsPage(request)) {
           return html(
             reply,
@@ -208,6 +233,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
       const success = formOf(id, submission.language) ?? form
       if (submission.bot) {
         request.log.info({ form: id }, 'form filled in by a bot; nothing stored')
+        count(request, 'bot')
       } else if (submission.kind === 'survey') {
         await store.saveSurvey({
           survey: id,
@@ -216,6 +242,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
           answers: submission.answers,
         })
         request.log.info({ form: id }, 'survey answered')
+        count(request, 'accepted')
       } else {
         const list = forms.lists[id]
         if (!list) throw new Error(`form ${id} is not a mailing list`)
@@ -232,18 +259,23 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
           case 'queued':
             options.mailQueued?.()
             request.log.info({ form: id }, 'sign-up recorded, confirmation e-mail queued')
+            count(request, 'accepted')
+            options.metrics?.mail('queued')
             break
           case 'repeated':
             request.log.info({ form: id }, 'sign-up repeated; no e-mail due')
+            count(request, 'repeated')
             break
           case 'mailboxLimit':
             // Answered as any sign-up: the sender learns nothing of the mailbox.
             request.log.info({ form: id }, 'sign-up for a mailbox that had its mails; none sent')
+            count(request, 'mailbox_limit')
             break
           case 'clientShare':
             // This network (an IPv4 /24, an IPv6 /64) had its share of the hour's mails: others
             // are still served. Answered as the rate limit is: it is this connection's limit.
             request.log.info({ form: id }, 'sign-up from a network that had its share of mails')
+            count(request, 'client_share')
             reply.header('retry-after', String(signedUp.retryAfterSeconds))
             if (wantsPage(request)) {
               return html(
@@ -255,6 +287,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
             return reply.code(429).send({ ok: false, reason: 'rateLimited' } satisfies FormResponse)
           case 'serviceCap':
             capReached(request.log)
+            count(request, 'service_cap')
             reply.header('retry-after', String(CAP_RETRY_SECONDS))
             if (wantsPage(request)) {
               return html(

@@ -18,6 +18,7 @@
  *
  * Logs name jobs, counts and SMTP codes, never an address or a link.
  */
+
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { FormsContent } from '../../content/forms'
@@ -28,6 +29,7 @@ import { confirmationMail } from './confirmation-mail'
 import type { Mailer } from './mail'
 import { errorCode, failureOf, isPermanent } from './mail-failure'
 import { claimJobs, markOutcomes, type Outcome, prepareJobs, type Ready } from './mail-queue'
+import type { FormsMetrics } from './metrics'
 import { DEFAULTS, subscriptionLink } from './store'
 
 export interface SenderLog {
@@ -61,6 +63,8 @@ export interface SenderOptions {
   retryMaxMs?: number
   /** Attempts before a job fails for good (default 12: about two hours of retries). */
   maxAttempts?: number
+  /** Told what became of the mails and of the queue's statements (`./metrics.ts`). */
+  metrics?: Pick<FormsMetrics, 'mail' | 'databaseError'>
 }
 
 export interface RoundResult {
@@ -92,6 +96,9 @@ export class MailSender {
   /** Outcomes sent but not yet recorded (the database failed): recorded before new claims. */
   #unmarked: Outcome[] = []
   #down = false
+  /** Since when every attempt to send failed, or the queue could not be read. */
+  #failingSince: Date | undefined
+  readonly #metrics: SenderOptions['metrics']
 
   constructor(options: SenderOptions) {
     this.#db = options.database
@@ -100,6 +107,7 @@ export class MailSender {
     this.#settings = options.settings
     this.#siteUrl = options.siteUrl.replace(/\/$/, '')
     this.#now = options.now ?? (() => new Date())
+    this.#metrics = options.metrics
     this.#ttl = {
       confirm: options.confirmTtlMs ?? DEFAULTS.confirmTtlMs,
       unsubscribe: options.unsubscribeTtlMs ?? DEFAULTS.unsubscribeTtlMs,
@@ -137,6 +145,15 @@ export class MailSender {
     this.#running = undefined
   }
 
+  /**
+   * Since when the sender has been unable to send: every attempt failing (the mail server
+   * refuses or cannot be reached) or the queue unreadable; undefined while mails go out, or
+   * none is due. For readiness (`/readyz`).
+   */
+  get failingSince(): Date | undefined {
+    return this.#failingSince
+  }
+
   async #loop(): Promise<void> {
     if (this.#db.kind === 'pglite') {
       // PGlite serves one process at a time (a lock file says so): the leases in the database
@@ -158,6 +175,8 @@ export class MailSender {
       } catch (error) {
         if (!this.#down) this.#log?.error(failureOf(error), 'mail queue unreachable; retrying')
         this.#down = true
+        this.#failingSince ??= this.#now()
+        this.#metrics?.databaseError()
       }
       if (this.#stopping) break
       // A full batch means more may be waiting; a wake during the round queued one more.
@@ -223,6 +242,12 @@ export class MailSender {
       else if (outcome.result === 'retry') result.retried++
       else result.failed++
     }
+    this.#metrics?.mail('sent', result.sent)
+    this.#metrics?.mail('retried', result.retried)
+    this.#metrics?.mail('failed', result.failed)
+    // Unable to send: attempts made and none went out (a mail server down, a wrong password).
+    if (result.sent > 0) this.#failingSince = undefined
+    else if (result.retried + result.failed > 0) this.#failingSince ??= now
     if (result.sent + result.failed + result.skipped > 0 || result.retried > 0) {
       this.#log?.info({ ...result }, 'confirmation e-mails sent')
     }

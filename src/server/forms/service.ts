@@ -5,11 +5,13 @@
  * `npm run serve:api` and the tests use it alike.
  */
 import { resolve } from 'node:path'
+import type { Registry } from 'prom-client'
 import { createFileStore } from '../../content/file-store'
 import { loadFormsContent } from '../../content/forms'
 import type { Database } from '../../database/database'
 import { openDatabase } from '../../database/open'
 import { createMailer, type Mailer } from './mail'
+import { formsMetrics } from './metrics'
 import { FORMS_MIGRATIONS } from './migrations'
 import type { FormsServiceOptions } from './routes'
 import { MailSender, type SenderLog, type SenderOptions } from './sender'
@@ -103,6 +105,8 @@ export async function openFormsService(
   storeOptions: StoreOptions & {
     schema?: string
     memory?: boolean
+    /** The operators' metrics (`METRICS_PORT` or `METRICS_TOKEN`): counted into this registry. */
+    registry?: Registry
     /** The sender's timing (tests shorten it). */
     sender?: Pick<
       SenderOptions,
@@ -123,7 +127,15 @@ export async function openFormsService(
     outboxDir: outboxOf(settings.dataDir),
     from: settings.mailFrom,
   })
+  const metrics = storeOptions.registry
+    ? formsMetrics(storeOptions.registry, {
+        database,
+        forms: [...Object.keys(forms.lists), ...Object.keys(forms.surveys)],
+        mailsPerHour: settings.mailsPerHour ?? DEFAULTS.mailsPerHour,
+      })
+    : undefined
   const sender = new MailSender({
+    ...(metrics ? { metrics } : {}),
     database,
     mailer,
     forms,
@@ -152,6 +164,7 @@ export async function openFormsService(
       siteUrl: settings.siteUrl,
       rateLimit: settings.rateLimit > 0 ? { max: settings.rateLimit, timeWindowMs: 60_000 } : false,
       mailQueued: () => sender.wake(),
+      ...(metrics ? { metrics } : {}),
     },
     startSender: (log) => sender.start(log),
     close() {

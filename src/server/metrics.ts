@@ -1,0 +1,189 @@
+/**
+ * Prometheus metrics of a service (prom-client), for the operators' Prometheus to scrape. Off
+ * unless the operator turns them on, and never open on the public site's port:
+ *
+ * - `METRICS_PORT`: a listener of its own, on `METRICS_HOST` (default 127.0.0.1), that answers
+ *   `GET /metrics` and nothing else;
+ * - `METRICS_TOKEN`: `GET /metrics` on the service's own port, for a request that carries
+ *   `Authorization: Bearer <token>` (at least 32 characters; a 404 for anyone else, so the
+ *   address is not even known to exist).
+ *
+ * Every series is labelled with the service (`site` or `publishing`); no label carries a path,
+ * an address, an e-mail or anything else a visitor sends, only values from fixed sets (route
+ * templates, status codes, reasons). `docs/operators.md` lists the metrics.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { createServer, type Server } from 'node:http'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client'
+import { responseKind } from '../shared/http-headers'
+
+export const METRICS_PATH = '/metrics'
+const MIN_TOKEN_LENGTH = 32
+
+export interface MetricsSettings {
+  /** `METRICS_PORT`: a listener of its own for `/metrics`. */
+  port?: number
+  /** `METRICS_HOST`: where that listener binds (default 127.0.0.1, this machine only). */
+  host: string
+  /** `METRICS_TOKEN`: `/metrics` on the service's own port, behind this bearer token. */
+  token?: string
+}
+
+/**
+ * The metrics settings of a service (the publishing service reads them with its own prefix,
+ * `CMS_`), or undefined when metrics are off. A wrong value is refused, naming the variable.
+ */
+export function readMetricsSettings(
+  env: NodeJS.ProcessEnv = process.env,
+  prefix = '',
+): MetricsSettings | undefined {
+  const portName = `${prefix}METRICS_PORT`
+  const tokenName = `${prefix}METRICS_TOKEN`
+  const hostName = `${prefix}METRICS_HOST`
+  const rawPort = env[portName]
+  const token = env[tokenName]
+  if (!rawPort && !token) return undefined
+  let port: number | undefined
+  if (rawPort) {
+    port = Number(rawPort)
+    if (!/^\d+$/.test(rawPort) || port < 1 || port > 65_535) {
+      throw new Error(`${portName} must be a port number (1-65535); got "${rawPort}"`)
+    }
+  }
+  if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
+    throw new Error(
+      `${tokenName} must be a secret of at least ${MIN_TOKEN_LENGTH} characters (e.g. openssl rand -hex 32)`,
+    )
+  }
+  return {
+    ...(port ? { port } : {}),
+    host: env[hostName] || '127.0.0.1',
+    ...(token ? { token } : {}),
+  }
+}
+
+/** Seconds: from a static file's 1 ms to a publication's seconds. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+export interface ServiceMetrics {
+  registry: Registry
+  /** HTTP answers by method, route template and status. */
+  requests: Counter<'method' | 'route' | 'status'>
+  /** Their latency in seconds, by the same labels. */
+  latency: Histogram<'method' | 'route' | 'status'>
+}
+
+/** A registry of the service's own (tests make several), with Node's process metrics. */
+export function createMetrics(service: 'site' | 'publishing'): ServiceMetrics {
+  const registry = new Registry()
+  registry.setDefaultLabels({ service })
+  collectDefaultMetrics({ register: registry })
+  return {
+    registry,
+    requests: new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP answers, by method, route template and status code.',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
+    latency: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from a request to its answer, by method, route template and status code.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
+  }
+}
+
+/** The methods a label may name; anything else is counted as `other`. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+
+/**
+ * A request's route as a label: its route's template (`/api/forms/:form`), never the address
+ * it was sent to. The site's catch-all is named by the kind of file (`site:page`,
+ * `site:hashed`, …), an address no route took `unmatched`.
+ */
+export function routeLabel(request: FastifyRequest): string {
+  const route = request.routeOptions.url
+  if (!route || request.is404) return 'unmatched'
+  if (route === '/*') return `site:${responseKind(request.url.split('?')[0] ?? '/')}`
+  return route
+}
+
+/** Counts every answer of `app` (registered first, so that no answer escapes it). */
+export function recordRequests(app: FastifyInstance, metrics: ServiceMetrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = {
+      method: METHODS.has(request.method) ? request.method : 'other',
+      route: routeLabel(request),
+      status: String(reply.statusCode),
+    }
+    metrics.requests.inc(labels)
+    metrics.latency.observe(labels, reply.elapsedTime / 1000)
+  })
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest()
+
+/** Whether `header` is `Bearer <token>`, compared in constant time. */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')
+  return Boolean(match?.[1] && timingSafeEqual(digest(match[1]), digest(token)))
+}
+
+/**
+ * `GET /metrics` on the service's own port, for the bearer of `token` only; anyone else gets
+ * what `otherwise` answers (the site's 404 page: nothing tells the address apart).
+ */
+export function metricsRoute(
+  app: FastifyInstance,
+  registry: Registry,
+  token: string,
+  otherwise: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> = async (
+    _request,
+    reply,
+  ) => reply.callNotFound(),
+): void {
+  app.get(METRICS_PATH, async (request, reply) => {
+    if (!bearerMatches(request.headers.authorization, token)) return otherwise(request, reply)
+    return reply
+      .header('cache-control', 'no-store')
+      .type(registry.contentType)
+      .send(await registry.metrics())
+  })
+}
+
+/** A listener of its own that answers `GET /metrics` (and HEAD) and nothing else. */
+export async function listenForMetrics(
+  registry: Registry,
+  settings: { port: number; host: string },
+): Promise<Server> {
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '').split('?')[0]
+    if (path !== METRICS_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found\n')
+      return
+    }
+    registry.metrics().then(
+      (text) => {
+        response.writeHead(200, {
+          'content-type': registry.contentType,
+          'cache-control': 'no-store',
+        })
+        response.end(request.method === 'HEAD' ? undefined : text)
+      },
+      () => {
+        response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('Error\n')
+      },
+    )
+  })
+  server.requestTimeout = 10_000
+  server.headersTimeout = 5_000
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(settings.port, settings.host, () => resolve())
+  })
+  return server
+}
