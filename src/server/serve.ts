@@ -72,7 +72,13 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
         }
       : {}),
   })
-  await app.register(healthRoutes, { check: () => forms.database.query('SELECT 1') })
+  await app.register(healthRoutes, {
+    checks: [
+      { name: 'database', check: () => forms.database.query('SELECT 1') },
+      { name: 'mail', check: () => forms.mailReady() },
+    ],
+    ...(metrics ? { registry: metrics.registry } : {}),
+  })
   // What is no longer needed is deleted, as the privacy policy promises (see purge()).
   const purgeNow = () =>
     purge(forms.database, new Date()).then(

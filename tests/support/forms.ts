@@ -156,6 +156,8 @@ export interface TestService {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>
   /** Empties every table and the inbox: a fresh start without a new database. */
   reset(): Promise<void>
+  /** The service's readiness check of its mail (see FormsService.mailReady). */
+  mailReady(): Promise<void>
   close(): Promise<void>
 }
 
@@ -181,6 +183,8 @@ export async function startService(
     /** The sender's timing (retries after 5 s by default). */
     /** The server's timeouts and connection limit (the defaults otherwise). */
     transport?: TransportSettings
+    /** `MAIL_OUTAGE_MINUTES` (15 by default). */
+    mailOutageMinutes?: number
     /** The operators' metrics, counted into its registry (served with `token`). */
     metrics?: { metrics: ServiceMetrics; token?: string }
     sender?: Pick<
@@ -202,6 +206,7 @@ export async function startService(
       smtpUrl: options.smtpUrl ?? inbox.url,
       mailFrom: 'Test <test@lumora-bank.example>',
       rateLimit: options.rateLimit ?? 0,
+      ...(options.mailOutageMinutes ? { mailOutageMinutes: options.mailOutageMinutes } : {}),
     },
     {
       ...options,
@@ -225,6 +230,7 @@ export async function startService(
     inbox,
     database: service.database,
     query: (sql, params) => service.database.query(sql, params),
+    mailReady: () => service.mailReady(),
     async reset() {
       // The mails of the test before are sent (or not) before anything is emptied.
       await service.sender.stop()

@@ -41,6 +41,11 @@ export interface FormsSettings {
    * IPv6 /64; default a 25th of the cap, at least 1; 0: none).
    */
   mailsPerClient?: number
+  /**
+   * `MAIL_OUTAGE_MINUTES`: how long the sender may fail to send (every attempt refused, the mail
+   * server unreachable) while mails wait before `/readyz` says `mail` (default 15).
+   */
+  mailOutageMinutes?: number
 }
 
 export function readFormsSettings(
@@ -72,10 +77,17 @@ export function readFormsSettings(
       `CONFIRMATION_MAILS_PER_CLIENT must be a whole number (0: no share per client network); got "${perClient}"`,
     )
   }
+  const outage = Number(env.MAIL_OUTAGE_MINUTES ?? 15)
+  if (!Number.isFinite(outage) || outage <= 0) {
+    throw new Error(
+      `MAIL_OUTAGE_MINUTES must be a positive number of minutes; got "${env.MAIL_OUTAGE_MINUTES}"`,
+    )
+  }
   return {
     contentDir,
     siteUrl,
     mailsPerHour,
+    mailOutageMinutes: outage,
     mailsPerClient,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
@@ -94,6 +106,11 @@ export interface FormsService {
   database: Database
   mailer: Mailer
   sender: MailSender
+  /**
+   * Resolves while mails can be sent; rejects when the sender has failed to send for longer
+   * than `MAIL_OUTAGE_MINUTES` and mails are waiting (a readiness check).
+   */
+  mailReady(): Promise<void>
   /** Starts sending the queued mails in the background, logging to `log`. */
   startSender(log: SenderLog): void
   /** Stops the sender (its mails in flight finished), then closes mailer and database. */
@@ -165,6 +182,15 @@ export async function openFormsService(
       rateLimit: settings.rateLimit > 0 ? { max: settings.rateLimit, timeWindowMs: 60_000 } : false,
       mailQueued: () => sender.wake(),
       ...(metrics ? { metrics } : {}),
+    },
+    async mailReady() {
+      const since = sender.failingSince
+      const outageMs = (settings.mailOutageMinutes ?? 15) * 60_000
+      if (!since || Date.now() - since.getTime() < outageMs) return
+      const [waiting] = await database.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM mail_jobs WHERE sent_at IS NULL AND failed_at IS NULL',
+      )
+      if ((waiting?.n ?? 0) > 0) throw new Error('mails wait and none could be sent')
     },
     startSender: (log) => sender.start(log),
     close() {

@@ -64,7 +64,7 @@ describe('the site, attacked', () => {
 
   beforeAll(async () => {
     service = await startService({}, { root })
-    await service.app.register(healthRoutes, { check: async () => {} })
+    await service.app.register(healthRoutes, { checks: [] })
     await service.app.listen({ port: 0, host: '127.0.0.1' })
     const address = service.app.server.address()
     port = typeof address === 'object' && address ? address.port : 0

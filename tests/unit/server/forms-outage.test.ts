@@ -110,7 +110,10 @@ describe.skipIf(!postgres)('PostgreSQL unreachable', () => {
     const html = await page.text()
     expect(html).toContain('<html lang="de">')
     expect(html).toContain(FORM_MESSAGES.de.failed.unavailable.slice(0, 40))
-    expect(await ready()).toEqual({ status: 503, body: { status: 'unavailable' } })
+    expect(await ready()).toEqual({
+      status: 503,
+      body: { status: 'unavailable', failing: ['database'] },
+    })
     expect((await fetch(`${server.origin}/healthz`)).status).toBe(200)
     expect(await stored()).toEqual({ subscribers: 1, events: 1, jobs: 1 })
     // An outage is an error in the log, as it was before a visitor's hang-up stopped being one.
