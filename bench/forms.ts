@@ -111,10 +111,12 @@ async function waitForMails(sink: Awaited<ReturnType<typeof startSink>>, count: 
   return report
 }
 
-async function loadRun(
+export async function loadRun(
   database: FormsLoadResult['database'],
   env: NodeJS.ProcessEnv,
   seconds: number,
+  /** Started with the measured load (a scraper, say); the function it returns stops it. */
+  during: (origin: string) => () => void = () => () => {},
 ): Promise<FormsLoadResult> {
   const sink = await startSink()
   const dataDir = await temporaryFolder('forms-bench-')
@@ -155,7 +157,9 @@ async function loadRun(
     await waitForMails(sink, warmUp['2xx'])
     const before = await sink.report()
     const loadStart = Date.now()
+    const stopDuring = during(origin)
     const result = await load(seconds)
+    stopDuring()
     // Every answered sign-up queued one mail: wait for the sender to drain the queue.
     const loadEnd = Date.now()
     const drained = await waitForMails(sink, before.count + result['2xx'])

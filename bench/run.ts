@@ -23,9 +23,11 @@
  * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the warm runs per size (median);
  * BENCH_LIGHTHOUSE_RUNS the Lighthouse runs per page (3; the median run counts);
  * BENCH_LIGHTHOUSE=0, BENCH_SERVING=0, BENCH_FORMS=0 and BENCH_PUBLISH=0 leave those parts out;
- * BENCH_ONLY=pairs|builds|javascript|search|rates|lighthouse|serving|forms|publish runs one part (the
+ * BENCH_ONLY=pairs|builds|javascript|search|rates|lighthouse|serving|metrics|forms|publish runs one part (the
  * parts after the builds build the real site first).
  * - Publishing (`bench/publish.ts`): Publish pressed in the editor → the changed page served.
+ * - Metrics (`bench/metrics-cost.ts`): serving and sign-ups with the operators' metrics on
+ *   against off (`BENCH_METRICS=0` leaves it out).
  * - Pairs (`bench/pairs.ts`, first): the cold build of 120 pages against Astro's, the real
  *   site's against an earlier commit's (`BENCH_PAIRS=0` leaves them out).
  */
@@ -48,6 +50,7 @@ import {
   readChunkReport,
 } from './javascript'
 import { formatLighthouse, LIGHTHOUSE_TARGETS, lighthouseAudit, lighthouseRuns } from './lighthouse'
+import { formatCost, servingCost, signUpCost } from './metrics-cost'
 import { againstAstro, againstCommit, type Pair } from './pairs'
 import { formatPublish, publishTimes } from './publish'
 import { buildRatesSite, formatRatesFigures, type RatesFigures, ratesFigures } from './rates'
@@ -394,6 +397,31 @@ async function forms() {
   }
 }
 
+/** What the operators' metrics cost: throughput with them on against off (issue 35: ≥ 0.95). */
+async function metricsCosts(dist: string) {
+  const serving = await servingCost(dist)
+  const signUps = await signUpCost()
+  details.metrics = { serving, signUps }
+  log(formatCost('static serving with metrics', serving))
+  log(formatCost('sign-ups with metrics', signUps))
+  add({
+    id: 'metrics.serving',
+    label: 'static serving of /en/ with the metrics on, against off (npm start)',
+    value: serving.ratio,
+    unit: '×',
+    target: atLeast(0.95),
+    note: `${Math.round(serving.on.reduce((a, b) => a + b, 0) / serving.on.length)} against ${Math.round(serving.off.reduce((a, b) => a + b, 0) / serving.off.length)} requests/s, in turn`,
+  })
+  add({
+    id: 'metrics.signUps',
+    label: 'sign-ups with the metrics on, against off (PGlite)',
+    value: signUps.ratio,
+    unit: '×',
+    target: atLeast(0.95),
+    note: `${Math.round(signUps.on.reduce((a, b) => a + b, 0) / signUps.on.length)} against ${Math.round(signUps.off.reduce((a, b) => a + b, 0) / signUps.off.length)} /s, in turn`,
+  })
+}
+
 async function publishing() {
   const figures = await publishTimes(Number(process.env.BENCH_PUBLISH_RUNS ?? 7))
   details.publish = figures
@@ -494,9 +522,15 @@ async function main() {
   // deleted there in the last minute (ext4 without a journal, as here) that weighs on one side.
   if (wanted('pairs') && !skipped('BENCH_PAIRS')) await pairs()
   if (wanted('builds')) await builds()
-  const needsSite = ['builds', 'javascript', 'search', 'rates', 'lighthouse', 'serving'].some(
-    wanted,
-  )
+  const needsSite = [
+    'builds',
+    'javascript',
+    'search',
+    'rates',
+    'lighthouse',
+    'serving',
+    'metrics',
+  ].some(wanted)
   if (needsSite) {
     const { dist, cache } = await realSite(wanted('builds'))
     if (wanted('javascript')) await javascript(dist, cache)
@@ -504,6 +538,7 @@ async function main() {
     if (wanted('rates')) await rates(dist)
     if (wanted('lighthouse') && !skipped('BENCH_LIGHTHOUSE')) await lighthouse(dist)
     if (wanted('serving') && !skipped('BENCH_SERVING')) await serving(dist)
+    if (wanted('metrics') && !skipped('BENCH_METRICS')) await metricsCosts(dist)
   }
   if (wanted('forms') && !skipped('BENCH_FORMS')) await forms()
   if (wanted('publish') && !skipped('BENCH_PUBLISH')) await publishing()

@@ -22,7 +22,7 @@ export interface ServingResult {
   non2xx: number
 }
 
-async function load(origin: string, path: string, seconds: number) {
+export async function load(origin: string, path: string, seconds: number) {
   const result = await autocannon({
     url: `${origin}${path}`,
     connections: CONNECTIONS,
@@ -36,10 +36,13 @@ async function load(origin: string, path: string, seconds: number) {
   }
 }
 
-async function startNodeServer(dist: string): Promise<{ origin: string; stop(): void }> {
+export async function startNodeServer(
+  dist: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ origin: string; stop(): void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/static-server.ts', dist], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...process.env, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const port = await new Promise<string>((done, fail) => {

@@ -1,0 +1,71 @@
+/**
+ * What the operators' metrics cost (issue: within 5 % with them on): the static server's
+ * requests per second on `/en/` at 100 connections, and the forms service's sign-ups per second
+ * on PGlite at 50, each with the metrics off and on, measured in turn (off, on, off, on) so that
+ * the machine's drift weighs on both alike. With them on, `/metrics` is scraped every second
+ * during the load (Prometheus scrapes every 15 s by default): the scrapes' cost is in too.
+ */
+import { loadRun } from './forms'
+import { load, startNodeServer } from './serving'
+
+const TOKEN = 'bench-metrics-token-of-at-least-thirty-two-characters'
+
+export interface MetricsCost {
+  /** Requests or sign-ups per second in each run, off and on. */
+  off: number[]
+  on: number[]
+  /** Mean with the metrics on over the mean with them off. */
+  ratio: number
+}
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
+
+/** Scrapes `url` every second until the returned function is called. */
+function scraping(url: string, headers: Record<string, string> = {}): () => void {
+  const timer = setInterval(() => {
+    fetch(url, { headers }).then(
+      (answer) => answer.arrayBuffer(),
+      () => undefined,
+    )
+  }, 1000)
+  return () => clearInterval(timer)
+}
+
+export async function servingCost(dist: string, seconds = 5, rounds = 2): Promise<MetricsCost> {
+  const off = await startNodeServer(dist)
+  const on = await startNodeServer(dist, { METRICS_TOKEN: TOKEN })
+  const result: MetricsCost = { off: [], on: [], ratio: 0 }
+  try {
+    for (const server of [off, on]) await load(server.origin, '/en/', 1)
+    for (let round = 0; round < rounds; round++) {
+      result.off.push((await load(off.origin, '/en/', seconds)).requestsPerSecond)
+      const stop = scraping(`${on.origin}/metrics`, { authorization: `Bearer ${TOKEN}` })
+      result.on.push((await load(on.origin, '/en/', seconds)).requestsPerSecond)
+      stop()
+    }
+  } finally {
+    off.stop()
+    on.stop()
+  }
+  result.ratio = Math.round((mean(result.on) / mean(result.off)) * 1000) / 1000
+  return result
+}
+
+export async function signUpCost(seconds = 5, rounds = 2): Promise<MetricsCost> {
+  const result: MetricsCost = { off: [], on: [], ratio: 0 }
+  for (let round = 0; round < rounds; round++) {
+    result.off.push((await loadRun('pglite', { DATABASE_URL: '' }, seconds)).signUpsPerSecond)
+    result.on.push(
+      (
+        await loadRun('pglite', { DATABASE_URL: '', METRICS_TOKEN: TOKEN }, seconds, (origin) =>
+          scraping(`${origin}/metrics`, { authorization: `Bearer ${TOKEN}` }),
+        )
+      ).signUpsPerSecond,
+    )
+  }
+  result.ratio = Math.round((mean(result.on) / mean(result.off)) * 1000) / 1000
+  return result
+}
+
+export const formatCost = (what: string, cost: MetricsCost) =>
+  `${what}: off ${cost.off.join(', ')}; on ${cost.on.join(', ')} (on/off ${cost.ratio})`
