@@ -1,0 +1,179 @@
+/**
+ * The metrics and the alerts with a real Prometheus (Debian's, as CI installs it): the forms
+ * service runs with its metrics on a listener of their own, Prometheus scrapes it every second
+ * with the rules of `deploy/prometheus/alerts.yml` (as they are, but for their `for:` durations,
+ * set to nothing so that the test need not wait minutes), and the test causes what an operator
+ * must learn of: sign-ups, then the mail server down while a mail waits, then back. It asks
+ * Prometheus's HTTP API until the counters and the alerts say what happened. Without
+ * Prometheus it is skipped, saying how to install it; in CI (which installs it) it fails.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { readFile, writeFile } from 'node:fs/promises'
+import type { Server } from 'node:http'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { healthRoutes } from '../../../src/server/health'
+import { createMetrics, listenForMetrics } from '../../../src/server/metrics'
+import { signUp, startService, type TestService, until } from '../../support/forms'
+import { freePort } from '../../support/free-port'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
+
+const PROMETHEUS = process.env.PROMETHEUS_PATH || 'prometheus'
+const INSTALL =
+  'apt-get install --no-install-recommends prometheus (Debian), or set PROMETHEUS_PATH to one'
+const installed = spawnSync(PROMETHEUS, ['--version'], { stdio: 'ignore' }).status === 0
+const RULES = resolve(import.meta.dirname, '../../../deploy/prometheus/alerts.yml')
+
+interface Alert {
+  labels: Record<string, string>
+  state: 'pending' | 'firing'
+}
+
+describe('a real Prometheus scraping the forms service', () => {
+  let scratch: string
+  let service: TestService | undefined
+  let metricsServer: Server | undefined
+  let prometheus: ChildProcess | undefined
+  let api = ''
+
+  beforeEach((context) => {
+    if (installed) return
+    if (process.env.CI) {
+      throw new Error(`CI must test the alerts with Prometheus, but it is missing: ${INSTALL}`)
+    }
+    context.skip(`Prometheus is missing: ${INSTALL}`)
+  })
+
+  beforeAll(async () => {
+    if (!installed) return
+    scratch = await temporaryFolder('prometheus-')
+    const metrics = createMetrics('site')
+    service = await startService(
+      {},
+      {
+        metrics: { metrics },
+        // An outage is one after 60 ms (15 minutes in production).
+        mailOutageMinutes: 0.001,
+        // Retried every 50 to 200 ms, and never given up within the test.
+        sender: { pollMs: 20, retryBaseMs: 50, retryMaxMs: 200, maxAttempts: 10_000 },
+      },
+    )
+    const current = service
+    await current.app.register(healthRoutes, {
+      checks: [
+        { name: 'database', check: () => current.query('SELECT 1') },
+        { name: 'mail', check: () => current.mailReady() },
+      ],
+      registry: metrics.registry,
+    })
+    const metricsPort = await freePort()
+    metricsServer = await listenForMetrics(metrics.registry, {
+      port: metricsPort,
+      host: '127.0.0.1',
+    })
+
+    // The rules as shipped, but for their `for:` (and no waiting between evaluations).
+    const rules = (await readFile(RULES, 'utf8')).replace(/^(\s+for:) .*$/gm, '$1 0s')
+    await writeFile(join(scratch, 'alerts.yml'), rules)
+    await writeFile(
+      join(scratch, 'prometheus.yml'),
+      [
+        'global:',
+        '  scrape_interval: 1s',
+        '  evaluation_interval: 1s',
+        'rule_files: [alerts.yml]',
+        'scrape_configs:',
+        '  - job_name: site',
+        `    static_configs: [{ targets: ['127.0.0.1:${metricsPort}'] }]`,
+        '',
+      ].join('\n'),
+    )
+    const port = await freePort()
+    api = `http://127.0.0.1:${port}/api/v1`
+    prometheus = spawn(
+      PROMETHEUS,
+      [
+        `--config.file=${join(scratch, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${join(scratch, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        '--log.level=warn',
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    )
+    await until(
+      async () => (await fetch(`http://127.0.0.1:${port}/-/ready`).catch(() => undefined))?.ok,
+      30_000,
+      250,
+    )
+  }, 60_000)
+
+  afterAll(async () => {
+    prometheus?.kill('SIGTERM')
+    if (prometheus && prometheus.exitCode === null) {
+      await new Promise((done) => prometheus?.once('exit', done))
+    }
+    await new Promise<void>((done) => (metricsServer ? metricsServer.close(() => done()) : done()))
+    await service?.close()
+    if (scratch) await removeFolder(scratch)
+  }, 30_000)
+
+  /** The value Prometheus has for `query` now (a sum of its series), or undefined. */
+  const value = async (query: string) => {
+    const answer = (await (
+      await fetch(`${api}/query?query=${encodeURIComponent(`sum(${query})`)}`)
+    ).json()) as { data: { result: { value: [number, string] }[] } }
+    const sample = answer.data.result[0]
+    return sample ? Number(sample.value[1]) : undefined
+  }
+  const alerts = async () =>
+    ((await (await fetch(`${api}/alerts`)).json()) as { data: { alerts: Alert[] } }).data.alerts
+  const firing = async (name: string, labels: Record<string, string> = {}) =>
+    (await alerts()).some(
+      (alert) =>
+        alert.state === 'firing' &&
+        alert.labels.alertname === name &&
+        Object.entries(labels).every(([key, wanted]) => alert.labels[key] === wanted),
+    )
+  const signUps = async (...emails: string[]) => {
+    for (const email of emails) {
+      const answer = await service?.app.inject({
+        method: 'POST',
+        url: '/api/forms/newsletter',
+        payload: signUp(email),
+      })
+      expect(answer?.statusCode).toBe(200)
+    }
+  }
+
+  it('counts sign-ups and mails as they happen', async () => {
+    await signUps('one@example.com', 'two@example.com', 'three@example.com')
+    await until(async () => (await value('forms_mails_total{event="sent"}')) === 3, 20_000, 250)
+    expect(
+      await value('forms_submissions_total{form="newsletter",result="accepted",job="site"}'),
+    ).toBe(3)
+    expect(await value('forms_mail_queue_depth')).toBe(0)
+    expect(await value('service_ready')).toBe(2)
+    expect(await firing('ServiceNotReady')).toBe(false)
+    expect(await firing('ServiceTargetDown')).toBe(false)
+  }, 30_000)
+
+  it('alerts while the mail server is down and a mail waits, and stops once it is back', async () => {
+    await service?.inbox.stop()
+    await signUps('waiting@example.com')
+    await until(
+      async () => await firing('ServiceNotReady', { check: 'mail', service: 'site' }),
+      20_000,
+      250,
+    )
+    await until(async () => await firing('ConfirmationMailRetriesHigh'), 20_000, 250)
+    expect(await value('forms_mail_queue_depth')).toBe(1)
+    expect(await value('forms_mail_queue_oldest_seconds')).toBeGreaterThan(0)
+    expect(await value('service_ready{check="mail"}')).toBe(0)
+
+    await service?.inbox.start()
+    await until(async () => (await value('forms_mails_total{event="sent"}')) === 4, 20_000, 250)
+    await until(async () => !(await firing('ServiceNotReady')), 20_000, 250)
+    expect(await value('forms_mail_queue_depth')).toBe(0)
+    expect(await value('service_ready{check="mail"}')).toBe(1)
+  }, 60_000)
+})
