@@ -217,6 +217,7 @@ export class Publisher {
     }
   }
 
+  /** `publish`'s work, in a turn of the lease. */
   private publishExclusively(
     person: Person,
     draftId: string,

@@ -16,6 +16,17 @@ import { startSession } from '../../../src/publishing/people/people'
 import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import {
+  DraftConflictError,
+  NoDraftError,
+  RefusedError,
+} from '../../../src/publishing/workflow/drafts'
+import {
+  PublishBusyError,
+  publicationOutcome,
+  UpstreamConflictError,
+} from '../../../src/publishing/workflow/publisher'
+import { BuildFailedError } from '../../../src/publishing/workflow/releases'
+import {
   CombinedRegistry,
   createMetrics,
   listenForMetrics,
@@ -297,6 +308,29 @@ describe('the publishing service’s metrics', () => {
       }
       expect(sample.labels.service).toBe('publishing')
     }
+  })
+})
+
+describe('a publication’s outcome', () => {
+  it('is named by what stopped it', () => {
+    const outcomes = [
+      new RefusedError({ allowed: false, reason: 'a publisher', code: 'role' }),
+      new NoDraftError('pages/about'),
+      new DraftConflictError('pages/about', [ABOUT]),
+      new UpstreamConflictError([ABOUT]),
+      new BuildFailedError('content/en/pages/about.yaml: title', 'c0ffee'),
+      new PublishBusyError('another publication is under way'),
+      new Error('git died'),
+    ].map(publicationOutcome)
+    expect(outcomes).toEqual([
+      'refused',
+      'refused',
+      'conflict',
+      'conflict',
+      'build_failed',
+      'busy',
+      'error',
+    ])
   })
 })
 
