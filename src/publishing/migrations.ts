@@ -9,7 +9,7 @@ import { PASSKEYS_MIGRATION } from './people/passkeys'
 import { PEOPLE_MIGRATION, PROVIDER_ACCOUNTS_MIGRATION } from './people/people'
 import { DRAFTS_MIGRATION, SUBMISSIONS_MIGRATION } from './workflow/drafts'
 import { MAIN_MOVES_MIGRATION, TAKEN_IN_MIGRATION } from './workflow/main-moves'
-import { RELEASES_MIGRATION } from './workflow/publisher'
+import { LEASE_SINCE_MIGRATION, RELEASES_MIGRATION } from './workflow/publisher'
 import { ONE_SCHEDULE_MIGRATION, SCHEDULES_MIGRATION } from './workflow/schedules'
 
 export const PUBLISHING_MIGRATIONS: MigrationSet = {
@@ -26,6 +26,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     ONE_SCHEDULE_MIGRATION,
     TAKEN_IN_MIGRATION,
     AUDIT_KEYS_MIGRATION,
+    LEASE_SINCE_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

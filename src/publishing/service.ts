@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { Registry } from 'prom-client'
 import type { Database } from '../database/database'
 import { openDatabase } from '../database/open'
 import type { BuildReport } from '../engine/build'
@@ -13,6 +14,7 @@ import type { BuildConfig } from '../engine/config'
 import { AuditCheckpoints, CHECKPOINT_REF, mainTrailers } from './audit/anchors'
 import { checkAuditKey, recordAuditKey, setAuditKeys, trailOwnedByServiceRole } from './audit/trail'
 import { cloneBare, GitRepository } from './git/repository'
+import { NO_METRICS, type PublishingMetrics, publishingMetrics } from './metrics'
 import { PUBLISHING_MIGRATIONS } from './migrations'
 import { type RelyingParty, relyingPartyOf } from './people/passkeys'
 import { firstAdministratorInvitation, hasPeople } from './people/people'
@@ -38,6 +40,8 @@ export interface PublishingService {
   previews: Previews
   party: RelyingParty
   clock: () => Date
+  /** The operators' metrics (`NO_METRICS` when off): the HTTP layer counts sign-ins there. */
+  metrics: PublishingMetrics
   /** What the service's log says at start: a setting that weakens the audit trail. */
   warnings: string[]
   close(): Promise<void>
@@ -56,6 +60,8 @@ export interface OpenOptions {
     info(data: object, message: string): void
     error(data: object, message: string): void
   }
+  /** The operators' metrics (`METRICS_PORT` or `METRICS_TOKEN`): counted into this registry. */
+  registry?: Registry
 }
 
 /** The service's repository: the existing one, or a new one from the remote's branch. */
@@ -99,6 +105,7 @@ export async function openPublishingService(
       : { dataDir: join(settings.dir, 'db') }),
     migrations: PUBLISHING_MIGRATIONS,
   })
+  const metrics = options.registry ? publishingMetrics(options.registry, { database }) : NO_METRICS
   try {
     // A keyed trail is only written with its key (AUDIT_KEY): without it, nothing starts.
     setAuditKeys(settings.auditKeys)
@@ -119,6 +126,7 @@ export async function openPublishingService(
       everyMs: settings.checkpointMinutes * 60_000,
       clock,
       ...(options.log ? { log: options.log } : {}),
+      ...(options.registry ? { metrics } : {}),
     })
     // A trail keyed from now on is anchored at once where keying starts: no one without the
     // key can write it again unkeyed from there.
@@ -151,6 +159,7 @@ export async function openPublishingService(
       clock,
       ...(options.log ? { log: options.log } : {}),
       checkpoints,
+      metrics,
     })
     const schedules = new Schedules({
       database,
@@ -158,6 +167,7 @@ export async function openPublishingService(
       publisher,
       clock,
       ...(options.log ? { log: options.log } : {}),
+      metrics,
     })
     const previews = new Previews({
       repo,
@@ -166,6 +176,7 @@ export async function openPublishingService(
       nodeModules: join(options.root, 'node_modules'),
       buildConfig: options.buildConfig,
       build: options.build,
+      metrics,
     })
     return {
       settings,
@@ -180,6 +191,7 @@ export async function openPublishingService(
       previews,
       party: relyingPartyOf(settings.url),
       clock,
+      metrics,
       warnings,
       close: () => database.close(),
     }

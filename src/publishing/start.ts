@@ -2,11 +2,14 @@
  * Starts the publishing service: its parts opened, its HTTP app listening, its schedules and
  * the audit trail's checkpoints running. `npm run serve:cms` runs it alone
  * (`src/programs/serve-cms.ts`); `npm start` beside the public site (`PUBLISHING=off` leaves it
- * out there).
+ * out there). Its metrics are on with the site's (`METRICS_TOKEN`: `/metrics` on its own port;
+ * `METRICS_PORT`: the listener, which whoever runs it opens, one for both services under
+ * `npm start`).
  */
 import type { FastifyInstance } from 'fastify'
 import { readBuildConfig } from '../engine/config'
 import { logFormatOf, logStreamFor } from '../server/logger'
+import { createMetrics, readMetricsSettings, type ServiceMetrics } from '../server/metrics'
 import { trustProxyOf } from '../server/serve'
 import { createPublishingApp } from './http/app'
 import { firstAdministratorMessage, openPublishingService } from './service'
@@ -16,6 +19,8 @@ export interface StartedPublishing {
   app: FastifyInstance
   /** The address the editor is at (with the port actually bound). */
   url: string
+  /** Its metrics, when on: the caller serves them on `METRICS_PORT`. */
+  metrics?: ServiceMetrics
   close(): Promise<void>
 }
 
@@ -35,6 +40,8 @@ export async function startPublishing(
   const buildConfig = readBuildConfig(env)
   const settings = readPublishingSettings(buildConfig.root, env)
   const logStream = logStreamFor(logFormatOf(env))
+  const metricsSettings = readMetricsSettings(env)
+  const metrics = metricsSettings ? createMetrics('publishing') : undefined
   // The service logs through the server's logger, made once the service is open.
   let logger: FastifyInstance['log'] | undefined
   const service = await openPublishingService(settings, {
@@ -45,6 +52,7 @@ export async function startPublishing(
       info: (data, message) => logger?.info(data, message),
       error: (data, message) => logger?.error(data, message),
     },
+    ...(metrics ? { registry: metrics.registry } : {}),
   })
   // Behind the bank's reverse proxy (TRUST_PROXY), sign-in is limited per visitor, not per proxy.
   const trustProxy = trustProxyOf(env.TRUST_PROXY)
@@ -53,6 +61,11 @@ export async function startPublishing(
     ...(logStream ? { logStream } : {}),
     bundleEditor: true,
     ...(trustProxy === undefined ? {} : { trustProxy }),
+    ...(metrics
+      ? {
+          metrics: { metrics, ...(metricsSettings?.token ? { token: metricsSettings.token } : {}) },
+        }
+      : {}),
   })
   logger = app.log
   for (const warning of service.warnings) app.log.warn(warning)
@@ -81,5 +94,5 @@ export async function startPublishing(
       release && app.log.info({ release: release.folder }, 'served site brought up to main'),
     (error: unknown) => app.log.error({ err: error }, 'bringing the served site up to main failed'),
   )
-  return { app, url, close: () => app.close() }
+  return { app, url, ...(metrics ? { metrics } : {}), close: () => app.close() }
 }

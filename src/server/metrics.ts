@@ -31,8 +31,8 @@ export interface MetricsSettings {
 }
 
 /**
- * The metrics settings of a service (the publishing service reads them with its own prefix,
- * `CMS_`), or undefined when metrics are off. A wrong value is refused, naming the variable.
+ * The metrics settings of a service (both read them unprefixed: under `npm start` one listener
+ * serves both), or undefined when metrics are off. A wrong value is refused, naming the variable.
  */
 export function readMetricsSettings(
   env: NodeJS.ProcessEnv = process.env,
@@ -186,4 +186,35 @@ export async function listenForMetrics(
     server.listen(settings.port, settings.host, () => resolve())
   })
   return server
+}
+
+/**
+ * The registries of the services one process runs (`npm start`), served as one: each metric's
+ * series from every registry under one HELP and TYPE, each with its own `service` label.
+ * (prom-client's `Registry.merge` refuses the names both have, and drops the labels.)
+ */
+export class CombinedRegistry extends Registry {
+  constructor(private readonly parts: readonly Registry[]) {
+    super()
+  }
+
+  override async metrics(): Promise<string> {
+    const names = new Set(
+      this.parts.flatMap((part) => part.getMetricsAsArray().map((metric) => metric.name)),
+    )
+    const families = await Promise.all(
+      [...names].map(async (name) => {
+        const [first = '', ...others] = await Promise.all(
+          this.parts
+            .filter((part) => part.getSingleMetric(name))
+            .map((part) => part.getSingleMetricAsString(name)),
+        )
+        const samples = others.flatMap((text) =>
+          text.split('\n').filter((line) => line && !line.startsWith('#')),
+        )
+        return [first, ...samples].join('\n')
+      }),
+    )
+    return `${families.join('\n\n')}\n`
+  }
 }

@@ -11,7 +11,13 @@ import { purge } from './forms/operations'
 import { openFormsService, readFormsSettings } from './forms/service'
 import { healthRoutes } from './health'
 import { logFormatOf, logStreamFor } from './logger'
-import { createMetrics, listenForMetrics, readMetricsSettings } from './metrics'
+import {
+  CombinedRegistry,
+  createMetrics,
+  listenForMetrics,
+  readMetricsSettings,
+  type ServiceMetrics,
+} from './metrics'
 import { readTransportSettings } from './transport'
 
 const PURGE_EVERY_MS = 6 * 3_600_000
@@ -23,8 +29,11 @@ export interface ServeOptions {
   outDir?: string
   /** The publishing service's releases: the current one is served instead of `outDir`. */
   releasesDir?: string
-  /** Services run beside the site (the publishing service), closed with it. */
-  alongside?: { close(): Promise<void> }[]
+  /**
+   * Services run beside the site (the publishing service), closed with it; their metrics are
+   * served with the site's on `METRICS_PORT`.
+   */
+  alongside?: { close(): Promise<void>; metrics?: ServiceMetrics }[]
   contentDir: string
   siteUrl: string
   env?: NodeJS.ProcessEnv
@@ -94,20 +103,24 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
   // The sender stops (its mails in flight finished) before the database closes.
   app.addHook('onClose', () => forms.close())
   for (const service of options.alongside ?? []) app.addHook('onClose', () => service.close())
-  forms.startSender(app.log)
-  app.log.info({ database: forms.database.kind, mail: forms.mailer.target }, 'forms service ready')
-  await app.listen({ port: Number(env.PORT ?? 8080), host: env.HOST ?? 'localhost' })
+  // Opened before the app listens: no hook may be added after.
   if (metrics && metricsSettings?.port) {
-    const listener = await listenForMetrics(metrics.registry, {
-      port: metricsSettings.port,
-      host: metricsSettings.host,
-    })
+    const others = (options.alongside ?? []).flatMap((service) =>
+      service.metrics ? [service.metrics.registry] : [],
+    )
+    const listener = await listenForMetrics(
+      others.length > 0 ? new CombinedRegistry([metrics.registry, ...others]) : metrics.registry,
+      { port: metricsSettings.port, host: metricsSettings.host },
+    )
     app.addHook('onClose', () => new Promise<void>((done) => listener.close(() => done())))
     app.log.info(
       { host: metricsSettings.host, port: metricsSettings.port },
       'metrics served for Prometheus',
     )
   }
+  forms.startSender(app.log)
+  app.log.info({ database: forms.database.kind, mail: forms.mailer.target }, 'forms service ready')
+  await app.listen({ port: Number(env.PORT ?? 8080), host: env.HOST ?? 'localhost' })
   await purgeNow()
   const shutdown = (signal: string) => {
     app.log.info({ signal }, 'shutting down')

@@ -18,6 +18,7 @@
  */
 import type { Database, Queryable } from '../../database/database'
 import { ANCHOR_TRAILER, type GitRepository, pushRefs, RefMovedError } from '../git/repository'
+import type { PublishingMetrics } from '../metrics'
 import { type AuditCheck, GENESIS, type TrailAnchor, verifyAudit } from './trail'
 
 export const CHECKPOINT_REF = 'refs/audit/checkpoint'
@@ -28,6 +29,9 @@ const REMOTE_COPY = 'refs/audit/remote'
  * there (a fast-forward), or the remote's anchors were rewritten.
  */
 const REMOTE_SEEN = 'refs/audit/seen'
+
+/** With the operators' metrics on: how often each process verifies the trail (`verify`). */
+const VERIFY_EVERY_MS = 15 * 60_000
 
 const ANCHOR_LINE = new RegExp(`^${ANCHOR_TRAILER}: (\\d+) ([0-9a-f]{64})$`, 'gm')
 const SERVICE_PERSON = { name: 'Publishing service', email: 'publishing@localhost' }
@@ -284,6 +288,11 @@ export interface CheckpointOptions {
     info(data: object, message: string): void
     error(data: object, message: string): void
   }
+  /**
+   * The operators' metrics: with them, the timer also verifies the trail (`verify`) at its
+   * first turn and every 15 minutes, and they tell whether it held, and when.
+   */
+  metrics?: PublishingMetrics
 }
 
 /**
@@ -297,6 +306,8 @@ export class AuditCheckpoints {
   /** The last checkpoint as this process knows it (`undefined`: not read yet). */
   private last: Checkpoint | null | undefined
   private emptyTree: string | undefined
+  /** When this process last verified the trail (ms, by the clock). */
+  private verifiedAt: number | undefined
 
   constructor(private readonly options: CheckpointOptions) {
     this.clock = options.clock ?? (() => new Date())
@@ -327,6 +338,37 @@ export class AuditCheckpoints {
     if (refs.length > 0) await pushRefs(repo, remote.url, refs)
   }
 
+  /**
+   * Verifies the trail, its chain of hashes from the first entry and its last checkpoint
+   * (`npm run cms -- verify` also reads the anchors on main and the remote's); the metrics say
+   * whether it held, and when.
+   */
+  async verify(): Promise<AuditCheck> {
+    const last = await this.tip()
+    const anchors = last
+      ? [{ ...last, name: `checkpoint ${shortId(last.commit)} (${CHECKPOINT_REF})` }]
+      : []
+    const check = await verifyAudit(this.options.database, anchors)
+    const now = this.clock()
+    this.verifiedAt = now.getTime()
+    this.options.metrics?.auditVerified(check.ok, now)
+    if (!check.ok) {
+      this.options.log?.error(
+        { brokenAt: check.brokenAt, reason: check.reason },
+        'the audit trail does not verify: npm run cms -- verify names where it changed',
+      )
+    }
+    return check
+  }
+
+  /** With metrics on, verifies the trail when it was not verified for `VERIFY_EVERY_MS`. */
+  private async verifyIfDue(): Promise<void> {
+    if (!this.options.metrics) return
+    const since =
+      this.verifiedAt === undefined ? Infinity : this.clock().getTime() - this.verifiedAt
+    if (since >= VERIFY_EVERY_MS) await this.verify()
+  }
+
   /** Checks every `seconds` (each process), until the returned function is called. */
   start(seconds: number): () => void {
     let running = false
@@ -336,6 +378,10 @@ export class AuditCheckpoints {
       this.writeIfDue()
         .catch((error: unknown) =>
           this.options.log?.error({ err: error }, 'the audit trail checkpoint failed'),
+        )
+        .then(() => this.verifyIfDue())
+        .catch((error: unknown) =>
+          this.options.log?.error({ err: error }, 'verifying the audit trail failed'),
         )
         .finally(() => {
           running = false

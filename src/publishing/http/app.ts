@@ -17,6 +17,7 @@
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { loggerOptions } from '../../server/logger'
+import { metricsRoute, recordRequests, type ServiceMetrics } from '../../server/metrics'
 import type { PublishingService } from '../service'
 import { registerAssets } from './assets'
 import { registerChangesRoutes } from './changes-routes'
@@ -47,6 +48,11 @@ export interface PublishingAppOptions {
    * first asked for.
    */
   bundleEditor?: boolean
+  /**
+   * The operators' metrics: every answer counted (a preview's pages and files, which no route
+   * takes, as `unmatched`); with `token`, `GET /metrics` answered here to its bearer.
+   */
+  metrics?: { metrics: ServiceMetrics; token?: string }
 }
 
 export async function createPublishingApp(
@@ -71,6 +77,8 @@ export async function createPublishingApp(
     return503OnClosing: true,
   })
 
+  // First: no answer escapes the count, a refusal of the policy's included.
+  if (options.metrics) recordRequests(app, options.metrics.metrics)
   registerPolicy(app, context)
   await app.register(rateLimit, { global: false })
   const signInLimit = options.signInLimit ?? SIGN_IN_LIMIT
@@ -84,6 +92,10 @@ export async function createPublishingApp(
   registerEditor(app, context, options.bundleEditor)
   registerPeopleRoutes(app, context)
   registerChangesRoutes(app, context)
+  // Anyone but the token's bearer gets the not-found handler's answer (previews.ts).
+  if (options.metrics?.token) {
+    metricsRoute(app, options.metrics.metrics.registry, options.metrics.token)
+  }
   registerPreviews(app, context)
   return app
 }

@@ -88,6 +88,9 @@ export function registerInvitations(
         roles: person.roles,
       })
     } catch (error) {
+      if (error instanceof PeopleError || error instanceof PasskeyError) {
+        context.service.metrics.signIn('invitation', 'refused')
+      }
       if (error instanceof PeopleError) return refuse(reply, 422, error.message)
       if (error instanceof PasskeyError) return refuse(reply, 422, `${error.message}.`)
       throw error

@@ -176,6 +176,7 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
       // Against the anchors in the service's repository (the remote's are `verify`'s: a page
       // that fetched them would write refs on a GET).
       const { check } = await verifyWithAnchors(database, service.repo)
+      service.metrics.auditVerified(check.ok, service.clock())
       const action = (AUDIT_ACTIONS as readonly string[]).includes(request.query.action ?? '')
         ? (request.query.action as AuditAction)
         : undefined

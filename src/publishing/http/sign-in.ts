@@ -28,7 +28,7 @@ export async function completeSignIn(
   { service }: HttpContext,
   reply: FastifyReply,
   email: string,
-  details: Record<string, unknown>,
+  details: { method: 'passkey' | 'oidc'; invitation?: true } & Record<string, unknown>,
 ) {
   await setSession(service, reply, email)
   await appendAudit(
@@ -36,6 +36,7 @@ export async function completeSignIn(
     { actor: email, action: 'sign-in', subject: email, details },
     service.clock(),
   )
+  service.metrics.signIn(details.invitation ? 'invitation' : details.method, 'success')
   return SIGNED_IN
 }
 
@@ -43,7 +44,7 @@ export async function completeSignIn(
 async function refuseSignIn(
   { service }: HttpContext,
   reply: FastifyReply,
-  subject: string,
+  subject: 'identity provider' | 'passkey',
   reason: string,
 ) {
   await appendAudit(
@@ -51,6 +52,7 @@ async function refuseSignIn(
     { actor: 'unknown', action: 'sign-in-refused', subject, details: { reason } },
     service.clock(),
   )
+  service.metrics.signIn(subject === 'passkey' ? 'passkey' : 'oidc', 'refused')
   return refuse(reply, 401, `Not signed in: ${reason}.`)
 }
 

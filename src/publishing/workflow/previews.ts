@@ -14,6 +14,7 @@ import { seedCache } from '../../engine/cache/seed'
 import type { BuildConfig } from '../../engine/config'
 import { isProcessAlive } from '../../shared/process-alive'
 import { type GitRepository, MergeConflictError } from '../git/repository'
+import { NO_METRICS, type PublishingMetrics } from '../metrics'
 import { DraftConflictError, type Drafts, MAIN } from './drafts'
 import { BuildFailedError, checkOutTree } from './releases'
 
@@ -27,6 +28,8 @@ export interface PreviewsOptions {
   build: (config: BuildConfig) => Promise<BuildReport>
   /** How many previews stay on disk. */
   keep?: number
+  /** The operators' metrics: previews built, and those that could not be made. */
+  metrics?: PublishingMetrics
 }
 
 const SERVICE = { name: 'Publishing service', email: 'publishing@localhost' }
@@ -41,8 +44,11 @@ export class Previews {
   private queue: Promise<unknown> = Promise.resolve()
   /** Why the newest previews that could not be made failed, by what they were made of. */
   private readonly failures = new Map<string, Error>()
+  private readonly metrics: PublishingMetrics
 
-  constructor(private readonly options: PreviewsOptions) {}
+  constructor(private readonly options: PreviewsOptions) {
+    this.metrics = options.metrics ?? NO_METRICS
+  }
 
   /**
    * The folder of the draft's preview, built if needed. `null` when there is no such draft;
@@ -99,10 +105,12 @@ export class Previews {
         throw new BuildFailedError(error instanceof Error ? error.message : String(error), commit)
       }
       await this.prune(key)
+      this.metrics.preview('built')
       return folder
     })
     this.queue = run.catch(() => undefined)
     run.catch((error: unknown) => {
+      this.metrics.preview('failed')
       if (!(error instanceof BuildFailedError || error instanceof DraftConflictError)) return
       this.failures.set(key, error)
       for (const oldest of this.failures.keys()) {

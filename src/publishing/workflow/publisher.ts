@@ -27,8 +27,16 @@ import {
   MergeConflictError,
   pushBranch,
 } from '../git/repository'
+import { NO_METRICS, type PublicationOutcome, type PublishingMetrics } from '../metrics'
 import type { Person } from '../people/roles'
-import { type Drafts, MAIN, refuseUnless } from './drafts'
+import {
+  DraftConflictError,
+  type Drafts,
+  MAIN,
+  NoDraftError,
+  RefusedError,
+  refuseUnless,
+} from './drafts'
 import { mayRollBack } from './four-eyes'
 import { type MainMove, moveMain, settleMainMoves } from './main-moves'
 import { BuildFailedError, type Releases } from './releases'
@@ -56,6 +64,12 @@ export const RELEASES_MIGRATION = {
   ],
 }
 
+/** When the lease's holder took it (renewals extend `until` only): how long it has been held. */
+export const LEASE_SINCE_MIGRATION = {
+  id: '0013-publish-lease-since',
+  statements: [`ALTER TABLE publish_lease ADD COLUMN since timestamptz NOT NULL DEFAULT now()`],
+}
+
 /** Whether a file of the repository is something the site is made of, not tests or notes. */
 export const isSiteSource = (path: string) =>
   /^(content|public|src)\//.test(path) || path === 'package.json' || path === 'package-lock.json'
@@ -74,6 +88,17 @@ export class UpstreamConflictError extends Error {
       `the remote's main changed the same files as the published content (${files.join(', ')}): merge it there, then publish again`,
     )
   }
+}
+
+/** What a publication that threw `error` came to, for the operators' metrics. */
+export function publicationOutcome(error: unknown): PublicationOutcome {
+  if (error instanceof RefusedError || error instanceof NoDraftError) return 'refused'
+  if (error instanceof DraftConflictError || error instanceof UpstreamConflictError) {
+    return 'conflict'
+  }
+  if (error instanceof BuildFailedError) return 'build_failed'
+  if (error instanceof PublishBusyError) return 'busy'
+  return 'error'
 }
 
 /** A commit that reached main from outside the service, with the content files it changed. */
@@ -126,6 +151,8 @@ export interface PublisherOptions {
    * served release, and pushed with the published commit.
    */
   checkpoints?: AuditCheckpoints
+  /** The operators' metrics: publications by outcome, their phases' times, rollbacks. */
+  metrics?: PublishingMetrics
 }
 
 const LEASE = 'publish'
@@ -161,11 +188,13 @@ const SERVICE_PERSON = { name: 'Publishing service', email: 'publishing@localhos
 
 export class Publisher {
   private readonly clock: () => Date
+  private readonly metrics: PublishingMetrics
   /** The lease's holder token of the turn the code runs in (see exclusively). */
   private readonly turn = new AsyncLocalStorage<string>()
 
   constructor(private readonly options: PublisherOptions) {
     this.clock = options.clock ?? (() => new Date())
+    this.metrics = options.metrics ?? NO_METRICS
   }
 
   /**
@@ -178,7 +207,24 @@ export class Publisher {
     draftId: string,
     kind: 'publish' | 'schedule' = 'publish',
   ): Promise<Release> {
+    try {
+      const release = await this.publishExclusively(person, draftId, kind)
+      this.metrics.publication('published')
+      return release
+    } catch (error) {
+      this.metrics.publication(publicationOutcome(error))
+      throw error
+    }
+  }
+
+  /** `publish`'s work, in a turn of the lease. */
+  private publishExclusively(
+    person: Person,
+    draftId: string,
+    kind: 'publish' | 'schedule',
+  ): Promise<Release> {
     const { drafts, releases, repo, database } = this.options
+    const { metrics } = this
     return this.exclusively(async (settled) => {
       // Published already by a process killed before it switched the site (its record just
       // settled): what is left is serving main.
@@ -187,11 +233,15 @@ export class Publisher {
         const built = await releases.build(repo, main, this.clock())
         return this.goLive(built.folder, main, kind, person.email, draftId)
       }
+      const merging = metrics.phase('merge')
       await this.takeIn()
       const merged = await drafts.merged(person, draftId)
+      merging()
       let built: { folder: string }
+      const building = metrics.phase('build')
       try {
         built = await releases.build(repo, merged.commit, this.clock())
+        building()
       } catch (error) {
         if (error instanceof BuildFailedError) {
           await appendAudit(
@@ -209,6 +259,7 @@ export class Publisher {
         }
         throw error
       }
+      const switching = metrics.phase('switch')
       try {
         await this.stillHolding()
         await drafts.land(person, merged)
@@ -219,7 +270,16 @@ export class Publisher {
           throw error
         }
       }
-      return this.goLive(built.folder, merged.commit, kind, person.email, draftId, true)
+      const release = await this.goLive(
+        built.folder,
+        merged.commit,
+        kind,
+        person.email,
+        draftId,
+        true,
+      )
+      switching()
+      return release
     })
   }
 
@@ -269,7 +329,9 @@ export class Publisher {
         },
         this.clock(),
       )
-      return this.goLive(folder, commit, 'rollback', person.email, folder, true)
+      const release = await this.goLive(folder, commit, 'rollback', person.email, folder, true)
+      this.metrics.rollback()
+      return release
     })
   }
 
@@ -585,7 +647,8 @@ export class Publisher {
       return false
     }
     const [taken] = await database.query<{ holder: string }>(
-      `UPDATE publish_lease SET holder = $2, until = now() + $3 * interval '1 millisecond'
+      `UPDATE publish_lease
+       SET holder = $2, until = now() + $3 * interval '1 millisecond', since = now()
        WHERE name = $1 AND holder = $4 RETURNING holder`,
       [LEASE, holder, LEASE_MS, row?.holder],
     )
@@ -615,7 +678,8 @@ export class Publisher {
       const [taken] = await database.query<{ holder: string }>(
         `INSERT INTO publish_lease (name, holder, until)
            VALUES ($1, $2, now() + $3 * interval '1 millisecond')
-         ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until
+         ON CONFLICT (name)
+           DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until, since = now()
            WHERE publish_lease.until < now()
          RETURNING holder`,
         [LEASE, holder, LEASE_MS],

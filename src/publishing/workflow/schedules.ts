@@ -9,6 +9,7 @@
  */
 import type { Database } from '../../database/database'
 import { appendAudit } from '../audit/trail'
+import { NO_METRICS, type PublishingMetrics } from '../metrics'
 import { personOf } from '../people/people'
 import type { Person } from '../people/roles'
 import { type Drafts, refuseUnless } from './drafts'
@@ -141,13 +142,17 @@ export interface SchedulesOptions {
     info(data: object, message: string): void
     error(data: object, message: string): void
   }
+  /** The operators' metrics: schedules due, fired and failed. */
+  metrics?: PublishingMetrics
 }
 
 export class Schedules {
   private readonly clock: () => Date
+  private readonly metrics: PublishingMetrics
 
   constructor(private readonly options: SchedulesOptions) {
     this.clock = options.clock ?? (() => new Date())
+    this.metrics = options.metrics ?? NO_METRICS
   }
 
   /**
@@ -267,6 +272,7 @@ export class Schedules {
     for (;;) {
       const schedule = await this.claim()
       if (!schedule) return fired
+      this.metrics.schedule('due')
       fired.push(await this.fire(schedule))
     }
   }
@@ -327,11 +333,13 @@ export class Schedules {
       }
       const release = await publisher.publish(person, schedule.draftId, 'schedule')
       await finish('done', `published as release ${release.folder}`)
+      this.metrics.schedule('fired')
       log?.info({ schedule: schedule.id, release: release.folder }, 'scheduled publication done')
       return { schedule: { ...schedule, state: 'done' as const }, release }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
       await finish('failed', message)
+      this.metrics.schedule('failed')
       log?.error({ schedule: schedule.id, reason: message }, 'scheduled publication failed')
       return { schedule: { ...schedule, state: 'failed' as const }, error: message }
     }
