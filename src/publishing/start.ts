@@ -2,14 +2,19 @@
  * Starts the publishing service: its parts opened, its HTTP app listening, its schedules and
  * the audit trail's checkpoints running. `npm run serve:cms` runs it alone
  * (`src/programs/serve-cms.ts`); `npm start` beside the public site (`PUBLISHING=off` leaves it
- * out there). Its metrics are on with the site's (`METRICS_TOKEN`: `/metrics` on its own port;
- * `METRICS_PORT`: the listener, which whoever runs it opens, one for both services under
- * `npm start`).
+ * out there). Its metrics are its own, turned on by settings of its own (`CMS_METRICS_PORT`: a
+ * listener on `CMS_METRICS_HOST`; `CMS_METRICS_TOKEN`: `/metrics` on its port), so that each
+ * service is one target for Prometheus however the two are run.
  */
 import type { FastifyInstance } from 'fastify'
 import { readBuildConfig } from '../engine/config'
 import { logFormatOf, logStreamFor } from '../server/logger'
-import { createMetrics, readMetricsSettings, type ServiceMetrics } from '../server/metrics'
+import {
+  createMetrics,
+  listenForMetrics,
+  readMetricsSettings,
+  type ServiceMetrics,
+} from '../server/metrics'
 import { trustProxyOf } from '../server/serve'
 import { createPublishingApp } from './http/app'
 import { firstAdministratorMessage, openPublishingService } from './service'
@@ -19,7 +24,7 @@ export interface StartedPublishing {
   app: FastifyInstance
   /** The address the editor is at (with the port actually bound). */
   url: string
-  /** Its metrics, when on: the caller serves them on `METRICS_PORT`. */
+  /** Its metrics, when on. */
   metrics?: ServiceMetrics
   close(): Promise<void>
 }
@@ -40,7 +45,7 @@ export async function startPublishing(
   const buildConfig = readBuildConfig(env)
   const settings = readPublishingSettings(buildConfig.root, env)
   const logStream = logStreamFor(logFormatOf(env))
-  const metricsSettings = readMetricsSettings(env)
+  const metricsSettings = readMetricsSettings(env, 'CMS_')
   const metrics = metricsSettings ? createMetrics('publishing') : undefined
   // The service logs through the server's logger, made once the service is open.
   let logger: FastifyInstance['log'] | undefined
@@ -75,6 +80,18 @@ export async function startPublishing(
   const stopCheckpoints = service.checkpoints.start(settings.scheduleCheckSeconds)
   app.addHook('onClose', async () => stopCheckpoints())
   app.addHook('onClose', () => service.close())
+  // Opened before the app listens: no hook may be added after.
+  if (metrics && metricsSettings?.port) {
+    const listener = await listenForMetrics(metrics.registry, {
+      port: metricsSettings.port,
+      host: metricsSettings.host,
+    })
+    app.addHook('onClose', () => new Promise<void>((done) => listener.close(() => done())))
+    app.log.info(
+      { host: metricsSettings.host, port: metricsSettings.port },
+      'metrics served for Prometheus',
+    )
+  }
   await app.listen({ port: settings.port, host: settings.host })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : settings.port

@@ -1,6 +1,7 @@
 /**
  * Prometheus metrics of a service (prom-client), for the operators' Prometheus to scrape. Off
- * unless the operator turns them on, and never open on the public site's port:
+ * unless the operator turns them on, and never open on the public site's port (the publishing
+ * service reads the same settings prefixed with `CMS_`):
  *
  * - `METRICS_PORT`: a listener of its own, on `METRICS_HOST` (default 127.0.0.1), that answers
  *   `GET /metrics` and nothing else;
@@ -31,8 +32,10 @@ export interface MetricsSettings {
 }
 
 /**
- * The metrics settings of a service (both read them unprefixed: under `npm start` one listener
- * serves both), or undefined when metrics are off. A wrong value is refused, naming the variable.
+ * The metrics settings of a service, or undefined when its metrics are off: the site's server
+ * reads `METRICS_*`, the publishing service `CMS_METRICS_*` (each service its own listener, its
+ * own target for Prometheus, however the two are run). A wrong value is refused, naming the
+ * variable.
  */
 export function readMetricsSettings(
   env: NodeJS.ProcessEnv = process.env,
@@ -186,35 +189,4 @@ export async function listenForMetrics(
     server.listen(settings.port, settings.host, () => resolve())
   })
   return server
-}
-
-/**
- * The registries of the services one process runs (`npm start`), served as one: each metric's
- * series from every registry under one HELP and TYPE, each with its own `service` label.
- * (prom-client's `Registry.merge` refuses the names both have, and drops the labels.)
- */
-export class CombinedRegistry extends Registry {
-  constructor(private readonly parts: readonly Registry[]) {
-    super()
-  }
-
-  override async metrics(): Promise<string> {
-    const names = new Set(
-      this.parts.flatMap((part) => part.getMetricsAsArray().map((metric) => metric.name)),
-    )
-    const families = await Promise.all(
-      [...names].map(async (name) => {
-        const [first = '', ...others] = await Promise.all(
-          this.parts
-            .filter((part) => part.getSingleMetric(name))
-            .map((part) => part.getSingleMetricAsString(name)),
-        )
-        const samples = others.flatMap((text) =>
-          text.split('\n').filter((line) => line && !line.startsWith('#')),
-        )
-        return [first, ...samples].join('\n')
-      }),
-    )
-    return `${families.join('\n\n')}\n`
-  }
 }

@@ -11,13 +11,7 @@ import { purge } from './forms/operations'
 import { openFormsService, readFormsSettings } from './forms/service'
 import { healthRoutes } from './health'
 import { logFormatOf, logStreamFor } from './logger'
-import {
-  CombinedRegistry,
-  createMetrics,
-  listenForMetrics,
-  readMetricsSettings,
-  type ServiceMetrics,
-} from './metrics'
+import { createMetrics, listenForMetrics, readMetricsSettings } from './metrics'
 import { readTransportSettings } from './transport'
 
 const PURGE_EVERY_MS = 6 * 3_600_000
@@ -29,11 +23,8 @@ export interface ServeOptions {
   outDir?: string
   /** The publishing service's releases: the current one is served instead of `outDir`. */
   releasesDir?: string
-  /**
-   * Services run beside the site (the publishing service), closed with it; their metrics are
-   * served with the site's on `METRICS_PORT`.
-   */
-  alongside?: { close(): Promise<void>; metrics?: ServiceMetrics }[]
+  /** Services run beside the site (the publishing service), closed with it. */
+  alongside?: { close(): Promise<void> }[]
   contentDir: string
   siteUrl: string
   env?: NodeJS.ProcessEnv
@@ -105,13 +96,10 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
   for (const service of options.alongside ?? []) app.addHook('onClose', () => service.close())
   // Opened before the app listens: no hook may be added after.
   if (metrics && metricsSettings?.port) {
-    const others = (options.alongside ?? []).flatMap((service) =>
-      service.metrics ? [service.metrics.registry] : [],
-    )
-    const listener = await listenForMetrics(
-      others.length > 0 ? new CombinedRegistry([metrics.registry, ...others]) : metrics.registry,
-      { port: metricsSettings.port, host: metricsSettings.host },
-    )
+    const listener = await listenForMetrics(metrics.registry, {
+      port: metricsSettings.port,
+      host: metricsSettings.host,
+    })
     app.addHook('onClose', () => new Promise<void>((done) => listener.close(() => done())))
     app.log.info(
       { host: metricsSettings.host, port: metricsSettings.port },

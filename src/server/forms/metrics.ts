@@ -72,22 +72,21 @@ export function formsMetrics(registry: Registry, options: FormsMetricsOptions): 
   for (const event of ['queued', 'sent', 'retried', 'failed'] as const) mails.inc({ event }, 0)
   databaseErrors.inc(0)
 
-  /** One query a scrape for the three gauges, shared by their collectors. */
+  /** The queue's state, read once for the gauges that ask at the same time. */
   let reading: Promise<QueueState | undefined> | undefined
   const read = () => {
-    reading ??= readQueue(options.database, options.mailsPerHour).then(
-      (state) => state,
-      () => {
-        databaseErrors.inc()
-        return undefined
-      },
-    )
-    const current = reading
-    // Cleared once this scrape's collectors have all read it.
-    setImmediate(() => {
-      if (reading === current) reading = undefined
-    })
-    return current
+    reading ??= readQueue(options.database, options.mailsPerHour)
+      .then(
+        (state) => state,
+        () => {
+          databaseErrors.inc()
+          return undefined
+        },
+      )
+      .finally(() => {
+        reading = undefined
+      })
+    return reading
   }
   new Gauge({
     name: 'forms_mail_queue_depth',

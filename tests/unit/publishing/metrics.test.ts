@@ -26,13 +26,8 @@ import {
   UpstreamConflictError,
 } from '../../../src/publishing/workflow/publisher'
 import { BuildFailedError } from '../../../src/publishing/workflow/releases'
-import {
-  CombinedRegistry,
-  createMetrics,
-  listenForMetrics,
-  type ServiceMetrics,
-} from '../../../src/server/metrics'
-import { type Sample, samples, sumOf } from '../../support/metrics'
+import { createMetrics, type ServiceMetrics } from '../../../src/server/metrics'
+import { samples, sumOf } from '../../support/metrics'
 import { ada, addPeople, paul, rita } from '../../support/people'
 import { ABOUT, approvedDraft, rewrite } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
@@ -331,35 +326,5 @@ describe('a publication’s outcome', () => {
       'busy',
       'error',
     ])
-  })
-})
-
-describe('both services’ metrics under npm start', () => {
-  it('are served as one, each series with its service, each metric described once', async () => {
-    const site = createMetrics('site')
-    const publishing = createMetrics('publishing')
-    const labels = { method: 'GET', route: '/', status: '200' }
-    site.requests.inc(labels, 2)
-    publishing.requests.inc(labels, 3)
-    const server = await listenForMetrics(
-      new CombinedRegistry([site.registry, publishing.registry]),
-      { port: 0, host: '127.0.0.1' },
-    )
-    try {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
-      const types = text.split('\n').filter((line) => line.startsWith('# TYPE '))
-      expect(types.length).toBe(new Set(types).size)
-      expect(types).toContain('# TYPE http_requests_total counter')
-      const all: Sample[] = samples(text)
-      expect(sumOf(all, 'http_requests_total', { service: 'site' })).toBe(2)
-      expect(sumOf(all, 'http_requests_total', { service: 'publishing' })).toBe(3)
-      for (const service of ['site', 'publishing']) {
-        expect(sumOf(all, 'process_cpu_seconds_total', { service })).toBeGreaterThan(0)
-      }
-    } finally {
-      await new Promise<void>((done) => server.close(() => done()))
-    }
   })
 })

@@ -13,6 +13,7 @@ import { parse } from 'yaml'
 import { inputHash, writeStamp } from '../../../src/engine/cache/stamp'
 import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import { signUp } from '../../support/forms'
+import { freePorts } from '../../support/free-port'
 import { siteRepository } from '../../support/site-repository'
 
 let dir: string
@@ -67,6 +68,8 @@ const SITE_LINE = /^Public site: (http:\/\/127\.0\.0\.1:\d+)\/$/m
 async function startAndSignUp(
   extra: NodeJS.ProcessEnv,
   ready: (output: string) => string | undefined,
+  /** Run after the sign-up, before the stop. */
+  then: () => Promise<void> = async () => {},
 ): Promise<string> {
   const child: ChildProcess = spawn(process.execPath, ['scripts/run.mjs', 'start'], {
     cwd: ROOT,
@@ -92,6 +95,7 @@ async function startAndSignUp(
       ),
     })
     expect(response.status).toBe(200)
+    await then()
   } finally {
     child.kill('SIGTERM')
   }
@@ -155,6 +159,37 @@ describe('npm start', () => {
     // The publishing service's two lines, printed as they come, as before.
     expect(output).toMatch(/^Publishing service \(the editors' sign-in and editor\): /m)
     expect(output).toMatch(/^First administrator: open http:\/\/localhost:\d+\/invitation#/m)
+    expectNoVisitorData(output)
+  }, 120_000)
+
+  it('serves each service’s metrics on a listener of its own when asked to, and stops them with it', async () => {
+    const [sitePort, cmsPort] = await freePorts(2)
+    const scrape = async (port: number | undefined) =>
+      (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+    let site = ''
+    let publishing = ''
+    const output = await startAndSignUp(
+      {
+        LOG_FORMAT: 'pretty',
+        DATA_DIR: join(dir, 'data-metrics'),
+        METRICS_PORT: String(sitePort),
+        CMS_METRICS_PORT: String(cmsPort),
+      },
+      (text) => SITE_LINE.exec(text)?.[1],
+      async () => {
+        site = await scrape(sitePort)
+        publishing = await scrape(cmsPort)
+      },
+    )
+    expect(site).toMatch(
+      /^forms_submissions_total\{form="newsletter",result="accepted",service="site"\} 1$/m,
+    )
+    expect(site).not.toContain('service="publishing"')
+    expect(publishing).toMatch(/^publishing_audit_entries\{service="publishing"\} \d+$/m)
+    expect(publishing).not.toContain('service="site"')
+    expect(output).toMatch(/metrics served for Prometheus/)
+    // Gone with the process.
+    await expect(scrape(sitePort)).rejects.toThrow()
     expectNoVisitorData(output)
   }, 120_000)
 })
