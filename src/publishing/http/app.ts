@@ -14,11 +14,14 @@
  * order: the policy first (its hooks hold for every route), then the routes, the previews last
  * (they answer whatever no route took).
  */
+
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance } from 'fastify'
+import { healthRoutes } from '../../server/health'
 import { loggerOptions } from '../../server/logger'
 import { metricsRoute, recordRequests, type ServiceMetrics } from '../../server/metrics'
 import type { PublishingService } from '../service'
+import { MAIN } from '../workflow/main-moves'
 import { registerAssets } from './assets'
 import { registerChangesRoutes } from './changes-routes'
 import { registerEditor } from './editor'
@@ -96,6 +99,19 @@ export async function createPublishingApp(
   if (options.metrics?.token) {
     metricsRoute(app, options.metrics.metrics.registry, options.metrics.token)
   }
+  // For load balancers and Prometheus: the database answers, and the repository has its main.
+  await app.register(healthRoutes, {
+    checks: [
+      { name: 'database', check: () => service.database.query('SELECT 1') },
+      {
+        name: 'repository',
+        check: async () => {
+          if (!(await service.repo.resolve(MAIN))) throw new Error('main is not readable')
+        },
+      },
+    ],
+    ...(options.metrics ? { registry: options.metrics.metrics.registry } : {}),
+  })
   registerPreviews(app, context)
   return app
 }

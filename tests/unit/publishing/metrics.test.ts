@@ -5,7 +5,7 @@
  * verification; `/metrics` to the token's bearer only; labels that carry no one's data; and
  * both services' metrics served as one under `npm start`.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -279,6 +279,7 @@ describe('the publishing service’s metrics', () => {
       'status',
       'outcome',
       'phase',
+      'check',
       'event',
       'le',
       'quantile',
@@ -326,5 +327,30 @@ describe('a publication’s outcome', () => {
       'busy',
       'error',
     ])
+  })
+})
+
+describe('the publishing service’s readiness', () => {
+  it('names the repository when its main cannot be read, as /readyz and as service_ready', async () => {
+    const ready = async () => {
+      const answer = await app.inject({ url: '/readyz' })
+      return { status: answer.statusCode, body: answer.json() as unknown }
+    }
+    expect(await ready()).toEqual({ status: 200, body: { status: 'ready' } })
+    expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200)
+    const repository = service.settings.repository
+    await rename(repository, `${repository}.away`)
+    try {
+      expect(await ready()).toEqual({
+        status: 503,
+        body: { status: 'unavailable', failing: ['repository'] },
+      })
+      const all = await scrape()
+      expect(sumOf(all, 'service_ready', { check: 'repository' })).toBe(0)
+      expect(sumOf(all, 'service_ready', { check: 'database' })).toBe(1)
+    } finally {
+      await rename(`${repository}.away`, repository)
+    }
+    expect(await ready()).toEqual({ status: 200, body: { status: 'ready' } })
   })
 })
