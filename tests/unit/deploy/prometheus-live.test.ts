@@ -1,21 +1,31 @@
 /**
  * The metrics and the alerts with a real Prometheus (Debian's, as CI installs it): the forms
  * service runs with its metrics on a listener of their own, Prometheus scrapes it every second
- * with the rules of `deploy/prometheus/alerts.yml` (as they are, but for their `for:` durations,
- * set to nothing so that the test need not wait minutes), and the test causes what an operator
- * must learn of: sign-ups, then the mail server down while a mail waits, then back. It asks
+ * and so does the publishing service's (a stand-in build: the real one is publisher.test.ts's),
+ * each its own target as in `deploy/prometheus/prometheus.yml`, with the rules of
+ * `deploy/prometheus/alerts.yml` (as they are, but for their `for:` durations, set to nothing so
+ * that the test need not wait minutes), and the test causes what an operator must learn of:
+ * sign-ups, then the mail server down while a mail waits, then back, and a publication. It asks
  * Prometheus's HTTP API until the counters and the alerts say what happened. Without
  * Prometheus it is skipped, saying how to install it; in CI (which installs it) it fails.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import type { Server } from 'node:http'
 import { join, resolve } from 'node:path'
+import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { ROOT, readBuildConfig } from '../../../src/engine/config'
+import { createPublishingApp } from '../../../src/publishing/http/app'
+import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
+import { readPublishingSettings } from '../../../src/publishing/settings'
 import { healthRoutes } from '../../../src/server/health'
 import { createMetrics, listenForMetrics } from '../../../src/server/metrics'
 import { signUp, startService, type TestService, until } from '../../support/forms'
 import { freePort } from '../../support/free-port'
+import { ada, addPeople, paul, rita } from '../../support/people'
+import { approvedDraft } from '../../support/publishing'
+import { siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const PROMETHEUS = process.env.PROMETHEUS_PATH || 'prometheus'
@@ -29,10 +39,12 @@ interface Alert {
   state: 'pending' | 'firing'
 }
 
-describe('a real Prometheus scraping the forms service', () => {
+describe('a real Prometheus scraping the site’s and the publishing service’s metrics', () => {
   let scratch: string
   let service: TestService | undefined
-  let metricsServer: Server | undefined
+  let publishing: PublishingService | undefined
+  let publishingApp: FastifyInstance | undefined
+  const listeners: Server[] = []
   let prometheus: ChildProcess | undefined
   let api = ''
 
@@ -67,10 +79,37 @@ describe('a real Prometheus scraping the forms service', () => {
       registry: metrics.registry,
     })
     const metricsPort = await freePort()
-    metricsServer = await listenForMetrics(metrics.registry, {
-      port: metricsPort,
-      host: '127.0.0.1',
+    listeners.push(
+      await listenForMetrics(metrics.registry, { port: metricsPort, host: '127.0.0.1' }),
+    )
+
+    const publishingMetrics = createMetrics('publishing')
+    const remote = await siteRepository(join(scratch, 'bank.git'))
+    const env = { DATA_DIR: join(scratch, 'publishing'), PUBLISHING_REMOTE: remote.gitDir }
+    publishing = await openPublishingService(readPublishingSettings(ROOT, env), {
+      root: ROOT,
+      buildConfig: readBuildConfig(env),
+      registry: publishingMetrics.registry,
+      build: async (config) => {
+        await mkdir(config.outDir, { recursive: true })
+        await writeFile(join(config.outDir, 'index.html'), 'published')
+        return {} as never
+      },
     })
+    await addPeople(publishing.database, [ada, rita, paul])
+    // Its app registers the readiness checks (`service_ready`).
+    publishingApp = await createPublishingApp(publishing, {
+      logLevel: 'silent',
+      metrics: { metrics: publishingMetrics },
+    })
+    await publishingApp.ready()
+    const publishingPort = await freePort()
+    listeners.push(
+      await listenForMetrics(publishingMetrics.registry, {
+        port: publishingPort,
+        host: '127.0.0.1',
+      }),
+    )
 
     // The rules as shipped, but for their `for:` (and no waiting between evaluations).
     const rules = (await readFile(RULES, 'utf8')).replace(/^(\s+for:) .*$/gm, '$1 0s')
@@ -85,6 +124,8 @@ describe('a real Prometheus scraping the forms service', () => {
         'scrape_configs:',
         '  - job_name: site',
         `    static_configs: [{ targets: ['127.0.0.1:${metricsPort}'] }]`,
+        '  - job_name: publishing',
+        `    static_configs: [{ targets: ['127.0.0.1:${publishingPort}'] }]`,
         '',
       ].join('\n'),
     )
@@ -112,7 +153,11 @@ describe('a real Prometheus scraping the forms service', () => {
     if (prometheus && prometheus.exitCode === null) {
       await new Promise((done) => prometheus?.once('exit', done))
     }
-    await new Promise<void>((done) => (metricsServer ? metricsServer.close(() => done()) : done()))
+    for (const listener of listeners) {
+      await new Promise<void>((done) => listener.close(() => done()))
+    }
+    await publishingApp?.close()
+    await publishing?.close()
     await service?.close()
     if (scratch) await removeFolder(scratch)
   }, 30_000)
@@ -146,15 +191,21 @@ describe('a real Prometheus scraping the forms service', () => {
   }
 
   it('counts sign-ups and mails as they happen', async () => {
+    // Both targets scraped, and the rules evaluated since (an alert on a target not yet
+    // scraped fires at the first evaluation, with `for:` at nothing, until the next).
+    await until(async () => (await value('up')) === 2, 20_000, 250)
+    await until(async () => !(await firing('ServiceTargetMissing')), 20_000, 250)
     await signUps('one@example.com', 'two@example.com', 'three@example.com')
     await until(async () => (await value('forms_mails_total{event="sent"}')) === 3, 20_000, 250)
     expect(
       await value('forms_submissions_total{form="newsletter",result="accepted",job="site"}'),
     ).toBe(3)
     expect(await value('forms_mail_queue_depth')).toBe(0)
-    expect(await value('service_ready')).toBe(2)
+    expect(await value('service_ready{job="site"}')).toBe(2)
+    expect(await value('service_ready{job="publishing"}')).toBe(2)
     expect(await firing('ServiceNotReady')).toBe(false)
     expect(await firing('ServiceTargetDown')).toBe(false)
+    expect(await firing('ServiceTargetMissing')).toBe(false)
   }, 30_000)
 
   it('alerts while the mail server is down and a mail waits, and stops once it is back', async () => {
@@ -176,4 +227,24 @@ describe('a real Prometheus scraping the forms service', () => {
     expect(await value('forms_mail_queue_depth')).toBe(0)
     expect(await value('service_ready{check="mail"}')).toBe(1)
   }, 60_000)
+
+  it('counts a publication with its phases, and no alert on publishing', async () => {
+    const current = publishing as PublishingService
+    await approvedDraft(current.drafts, 'Published while Prometheus watched')
+    const published = await current.publisher.publish(paul, 'pages/about')
+    expect(published).toBeTruthy()
+    await until(
+      async () =>
+        (await value('publishing_publications_total{outcome="published",job="publishing"}')) === 1,
+      20_000,
+      250,
+    )
+    for (const phase of ['merge', 'build', 'switch']) {
+      expect(await value(`publishing_publication_phase_seconds_count{phase="${phase}"}`)).toBe(1)
+    }
+    expect(await value('publishing_lease_held_seconds')).toBe(0)
+    expect(await value('publishing_audit_entries')).toBeGreaterThan(0)
+    expect(await firing('PublicationsFailing')).toBe(false)
+    expect(await firing('PublishLeaseStuck')).toBe(false)
+  }, 30_000)
 })
