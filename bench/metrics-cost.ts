@@ -1,8 +1,8 @@
 /**
  * What the operators' metrics cost (issue: within 5 % with them on): the static server's
  * requests per second on `/en/` at 100 connections, and the forms service's sign-ups per second
- * on PGlite at 50, each with the metrics off and on, measured in turn (off, on, off, on) so that
- * the machine's drift weighs on both alike. With them on, `/metrics` is scraped every second
+ * on PGlite at 50, each with the metrics off and on, measured in turn, the order swapped every
+ * round (off, on, on, off, off, on), so that the machine's drift weighs on both alike. With them on, `/metrics` is scraped every second
  * during the load (Prometheus scrapes every 15 s by default): the scrapes' cost is in too.
  */
 import { loadRun } from './forms'
@@ -31,17 +31,24 @@ function scraping(url: string, headers: Record<string, string> = {}): () => void
   return () => clearInterval(timer)
 }
 
-export async function servingCost(dist: string, seconds = 5, rounds = 2): Promise<MetricsCost> {
+export async function servingCost(dist: string, seconds = 5, rounds = 3): Promise<MetricsCost> {
   const off = await startNodeServer(dist)
   const on = await startNodeServer(dist, { METRICS_TOKEN: TOKEN })
   const result: MetricsCost = { off: [], on: [], ratio: 0 }
   try {
-    for (const server of [off, on]) await load(server.origin, '/en/', 1)
-    for (let round = 0; round < rounds; round++) {
+    // Warmed up alike: the first seconds of a fresh process are its compiler's.
+    for (const server of [off, on]) await load(server.origin, '/en/', 3)
+    const measureOff = async () =>
       result.off.push((await load(off.origin, '/en/', seconds)).requestsPerSecond)
+    const measureOn = async () => {
       const stop = scraping(`${on.origin}/metrics`, { authorization: `Bearer ${TOKEN}` })
       result.on.push((await load(on.origin, '/en/', seconds)).requestsPerSecond)
       stop()
+    }
+    for (let round = 0; round < rounds; round++) {
+      for (const measure of round % 2 ? [measureOn, measureOff] : [measureOff, measureOn]) {
+        await measure()
+      }
     }
   } finally {
     off.stop()
@@ -51,10 +58,11 @@ export async function servingCost(dist: string, seconds = 5, rounds = 2): Promis
   return result
 }
 
-export async function signUpCost(seconds = 5, rounds = 2): Promise<MetricsCost> {
+export async function signUpCost(seconds = 5, rounds = 3): Promise<MetricsCost> {
   const result: MetricsCost = { off: [], on: [], ratio: 0 }
-  for (let round = 0; round < rounds; round++) {
+  const measureOff = async () =>
     result.off.push((await loadRun('pglite', { DATABASE_URL: '' }, seconds)).signUpsPerSecond)
+  const measureOn = async () =>
     result.on.push(
       (
         await loadRun('pglite', { DATABASE_URL: '', METRICS_TOKEN: TOKEN }, seconds, (origin) =>
@@ -62,6 +70,10 @@ export async function signUpCost(seconds = 5, rounds = 2): Promise<MetricsCost> 
         )
       ).signUpsPerSecond,
     )
+  for (let round = 0; round < rounds; round++) {
+    for (const measure of round % 2 ? [measureOn, measureOff] : [measureOff, measureOn]) {
+      await measure()
+    }
   }
   result.ratio = Math.round((mean(result.on) / mean(result.off)) * 1000) / 1000
   return result

@@ -115,16 +115,28 @@ export function routeLabel(request: FastifyRequest): string {
   return route
 }
 
-/** Counts every answer of `app` (registered first, so that no answer escapes it). */
+/**
+ * Counts every answer of `app` (registered first, so that no answer escapes it). The series of
+ * each label set are looked up once and kept (the sets are few and fixed), which spares
+ * prom-client's hashing of the labels at every answer: a tenth of a static file's cost.
+ */
 export function recordRequests(app: FastifyInstance, metrics: ServiceMetrics): void {
-  app.addHook('onResponse', async (request, reply) => {
-    const labels = {
-      method: METHODS.has(request.method) ? request.method : 'other',
-      route: routeLabel(request),
-      status: String(reply.statusCode),
+  const series = new Map<string, { count(): void; observe(seconds: number): void }>()
+  app.addHook('onResponse', (request, reply, done) => {
+    const method = METHODS.has(request.method) ? request.method : 'other'
+    const route = routeLabel(request)
+    const status = String(reply.statusCode)
+    const key = `${method} ${status} ${route}`
+    let found = series.get(key)
+    if (!found) {
+      const counter = metrics.requests.labels(method, route, status)
+      const histogram = metrics.latency.labels(method, route, status)
+      found = { count: () => counter.inc(), observe: (seconds) => histogram.observe(seconds) }
+      series.set(key, found)
     }
-    metrics.requests.inc(labels)
-    metrics.latency.observe(labels, reply.elapsedTime / 1000)
+    found.count()
+    found.observe(reply.elapsedTime / 1000)
+    done()
   })
 }
 
