@@ -11,7 +11,7 @@ import { readBuildConfig } from '../engine/config'
 import { logFormatOf, logStreamFor } from '../server/logger'
 import {
   createMetrics,
-  listenForMetrics,
+  listenBeside,
   readMetricsSettings,
   type ServiceMetrics,
 } from '../server/metrics'
@@ -81,17 +81,7 @@ export async function startPublishing(
   app.addHook('onClose', async () => stopCheckpoints())
   app.addHook('onClose', () => service.close())
   // Opened before the app listens: no hook may be added after.
-  if (metrics && metricsSettings?.port) {
-    const listener = await listenForMetrics(metrics.registry, {
-      port: metricsSettings.port,
-      host: metricsSettings.host,
-    })
-    app.addHook('onClose', () => new Promise<void>((done) => listener.close(() => done())))
-    app.log.info(
-      { host: metricsSettings.host, port: metricsSettings.port },
-      'metrics served for Prometheus',
-    )
-  }
+  if (metrics) await listenBeside(app, metrics.registry, metricsSettings)
   await app.listen({ port: settings.port, host: settings.host })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : settings.port

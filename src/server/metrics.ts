@@ -202,3 +202,18 @@ export async function listenForMetrics(
   })
   return server
 }
+
+/**
+ * Opens the listener `settings` asks for (none without a port) beside `app`, closed with it.
+ * Call it before `app` listens: Fastify takes no hook after.
+ */
+export async function listenBeside(
+  app: FastifyInstance,
+  registry: Registry,
+  settings: MetricsSettings | undefined,
+): Promise<void> {
+  if (!settings?.port) return
+  const listener = await listenForMetrics(registry, { port: settings.port, host: settings.host })
+  app.addHook('onClose', () => new Promise<void>((done) => listener.close(() => done())))
+  app.log.info({ host: settings.host, port: settings.port }, 'metrics served for Prometheus')
+}

@@ -11,7 +11,7 @@ import { purge } from './forms/operations'
 import { openFormsService, readFormsSettings } from './forms/service'
 import { healthRoutes } from './health'
 import { logFormatOf, logStreamFor } from './logger'
-import { createMetrics, listenForMetrics, readMetricsSettings } from './metrics'
+import { createMetrics, listenBeside, readMetricsSettings } from './metrics'
 import { readTransportSettings } from './transport'
 
 const PURGE_EVERY_MS = 6 * 3_600_000
@@ -95,17 +95,7 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => forms.close())
   for (const service of options.alongside ?? []) app.addHook('onClose', () => service.close())
   // Opened before the app listens: no hook may be added after.
-  if (metrics && metricsSettings?.port) {
-    const listener = await listenForMetrics(metrics.registry, {
-      port: metricsSettings.port,
-      host: metricsSettings.host,
-    })
-    app.addHook('onClose', () => new Promise<void>((done) => listener.close(() => done())))
-    app.log.info(
-      { host: metricsSettings.host, port: metricsSettings.port },
-      'metrics served for Prometheus',
-    )
-  }
+  if (metrics) await listenBeside(app, metrics.registry, metricsSettings)
   forms.startSender(app.log)
   app.log.info({ database: forms.database.kind, mail: forms.mailer.target }, 'forms service ready')
   await app.listen({ port: Number(env.PORT ?? 8080), host: env.HOST ?? 'localhost' })

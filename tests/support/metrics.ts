@@ -1,4 +1,5 @@
 /** Reading what a service's `/metrics` answers, for the tests of its metrics. */
+import { expect } from 'vitest'
 
 export interface Sample {
   name: string
@@ -31,4 +32,45 @@ export function sumOf(all: Sample[], name: string, labels: Record<string, string
         Object.entries(labels).every(([key, wanted]) => sample.labels[key] === wanted),
     )
     .reduce((sum, sample) => sum + sample.value, 0)
+}
+
+/** The labels every service's series may carry: its own, and those of Node's process metrics. */
+const COMMON_LABELS = [
+  'service',
+  'method',
+  'route',
+  'status',
+  'check',
+  'le',
+  'quantile',
+  // Node's own process metrics.
+  'version',
+  'major',
+  'minor',
+  'patch',
+  'space',
+  'kind',
+  'type',
+]
+
+/**
+ * Checks that every label of a scrape is a name of a fixed set (`own` besides the common ones),
+ * that no value matches `forbidden` (what the test sent that must not show: addresses, names,
+ * paths), that routes are templates, and that every series is `service`'s.
+ */
+export function expectBoundedLabels(
+  all: Sample[],
+  { service, own, forbidden }: { service: string; own: string[]; forbidden: RegExp },
+) {
+  const allowed = new Set([...COMMON_LABELS, ...own])
+  for (const sample of all) {
+    for (const [name, text] of Object.entries(sample.labels)) {
+      expect(allowed, `${sample.name} label ${name}`).toContain(name)
+      expect(text, `${sample.name} ${name}`).not.toMatch(forbidden)
+    }
+    if (sample.labels.route) {
+      expect(sample.labels.route).toMatch(/^(\/[\w:/*.-]*|site:[a-z]+|unmatched)$/)
+    }
+    expect(sample.labels.service).toBe(service)
+  }
 }

@@ -10,24 +10,9 @@ import {
   type ServiceMetrics,
 } from '../../../src/server/metrics'
 import { databases, SITE_URL, signUp, startService, type TestService } from '../../support/forms'
+import { expectBoundedLabels, samples } from '../../support/metrics'
 
 const TOKEN = 'a-secret-token-of-more-than-thirty-two-characters'
-
-/** The samples of a Prometheus text exposition: name, labels, value. */
-function samples(text: string) {
-  return text
-    .split('\n')
-    .filter((line) => line && !line.startsWith('#'))
-    .map((line) => {
-      const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
-      if (!match) throw new Error(`not a sample: ${line}`)
-      const labels: Record<string, string> = {}
-      for (const pair of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) {
-        labels[pair[1] as string] = pair[2] as string
-      }
-      return { name: match[1] as string, labels, value: Number(match[3]) }
-    })
-}
 
 describe('metrics settings', () => {
   it('are off unless a port or a token is set, and refuse wrong values by name', () => {
@@ -141,35 +126,11 @@ describe.each(databases())('metrics of the site and the forms on $name', (databa
 
     // Every label is one of a fixed set of names, and no value is an address, a path sent by
     // a visitor or anything unbounded.
-    const allowed = new Set([
-      'service',
-      'method',
-      'route',
-      'status',
-      'form',
-      'result',
-      'event',
-      'le',
-      'quantile',
-      // Node's own process metrics.
-      'version',
-      'major',
-      'minor',
-      'patch',
-      'space',
-      'kind',
-      'type',
-    ])
-    for (const sample of all) {
-      for (const [name, text] of Object.entries(sample.labels)) {
-        expect(allowed, `${sample.name} label ${name}`).toContain(name)
-        expect(text, `${sample.name} ${name}`).not.toMatch(/@|%40|example\.com|about|x{10}/)
-      }
-      if (sample.labels.route) {
-        expect(sample.labels.route).toMatch(/^(\/[\w:/*-]*|site:[a-z]+|unmatched)$/)
-      }
-      expect(sample.labels.service).toBe('site')
-    }
+    expectBoundedLabels(all, {
+      service: 'site',
+      own: ['form', 'result', 'event'],
+      forbidden: /@|%40|example\.com|about|x{10}/,
+    })
     expect(SITE_URL).not.toBe('')
   })
 })
