@@ -71,10 +71,95 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 
 export interface ServiceMetrics {
   registry: Registry
-  /** HTTP answers by method, route template and status. */
-  requests: Counter<'method' | 'route' | 'status'>
-  /** Their latency in seconds, by the same labels. */
-  latency: Histogram<'method' | 'route' | 'status'>
+  /** HTTP answers, counted by method, route template and status (`recordRequests`). */
+  answers: AnswerCounts
+}
+
+type AnswerLabels = { method: string; route: string; status: string }
+
+/**
+ * HTTP answers by method, route template and status, with their latency: `http_requests_total`
+ * and the histogram `http_request_duration_seconds`. Counted in plain numbers, one series a
+ * label set found once in a map, and handed to prom-client only when Prometheus scrapes:
+ * prom-client's own counter and histogram check and hash their labels at every answer, which
+ * took 2.7 µs of each (4 % of a static file's time at 15,000 answers a second).
+ */
+export class AnswerCounts {
+  readonly #series = new Map<
+    string,
+    { labels: AnswerLabels; count: number; sum: number; buckets: number[] }
+  >()
+
+  constructor(registry: Registry) {
+    const all = () => [...this.#series.values()]
+    const counter = {
+      name: 'http_requests_total',
+      help: 'HTTP answers, by method, route template and status code.',
+      type: 'counter',
+      aggregator: 'sum',
+    }
+    const histogram = {
+      name: 'http_request_duration_seconds',
+      help: 'Time from a request to its answer, by method, route template and status code.',
+      type: 'histogram',
+      aggregator: 'sum',
+    }
+    registry.registerMetric({
+      ...counter,
+      get: async () => ({
+        ...counter,
+        values: all().map((series) => ({ labels: series.labels, value: series.count })),
+      }),
+      reset: () => {},
+    } as unknown as Parameters<Registry['registerMetric']>[0])
+    registry.registerMetric({
+      ...histogram,
+      get: async () => ({
+        ...histogram,
+        values: all().flatMap(({ labels, count, sum, buckets }) => {
+          let below = 0
+          return [
+            ...LATENCY_BUCKETS.map((le, index) => {
+              below += buckets[index] ?? 0
+              return {
+                labels: { le, ...labels },
+                value: below,
+                metricName: `${histogram.name}_bucket`,
+              }
+            }),
+            {
+              labels: { le: '+Inf', ...labels },
+              value: count,
+              metricName: `${histogram.name}_bucket`,
+            },
+            { labels, value: sum, metricName: `${histogram.name}_sum` },
+            { labels, value: count, metricName: `${histogram.name}_count` },
+          ]
+        }),
+      }),
+      reset: () => {},
+    } as unknown as Parameters<Registry['registerMetric']>[0])
+  }
+
+  /** One answer of `seconds` to a request of these labels. */
+  record(method: string, route: string, status: string, seconds: number): void {
+    const key = `${method} ${status} ${route}`
+    let series = this.#series.get(key)
+    if (!series) {
+      series = {
+        labels: { method, route, status },
+        count: 0,
+        sum: 0,
+        buckets: LATENCY_BUCKETS.map(() => 0),
+      }
+      this.#series.set(key, series)
+    }
+    series.count += 1
+    series.sum += seconds
+    // Counted in its own bucket; the scrape adds them up (Prometheus's buckets count all below).
+    const bucket = LATENCY_BUCKETS.findIndex((le) => seconds <= le)
+    if (bucket >= 0) series.buckets[bucket] = (series.buckets[bucket] ?? 0) + 1
+  }
 }
 
 /** A registry of the service's own (tests make several), with Node's process metrics. */
@@ -82,22 +167,7 @@ export function createMetrics(service: 'site' | 'publishing'): ServiceMetrics {
   const registry = new Registry()
   registry.setDefaultLabels({ service })
   collectDefaultMetrics({ register: registry })
-  return {
-    registry,
-    requests: new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP answers, by method, route template and status code.',
-      labelNames: ['method', 'route', 'status'],
-      registers: [registry],
-    }),
-    latency: new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from a request to its answer, by method, route template and status code.',
-      labelNames: ['method', 'route', 'status'],
-      buckets: LATENCY_BUCKETS,
-      registers: [registry],
-    }),
-  }
+  return { registry, answers: new AnswerCounts(registry) }
 }
 
 /** The methods a label may name; anything else is counted as `other`. */
@@ -115,27 +185,15 @@ export function routeLabel(request: FastifyRequest): string {
   return route
 }
 
-/**
- * Counts every answer of `app` (registered first, so that no answer escapes it). The series of
- * each label set are looked up once and kept (the sets are few and fixed), which spares
- * prom-client's hashing of the labels at every answer: a tenth of a static file's cost.
- */
+/** Counts every answer of `app` (registered first, so that no answer escapes it). */
 export function recordRequests(app: FastifyInstance, metrics: ServiceMetrics): void {
-  const series = new Map<string, { count(): void; observe(seconds: number): void }>()
   app.addHook('onResponse', (request, reply, done) => {
-    const method = METHODS.has(request.method) ? request.method : 'other'
-    const route = routeLabel(request)
-    const status = String(reply.statusCode)
-    const key = `${method} ${status} ${route}`
-    let found = series.get(key)
-    if (!found) {
-      const counter = metrics.requests.labels(method, route, status)
-      const histogram = metrics.latency.labels(method, route, status)
-      found = { count: () => counter.inc(), observe: (seconds) => histogram.observe(seconds) }
-      series.set(key, found)
-    }
-    found.count()
-    found.observe(reply.elapsedTime / 1000)
+    metrics.answers.record(
+      METHODS.has(request.method) ? request.method : 'other',
+      routeLabel(request),
+      String(reply.statusCode),
+      reply.elapsedTime / 1000,
+    )
     done()
   })
 }

@@ -156,16 +156,25 @@ export function compressedCache(limit = COMPRESSED_BYTES) {
     bytes -= sizes.get(key) ?? 0
     sizes.delete(key)
   }
+  const keyOf = (found: Pick<Found, 'file' | 'size' | 'mtimeMs'>, coding: Coding) =>
+    `${coding}\0${found.file}\0${found.size}\0${found.mtimeMs}`
+  /** The kept copy, made the most recently used (a Map keeps the order of insertion). */
+  const recall = (key: string) => {
+    const known = kept.get(key)
+    if (known) {
+      kept.delete(key)
+      kept.set(key, known)
+    }
+    return known
+  }
   return {
+    /** The copy kept of this version of the file, if there is one. */
+    peek: (found: Pick<Found, 'file' | 'size' | 'mtimeMs'>, coding: Coding) =>
+      recall(keyOf(found, coding)),
     get(found: Pick<Found, 'file' | 'size' | 'mtimeMs'>, coding: Coding): Promise<Buffer> {
-      const key = `${coding}\0${found.file}\0${found.size}\0${found.mtimeMs}`
-      const known = kept.get(key)
-      if (known) {
-        // Most recently used last: a Map keeps the order of insertion.
-        kept.delete(key)
-        kept.set(key, known)
-        return known
-      }
+      const key = keyOf(found, coding)
+      const known = recall(key)
+      if (known) return known
       const made = readFile(found.file).then((data) => compressors[coding](data))
       kept.set(key, made)
       made.then(
@@ -243,7 +252,9 @@ export function createStaticHandler(root: string, policy: SitePolicy = EMPTY_POL
       }
     }
     sent['content-encoding'] = favourite
-    const twin = await fileAt('/', `${found.file}${SUFFIXES[favourite]}`)
+    // A page compressed before is sent from memory without looking for a twin it has not.
+    const kept = compressedBodies.peek(found, favourite)
+    const twin = kept ? undefined : await fileAt('/', `${found.file}${SUFFIXES[favourite]}`)
     if (twin) {
       sent['content-length'] = String(twin.size)
       return {
@@ -252,7 +263,7 @@ export function createStaticHandler(root: string, policy: SitePolicy = EMPTY_POL
         body: method === 'HEAD' ? undefined : createReadStream(twin.file),
       }
     }
-    const compressed = await compressedBodies.get(found, favourite)
+    const compressed = await (kept ?? compressedBodies.get(found, favourite))
     sent['content-length'] = String(compressed.length)
     return {
       status,

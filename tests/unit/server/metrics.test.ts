@@ -121,6 +121,20 @@ describe.each(databases())('metrics of the site and the forms on $name', (databa
       }),
     ).toBe(1)
     expect(value('http_requests_total', { method: 'GET', route: 'site:page' })).toBeGreaterThan(0)
+    // The latency histogram counts the same answers, its buckets adding up to the count.
+    const sent = { method: 'POST', route: '/api/forms/:form', status: '200' }
+    const buckets = all.filter(
+      (sample) =>
+        sample.name === 'http_request_duration_seconds_bucket' &&
+        Object.entries(sent).every(([key, wanted]) => sample.labels[key] === wanted),
+    )
+    expect(buckets.map((bucket) => bucket.labels.le).at(-1)).toBe('+Inf')
+    for (const [index, bucket] of buckets.entries()) {
+      expect(bucket.value).toBeGreaterThanOrEqual(buckets[index - 1]?.value ?? 0)
+    }
+    expect(buckets.at(-1)?.value).toBe(1)
+    expect(value('http_request_duration_seconds_count', sent)).toBe(1)
+    expect(value('http_request_duration_seconds_sum', sent)).toBeGreaterThan(0)
     expect(all.some((sample) => sample.name === 'forms_mail_queue_depth')).toBe(true)
     expect(all.some((sample) => sample.name === 'forms_mail_budget_remaining')).toBe(true)
 
