@@ -5,6 +5,7 @@
  * round (off, on, on, off, off, on), so that the machine's drift weighs on both alike. With them on, `/metrics` is scraped every second
  * during the load (Prometheus scrapes every 15 s by default): the scrapes' cost is in too.
  */
+import { spawn } from 'node:child_process'
 import { loadRun } from './forms'
 import { load, startNodeServer } from './serving'
 
@@ -20,15 +21,20 @@ export interface MetricsCost {
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
 
-/** Scrapes `url` every second until the returned function is called. */
+/**
+ * Scrapes `url` every second until the returned function is called, from a process of its own
+ * as Prometheus would: in the load generator's process, its fetches slowed the load itself.
+ */
 function scraping(url: string, headers: Record<string, string> = {}): () => void {
-  const timer = setInterval(() => {
-    fetch(url, { headers }).then(
-      (answer) => answer.arrayBuffer(),
-      () => undefined,
-    )
-  }, 1000)
-  return () => clearInterval(timer)
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `setInterval(() => fetch(${JSON.stringify(url)}, { headers: ${JSON.stringify(headers)} }).then((answer) => answer.arrayBuffer(), () => {}), 1000)`,
+    ],
+    { stdio: 'ignore' },
+  )
+  return () => child.kill()
 }
 
 export async function servingCost(dist: string, seconds = 5, rounds = 3): Promise<MetricsCost> {

@@ -133,19 +133,22 @@ interface QueueState {
   budget: number
 }
 
+/** One statement: the queue's depth and oldest mail, and the mails queued this hour for the cap. */
 async function readQueue(database: Queryable, mailsPerHour: number): Promise<QueueState> {
-  const [queue] = await database.query<{ depth: number; oldest: number | null }>(
+  const [row] = await database.query<{ depth: number; oldest: number | null; requested: number }>(
     `SELECT count(*)::int AS depth,
-            EXTRACT(EPOCH FROM (now() - min(created_at)))::float8 AS oldest
+            EXTRACT(EPOCH FROM (now() - min(created_at)))::float8 AS oldest,
+            ${
+              mailsPerHour > 0
+                ? `(SELECT count(*)::int FROM subscription_events
+                     WHERE event = 'requested' AND at > now() - interval '1 hour')`
+                : '0'
+            } AS requested
        FROM mail_jobs WHERE sent_at IS NULL AND failed_at IS NULL`,
   )
-  const [hour] = await database.query<{ requested: number }>(
-    `SELECT count(*)::int AS requested FROM subscription_events
-      WHERE event = 'requested' AND at > now() - interval '1 hour'`,
-  )
   return {
-    depth: queue?.depth ?? 0,
-    oldestSeconds: Math.max(0, queue?.oldest ?? 0),
-    budget: Math.max(0, mailsPerHour - (hour?.requested ?? 0)),
+    depth: row?.depth ?? 0,
+    oldestSeconds: Math.max(0, row?.oldest ?? 0),
+    budget: Math.max(0, mailsPerHour - (row?.requested ?? 0)),
   }
 }
