@@ -38,27 +38,25 @@ function scraping(url: string, headers: Record<string, string> = {}): () => void
 }
 
 export async function servingCost(dist: string, seconds = 5, rounds = 3): Promise<MetricsCost> {
-  const off = await startNodeServer(dist)
-  const on = await startNodeServer(dist, { METRICS_TOKEN: TOKEN })
   const result: MetricsCost = { off: [], on: [], ratio: 0 }
-  try {
-    // Warmed up alike: the first seconds of a fresh process are its compiler's.
-    for (const server of [off, on]) await load(server.origin, '/en/', 3)
-    const measureOff = async () =>
-      result.off.push((await load(off.origin, '/en/', seconds)).requestsPerSecond)
-    const measureOn = async () => {
-      const stop = scraping(`${on.origin}/metrics`, { authorization: `Bearer ${TOKEN}` })
-      result.on.push((await load(on.origin, '/en/', seconds)).requestsPerSecond)
+  // Each measurement in a server process of its own, warmed up alike: two processes kept for
+  // the whole part drifted apart by up to 10 % whatever they ran.
+  const measure = async (on: boolean) => {
+    const server = await startNodeServer(dist, on ? { METRICS_TOKEN: TOKEN } : {})
+    try {
+      await load(server.origin, '/en/', 2)
+      const stop = on
+        ? scraping(`${server.origin}/metrics`, { authorization: `Bearer ${TOKEN}` })
+        : () => {}
+      const { requestsPerSecond } = await load(server.origin, '/en/', seconds)
       stop()
+      ;(on ? result.on : result.off).push(requestsPerSecond)
+    } finally {
+      server.stop()
     }
-    for (let round = 0; round < rounds; round++) {
-      for (const measure of round % 2 ? [measureOn, measureOff] : [measureOff, measureOn]) {
-        await measure()
-      }
-    }
-  } finally {
-    off.stop()
-    on.stop()
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (const on of round % 2 ? [true, false] : [false, true]) await measure(on)
   }
   result.ratio = Math.round((mean(result.on) / mean(result.off)) * 1000) / 1000
   return result
