@@ -43,13 +43,17 @@ function compressBest(data: Buffer): Promise<[Buffer, Buffer]> {
   ])
 }
 
-/** The served text files under `dir` worth compressing, with their paths relative to it. */
+/**
+ * The served text files under `dir` worth compressing, read, leaving out those that have a
+ * Brotli twin already (the bundles, linked with theirs): they are not even read.
+ */
 async function compressible(dir: string): Promise<{ file: string; data: Buffer }[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
+  const names = new Set(entries.map((entry) => join(entry.parentPath, entry.name)))
   const files = entries
     .filter((entry) => entry.isFile() && isTextFile(entry.name))
     .map((entry) => join(entry.parentPath, entry.name))
-    .filter((file) => isServed(relative(dir, file)))
+    .filter((file) => isServed(relative(dir, file)) && !names.has(`${file}.br`))
   const read = await Promise.all(files.map(async (file) => ({ file, data: await readFile(file) })))
   return read.filter(({ data }) => data.length >= MIN_COMPRESS_BYTES)
 }
@@ -92,46 +96,31 @@ export async function compressHashedFiles(
   const files = (
     await Promise.all(HASHED_FOLDERS.map((folder) => compressible(join(siteDir, folder))))
   ).flat()
-  const twinned = new Set(
-    (
-      await Promise.all(
-        HASHED_FOLDERS.map((folder) =>
-          readdir(join(siteDir, folder), { recursive: true }).catch(() => []),
-        ),
-      )
-    )
-      .flatMap((names, index) =>
-        names.map((name) => join(siteDir, HASHED_FOLDERS[index] ?? '', name)),
-      )
-      .filter((name) => name.endsWith('.br')),
-  )
   await Promise.all(
-    files
-      .filter(({ file }) => !twinned.has(`${file}.br`))
-      .map(async ({ file, data }) => {
-        const key = createHash('sha1').update(data).digest('hex')
-        const [br, gzipped] = [`${key}.br`, `${key}.gz`]
-        used.add(br)
-        used.add(gzipped)
-        if (cached.has(br) && cached.has(gzipped)) {
-          reused += 1
-        } else {
-          const [brData, gzData] = await compressBest(data)
-          // New files renamed into place, never written into: sites link the store's files,
-          // and a stopped build must leave no half-written twin to be linked later.
-          await Promise.all([
-            writeNew(join(store, br), brData),
-            writeNew(join(store, gzipped), gzData),
-          ])
-          cached.add(br)
-          cached.add(gzipped)
-          compressed += 1
-        }
+    files.map(async ({ file, data }) => {
+      const key = createHash('sha1').update(data).digest('hex')
+      const [br, gzipped] = [`${key}.br`, `${key}.gz`]
+      used.add(br)
+      used.add(gzipped)
+      if (cached.has(br) && cached.has(gzipped)) {
+        reused += 1
+      } else {
+        const [brData, gzData] = await compressBest(data)
+        // New files renamed into place, never written into: sites link the store's files,
+        // and a stopped build must leave no half-written twin to be linked later.
         await Promise.all([
-          placeFile(join(store, br), `${file}.br`),
-          placeFile(join(store, gzipped), `${file}.gz`),
+          writeNew(join(store, br), brData),
+          writeNew(join(store, gzipped), gzData),
         ])
-      }),
+        cached.add(br)
+        cached.add(gzipped)
+        compressed += 1
+      }
+      await Promise.all([
+        placeFile(join(store, br), `${file}.br`),
+        placeFile(join(store, gzipped), `${file}.gz`),
+      ])
+    }),
   )
   // The store holds what the last build used: twins of files since changed go.
   await Promise.all(
