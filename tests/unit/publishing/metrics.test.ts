@@ -313,7 +313,17 @@ describe('the publishing service’s readiness', () => {
       return { status: answer.statusCode, body: answer.json() as unknown }
     }
     expect(await ready()).toEqual({ status: 200, body: { status: 'ready' } })
-    expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200)
+    const health = await app.inject({ url: '/healthz' })
+    expect(health.statusCode).toBe(200)
+    // Answered with the service's policy headers, never cached, and read only.
+    for (const path of ['/healthz', '/readyz']) {
+      const answer = await app.inject({ url: path })
+      expect(answer.headers['content-security-policy']).toBeDefined()
+      expect(answer.headers['cache-control']).toBe('no-store')
+      expect((await app.inject({ method: 'POST', url: path })).statusCode).toBeGreaterThanOrEqual(
+        400,
+      )
+    }
     const repository = service.settings.repository
     await rename(repository, `${repository}.away`)
     try {
