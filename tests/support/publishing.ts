@@ -11,6 +11,7 @@ import { openDatabase } from '../../src/database/open'
 import { ROOT, readBuildConfig } from '../../src/engine/config'
 import { type AuditEntry, GENESIS, hashOf, readAudit } from '../../src/publishing/audit/trail'
 import { PUBLISHING_MIGRATIONS } from '../../src/publishing/migrations'
+import type { Person } from '../../src/publishing/people/roles'
 import { openPublishingService, type PublishingService } from '../../src/publishing/service'
 import { readPublishingSettings } from '../../src/publishing/settings'
 import type { Drafts } from '../../src/publishing/workflow/drafts'
@@ -94,7 +95,7 @@ export async function approvedDraft(
   const text = (await readFile(join(ROOT, file), 'utf8')).replace(/^title: .*$/m, `title: ${title}`)
   await drafts.save(ada, id, [{ path: file, content: text }], title)
   await drafts.setStatus(ada, id, 'pending_review')
-  return drafts.approve(rita, id)
+  return approveSeen(drafts, rita, id)
 }
 
 /**
@@ -156,4 +157,9 @@ export async function rewrite(
       previous = hash
     }
   })
+}
+
+/** `person` approves draft `id` as she sees it now: the version there at this moment. */
+export async function approveSeen(drafts: Drafts, person: Person, id: string) {
+  return drafts.approve(person, id, (await drafts.get(id))?.head)
 }

@@ -39,6 +39,16 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form[data-action]
     const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>
     if (!response.ok) {
       status.textContent = String(answer.error || response.statusText)
+      // 409: what the page shows is not what is there now; one press shows the new version.
+      if (response.status === 409 && form.hasAttribute('data-reload')) {
+        const reload = document.createElement('button')
+        reload.type = 'button'
+        reload.className = 'secondary'
+        reload.textContent = status.dataset.reload || 'Show the new version'
+        reload.addEventListener('click', () => location.reload())
+        status.append(' ', reload)
+        reload.focus()
+      }
       return
     }
     const shown = form.dataset.show

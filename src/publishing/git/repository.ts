@@ -548,3 +548,14 @@ export async function authorsBetween(
   const output = await repo.git(['log', '--format=%ae', `${base}..${head}`])
   return [...new Set(output.toString('utf8').split('\n').filter(Boolean))].sort()
 }
+
+/** Who wrote `commit` (their address as git recorded it) and when (ISO 8601). */
+export async function authorOf(
+  repo: GitRepository,
+  commit: string,
+): Promise<{ email: string; at: string }> {
+  const [email = '', at = ''] = (await repo.git(['log', '-1', '-z', '--format=%ae%x00%aI', commit]))
+    .toString('utf8')
+    .split('\0')
+  return { email: printable(email), at: new Date(at).toISOString() }
+}

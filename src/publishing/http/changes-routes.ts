@@ -18,6 +18,10 @@ import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './reques
 /** Files a reviewer reads as text: entries and drawings. */
 const TEXT_FILE = /\.(ya?ml|md|svg|json)$/i
 
+/** The version of a draft a request says the person saw (a commit), if it says one. */
+const versionOf = (fields: Record<string, unknown>) =>
+  typeof fields.version === 'string' ? fields.version.slice(0, 64) : undefined
+
 /** `/changes`, `/schedules`, `/releases` and their actions. */
 export function registerChangesRoutes(app: FastifyInstance, context: HttpContext): void {
   const { service, signedIn } = context
@@ -115,8 +119,8 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
     }
   app.post(
     '/api/changes/approve',
-    draftAction(async (person, id) => {
-      await service.drafts.approve(person, id)
+    draftAction(async (person, id, fields) => {
+      await service.drafts.approve(person, id, versionOf(fields))
     }),
   )
   app.post(
@@ -127,7 +131,9 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
   )
   app.post(
     '/api/changes/publish',
-    draftAction(async (person, id) => {
+    draftAction(async (person, id, fields) => {
+      // The version the publisher saw approved, or nothing: a save since returned it to draft.
+      await service.drafts.requireSeen(person, id, versionOf(fields))
       const release = await publisher.publish(person, id)
       return { release: release.folder }
     }),
@@ -173,7 +179,7 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
         replaced: schedule.replaced.map((old) => ({ id: old.id, at: old.at })),
       }
     } catch (error) {
-      if (error instanceof RefusedError) return refuse(reply, 403, error.message)
+      if (error instanceof RefusedError) return refuse(reply, error.status, error.message)
       if (error instanceof ScheduleError) return refuse(reply, 422, error.message)
       if (error instanceof Error && /^not a draft id/.test(error.message)) {
         return refuse(reply, 422, error.message)
@@ -191,7 +197,7 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
       await service.schedules.cancel(person, id)
       return { cancelled: true }
     } catch (error) {
-      if (error instanceof RefusedError) return refuse(reply, 403, error.message)
+      if (error instanceof RefusedError) return refuse(reply, error.status, error.message)
       if (error instanceof ScheduleError) return refuse(reply, 422, error.message)
       throw error
     }
@@ -213,7 +219,7 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
       const release = await publisher.rollBack(person, String(bodyOf(request).folder ?? ''))
       return { folder: release.folder, commit: release.commit }
     } catch (error) {
-      if (error instanceof RefusedError) return refuse(reply, 403, error.message)
+      if (error instanceof RefusedError) return refuse(reply, error.status, error.message)
       if (error instanceof Error && /no release|not a release/.test(error.message)) {
         return refuse(reply, 404, error.message)
       }

@@ -116,6 +116,19 @@ const TEXTS = {
 } as const
 const MEDIA_TYPES = /\.(svg|png|jpe?g|webp|avif)$/i
 
+/**
+ * The draft's version a save was made on, as the editor sends it: a commit, or `null` for the
+ * entry as it is live (no draft when it was opened). Sent as nothing, it is the live entry too.
+ */
+function versionSent(params: Record<string, unknown>): string | null {
+  const version = params.version
+  if (version === undefined || version === null) return null
+  if (typeof version !== 'string' || !/^[0-9a-f]{40,64}$/.test(version)) {
+    throw new CmsRequestError(`not a version: ${JSON.stringify(version).slice(0, 80)}`, 400)
+  }
+  return version
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
@@ -256,7 +269,9 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
     for (const file of draft.files) {
       const path = editorPathOf(file)
       if (!path) continue
-      diffs.push({ path, id: file, newFile: draft.adds.includes(file) })
+      // The file's id names the version too: the editor reads the file as it is in the version
+      // it was told of, not a newer one saved in between.
+      diffs.push({ path, id: `${draft.head}:${file}`, newFile: draft.adds.includes(file) })
     }
     return {
       collection,
@@ -265,6 +280,10 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
       updatedAt: draft.updatedAt,
       pullRequestAuthor: draft.createdBy,
       diffs,
+      // The version the editor shows and sends back with a save, a status or a publication.
+      version: draft.head,
+      savedBy: draft.saved.by,
+      savedAt: draft.saved.at,
     }
   }
 
@@ -360,8 +379,13 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
         typeof options.commitMessage === 'string' && options.commitMessage.trim()
           ? options.commitMessage.trim().slice(0, 500)
           : `Update ${id}`
-      await drafts.save(person, id, changes, message, draft?.head ?? null)
-      return { message: 'entry saved as a draft' }
+      const saved = await drafts.save(person, id, changes, message, versionSent(params))
+      return {
+        message: 'entry saved as a draft',
+        version: saved.head,
+        status: saved.status,
+        ...(draft && draft.status !== saved.status ? { returnedFrom: draft.status } : {}),
+      }
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
@@ -522,11 +546,14 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
       case 'unpublishedEntryDataFile': {
         const draft = await requireDraft(idOf(params))
         const path = repositoryPathOf(params.path)
+        const version = /^([0-9a-f]{40,64}):/.exec(String(params.id ?? ''))?.[1]
+        // The version the editor was told of, if it is one of this draft's.
+        const shown =
+          version && (version === draft.head || (await repo.isAncestor(version, draft.head)))
+            ? version
+            : draft.head
         // A file the draft deletes is shown as it is live (the comment says it is to go).
-        const data = await repo.readFile(
-          draft.deletes.includes(path) ? draft.base : draft.head,
-          path,
-        )
+        const data = await repo.readFile(draft.deletes.includes(path) ? draft.base : shown, path)
         if (!data) throw new CmsRequestError(`the draft has no file ${String(params.path)}`, 404)
         return { data: data.toString('utf8') }
       }
@@ -541,10 +568,13 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
         if (!(DRAFT_STATUSES as readonly string[]).includes(status)) {
           throw new CmsRequestError(`not a draft status: ${JSON.stringify(status)}`, 422)
         }
-        await drafts.setStatus(person, idOf(params), status as DraftStatus)
+        const version = typeof params.version === 'string' ? params.version : undefined
+        await drafts.setStatus(person, idOf(params), status as DraftStatus, version)
         return { message: 'status updated' }
       }
       case 'publishUnpublishedEntry': {
+        const version = typeof params.version === 'string' ? params.version : undefined
+        await drafts.requireSeen(person, idOf(params), version)
         const release = await publisher.publish(person, idOf(params))
         return { message: `published as release ${release.folder}`, release: release.folder }
       }
@@ -702,7 +732,7 @@ export function unrecorded(error: unknown, answer: CmsAnswer): boolean {
 export function refusal(error: unknown): CmsAnswer {
   const message = error instanceof Error ? error.message : String(error)
   if (error instanceof CmsRequestError) return { status: error.status, body: { error: message } }
-  if (error instanceof RefusedError) return { status: 403, body: { error: message } }
+  if (error instanceof RefusedError) return { status: error.status, body: { error: message } }
   if (error instanceof DraftConflictError || error instanceof UpstreamConflictError) {
     return { status: 409, body: { error: message } }
   }

@@ -10,6 +10,7 @@ import type { verifyWithAnchors } from '../audit/anchors'
 import type { AuditAction, AuditEntry } from '../audit/trail'
 import type { listPeople } from '../people/people'
 import { type EditorLanguage, type Person, ROLES } from '../people/roles'
+import { berlinTime } from '../workflow/berlin-time'
 import { type DraftView, MEDIA_DRAFTS } from '../workflow/drafts'
 import {
   type Decision,
@@ -17,6 +18,7 @@ import {
   mayPublish,
   mayRequestChanges,
   ROLE_NAMES,
+  shortVersion,
 } from '../workflow/four-eyes'
 import type { ReleaseView } from '../workflow/publisher'
 import type { Schedule } from '../workflow/schedules'
@@ -29,21 +31,7 @@ type Texts = (typeof MANAGE_TEXTS)[EditorLanguage]
 const SOURCE_SHOWN_BYTES = 200 * 1024
 const MANAGE_SCRIPTS = ['/_publishing/manage.js']
 
-const BERLIN = {
-  en: new Intl.DateTimeFormat('en-GB', {
-    timeZone: 'Europe/Berlin',
-    dateStyle: 'medium',
-    timeStyle: 'medium',
-  }),
-  de: new Intl.DateTimeFormat('de-DE', {
-    timeZone: 'Europe/Berlin',
-    dateStyle: 'medium',
-    timeStyle: 'medium',
-  }),
-}
-/** A moment as people at the bank read it: Berlin time, with the zone named. */
-export const berlinTime = (iso: string, language: EditorLanguage) =>
-  `${BERLIN[language].format(new Date(iso))} (Berlin)`
+export { berlinTime }
 
 const nav = (language: EditorLanguage) => {
   const t = MANAGE_TEXTS[language]
@@ -170,6 +158,8 @@ function draftItem(
   const media = draft.id.startsWith(`${MEDIA_DRAFTS}/`)
   const deletion = draft.files.length > 0 && draft.deletes.length === draft.files.length
   const hidden = `<input type="hidden" name="id" value="${escapeHtml(draft.id)}">`
+  // A decision is on the version shown here: the service refuses it if another is there now.
+  const version = `<input type="hidden" name="version" value="${escapeHtml(draft.head)}">`
   // Every draft has the same buttons: each names its draft to a screen reader.
   const about = `aria-describedby="draft-${index}"`
   const fileItems = files
@@ -202,7 +192,7 @@ function draftItem(
     draft.status === 'pending_publish'
       ? ''
       : approval.allowed
-        ? `<form data-action="/api/changes/approve" data-reload>${hidden}<button type="submit" ${about} disabled>${t.approve}</button></form>`
+        ? `<form data-action="/api/changes/approve" data-reload>${hidden}${version}<button type="submit" ${about} disabled>${t.approve}</button></form>`
         : whyNot(approval, 'approve'),
     mayRequestChanges(person).allowed && draft.status !== 'draft'
       ? `<form data-action="/api/changes/send-back" data-reload>${hidden}<label for="comment-${index}">${t.comment}</label><textarea id="comment-${index}" name="comment" required maxlength="5000"></textarea><button class="secondary" type="submit" ${about} disabled>${t.sendBack}</button></form>`
@@ -210,7 +200,7 @@ function draftItem(
     draft.status !== 'pending_publish'
       ? ''
       : publication.allowed
-        ? `<form data-action="/api/changes/publish" data-reload>${hidden}<button type="submit" ${about} disabled>${t.publishNow}</button></form>`
+        ? `<form data-action="/api/changes/publish" data-reload>${hidden}${version}<button type="submit" ${about} disabled>${t.publishNow}</button></form>`
         : whyNot(publication, 'publish'),
     has('author')
       ? `<form data-action="/api/changes/discard" data-reload>${hidden}<button class="secondary" type="submit" ${about} disabled>${t.discard}</button></form>`
@@ -220,6 +210,7 @@ function draftItem(
     ? ''
     : `<p><a href="/admin/#/collections/${escapeHtml(draft.id.split('/')[0] ?? '')}/entries/${escapeHtml(draft.id.split('/').slice(1).join('/'))}">${t.openInEditor}</a> · <a href="/preview/${escapeHtml(draft.id)}">${t.previewSite}</a></p>`
   return `<li><h2 id="draft-${index}">${escapeHtml(draft.id)}${deletion ? ` (${t.deletion})` : ''}: ${t.statuses[draft.status]}</h2>
+<p class="version">${escapeHtml(t.versionSaved(shortVersion(draft.head), draft.saved.by, berlinTime(draft.saved.at, person.language)))}</p>
 <p>${t.by} ${escapeHtml(draft.writers.join(', '))}${draft.submission && draft.status !== 'draft' ? `; ${escapeHtml(t.submittedBy(draft.submission.by))}` : ''}${draft.approval && draft.status === 'pending_publish' ? `; ${t.approvedBy} ${escapeHtml(draft.approval.by)}` : ''}</p>
 <ul>${fileItems}</ul>${comments ? `<ul>${comments}</ul>` : ''}${links}${actions}</li>`
 }
@@ -238,7 +229,7 @@ export function changesPage(
     t.changes,
     `${nav(person.language)}<h1>${t.changes}</h1><p>${t.changesIntro}</p>
 ${rows ? `<ul class="changes">${rows}</ul>` : `<p>${t.noChanges}</p>`}
-<div role="status" id="status"></div>`,
+<div role="status" id="status" data-reload="${escapeHtml(t.showNewVersion)}"></div>`,
     MANAGE_SCRIPTS,
   )
 }

@@ -151,6 +151,9 @@ export const MANAGE_TEXTS = {
     deletion: 'deletion',
     imageOf: (path: string) => `Image ${path} as the draft has it`,
     submittedBy: (who: string) => `moved to review by ${who}`,
+    showNewVersion: 'Show the new version',
+    versionSaved: (version: string, who: string, at: string) =>
+      `Version ${version}, saved by ${who} on ${at}. What you approve or publish here is this version: if someone saves another meanwhile, the service refuses and shows you the new one.`,
     mayNot: (action: string, reason: string) => `You may not ${action}: ${reason}`,
     actionNames: { approve: 'approve it', publish: 'publish it' },
     sourceOf: (path: string) => `Source of ${path}, as the draft has it`,
@@ -231,6 +234,9 @@ export const MANAGE_TEXTS = {
     by: 'geschrieben von',
     approvedBy: 'freigegeben von',
     submittedBy: (who: string) => `zur Prüfung gegeben von ${who}`,
+    showNewVersion: 'Neue Fassung zeigen',
+    versionSaved: (version: string, who: string, at: string) =>
+      `Fassung ${version}, gespeichert von ${who} am ${at}. Was Sie hier freigeben oder veröffentlichen, ist diese Fassung: Speichert jemand inzwischen eine andere, lehnt der Dienst ab und zeigt Ihnen die neue.`,
     mayNot: (action: string, reason: string) => `Sie dürfen ${action} nicht: ${reason}`,
     actionNames: { approve: 'ihn freigeben', publish: 'ihn veröffentlichen' },
     sourceOf: (path: string) => `Quelltext von ${path}, wie ihn der Entwurf hat`,

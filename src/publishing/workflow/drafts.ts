@@ -10,6 +10,7 @@
 import type { Database } from '../../database/database'
 import { appendAudit } from '../audit/trail'
 import {
+  authorOf,
   authorsBetween,
   checkPath,
   type FileChange,
@@ -21,15 +22,20 @@ import type { Person } from '../people/roles'
 import { mergeContentFile } from './field-merge'
 import {
   type Approval,
+  CONFLICT_CODES,
   type Decision,
   type Draft,
   mayApprove,
   mayPublish,
   mayRequestChanges,
+  maySaveOn,
   maySubmit,
+  mayTakeFiles,
   mayWrite,
   refusalOf,
   type Submission,
+  sawCurrent,
+  statusAfterSave,
 } from './four-eyes'
 import { MAIN, moveMain } from './main-moves'
 
@@ -88,13 +94,15 @@ export { MAIN } from './main-moves'
 export const DRAFT_STATUSES = ['draft', 'pending_review', 'pending_publish'] as const
 export type DraftStatus = (typeof DRAFT_STATUSES)[number]
 
-/** An action the rules refused: its reason is the editor's message. */
+/**
+ * An action the rules refused: its reason is the editor's message; 409 for a request made on a
+ * version that is gone or a file another draft holds (reload and try again), else 403.
+ */
 export class RefusedError extends Error {
-  constructor(
-    readonly decision: Exclude<Decision, { allowed: true }>,
-    readonly status = 403,
-  ) {
+  readonly status: 403 | 409
+  constructor(readonly decision: Exclude<Decision, { allowed: true }>) {
     super(decision.reason)
+    this.status = CONFLICT_CODES.has(decision.code) ? 409 : 403
   }
 }
 
@@ -195,6 +203,8 @@ export interface DraftView extends Draft {
   adds: string[]
   /** Those of them it deletes (a deletion asked for is a draft like any change). */
   deletes: string[]
+  /** Who saved the version there now (`head`), and when: what a reviewer is shown of it. */
+  saved: { by: string; at: string }
 }
 
 const HISTORIES_KEPT = 500
@@ -213,7 +223,13 @@ export class Drafts {
    */
   private readonly histories = new Map<
     string,
-    Promise<{ writers: string[]; files: string[]; adds: string[]; deletes: string[] }>
+    Promise<{
+      writers: string[]
+      files: string[]
+      adds: string[]
+      deletes: string[]
+      saved: { by: string; at: string }
+    }>
   >()
 
   private history(base: string, head: string) {
@@ -223,8 +239,10 @@ export class Drafts {
       known = Promise.all([
         authorsBetween(this.repo, base, head),
         this.repo.fileChanges(base, head),
-      ]).then(([writers, changes]) => ({
+        authorOf(this.repo, head),
+      ]).then(([writers, changes, author]) => ({
         writers,
+        saved: { by: author.email, at: author.at },
         files: changes.map((change) => change.path),
         adds: changes.filter((change) => change.kind === 'added').map((change) => change.path),
         deletes: changes.filter((change) => change.kind === 'deleted').map((change) => change.path),
@@ -292,7 +310,7 @@ export class Drafts {
             at: new Date(row.submitted_at).toISOString(),
           }
         : null
-    const { writers, files, adds, deletes } = await this.history(row.base_commit, head)
+    const { writers, files, adds, deletes, saved } = await this.history(row.base_commit, head)
     return {
       id,
       head,
@@ -311,14 +329,16 @@ export class Drafts {
       files: [...files],
       adds: [...adds],
       deletes: [...deletes],
+      saved: { ...saved },
     }
   }
 
   /**
    * Saves changes to a draft (starting it from main's tip when there is none): a commit by the
-   * person on the draft's branch. Any approval of an earlier commit lapses by itself; a draft
-   * that was ready goes back to review. A draft saved while in review stays there (as the
-   * editor shows it), the saved version now the one submitted, by the person who saved it.
+   * person on the draft's branch, on top of the version they opened (`startedFrom`; else refused:
+   * someone saved in between). A file belongs to one draft: one another draft changes is refused.
+   * Any approval of an earlier commit lapses by itself, and a draft in review or approved goes
+   * back to draft (`statusAfterSave`): what was submitted is not what is there now.
    */
   async save(
     person: Person,
@@ -326,19 +346,35 @@ export class Drafts {
     changes: FileChange[],
     message: string,
     /**
-     * The draft's head the changes were made on (`null`: no draft yet): when it moved since,
-     * someone else saved meanwhile, and `RefMovedError` says so instead of writing over it.
+     * The draft's version the changes were made on (`null`: no draft yet, the live entry): when
+     * another is there now, someone else saved meanwhile, and the save is refused instead of
+     * writing over it. `undefined` only for the service's own saves on what is there.
      */
-    expectedHead?: string | null,
+    startedFrom?: string | null,
   ): Promise<DraftView> {
     await this.refuseUnless(person, mayWrite(person), id)
     for (const change of changes) checkPath(change.path)
     const now = this.clock()
     const branch = branchOf(id)
     const existing = await this.repo.resolve(branch)
-    if (expectedHead !== undefined && existing !== expectedHead) {
-      throw new RefMovedError(branch, expectedHead)
+    if (startedFrom !== undefined) {
+      const current = existing ? await this.get(id) : null
+      await this.refuseUnless(
+        person,
+        maySaveOn(person, current && { head: current.head, saved: current.saved }, startedFrom),
+        id,
+      )
     }
+    await this.refuseUnless(
+      person,
+      mayTakeFiles(
+        person,
+        id,
+        changes.map((change) => change.path),
+        await this.others(id),
+      ),
+      id,
+    )
     const mainTip = await this.repo.resolve(MAIN)
     if (!mainTip) throw new Error('the repository has no main branch to start a draft from')
     let parent = existing ?? mainTip
@@ -379,30 +415,18 @@ export class Drafts {
     // record was lost (a crash between the commit and the record), where it left main then.
     const base = (await this.repo.mergeBase(mainTip, commit)) ?? mainTip
     await this.database.transaction(async (tx) => {
-      const [before] = await tx.query<{ status: DraftStatus; submitted_by: string | null }>(
-        'SELECT status, submitted_by FROM drafts WHERE id = $1 FOR UPDATE',
+      const [before] = await tx.query<{ status: DraftStatus }>(
+        'SELECT status FROM drafts WHERE id = $1 FOR UPDATE',
         [id],
       )
-      // Saved while in review by whoever submitted it, the version saved is the one submitted;
-      // saved by another author, it goes back to draft: they did not decide it was ready.
-      const inReview = before !== undefined && before.status !== 'draft'
-      const resubmitted = inReview && before.submitted_by === person.email
-      const returned = inReview && !resubmitted
+      const status = statusAfterSave(before?.status ?? 'draft')
+      const returned = before !== undefined && before.status !== status
       await tx.query(
         `INSERT INTO drafts (id, status, base_commit, created_by, created_at, updated_at)
-         VALUES ($1, 'draft', $2, $3, $4, $4)
+         VALUES ($1, $5, $2, $3, $4, $4)
          ON CONFLICT (id) DO UPDATE SET updated_at = $4, base_commit = $2,
-           status = $5, submitted_by = $6, submitted_commit = $7, submitted_at = $8`,
-        [
-          id,
-          base,
-          person.email,
-          now.toISOString(),
-          resubmitted ? 'pending_review' : 'draft',
-          resubmitted ? person.email : null,
-          resubmitted ? commit : null,
-          resubmitted ? now.toISOString() : null,
-        ],
+           status = $5, submitted_by = NULL, submitted_commit = NULL, submitted_at = NULL`,
+        [id, base, person.email, now.toISOString(), status],
       )
       await appendAudit(
         tx,
@@ -415,8 +439,7 @@ export class Drafts {
           details: {
             files: changes.map((change) => change.path),
             ...(overridden.length > 0 ? { overridden } : {}),
-            ...(resubmitted ? { submitted: true } : {}),
-            ...(returned ? { returnedToDraft: true } : {}),
+            ...(returned ? { returnedToDraft: before.status } : {}),
           },
         },
         now,
@@ -476,20 +499,43 @@ export class Drafts {
     return { changes: merged, overridden }
   }
 
-  /** Moves a draft between Decap's columns; "ready" is an approval, with its rules. */
-  async setStatus(person: Person, id: string, status: DraftStatus): Promise<DraftView> {
+  /** Every draft but `id`, with the files it changes: who holds which file. */
+  private async others(id: string): Promise<{ id: string; files: string[] }[]> {
+    const others = []
+    for (const other of await this.ids()) {
+      if (other === id) continue
+      const draft = await this.get(other)
+      if (draft) others.push({ id: other, files: draft.files })
+    }
+    return others
+  }
+
+  /**
+   * Moves a draft between Decap's columns; "ready" is an approval, with its rules. `seen` is the
+   * version the person opened: moving another to review, or approving it, is refused.
+   */
+  async setStatus(
+    person: Person,
+    id: string,
+    status: DraftStatus,
+    seen?: string,
+  ): Promise<DraftView> {
     // The status comes from the browser: a forged one is named, not passed to the database.
     if (!(DRAFT_STATUSES as readonly string[]).includes(status)) {
       throw new Error(
         `not a draft status: ${JSON.stringify(status)} (expected ${DRAFT_STATUSES.join(', ')})`,
       )
     }
-    if (status === 'pending_publish') return this.approve(person, id)
+    if (status === 'pending_publish') return this.approve(person, id, seen)
     const draft = await this.require(id)
     // Its authors move a draft to review (that is submitting this version) or take it back; a
     // reviewer may send one back to draft, which returns the choice to its authors.
     const sendBack = status === 'draft' && mayRequestChanges(person).allowed
     if (!sendBack) await this.refuseUnless(person, maySubmit(person, draft), id)
+    // Submitting is deciding on a version: the one its author saw, or nothing.
+    if (status === 'pending_review' && seen !== undefined) {
+      await this.refuseUnless(person, sawCurrent(person, draft, seen, draft.saved), id)
+    }
     const now = this.clock()
     const submitted = status === 'pending_review'
     await this.database.transaction(async (tx) => {
@@ -550,16 +596,26 @@ export class Drafts {
     await this.repo.deleteRef(branchOf(id), draft.head).catch(() => {})
   }
 
-  /** Approves the draft's current commit: a reviewer who wrote none of it. */
-  async approve(person: Person, id: string): Promise<DraftView> {
+  /**
+   * Approves the version of the draft the reviewer saw (`seen`, a commit or its short form): a
+   * reviewer who wrote none of it, of the version its author submitted, if it is still the one
+   * there. Any other version is refused, saying who saved it and when.
+   */
+  async approve(person: Person, id: string, seen: string | undefined): Promise<DraftView> {
     const draft = await this.require(id)
-    await this.refuseUnless(person, mayApprove(person, draft), id)
+    const rules = mayApprove(person, draft)
+    // Whoever may approve at all is told first that what she saw is gone, if it is.
+    const version =
+      rules.allowed || rules.code !== 'role'
+        ? sawCurrent(person, draft, seen, draft.saved)
+        : { allowed: true as const }
+    await this.refuseUnless(person, version.allowed ? rules : version, id)
     const now = this.clock()
     const approved = await this.database.transaction(async (tx) => {
-      // Only while the draft is still the version submitted: a save meanwhile wins.
+      // Only while the draft is still the version submitted and seen: a save meanwhile wins.
       const still = await tx.query(
         `UPDATE drafts SET status = 'pending_publish', updated_at = $2
-         WHERE id = $1 AND status <> 'draft' AND submitted_commit = $3 RETURNING id`,
+         WHERE id = $1 AND status = 'pending_review' AND submitted_commit = $3 RETURNING id`,
         [id, now.toISOString(), draft.head],
       )
       if (still.length === 0) return false
@@ -577,16 +633,31 @@ export class Drafts {
       return true
     })
     if (!approved) {
-      // Changed between reading it and approving it: refused as the rules say of it now.
+      // Changed between reading it and approving it: refused as what she saw is gone.
       const current = await this.require(id)
+      const changed = sawCurrent(person, current, draft.head, current.saved)
       const decision = mayApprove(person, current)
       await this.refuseUnless(
         person,
-        decision.allowed ? refusalOf(person, 'submission-lapsed') : decision,
+        !changed.allowed
+          ? changed
+          : decision.allowed
+            ? refusalOf(person, 'submission-lapsed')
+            : decision,
         id,
       )
     }
     return (await this.get(id)) as DraftView
+  }
+
+  /**
+   * Refuses (and records) a request about a version of the draft other than the one there now:
+   * a publisher publishes what she saw approved, or nothing.
+   */
+  async requireSeen(person: Person, id: string, seen: string | undefined): Promise<DraftView> {
+    const draft = await this.require(id)
+    await this.refuseUnless(person, sawCurrent(person, draft, seen, draft.saved), id)
+    return draft
   }
 
   /**

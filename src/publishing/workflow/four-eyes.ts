@@ -10,13 +10,17 @@
  * - A draft is approved only once one of its authors has moved it to review (submitted it), and
  *   only as the version they submitted: a draft left in "draft", sent back by a reviewer, or
  *   changed since outside a save (its branch moved by hand) cannot be approved.
- * - An approval is by a reviewer who wrote no commit of the draft, and is bound to the draft's
- *   commit at that moment: any later edit voids it.
+ * - An approval is by a reviewer who wrote no commit of the draft, of the version she saw: the
+ *   request names the commit she opened, and any other is refused ("the draft changed since you
+ *   opened it"). The approval is bound to that commit: any later edit voids it.
+ * - A save after submission, by anyone, returns the draft to "draft" (`statusAfterSave`): what
+ *   was submitted is no longer what is there, and only its authors say when it is ready again.
  * - Publishing needs a valid approval of a submitted version and a publisher who wrote none of
  *   the draft.
  */
 
 import type { EditorLanguage, Person, Role } from '../people/roles'
+import { berlinTime } from './berlin-time'
 
 export interface Approval {
   by: string
@@ -55,6 +59,19 @@ export type RefusalCode =
   | 'not-submitted'
   | 'submission-lapsed'
   | 'not-own-draft'
+  | 'draft-changed'
+  | 'version-unknown'
+  | 'saved-meanwhile'
+  | 'draft-gone'
+  | 'file-taken'
+
+/** Refusals of a request made on a version that is gone, or on a file another draft holds. */
+export const CONFLICT_CODES: ReadonlySet<RefusalCode> = new Set([
+  'draft-changed',
+  'saved-meanwhile',
+  'draft-gone',
+  'file-taken',
+])
 
 /** The roles' names as the editor shows them. */
 export const ROLE_NAMES: Record<EditorLanguage, Record<Role, string>> = {
@@ -93,6 +110,16 @@ const MESSAGES: Record<
       'This draft has changed since its author moved it to review; its author must move this version to review before it can be approved.',
     'not-own-draft': () =>
       'Only someone who wrote part of this draft may move it to review or take it back: its authors decide when it is ready.',
+    'draft-changed': ({ seen, head, by, at }) =>
+      `This draft changed after you opened it: you saw version ${seen}, and ${by} saved version ${head} at ${at}. Nothing was done. Reload it to see the new changes, then decide again.`,
+    'version-unknown': () =>
+      'Which version of this draft did you review? The request named none; reload the draft and decide again.',
+    'saved-meanwhile': ({ by, at, head }) =>
+      `Not saved: ${by} saved this entry at ${at} (version ${head}), after you opened it, and your save would have overwritten it. Reload the entry to see their change, then make yours again.`,
+    'draft-gone': () =>
+      'Not saved: the draft you opened was published or discarded after you opened it. Reload the entry to see it as it is now, then make your change again.',
+    'file-taken': ({ file, draft }) =>
+      `Not saved: ${file} is changed by another draft already, ${draft}, and one file belongs to one draft. Open that draft to change it, or wait until it is published or discarded.`,
   },
   de: {
     role: ({ action, role }) =>
@@ -111,6 +138,16 @@ const MESSAGES: Record<
       'Dieser Entwurf wurde geändert, seit er zur Prüfung gegeben wurde; wer ihn geschrieben hat, muss diese Fassung zur Prüfung geben, bevor sie freigegeben werden kann.',
     'not-own-draft': () =>
       'Nur wer an diesem Entwurf mitgeschrieben hat, darf ihn zur Prüfung geben oder zurücknehmen: Wann er bereit ist, entscheidet seine Autorschaft.',
+    'draft-changed': ({ seen, head, by, at }) =>
+      `Dieser Entwurf wurde geändert, nachdem Sie ihn geöffnet haben: Sie haben Fassung ${seen} gesehen, ${by} hat um ${at} Fassung ${head} gespeichert. Es wurde nichts getan. Laden Sie ihn neu, um die neuen Änderungen zu sehen, und entscheiden Sie dann erneut.`,
+    'version-unknown': () =>
+      'Welche Fassung dieses Entwurfs haben Sie geprüft? Die Anfrage nannte keine; laden Sie den Entwurf neu und entscheiden Sie erneut.',
+    'saved-meanwhile': ({ by, at, head }) =>
+      `Nicht gespeichert: ${by} hat diesen Eintrag um ${at} gespeichert (Fassung ${head}), nachdem Sie ihn geöffnet haben, und Ihr Speichern hätte das überschrieben. Laden Sie den Eintrag neu, um die Änderung zu sehen, und nehmen Sie Ihre dann erneut vor.`,
+    'draft-gone': () =>
+      'Nicht gespeichert: Der Entwurf, den Sie geöffnet haben, wurde seither veröffentlicht oder verworfen. Laden Sie den Eintrag neu, um ihn zu sehen, wie er jetzt ist, und nehmen Sie Ihre Änderung dann erneut vor.',
+    'file-taken': ({ file, draft }) =>
+      `Nicht gespeichert: ${file} wird schon von einem anderen Entwurf geändert, ${draft}, und eine Datei gehört zu einem Entwurf. Öffnen Sie diesen Entwurf, um sie zu ändern, oder warten Sie, bis er veröffentlicht oder verworfen ist.`,
   },
 }
 
@@ -144,8 +181,90 @@ const refuse = (
 ): Decision => ({ allowed: false, code, reason: MESSAGES[person.language][code](params) })
 
 /** A refusal by its code, in the person's language: for what the rules find only afterwards. */
-export const refusalOf = (person: Person, code: Exclude<RefusalCode, 'role' | 'own-draft'>) =>
-  refuse(person, code)
+export const refusalOf = (
+  person: Person,
+  code: Exclude<RefusalCode, 'role' | 'own-draft'>,
+  params: Record<string, string> = {},
+) => refuse(person, code, params)
+
+/** The short form of a version (a commit) people see and compare: its first 7 characters. */
+export const shortVersion = (commit: string) => commit.slice(0, 7)
+
+/**
+ * Who saved the version of a draft that is there now, and when: what a refusal of an older
+ * version tells the person who acted on it.
+ */
+export interface VersionSaved {
+  by: string
+  at: string
+}
+
+/**
+ * Whether a request acts on the version of the draft that is there now: `seen` is the version
+ * (a commit, or its short form of at least 7 characters) the person opened. A request that names
+ * none is refused too: nobody decides on a version the service cannot tell she saw.
+ */
+export function sawCurrent(
+  person: Person,
+  draft: Draft,
+  seen: string | undefined,
+  saved: VersionSaved,
+): Decision {
+  if (seen === undefined || seen === '') return refuse(person, 'version-unknown')
+  if (seen.length >= 7 && /^[0-9a-f]+$/.test(seen) && draft.head.startsWith(seen)) return allowed
+  return refuse(person, 'draft-changed', {
+    seen: shortVersion(seen.slice(0, 40)),
+    head: shortVersion(draft.head),
+    by: saved.by,
+    at: berlinTime(saved.at, person.language),
+  })
+}
+
+/**
+ * Saving on top of what the person opened: `startedFrom` is the draft's version the editor
+ * loaded (`null`: there was no draft, the entry as it is live). Anything else there now means
+ * someone saved in between, and this save would overwrite their change unseen.
+ */
+export function maySaveOn(
+  person: Person,
+  current: { head: string; saved: VersionSaved } | null,
+  startedFrom: string | null,
+): Decision {
+  if ((current?.head ?? null) === startedFrom) return allowed
+  if (current === null) return refuse(person, 'draft-gone')
+  return refuse(person, 'saved-meanwhile', {
+    by: current.saved.by,
+    at: berlinTime(current.saved.at, person.language),
+    head: shortVersion(current.head),
+  })
+}
+
+/**
+ * One file belongs to one draft: a save to draft `id` may not change a file another draft
+ * changes (`others`: each other draft's id and files), whatever name the entry is opened by.
+ */
+export function mayTakeFiles(
+  person: Person,
+  id: string,
+  paths: readonly string[],
+  others: readonly { id: string; files: readonly string[] }[],
+): Decision {
+  for (const other of others) {
+    if (other.id === id) continue
+    const file = paths.find((path) => other.files.includes(path))
+    if (file) return refuse(person, 'file-taken', { file, draft: other.id })
+  }
+  return allowed
+}
+
+/**
+ * A draft's status after a save: always "draft", whoever saves and whatever it was. A version in
+ * review or approved is a version someone decided on; the one saved now is not it, and only its
+ * authors decide when it is ready for review again (`maySubmit`).
+ */
+export function statusAfterSave(_before: 'draft' | 'pending_review' | 'pending_publish'): 'draft' {
+  return 'draft'
+}
 
 const allowed: Decision = { allowed: true }
 

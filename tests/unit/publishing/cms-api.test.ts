@@ -16,8 +16,8 @@ import type { Person } from '../../../src/publishing/people/roles'
 import { Drafts, type DraftView, MAIN } from '../../../src/publishing/workflow/drafts'
 import { Publisher } from '../../../src/publishing/workflow/publisher'
 import { Releases } from '../../../src/publishing/workflow/releases'
-import { ada, paul, rita } from '../../support/people'
-import { openPublishingDatabase, type TestDatabase } from '../../support/publishing'
+import { ada, olga, paul, rita } from '../../support/people'
+import { approveSeen, openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
@@ -75,9 +75,19 @@ const call = (who: Person, action: string, params: Record<string, unknown> = {})
 
 const body = <T>(answer: CmsAnswer) => answer.body as T
 
-/** The about page in both languages with the English title changed, as Decap sends it. */
-const saveAbout = (who: Person, title: string, extra: Record<string, unknown> = {}) =>
+/** The version of a draft as the editor has it after opening it (`null`: no draft). */
+const versionOf = async (who: Person, entry: { collection: string; slug: string }) => {
+  const opened = await call(who, 'unpublishedEntry', entry)
+  return opened.status === 404 ? null : body<{ version: string }>(opened).version
+}
+
+/**
+ * The about page in both languages with the English title changed, as Decap sends it, made on
+ * the version there now unless `extra` says another.
+ */
+const saveAbout = async (who: Person, title: string, extra: Record<string, unknown> = {}) =>
   call(who, 'persistEntry', {
+    version: await versionOf(who, { collection: 'pages', slug: 'about' }),
     dataFiles: [
       { path: EN, slug: 'about', raw: english.replace(/^title: .*$/m, `title: ${title}`) },
       { path: DE, slug: 'about', raw: german },
@@ -107,7 +117,14 @@ describe('reading what is live', () => {
 describe('drafts through the editor', () => {
   it('saves a draft as its author, main untouched, and shows it as Decap expects', async () => {
     const saved = await saveAbout(ada, 'About the bank')
-    expect(saved).toEqual({ status: 200, body: { message: 'entry saved as a draft' } })
+    expect(saved).toEqual({
+      status: 200,
+      body: {
+        message: 'entry saved as a draft',
+        version: (await drafts.get('pages/about'))?.head,
+        status: 'draft',
+      },
+    })
     expect(await repo.resolve(MAIN)).toBe(main)
     expect(body(await call(ada, 'unpublishedEntries'))).toEqual(['pages/about'])
     const entry = body<{ diffs: { path: string; newFile: boolean }[]; status: string }>(
@@ -208,22 +225,18 @@ describe('drafts through the editor', () => {
 
   it('moves a draft through review: the author may not approve it, a reviewer may, a publisher publishes', async () => {
     await saveAbout(ada, 'Reviewed')
-    const toReview = { collection: 'pages', slug: 'about', newStatus: 'pending_review' }
+    const about = { collection: 'pages', slug: 'about' }
+    const version = await versionOf(ada, about)
+    const toReview = { ...about, newStatus: 'pending_review', version }
     expect((await call(ada, 'updateUnpublishedEntryStatus', toReview)).status).toBe(200)
-    const ready = { collection: 'pages', slug: 'about', newStatus: 'pending_publish' }
+    const ready = { ...about, newStatus: 'pending_publish', version }
     const own = await call(ada, 'updateUnpublishedEntryStatus', ready)
     expect(own.status).toBe(403)
     expect(body<{ error: string }>(own).error).toMatch(/reviewer/)
     expect((await call(rita, 'updateUnpublishedEntryStatus', ready)).status).toBe(200)
-    const early = await call(rita, 'publishUnpublishedEntry', {
-      collection: 'pages',
-      slug: 'about',
-    })
+    const early = await call(rita, 'publishUnpublishedEntry', { ...about, version })
     expect(early.status).toBe(403)
-    const published = await call(paul, 'publishUnpublishedEntry', {
-      collection: 'pages',
-      slug: 'about',
-    })
+    const published = await call(paul, 'publishUnpublishedEntry', { ...about, version })
     expect(published.status).toBe(200)
     expect(
       (
@@ -368,6 +381,80 @@ describe('drafts through the editor', () => {
     expect(await drafts.mergesWithMain(draft.head)).toBe(true)
   })
 
+  it('refuses a save made on an older version, saying who saved in between, and keeps theirs', async () => {
+    // Finding 3 of the insider's probe: two authors open the draft, both save; both got 200.
+    await saveAbout(ada, 'First')
+    const about = { collection: 'pages', slug: 'about' }
+    const opened = await versionOf(ada, about)
+    const [file] = body<{ diffs: { id: string }[] }>(
+      await call(ada, 'unpublishedEntry', about),
+    ).diffs
+    expect(await saveAbout(olga, 'By Olga')).toMatchObject({ status: 200 })
+    // What Ada's editor goes on to read of the draft is the version it was told of.
+    const read = await call(ada, 'unpublishedEntryDataFile', { ...about, path: EN, id: file?.id })
+    expect(body<{ data: string }>(read).data).toMatch(/^title: First$/m)
+    const late = await saveAbout(ada, 'By Ada, late', { version: opened })
+    expect(late.status).toBe(409)
+    expect(body<{ error: string }>(late).error).toMatch(
+      /^Not saved: olga@bank\.example saved this entry at .* \(Berlin\) \(version [0-9a-f]{7}\), after you opened it, and your save would have overwritten it\. Reload the entry/,
+    )
+    const kept = (await drafts.get('pages/about')) as DraftView
+    expect((await repo.readFile(kept.head, 'content/en/pages/about.yaml'))?.toString()).toMatch(
+      /^title: By Olga$/m,
+    )
+    // A save sent with no version is one made on the live entry: the draft there is not it.
+    const blind = await call(ada, 'persistEntry', {
+      dataFiles: [
+        { path: EN, slug: 'about', raw: english.replace(/^title: .*$/m, 'title: Blind') },
+      ],
+      assets: [],
+      options: { collectionName: 'pages', useWorkflow: true, status: 'draft' },
+    })
+    expect(blind.status).toBe(409)
+    const named = await saveAbout(ada, 'Named by ref', { version: 'HEAD~1' })
+    expect(named).toMatchObject({ status: 400, body: { error: 'not a version: "HEAD~1"' } })
+    expect((await drafts.get('pages/about'))?.head).toBe(kept.head)
+  })
+
+  it('keeps one file to one draft: a service opened as a page is the same file, refused', async () => {
+    const services = await call(ada, 'entriesByFolder', {
+      folder: 'content/service',
+      extension: 'yaml',
+      depth: 2,
+    })
+    const path = body<{ file: { path: string } }[]>(services)
+      .map((entry) => entry.file.path)
+      .find((file) => file.startsWith('content/service/en/')) as string
+    const slug = path
+      .split('/')
+      .at(-1)
+      ?.replace(/\.yaml$/, '') as string
+    const raw = body<{ data: string }>(await call(ada, 'getEntry', { path })).data
+    const edit = (collection: string, entrySlug: string, entryPath: string, title: string) =>
+      call(ada, 'persistEntry', {
+        version: null,
+        dataFiles: [
+          { path: entryPath, slug: entrySlug, raw: raw.replace(/^title: .*$/m, `title: ${title}`) },
+        ],
+        assets: [],
+        options: { collectionName: collection, useWorkflow: true, status: 'draft' },
+      })
+    expect((await edit('service', slug, path, 'As a service')).status).toBe(200)
+    const asPage = await edit(
+      'pages',
+      `services.${slug}`,
+      `content/pages/en/services.${slug}.yaml`,
+      'As a page',
+    )
+    expect(asPage.status).toBe(409)
+    expect(body<{ error: string }>(asPage).error).toMatch(
+      new RegExp(
+        `is changed by another draft already, service/${slug}, and one file belongs to one draft`,
+      ),
+    )
+    expect(body(await call(ada, 'unpublishedEntries'))).toEqual([`service/${slug}`])
+  })
+
   it('discards a draft; main stays as it was', async () => {
     await saveAbout(ada, 'Discarded')
     expect(
@@ -428,10 +515,11 @@ describe('deletions and images on their own go through review too', () => {
     expect((await call(ada, 'deleteFiles', { paths: [JOB_EN, JOB_DE] })).status).toBe(409)
 
     // The four-eyes rules as for any change, then the files go.
-    const ready = { ...job, newStatus: 'pending_publish' }
+    const version = await versionOf(rita, job)
+    const ready = { ...job, newStatus: 'pending_publish', version }
     expect((await call(ada, 'updateUnpublishedEntryStatus', ready)).status).toBe(403)
     expect((await call(rita, 'updateUnpublishedEntryStatus', ready)).status).toBe(200)
-    expect((await call(paul, 'publishUnpublishedEntry', job)).status).toBe(200)
+    expect((await call(paul, 'publishUnpublishedEntry', { ...job, version })).status).toBe(200)
     expect(await live('content/en/jobs/working-student-data.yaml')).toBeNull()
     expect(await live('content/de/jobs/working-student-data.yaml')).toBeNull()
     const trail = (await readAudit(database)).map((entry) => entry.action)
@@ -515,12 +603,13 @@ describe('deletions and images on their own go through review too', () => {
     expect(taken.status).toBe(409)
     expect(body<{ error: string }>(taken).error).toMatch(/exists on the live site already/)
 
-    await drafts.approve(rita, 'media/branch-office.png')
+    await approveSeen(drafts, rita, 'media/branch-office.png')
     expect(
       (
         await call(paul, 'publishUnpublishedEntry', {
           collection: 'media',
           slug: 'branch-office.png',
+          version: (await drafts.get('media/branch-office.png'))?.head,
         })
       ).status,
     ).toBe(200)

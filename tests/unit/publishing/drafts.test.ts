@@ -25,7 +25,12 @@ import {
 } from '../../../src/publishing/workflow/drafts'
 import { approvalStands } from '../../../src/publishing/workflow/four-eyes'
 import { ada, olga, paul, person, rita } from '../../support/people'
-import { ABOUT, openPublishingDatabase, type TestDatabase } from '../../support/publishing'
+import {
+  ABOUT,
+  approveSeen,
+  openPublishingDatabase,
+  type TestDatabase,
+} from '../../support/publishing'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let dir: string
@@ -82,26 +87,75 @@ describe('drafts', () => {
   it('lets a reviewer who wrote none of it approve the current commit; the next edit voids it', async () => {
     await save(ada, 'About us')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
-    await expect(drafts.approve(ada, 'pages/about')).rejects.toThrow(
+    await expect(approveSeen(drafts, ada, 'pages/about')).rejects.toThrow(
       /Only people with the reviewer role may approve/,
     )
-    const approved = await drafts.approve(rita, 'pages/about')
+    const approved = await approveSeen(drafts, rita, 'pages/about')
     expect(approved.status).toBe('pending_publish')
     expect(approvalStands(approved)).toBe(true)
 
+    // An edit returns it to draft: that version is not what anyone submitted or approved.
     const edited = await save(ada, 'About Lumora')
-    expect(edited.status).toBe('pending_review')
+    expect(edited).toMatchObject({ status: 'draft', submission: null })
     expect(approvalStands(edited)).toBe(false)
-    const again = await drafts.approve(rita, 'pages/about')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review', edited.head)
+    const again = await approveSeen(drafts, rita, 'pages/about')
     expect(approvalStands(again)).toBe(true)
     expect(again.approval?.commit).toBe(edited.head)
+  })
+
+  it('approves only the version the reviewer saw: a save after she opened it is refused, saying who saved it', async () => {
+    // Finding 1 of the insider's probe: SAFE submitted, seen by Rita, EVIL saved, Approve.
+    await save(ada, 'SAFE')
+    const submitted = await drafts.setStatus(ada, 'pages/about', 'pending_review')
+    const seen = submitted.head
+    const evil = await save(ada, 'EVIL')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review', evil.head)
+    const refusal = await drafts.approve(rita, 'pages/about', seen).catch((error) => error)
+    expect(refusal).toBeInstanceOf(RefusedError)
+    expect((refusal as RefusedError).status).toBe(409)
+    expect((refusal as RefusedError).message).toMatch(
+      new RegExp(
+        `changed after you opened it: you saw version ${seen.slice(0, 7)}, and ada@bank.example saved version ${evil.head.slice(0, 7)} at .* \\(Berlin\\)`,
+      ),
+    )
+    const after = (await drafts.get('pages/about')) as DraftView
+    expect(after).toMatchObject({ status: 'pending_review', approval: null })
+    expect((await readAudit(database)).at(-1)).toMatchObject({
+      action: 'refusal',
+      actor: rita.email,
+      details: { code: 'draft-changed' },
+    })
+    // Without a version named, nothing is approved either; with the one there, it is.
+    await expect(drafts.approve(rita, 'pages/about', undefined)).rejects.toThrow(
+      /Which version of this draft did you review/,
+    )
+    expect(
+      (await drafts.approve(rita, 'pages/about', evil.head.slice(0, 7))).approval,
+    ).toMatchObject({ by: rita.email, commit: evil.head })
+    // In German for a person who chose it.
+    await save(ada, 'EVIL 2')
+    const german = { ...rita, language: 'de' as const }
+    await expect(drafts.approve(german, 'pages/about', evil.head)).rejects.toThrow(
+      /Dieser Entwurf wurde geändert, nachdem Sie ihn geöffnet haben/,
+    )
+    expect(await verifyAudit(database)).toMatchObject({ ok: true })
+  })
+
+  it('moves to review only the version its author saw, when the editor names one', async () => {
+    const first = await save(ada, 'About us')
+    await save(olga, 'About us, by Olga')
+    await expect(
+      drafts.setStatus(ada, 'pages/about', 'pending_review', first.head),
+    ).rejects.toThrow(/olga@bank.example saved version/)
+    expect((await drafts.get('pages/about'))?.status).toBe('draft')
   })
 
   it('refuses an approval by anyone who wrote part of the draft, and records the refusal', async () => {
     await save(ada, 'About us')
     await save(olga, 'About us, by Olga too')
     const before = await drafts.get('pages/about')
-    const refusal = await drafts.approve(olga, 'pages/about').catch((error: unknown) => error)
+    const refusal = await approveSeen(drafts, olga, 'pages/about').catch((error: unknown) => error)
     expect(refusal).toBeInstanceOf(RefusedError)
     expect((refusal as RefusedError).message).toMatch(/four-eyes principle/)
     expect(await drafts.get('pages/about')).toEqual(before)
@@ -122,7 +176,7 @@ describe('drafts', () => {
         .map((entry) => [entry.actor, entry.details.code])
     // Saved and left in draft: neither approving nor moving it to ready gets through.
     await save(ada, 'About us')
-    await expect(drafts.approve(rita, 'pages/about')).rejects.toThrow(
+    await expect(approveSeen(drafts, rita, 'pages/about')).rejects.toThrow(
       /not been moved to review by its author/,
     )
     await expect(drafts.setStatus(rita, 'pages/about', 'pending_publish')).rejects.toBeInstanceOf(
@@ -132,16 +186,20 @@ describe('drafts', () => {
     await expect(drafts.setStatus(olga, 'pages/about', 'pending_review')).rejects.toThrow(
       /Only someone who wrote part of this draft may move it to review/,
     )
-    await expect(drafts.approve(olga, 'pages/about')).rejects.toBeInstanceOf(RefusedError)
+    await expect(approveSeen(drafts, olga, 'pages/about')).rejects.toBeInstanceOf(RefusedError)
     // Submitted, then sent back: the choice is Ada's again.
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
     expect((await drafts.get('pages/about'))?.submission).toMatchObject({ by: ada.email })
     await drafts.requestChanges(rita, 'pages/about', 'Please name the licence.')
     expect((await drafts.get('pages/about'))?.submission).toBeNull()
-    await expect(drafts.approve(rita, 'pages/about')).rejects.toThrow(/not been moved to review/)
+    await expect(approveSeen(drafts, rita, 'pages/about')).rejects.toThrow(
+      /not been moved to review/,
+    )
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await drafts.setStatus(rita, 'pages/about', 'draft')
-    await expect(drafts.approve(rita, 'pages/about')).rejects.toThrow(/not been moved to review/)
+    await expect(approveSeen(drafts, rita, 'pages/about')).rejects.toThrow(
+      /not been moved to review/,
+    )
     // Submitted, then its branch moved outside the service: that version was never submitted.
     const submitted = await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await repo.commit({
@@ -152,12 +210,12 @@ describe('drafts', () => {
       author: { name: 'Ada', email: ada.email },
       message: 'Pushed to the draft by hand',
     })
-    await expect(drafts.approve(rita, 'pages/about')).rejects.toThrow(
+    await expect(approveSeen(drafts, rita, 'pages/about')).rejects.toThrow(
       /changed since its author moved it to review/,
     )
     expect(await refusals()).toEqual([
       [rita.email, 'not-submitted'],
-      [rita.email, 'not-submitted'],
+      [rita.email, 'version-unknown'],
       [olga.email, 'not-own-draft'],
       [olga.email, 'not-submitted'],
       [rita.email, 'not-submitted'],
@@ -167,36 +225,37 @@ describe('drafts', () => {
     expect(await verifyAudit(database)).toMatchObject({ ok: true })
   })
 
-  it('keeps a draft saved while in review in review, the saved version the one submitted', async () => {
-    await save(ada, 'About us')
+  it('returns a draft in review or approved to draft when anyone saves it, its own submitter too', async () => {
+    for (const [who, status] of [
+      [ada, 'pending_review'],
+      [person('otto@bank.example', ['author']), 'pending_review'],
+      [ada, 'pending_publish'],
+    ] as const) {
+      const draft = (await drafts.get('pages/about')) ?? (await save(ada, 'About us'))
+      if (draft.status === 'draft') await drafts.setStatus(ada, 'pages/about', 'pending_review')
+      if (status === 'pending_publish') await approveSeen(drafts, rita, 'pages/about')
+      const saved = await save(who, `About us, by ${who.email}`)
+      expect(saved, `${who.email} saving it ${status}`).toMatchObject({
+        status: 'draft',
+        submission: null,
+      })
+      expect((await readAudit(database)).at(-1)?.details).toMatchObject({
+        returnedToDraft: status,
+      })
+      await expect(approveSeen(drafts, rita, 'pages/about')).rejects.toThrow(
+        /not been moved to review/,
+      )
+    }
+    // Any of its authors may submit it again, and that version may be approved.
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
-    const edited = await save(ada, 'About us, edited in review')
-    expect(edited.status).toBe('pending_review')
-    expect(edited.submission).toMatchObject({ by: ada.email, commit: edited.head })
-    expect((await drafts.approve(rita, 'pages/about')).status).toBe('pending_publish')
-    // Saved while in draft, it stays unsubmitted.
-    await drafts.setStatus(ada, 'pages/about', 'draft')
-    expect((await save(ada, 'About us, later')).submission).toBeNull()
-  })
-
-  it('returns a draft in review to draft when another author saves it: they did not submit it', async () => {
-    await save(ada, 'About us')
-    await drafts.setStatus(ada, 'pages/about', 'pending_review')
-    const otto = person('otto@bank.example', ['author'])
-    const saved = await save(otto, 'About us, by Otto')
-    expect(saved).toMatchObject({ status: 'draft', submission: null })
-    expect((await readAudit(database)).at(-1)?.details).toMatchObject({ returnedToDraft: true })
-    await expect(drafts.approve(rita, 'pages/about')).rejects.toThrow(/not been moved to review/)
-    // Either of its authors may submit it now.
-    await drafts.setStatus(otto, 'pages/about', 'pending_review')
-    expect((await drafts.approve(rita, 'pages/about')).status).toBe('pending_publish')
+    expect((await approveSeen(drafts, rita, 'pages/about')).status).toBe('pending_publish')
   })
 
   it('approves nothing that changed between reading it and approving it', async () => {
     await save(ada, 'About us')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
-    // Ada saves again (still in review, her version submitted) just after Rita's approval read
-    // the draft: the approval is refused, and the draft stays in review.
+    // Ada saves again just after Rita's approval read the draft: the approval is refused, and
+    // the draft is back in draft, the new version for its author to submit.
     class Racing extends Drafts {
       race = true
       override async get(id: string) {
@@ -209,12 +268,12 @@ describe('drafts', () => {
       }
     }
     const racing = new Racing(database, repo, () => new Date(Date.UTC(2026, 10, 26, 10)))
-    await expect(racing.approve(rita, 'pages/about')).rejects.toThrow(
-      /changed since its author moved it to review/,
+    const seen = (await drafts.get('pages/about'))?.head
+    await expect(racing.approve(rita, 'pages/about', seen)).rejects.toThrow(
+      /changed after you opened it/,
     )
     const after = (await drafts.get('pages/about')) as DraftView
-    expect(after).toMatchObject({ status: 'pending_review', approval: null })
-    expect(after.submission?.commit).toBe(after.head)
+    expect(after).toMatchObject({ status: 'draft', approval: null, submission: null })
   })
 
   it('sends a draft back with a comment its author sees', async () => {
@@ -269,7 +328,7 @@ describe('publishing a draft', () => {
   it('merges an approved draft onto main by the publisher, keeps what reached main meanwhile, and removes the draft', async () => {
     await save(ada, 'About us')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
-    await drafts.approve(rita, 'pages/about')
+    await approveSeen(drafts, rita, 'pages/about')
     // A developer's change reaches main meanwhile.
     const elsewhere = await repo.commit({
       ref: MAIN,
@@ -299,7 +358,7 @@ describe('publishing a draft', () => {
   it('withdraws the approval when a draft is sent back, so it cannot be published', async () => {
     await save(ada, 'About us')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
-    await drafts.approve(rita, 'pages/about')
+    await approveSeen(drafts, rita, 'pages/about')
     await drafts.setStatus(rita, 'pages/about', 'draft')
     expect((await drafts.get('pages/about'))?.approval).toBeNull()
     await expect(drafts.merged(paul, 'pages/about')).rejects.toThrow(/has not been approved yet/)
@@ -322,11 +381,41 @@ describe('publishing a draft', () => {
         'Mine',
         first.head,
       ),
-    ).rejects.toBeInstanceOf(RefMovedError)
+    ).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(
+        new RegExp(
+          `^Not saved: olga@bank.example saved this entry at .* \\(Berlin\\) \\(version ${theirs.head.slice(0, 7)}\\), after you opened it`,
+        ),
+      ),
+    })
     expect((await drafts.get('pages/about'))?.head).toBe(theirs.head)
+    // Opened before a draft existed (the live entry): Olga's draft is there now.
     await expect(
-      drafts.save(ada, 'pages/new', [{ path: ABOUT, content: 'x\n' }], 'New', first.head),
-    ).rejects.toBeInstanceOf(RefMovedError)
+      drafts.save(ada, 'pages/about', [{ path: ABOUT, content: 'title: Mine\n' }], 'Mine', null),
+    ).rejects.toMatchObject({ status: 409, decision: { code: 'saved-meanwhile' } })
+    // The draft opened is gone (published, discarded): nothing of it comes back unseen.
+    await expect(
+      drafts.save(ada, 'pages/new', [{ path: OTHER, content: 'x\n' }], 'New', first.head),
+    ).rejects.toMatchObject({ status: 409, decision: { code: 'draft-gone' } })
+    expect(
+      (await readAudit(database))
+        .filter((entry) => entry.action === 'refusal')
+        .map((entry) => entry.details.code),
+    ).toEqual(['saved-meanwhile', 'saved-meanwhile', 'draft-gone'])
+  })
+
+  it('keeps one file to one draft, whatever name the entry is opened by', async () => {
+    await save(ada, 'About us')
+    const refusal = await drafts
+      .save(olga, 'about/page', [{ path: ABOUT, content: 'title: Twice\n' }], 'Twice', null)
+      .catch((error) => error)
+    expect(refusal).toMatchObject({
+      status: 409,
+      message: `Not saved: ${ABOUT} is changed by another draft already, pages/about, and one file belongs to one draft. Open that draft to change it, or wait until it is published or discarded.`,
+    })
+    expect(await drafts.get('about/page')).toBeNull()
+    expect(await drafts.ids()).toEqual(['pages/about'])
   })
 
   it('refuses draft names git cannot keep as branches', async () => {
@@ -348,7 +437,7 @@ describe('publishing a draft', () => {
     await save(ada, 'About us')
     await expect(drafts.merged(paul, 'pages/about')).rejects.toThrow(/has not been approved yet/)
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
-    await drafts.approve(rita, 'pages/about')
+    await approveSeen(drafts, rita, 'pages/about')
     await save(ada, 'About us, edited')
     await expect(drafts.merged(paul, 'pages/about')).rejects.toThrow(/approved again/)
     expect(await repo.resolve(MAIN)).toBe(main)
@@ -357,7 +446,7 @@ describe('publishing a draft', () => {
   it('refuses a draft that no longer merges, naming the file to re-save', async () => {
     await save(ada, 'About us')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
-    await drafts.approve(rita, 'pages/about')
+    await approveSeen(drafts, rita, 'pages/about')
     await repo.commit({
       ref: MAIN,
       parent: main,
@@ -392,9 +481,9 @@ describe('publishing a draft', () => {
     )
     expect(resaved).toMatchObject({ base: developer, files: [ABOUT] })
     expect(resaved.writers).toEqual([ada.email, olga.email])
-    await expect(drafts.approve(olga, 'pages/about')).rejects.toThrow(/wrote/)
+    await expect(approveSeen(drafts, olga, 'pages/about')).rejects.toThrow(/wrote/)
     await drafts.setStatus(olga, 'pages/about', 'pending_review')
-    await drafts.approve(rita, 'pages/about')
+    await approveSeen(drafts, rita, 'pages/about')
     const merged = await drafts.merged(paul, 'pages/about')
     expect((await repo.readFile(merged.commit, ABOUT))?.toString()).toBe('title: About us, again\n')
     expect((await repo.readFile(merged.commit, OTHER))?.toString()).toBe('other\n')
@@ -414,7 +503,7 @@ describe('publishing a draft', () => {
     const mine = { ...first, title: 'About us', description: 'Drafted description' }
     await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: entry(mine) }], 'Draft')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
-    await drafts.approve(rita, 'pages/about')
+    await approveSeen(drafts, rita, 'pages/about')
     // Meanwhile on main: the intro, the same description, the image, and a new field.
     const developer = await repo.commit({
       ref: MAIN,
@@ -446,7 +535,8 @@ describe('publishing a draft', () => {
     ])
     const saves = (await readAudit(database)).filter((entry) => entry.action === 'save')
     expect(saves.at(-1)?.details).toMatchObject({ overridden: [`${ABOUT}: seo.description`] })
-    await drafts.approve(rita, 'pages/about')
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
+    await approveSeen(drafts, rita, 'pages/about')
     expect(await repo.readFile((await drafts.merged(olga, 'pages/about')).commit, ABOUT)).toEqual(
       await repo.readFile(resaved.head, ABOUT),
     )
@@ -455,7 +545,7 @@ describe('publishing a draft', () => {
   it('keeps a draft saved again while it was being published: its newer edit waits for review of its own', async () => {
     await save(ada, 'About us')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
-    await drafts.approve(rita, 'pages/about')
+    await approveSeen(drafts, rita, 'pages/about')
     const merged = await drafts.merged(olga, 'pages/about')
     // Saved again while the site was being built for the publication.
     const newer = await save(ada, 'About us, edited meanwhile')
@@ -478,7 +568,7 @@ describe('publishing a draft', () => {
   it('lands nothing when main moved after the merge was made', async () => {
     await save(ada, 'About us')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
-    await drafts.approve(rita, 'pages/about')
+    await approveSeen(drafts, rita, 'pages/about')
     const merged = await drafts.merged(paul, 'pages/about')
     const moved = await repo.commit({
       ref: MAIN,

@@ -16,7 +16,7 @@ import { IMAGE_POLICY } from '../../../src/publishing/http/policy'
 import { disablePerson, startSession } from '../../../src/publishing/people/people'
 import type { PublishingService } from '../../../src/publishing/service'
 import { ada, addPeople, paul, person, rita } from '../../support/people'
-import { openServiceWithStandInBuild } from '../../support/publishing'
+import { approveSeen, openServiceWithStandInBuild } from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
@@ -586,7 +586,8 @@ describe('the page of changes', () => {
   })
 
   it('approves and publishes by the four-eyes rules, each refusal a message', async () => {
-    const id = { id: 'media/branch-office.png' }
+    const version = (await service.drafts.get('media/branch-office.png'))?.head
+    const id = { id: 'media/branch-office.png', version }
     const own = await as('ada@bank.example', 'POST', '/api/changes/approve', id)
     expect(own.statusCode).toBe(403)
     expect(own.json().error).toMatch(/reviewer/)
@@ -606,6 +607,52 @@ describe('the page of changes', () => {
       id: '../main',
     })
     expect(unknown.statusCode).toBe(400)
+  })
+
+  it('approves and publishes only the version the page showed, and says who saved another', async () => {
+    const imprint = 'content/en/pages/imprint.yaml'
+    const live = await readFile(join(ROOT, imprint), 'utf8')
+    const saveTitle = (title: string) =>
+      service.drafts.save(
+        ada,
+        'pages/imprint',
+        [{ path: imprint, content: live.replace(/^title: .*$/m, `title: ${title}`) }],
+        title,
+      )
+    const safe = await saveTitle('SAFE')
+    await service.drafts.setStatus(ada, 'pages/imprint', 'pending_review')
+    // Rita opens the page of changes: it shows SAFE's version, and her form carries it.
+    const page = (await as('rita@bank.example', 'GET', '/changes')).body
+    expect(page).toContain(`Version ${safe.head.slice(0, 7)}, saved by ada@bank.example on`)
+    expect(page).toMatch(
+      new RegExp(
+        `data-action="/api/changes/approve"[^>]*>[^]*?name="version" value="${safe.head}"`,
+      ),
+    )
+    const evil = await saveTitle('EVIL')
+    await service.drafts.setStatus(ada, 'pages/imprint', 'pending_review')
+    const approve = await as('rita@bank.example', 'POST', '/api/changes/approve', {
+      id: 'pages/imprint',
+      version: safe.head,
+    })
+    expect(approve.statusCode).toBe(409)
+    expect(approve.json().error).toMatch(
+      new RegExp(
+        `you saw version ${safe.head.slice(0, 7)}, and ada@bank.example saved version ${evil.head.slice(0, 7)}`,
+      ),
+    )
+    expect((await service.drafts.get('pages/imprint'))?.status).toBe('pending_review')
+    // Approved as seen, then saved again: the publisher's page is out of date too.
+    const seen = { id: 'pages/imprint', version: evil.head }
+    expect((await as('rita@bank.example', 'POST', '/api/changes/approve', seen)).statusCode).toBe(
+      200,
+    )
+    const later = await saveTitle('LATER')
+    const publish = await as('paul@bank.example', 'POST', '/api/changes/publish', seen)
+    expect(publish.statusCode).toBe(409)
+    expect((await service.drafts.get('pages/imprint'))?.head).toBe(later.head)
+    const main = (await service.repo.resolve('refs/heads/main')) as string
+    expect((await service.repo.readFile(main, imprint))?.toString()).toBe(live)
   })
 
   it('offers each person only what the rules allow, says why not, and shows text as its source or its changes', async () => {
@@ -650,7 +697,7 @@ describe('the page of changes', () => {
     expect(section((await as('paul@bank.example', 'GET', '/changes')).body)).not.toContain(
       'Publish now',
     )
-    await service.drafts.approve(rita, 'pages/imprint')
+    await approveSeen(service.drafts, rita, 'pages/imprint')
     expect(section((await as('paul@bank.example', 'GET', '/changes')).body)).toContain(
       '>Publish now</button>',
     )
@@ -668,7 +715,7 @@ describe('the page of changes', () => {
     )
     // Her save returned it to draft (Ada had submitted it); she submits it herself.
     await service.drafts.setStatus(olga, 'pages/imprint', 'pending_review')
-    await service.drafts.approve(rita, 'pages/imprint')
+    await approveSeen(service.drafts, rita, 'pages/imprint')
     const forOlga = section((await as('olga@bank.example', 'GET', '/changes')).body)
     expect(forOlga).not.toContain('>Publish now</button>')
     expect(forOlga).toContain('You may not publish it: You wrote part of this draft')
@@ -730,7 +777,7 @@ describe('the page of changes', () => {
       ],
       'About',
     )
-    const id = { id: 'pages/about' }
+    const id = { id: 'pages/about', version: (await service.drafts.get('pages/about'))?.head }
     expect(
       (
         await as('ada@bank.example', 'POST', '/api/cms', {

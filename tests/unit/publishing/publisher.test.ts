@@ -23,6 +23,7 @@ import { ada, paul, rita } from '../../support/people'
 import {
   ABOUT,
   approvedDraft,
+  approveSeen,
   openPublishingDatabase,
   type TestDatabase,
 } from '../../support/publishing'
@@ -168,7 +169,7 @@ describe('publishing the real site', () => {
     const broken = original.replace(/^title: .*$/m, 'title: ""')
     await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: broken }], 'No title')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
-    await drafts.approve(rita, 'pages/about')
+    await approveSeen(drafts, rita, 'pages/about')
 
     const failure = await publisher.publish(paul, 'pages/about').catch((error) => error)
     expect(failure).toBeInstanceOf(BuildFailedError)
@@ -586,7 +587,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two service processes on one Post
         'one',
       )
       await one.drafts.setStatus(ada, 'pages/about', 'pending_review')
-      await one.drafts.approve(rita, 'pages/about')
+      await approveSeen(one.drafts, rita, 'pages/about')
       const GERMAN = 'content/de/pages/about.yaml'
       await two.drafts.save(
         ada,
@@ -595,7 +596,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two service processes on one Post
         'two',
       )
       await two.drafts.setStatus(ada, 'pages/about-de', 'pending_review')
-      await two.drafts.approve(rita, 'pages/about-de')
+      await approveSeen(two.drafts, rita, 'pages/about-de')
       await Promise.all([
         one.publisher.publish(paul, 'pages/about'),
         two.publisher.publish(paul, 'pages/about-de'),

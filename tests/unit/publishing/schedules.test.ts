@@ -27,6 +27,7 @@ import { ada, addPeople, paul, rita } from '../../support/people'
 import {
   ABOUT,
   approvedDraft,
+  approveSeen,
   openPublishingDatabase,
   openServiceWithStandInBuild,
   type TestDatabase,
@@ -161,7 +162,7 @@ for (const kind of databases()) {
         'Delete jobPosting/working-student-data',
       )
       await drafts.setStatus(ada, 'jobPosting/working-student-data', 'pending_review')
-      await drafts.approve(rita, 'jobPosting/working-student-data')
+      await approveSeen(drafts, rita, 'jobPosting/working-student-data')
       await schedules.schedule(
         paul,
         'jobPosting/working-student-data',
@@ -302,7 +303,7 @@ describe('a schedule across a restart of the service', () => {
     )
     await first.drafts.save(ada, 'pages/about', [{ path: ABOUT, content: text }], 'Restart')
     await first.drafts.setStatus(ada, 'pages/about', 'pending_review')
-    await first.drafts.approve(rita, 'pages/about')
+    await approveSeen(first.drafts, rita, 'pages/about')
     await first.schedules.schedule(paul, 'pages/about', fromBerlinTime('2026-11-27T10:00'))
     await first.close()
 
