@@ -6,6 +6,7 @@
  */
 import { withholdApproval } from './cms-permissions'
 import { editorSetup, registerPreviews } from './cms-preview'
+import { createVersions, type ProxyRequest } from './cms-versions'
 
 interface Me {
   name: string
@@ -40,8 +41,21 @@ if (setup) {
   const { win, config } = setup
   const ProxyBackend = win.CMS.getBackend('proxy').init(config, {}).constructor as new (
     ...args: unknown[]
-  ) => object
+  ) => { request(payload: ProxyRequest): Promise<unknown> }
+  const versions = createVersions(document.documentElement.lang)
   class BankBackend extends ProxyBackend {
+    // Every request goes through here: the versions it is made on go with it (cms-versions.ts).
+    override async request(payload: ProxyRequest) {
+      const sent = versions.outgoing(payload)
+      try {
+        const answer = await super.request(sent)
+        versions.answered(sent, answer)
+        return answer
+      } catch (error) {
+        versions.failed(sent, error as { status?: number; message?: string })
+        throw error
+      }
+    }
     authComponent() {
       // No login page of Decap's own: the service signed the person in; take that up at once.
       return win.createClass({

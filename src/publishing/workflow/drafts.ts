@@ -16,7 +16,6 @@ import {
   type FileChange,
   type GitRepository,
   MergeConflictError,
-  RefMovedError,
 } from '../git/repository'
 import type { Person } from '../people/roles'
 import { mergeContentFile } from './field-merge'
