@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type ChangedFile, changesPage, releasesPage, schedulesPage } from '../pages/manage'
-import type { Person } from '../people/roles'
+import type { EditorLanguage, Person } from '../people/roles'
+import { compareFile } from '../review/compare'
 import { type DraftView, RefusedError } from '../workflow/drafts'
 import { mayRollBack } from '../workflow/four-eyes'
 import { berlinLocal, fromBerlinTime, ScheduleError } from '../workflow/schedules'
@@ -15,8 +16,10 @@ import { IMAGE_POLICY } from './policy'
 import { IMAGE_TYPES } from './previews'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
 
-/** Files a reviewer reads as text: entries and drawings. */
-const TEXT_FILE = /\.(ya?ml|md|svg|json)$/i
+/** Files a reviewer reads field by field: entries. */
+const CONTENT_FILE = /\.(ya?ml|md)$/i
+/** Files a reviewer reads as text: drawings and data. */
+const TEXT_FILE = /\.(svg|json)$/i
 
 /** The version of a draft a request says the person saw (a commit), if it says one. */
 const versionOf = (fields: Record<string, unknown>) =>
@@ -49,8 +52,10 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
           // git's header lines name the paths and blobs; the file is named above.
           .filter((line) => !/^(diff --git|index |--- |\+\+\+ )/.test(line))
           .join('\n')
-  /** A draft's files as the page of changes lists them. */
-  const filesOf = (draft: DraftView) =>
+  const textAt = async (commit: string, path: string) =>
+    (await service.repo.readFile(commit, path))?.toString('utf8') ?? null
+  /** A draft's files as the page of changes lists them: entries by field, drawings as text. */
+  const filesOf = (draft: DraftView, language: EditorLanguage) =>
     Promise.all(
       draft.files.map(async (path): Promise<ChangedFile> => {
         const kind = draft.deletes.includes(path)
@@ -58,7 +63,15 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
           : draft.adds.includes(path)
             ? 'added'
             : 'changed'
-        if (kind === 'deleted' || !TEXT_FILE.test(path)) return { path, kind }
+        if (kind === 'deleted') return { path, kind }
+        if (CONTENT_FILE.test(path)) {
+          const [before, after] = await Promise.all([
+            kind === 'added' ? null : textAt(draft.base, path),
+            textAt(draft.head, path),
+          ])
+          return { path, kind, review: compareFile(path, before, after, language) }
+        }
+        if (!TEXT_FILE.test(path)) return { path, kind }
         return { path, kind, source: await sourceOf(draft, path, kind) }
       }),
     )
@@ -71,7 +84,7 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
       if (draft) drafts.push(draft)
     }
     const listed = await Promise.all(
-      drafts.map(async (draft) => ({ draft, files: await filesOf(draft) })),
+      drafts.map(async (draft) => ({ draft, files: await filesOf(draft, person.language) })),
     )
     return reply.type(HTML_TYPE).send(changesPage(person, listed))
   })

@@ -10,6 +10,7 @@ import type { verifyWithAnchors } from '../audit/anchors'
 import type { AuditAction, AuditEntry } from '../audit/trail'
 import type { listPeople } from '../people/people'
 import { type EditorLanguage, type Person, ROLES } from '../people/roles'
+import type { FileReview } from '../review/compare'
 import { berlinTime } from '../workflow/berlin-time'
 import { type DraftView, MEDIA_DRAFTS } from '../workflow/drafts'
 import {
@@ -22,6 +23,7 @@ import {
 } from '../workflow/four-eyes'
 import type { ReleaseView } from '../workflow/publisher'
 import type { Schedule } from '../workflow/schedules'
+import { fileReviewHtml } from './review'
 import { layout } from './service-pages'
 import { MANAGE_TEXTS } from './texts'
 
@@ -128,7 +130,9 @@ export function auditPage(
 export interface ChangedFile {
   path: string
   kind: 'added' | 'changed' | 'deleted'
-  /** A text file's source (an added one) or what changed in it (git's diff), to read. */
+  /** An entry's fields that changed, as its reviewer reads them. */
+  review?: FileReview
+  /** A drawing's source (an added one) or what changed in it (git's diff), to read. */
   source?: string
 }
 
@@ -145,6 +149,9 @@ function sourceView(file: ChangedFile, key: string, t: Texts): string {
       : `<pre tabindex="0"><code>${escapeHtml(text)}</code></pre>`
   return `<details><summary id="source-${key}">${escapeHtml(file.kind === 'added' ? t.sourceOf(file.path) : t.changesOf(file.path))}</summary>${body}</details>`
 }
+
+/** An image of the live site, as the service shows it to signed-in people. */
+const siteImage = (value: string) => `/${value.replace(/^\//, '')}`
 
 /** One draft on the page of changes: its files, comments, links and the person's actions. */
 function draftItem(
@@ -171,7 +178,18 @@ function draftItem(
       // A reviewer approves what the files say: text (an entry, a drawing) as its source, a
       // changed one as what changed.
       const source = file.source === undefined ? '' : sourceView(file, `${index}-${fileIndex}`, t)
-      return `<li><code>${escapeHtml(file.path)}</code> (${t.kinds[file.kind]})${image}${source}</li>`
+      const review = file.review
+        ? fileReviewHtml(file.review, person.language, {
+            before: siteImage,
+            after: (value) => {
+              const path = `public/${value.replace(/^\//, '')}`
+              return draft.files.includes(path)
+                ? `/changes/image?id=${encodeURIComponent(draft.id)}&path=${encodeURIComponent(path)}`
+                : siteImage(value)
+            },
+          })
+        : ''
+      return `<li class="file"><h3><code>${escapeHtml(file.path)}</code> (${t.kinds[file.kind]})</h3>${image}${review}${source}</li>`
     })
     .join('')
   const comments = draft.comments

@@ -683,9 +683,12 @@ describe('the page of changes', () => {
     expect(unsubmitted).toContain(
       'You may not approve it: This draft has not been moved to review by its author',
     )
-    // What changed, as git shows it, for the reviewer to read.
-    expect(unsubmitted).toContain('What the draft changes in content/en/pages/imprint.yaml')
-    expect(unsubmitted).toMatch(/\n-title: [^\n]*\n\+title: Imprint, reviewed/)
+    // What changed, field by field, the live value beside the draft's and the words marked.
+    expect(unsubmitted).toContain('<h4>Title <span class="kind">(changed)</span></h4>')
+    expect(unsubmitted).toContain(
+      '<div class="after"><p class="side">In this draft</p><p class="text">Imprint<ins><span class="sr-only">[added: </span>, reviewed<span class="sr-only"> end of change]</span></ins></p></div>',
+    )
+    expect(unsubmitted.match(/class="field-change"/g)).toHaveLength(1)
     await service.drafts.setStatus(ada, 'pages/imprint', 'pending_review')
     const submitted = section((await as('rita@bank.example', 'GET', '/changes')).body)
     expect(submitted).toContain('moved to review by ada@bank.example')
