@@ -8,6 +8,10 @@
  * - main moved only by a recorded publication, and each publication put on main a version of
  *   the draft that one of its authors had submitted, approved by a reviewer who wrote none of
  *   it and published by a publisher who wrote none of it;
+ * - what went live is exactly a version some reviewer saw and approved: each person acts on the
+ *   version they last opened (as the editor and the page of changes send it), often one that
+ *   someone else saved over since, and an approval that went through was of the version its
+ *   reviewer had opened;
  * - every refusal of a signed-in person's write is in the trail; a stranger's changes nothing;
  * - the trail's chain verifies.
  *
@@ -46,6 +50,7 @@ const PEOPLE: Record<string, Role[]> = {
 }
 const ENTRIES = ['about', 'imprint'] as const
 const ACTIONS = [
+  'open',
   'save',
   'submit',
   'withdraw',
@@ -66,6 +71,7 @@ interface Step {
 
 /** Who would do each action: drawn three times as often as anyone at all. */
 const LIKELY: Record<Step['action'], string[]> = {
+  open: ['ada@bank.example', 'otto@bank.example', 'rita@bank.example', 'paul@bank.example'],
   save: ['ada@bank.example', 'otto@bank.example', 'olga@bank.example'],
   submit: ['ada@bank.example', 'otto@bank.example', 'olga@bank.example'],
   withdraw: ['ada@bank.example', 'otto@bank.example'],
@@ -80,7 +86,7 @@ const LIKELY: Record<Step['action'], string[]> = {
 /** An action by someone, on an entry: the lifecycle's steps more often than the rest. */
 const step: fc.Arbitrary<Step> = fc
   .oneof(
-    ...(['save', 'submit', 'approve', 'publish'] as const).map((action) => ({
+    ...(['open', 'save', 'submit', 'approve', 'publish'] as const).map((action) => ({
       weight: 4,
       arbitrary: fc.constant(action),
     })),
@@ -128,12 +134,15 @@ const lifecycle: fc.Arbitrary<Step[]> = fc
   .map(({ author, reviewer, publisher, entry, title, kept }) =>
     (
       [
+        { action: 'open', who: author, entry, title },
         { action: 'save', who: author, entry, title },
         { action: 'submit', who: author, entry, title },
+        { action: 'open', who: reviewer, entry, title },
         { action: 'approve', who: reviewer, entry, title },
+        { action: 'open', who: publisher, entry, title },
         { action: 'publish', who: publisher, entry, title },
       ] as Step[]
-    ).filter((_, index) => kept[index]),
+    ).filter((taken, index) => taken.action === 'open' || kept[Math.floor(index / 2)]),
   )
 
 /** Single steps and whole ways, mixed. */
@@ -156,6 +165,10 @@ describe("the publishing service under random editors' actions", () => {
   let initialMain: string
   const cookies: Record<string, string> = {}
   const texts: Record<string, string> = {}
+  /** The version of each entry's draft each person last opened or saved (`null`: none). */
+  const views: Record<string, Record<string, string | null>> = {}
+  /** `reviewer version` of every approval that went through: what she had opened. */
+  const approvedAsSeen = new Set<string>()
 
   beforeAll(async () => {
     dir = await temporaryFolder('publishing-attacker-')
@@ -201,14 +214,30 @@ describe("the publishing service under random editors' actions", () => {
     })
   const cms = (who: string, action: string, params: object) =>
     post(who, '/api/cms', { action, params: { branch: 'main', ...params } })
+  const seen = (who: string, entry: string) => views[who]?.[entry] ?? null
   const status = (who: string, entry: string, newStatus: string) =>
-    cms(who, 'updateUnpublishedEntryStatus', { collection: 'pages', slug: entry, newStatus })
+    cms(who, 'updateUnpublishedEntryStatus', {
+      collection: 'pages',
+      slug: entry,
+      newStatus,
+      version: seen(who, entry),
+    })
 
   async function run({ action, who, entry, title }: Step) {
-    const id = { id: `pages/${entry}` }
+    const id = { id: `pages/${entry}`, version: seen(who, entry) }
     switch (action) {
+      case 'open': {
+        const opened = await cms(who, 'unpublishedEntry', { collection: 'pages', slug: entry })
+        if (opened.statusCode === 200 || opened.statusCode === 404) {
+          views[who] ??= {}
+          ;(views[who] as Record<string, string | null>)[entry] =
+            opened.statusCode === 200 ? (opened.json() as { version: string }).version : null
+        }
+        return opened
+      }
       case 'save':
         return cms(who, 'persistEntry', {
+          version: seen(who, entry),
           dataFiles: [
             {
               path: `content/pages/en/${entry}.yaml`,
@@ -232,7 +261,11 @@ describe("the publishing service under random editors' actions", () => {
       case 'publish':
         return post(who, '/api/changes/publish', id)
       case 'publish-in-editor':
-        return cms(who, 'publishUnpublishedEntry', { collection: 'pages', slug: entry })
+        return cms(who, 'publishUnpublishedEntry', {
+          collection: 'pages',
+          slug: entry,
+          version: seen(who, entry),
+        })
       case 'discard':
         return post(who, '/api/changes/discard', id)
     }
@@ -267,10 +300,14 @@ describe("the publishing service under random editors' actions", () => {
           (entry) =>
             entry.after === head &&
             writers.includes(entry.actor) &&
-            ((entry.action === 'submit' && entry.details.status === 'pending_review') ||
-              (entry.action === 'save' && entry.details.submitted === true)),
+            entry.action === 'submit' &&
+            entry.details.status === 'pending_review',
         ),
         `${where}: one of its authors submitted this version`,
+      ).toBe(true)
+      expect(
+        approvedAsSeen.has(`${approver} ${head}`),
+        `${where}: ${approver} approved the version she had opened`,
       ).toBe(true)
     }
   }
@@ -281,14 +318,26 @@ describe("the publishing service under random editors' actions", () => {
         for (const [index, taken] of steps.entries()) {
           const label = `step ${index + 1} (${taken.action} by ${taken.who} on ${taken.entry})`
           const before = (await readAudit(service.database, { newestFirst: true, limit: 1 }))[0]
+          const sent = seen(taken.who, taken.entry)
           const answer = await run(taken)
           expect(answer.statusCode, `${label}: ${answer.body.slice(0, 300)}`).toBeLessThan(500)
+          if (answer.statusCode === 200 && taken.action === 'save') {
+            const saved = (answer.json() as { version?: string }).version
+            if (saved) {
+              views[taken.who] ??= {}
+              ;(views[taken.who] as Record<string, string | null>)[taken.entry] = saved
+            }
+          }
+          const approving = taken.action === 'approve' || taken.action === 'ready'
+          if (answer.statusCode === 200 && approving && sent) {
+            approvedAsSeen.add(`${taken.who} ${sent}`)
+          }
           const trail = await readAudit(service.database, { limit: 100_000 })
           const added = trail.filter((entry) => entry.id > (before?.id ?? 0))
           if (taken.who === 'gone@bank.example') {
             expect(answer.statusCode, label).toBe(401)
             expect(added, `${label}: a stranger changed the trail`).toEqual([])
-          } else if (answer.statusCode >= 400) {
+          } else if (answer.statusCode >= 400 && taken.action !== 'open') {
             expect(
               added.some(
                 (entry) =>
