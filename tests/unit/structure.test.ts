@@ -147,6 +147,7 @@ const PUBLISHING_CORE = isUnder([
   'src/publishing/people',
   'src/publishing/git',
   'src/publishing/audit',
+  'src/publishing/review',
 ])
 /** Its faces: the HTTP layer and the pages it answers with. */
 const PUBLISHING_FACES = isUnder(['src/publishing/http', 'src/publishing/pages'])
@@ -218,7 +219,7 @@ describe('the structure of src/', () => {
     ]).toEqual([])
   })
 
-  it("the publishing service's workflow, people, git and audit never import its HTTP layer or pages", () => {
+  it("the publishing service's workflow, review, people, git and audit never import its HTTP layer or pages", () => {
     expect(importsBetween(graph, PUBLISHING_CORE, PUBLISHING_FACES)).toEqual([])
   })
 
