@@ -342,13 +342,77 @@ function replacePairValue(
   const standIn = 'k'.repeat(key.length || 1)
   const rendered = renderEntry(ctx, 'pair', standIn, value, node, column)
   if (rendered === undefined) return false
-  return splice(ctx, colon + 1, node.range[1], rendered.slice(standIn.length + 1))
+  const out = rendered.slice(standIn.length + 1)
+  return splice(ctx, colon + 1, node.range[1], keepFoldedLines(ctx, node, value, out, column))
 }
 
 function replaceItem(ctx: Context, item: Ranged, value: unknown, column: number): boolean {
   const rendered = renderEntry(ctx, 'item', '', value, item, column)
   if (rendered === undefined) return false
-  return splice(ctx, item.range[0], item.range[1], rendered.slice(2))
+  const out = rendered.slice(2)
+  return splice(ctx, item.range[0], item.range[1], keepFoldedLines(ctx, item, value, out, column))
+}
+
+/**
+ * An edit inside a folded paragraph keeps the lines before and after it as they were broken,
+ * and folds only the changed words anew: re-folding the whole paragraph would move line breaks
+ * (the stored ones were not all made at one width) and show unchanged words as changed.
+ * Falls back to `rendered`, the whole paragraph folded anew.
+ */
+function keepFoldedLines(
+  ctx: Context,
+  original: Ranged,
+  value: unknown,
+  rendered: string,
+  column: number,
+): string {
+  const header = /^ ?>-?\n/.exec(rendered)?.[0]
+  if (!header || !isScalar(original) || original.type !== Scalar.BLOCK_FOLDED) return rendered
+  if (typeof value !== 'string') return rendered
+  const core = value.replace(/\n+$/, '')
+  const source = ctx.text.slice(original.range[0], original.range[1]).split('\n').slice(1, -1)
+  const indent = /^ */.exec(source[0] ?? '')?.[0] ?? ''
+  const lines = source.map((line) => line.slice(indent.length))
+  const simple = (line: string) => /^\S(.*\S)?$/.test(line)
+  if (
+    core.includes('\n') ||
+    !indent ||
+    !source.every((line, i) => line.startsWith(indent) && simple(lines[i] ?? ''))
+  ) {
+    return rendered
+  }
+  // The most lines at the start, then at the end, whose words the new text still has.
+  let head = 0
+  while (head < lines.length && core.startsWith(`${lines.slice(0, head + 1).join(' ')} `)) head++
+  let tail = 0
+  const prefix = () => (head > 0 ? lines.slice(0, head).join(' ').length + 1 : 0)
+  const suffix = (count: number) =>
+    count > 0 ? lines.slice(lines.length - count).join(' ').length + 1 : 0
+  while (
+    head + tail < lines.length &&
+    core.endsWith(` ${lines.slice(lines.length - tail - 1).join(' ')}`) &&
+    prefix() + suffix(tail + 1) < core.length
+  ) {
+    tail++
+  }
+  // Words only added between two lines join the line before them (or after, at the start).
+  if (head + tail === lines.length) {
+    if (head > 0) head--
+    else tail--
+  }
+  const middle = core.slice(prefix(), core.length - suffix(tail))
+  if (!simple(middle) || (head === 0 && tail === 0)) return rendered
+  const folded = renderEntry(ctx, 'pair', 'k', middle, original, column)
+  if (!folded?.startsWith('k: >-\n')) return rendered
+  const middleLines = folded
+    .split('\n')
+    .slice(1, -1)
+    .map((line) => line.trimStart())
+  const body = [...lines.slice(0, head), ...middleLines, ...lines.slice(lines.length - tail)]
+  const out = `${header}${body.map((line) => indent + line).join('\n')}\n`
+  return isDeepStrictEqual(parseYaml(`k:${out.startsWith(' ') ? '' : ' '}${out}`), { k: value })
+    ? out
+    : rendered
 }
 
 /**

@@ -137,6 +137,27 @@ tags: [a, b]
     )
   })
 
+  it('keeps the line breaks of a folded text around the words that changed', () => {
+    const text = `intro: >-
+  Give your customers debit and credit cards under your own brand: virtual cards right after
+  onboarding, physical cards in your design and cards in mobile wallets. Lumora Bank is the
+  licensed issuer and looks after the card network, fraud prevention and compliance.
+next: 1
+`
+    const intro = String(dataOf('f.yaml', text).intro)
+    const save = (changed: string) =>
+      rewriteKeepingFormat('f.yaml', text, dump({ intro: changed, next: 1 }, { lineWidth: -1 }))
+    expect(save(intro.replace('physical cards', 'plastic cards'))).toBe(
+      text.replace('physical cards', 'plastic cards'),
+    )
+    expect(save(`${intro} Ask us.`)).toBe(text.replace('compliance.', 'compliance. Ask us.'))
+    const longer = intro.replace('fraud prevention', 'fraud prevention, chargebacks, disputes')
+    const result = save(longer)
+    expect(dataOf('f.yaml', result).intro).toBe(longer)
+    expect(result.split('\n').slice(0, 3)).toEqual(text.split('\n').slice(0, 3))
+    expect(result.split('\n').every((line) => line.length <= 96)).toBe(true)
+  })
+
   it('keeps a quoted text quoted when it is edited', () => {
     const result = rewrite({ ...data(), summary: 'Cards, still quoted' })
     expect(result).toBe(page.replace('"Cards, quoted"', '"Cards, still quoted"'))
