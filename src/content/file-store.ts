@@ -9,7 +9,7 @@ const DATA_FILE = /\.(ya?ml|md|xml|csv|json)$/
 /** Data files read as text and parsed by their own readers (exchange rates: XML, CSV, JSON). */
 const RAW_FILE = /\.(xml|csv|json)$/
 /** Markdown files open with YAML front matter between two `---` lines; the rest is `body`. */
-const FRONT_MATTER = /^---\r?\n(?<front>[\s\S]*?)\r?\n---\r?\n?(?<body>[\s\S]*)$/
+export const FRONT_MATTER = /^---\r?\n(?<front>[\s\S]*?)\r?\n---\r?\n?(?<body>[\s\S]*)$/
 
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true })
