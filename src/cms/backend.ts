@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path'
 import { type ContentProblem, ContentValidationError, formatProblem } from '../content/errors'
 import { formatContentFile } from '../content/file-format'
 import { createFileStore, listContentFiles, parseContentFile } from '../content/file-store'
+import { rewriteKeepingFormat } from '../content/keep-format'
 import { loadContent } from '../content/load'
 import type { SiteContent } from '../content/site-content'
 import type { ContentSource } from '../content/source'
@@ -281,12 +282,20 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
     }
   }
 
-  /** The store's text for a file the CMS sends: empty fields dropped, the store's format. */
-  function normalise(file: string, raw: string): string {
+  /**
+   * The store's text for a file the CMS sends: empty fields dropped, in the store's format; for
+   * a file the store has, only the fields that changed are written, the rest kept byte for byte
+   * (the editor sends the whole entry in a form of its own, and a save must not rewrite fields
+   * nobody touched: reviewers would read them as changed).
+   */
+  async function normalise(file: string, raw: string): Promise<string> {
     const parsed = parseContentFile(file, raw)
     if ('problem' in parsed) return raw
     const data = withoutEmptyFields(parsed.document.data)
-    return isRecord(data) ? formatContentFile(file, data) : raw
+    if (!isRecord(data)) return raw
+    const formatted = formatContentFile(file, data)
+    const original = await readFile(join(contentDir, file), 'utf8').catch(() => null)
+    return original === null ? formatted : rewriteKeepingFormat(file, original, formatted)
   }
 
   /**
@@ -319,7 +328,7 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
       const file = storeFileOf(dataFile.path)
       const target = dataFile.newPath ? storeFileOf(dataFile.newPath) : file
       if (target !== file) changes.set(file, null)
-      changes.set(target, normalise(target, String(dataFile.raw ?? '')))
+      changes.set(target, await normalise(target, String(dataFile.raw ?? '')))
     }
     const assets = (params.assets ?? []) as MediaAsset[]
     const images = await Promise.all(

@@ -6,7 +6,9 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { load } from 'js-yaml'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { stringify } from 'yaml'
 import type { Database } from '../../../src/database/database'
 import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import { readAudit } from '../../../src/publishing/audit/trail'
@@ -149,6 +151,24 @@ describe('drafts through the editor', () => {
     expect(
       await call(ada, 'unpublishedEntry', { collection: 'pages', slug: 'imprint' }),
     ).toMatchObject({ status: 404 })
+  })
+
+  it('writes back only the fields that changed, keeping the file’s formatting elsewhere', async () => {
+    // Decap sends the whole entry in its own form: folded texts as one line, its own quoting.
+    const data = load(english) as Record<string, unknown>
+    const raw = stringify({ ...data, title: 'About the bank, kept' }, { lineWidth: 0 })
+    expect(raw).not.toContain('description: >-')
+    expect(english).toContain('description: >-')
+    const saved = await call(ada, 'persistEntry', {
+      version: null,
+      dataFiles: [{ path: EN, slug: 'about', raw }],
+      assets: [],
+      options: { collectionName: 'pages', useWorkflow: true, status: 'draft' },
+    })
+    expect(saved.status).toBe(200)
+    const draft = (await drafts.get('pages/about')) as DraftView
+    const stored = (await repo.readFile(draft.head, 'content/en/pages/about.yaml'))?.toString()
+    expect(stored).toBe(english.replace(/^title: .*$/m, 'title: About the bank, kept'))
   })
 
   it('refuses a change that breaks the content, naming file and field, and stores nothing', async () => {
