@@ -94,7 +94,8 @@ ${held(someone)}${actions}</li>`
   const grants = view.grants
     .map((grant) => {
       const id = `grant-${grant.id}`
-      const who = grant.name ? `${grant.name} <${grant.email}>` : grant.email
+      // By address only: the name is the person's own choice, the address the administrator's.
+      const who = grant.email
       const hidden = `<input type="hidden" name="id" value="${grant.id}">`
       const about = `aria-describedby="${id}"`
       const confirm = grant.confirm.allowed

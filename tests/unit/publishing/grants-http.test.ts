@@ -115,9 +115,7 @@ describe('role grants over HTTP', () => {
     expect(annas).toContain('>Withdraw</button>')
     const bobs = await page(bob.email)
     const item = /<li><h3 id="grant-(\d+)">([^<]*)<\/h3>[\s\S]*?<\/li>/.exec(bobs)
-    expect(item?.[2]).toBe(
-      'Prüfung, Veröffentlichung für Anna (private) &lt;anna.private@mail.example&gt;',
-    )
+    expect(item?.[2]).toBe('Prüfung, Veröffentlichung für anna.private@mail.example')
     expect(item?.[0]).toContain('wartet: noch nicht wirksam')
     expect(item?.[0]).toContain(
       `<button type="submit" aria-describedby="grant-${item?.[1]}" disabled>Bestätigen</button>`,
@@ -203,6 +201,37 @@ describe('role grants over HTTP', () => {
     expect(refused.json().error).toMatch(/has no access: invite them again/)
     expect((await entries(start)).map((entry) => [entry.action, entry.details.code])).toEqual([
       ['refusal', 'request'],
+    ])
+  })
+
+  it('gives an approving role at once while one administrator is left, and marks it unconfirmed on the page and in the trail', async () => {
+    expect((await post(anna.email, '/api/people/disable', { email: bob.email })).statusCode).toBe(
+      200,
+    )
+    await addPeople(service.database, [person('paula@bank.example', ['author'])])
+    const start = await lastId()
+    const changed = await post(anna.email, '/api/people/roles', {
+      email: 'paula@bank.example',
+      roles: ['author', 'publisher'],
+    })
+    expect(changed.json()).toMatchObject({ roles: ['author', 'publisher'], pending: [] })
+    const html = await page(anna.email)
+    expect(html).toContain(
+      'One grant of an approving role took effect without a second administrator’s confirmation (marked “unconfirmed”).',
+    )
+    expect(html).toContain(
+      'Roles: author, publisher <strong class="unconfirmed">(unconfirmed)</strong>',
+    )
+    const item = /<li><h3 id="grant-\d+">publisher for paula@bank.example<\/h3>[\s\S]*?<\/li>/.exec(
+      html,
+    )?.[0]
+    expect(item).toContain('in effect, unconfirmed: given by one administrator alone')
+    expect(item).toContain(
+      'No administrator can confirm it yet: neither the one who proposed it nor the person it is for may.',
+    )
+    expect((await entries(start)).map((entry) => [entry.action, entry.details.state])).toEqual([
+      ['role-change', undefined],
+      ['grant', 'unconfirmed'],
     ])
   })
 })
