@@ -65,10 +65,18 @@ export function peoplePage(language: EditorLanguage, view: PeopleView): string {
   const names = ROLE_NAMES[language]
   const roleList = (roles: readonly Role[]) =>
     roles.map((role) => escapeHtml(names[role])).join(', ')
-  const roleBoxes = (prefix: string, checked: readonly string[], hint?: string) =>
+  /**
+   * The roles' checkboxes, `checked` ticked; those `waiting` for a second administrator are
+   * ticked too and say so: saving them again keeps their grant, unticking one replaces it.
+   */
+  const roleBoxes = (
+    prefix: string,
+    checked: readonly Role[],
+    { waiting = [], hint }: { waiting?: readonly Role[]; hint?: string } = {},
+  ) =>
     `<fieldset${hint ? ` aria-describedby="${hint}"` : ''}><legend>${t.roles}</legend>${ROLES.map(
       (role) =>
-        `<label><input type="checkbox" name="roles" value="${role}"${checked.includes(role) ? ' checked' : ''} id="${prefix}-${role}"> ${escapeHtml(names[role])}</label>`,
+        `<label><input type="checkbox" name="roles" value="${role}"${checked.includes(role) || waiting.includes(role) ? ' checked' : ''} id="${prefix}-${role}"> ${escapeHtml(names[role])}${waiting.includes(role) ? ` <em>(${t.awaitingMark})</em>` : ''}</label>`,
     ).join(' ')}</fieldset>`
   const held = (someone: PersonRowView) => {
     const roles = someone.roles.map(
@@ -85,7 +93,7 @@ export function peoplePage(language: EditorLanguage, view: PeopleView): string {
       const email = `<input type="hidden" name="email" value="${escapeHtml(someone.email)}">`
       const actions = someone.disabled
         ? `<p>${t.noAccess}</p>`
-        : `<form data-action="/api/people/roles" data-reload>${email}${roleBoxes(`p${index}`, someone.roles)}<button type="submit" aria-describedby="person-${index}" disabled>${t.save}</button></form>
+        : `<form data-action="/api/people/roles" data-reload>${email}${roleBoxes(`p${index}`, someone.roles, { waiting: someone.pending })}<button type="submit" aria-describedby="person-${index}" disabled>${t.save}</button></form>
 <form data-action="/api/people/disable" data-reload>${email}<button class="secondary" type="submit" aria-describedby="person-${index}" disabled>${t.disable}</button></form>`
       return `<li><h2 id="person-${index}">${escapeHtml(someone.name)} &lt;${escapeHtml(someone.email)}&gt;${someone.disabled ? ` (${t.disabled})` : ''}</h2>
 ${held(someone)}${actions}</li>`
@@ -120,7 +128,7 @@ ${confirm}${refuse}</li>`
 ${grants ? `<ul class="grants">${grants}</ul>` : `<p>${t.noGrants}</p>`}</section>
 <ul>${rows}</ul>
 <h2>${t.invite}</h2>
-<form data-action="/api/people/invite" data-show="link"><label for="invite-email">${t.email}</label><input id="invite-email" name="email" type="email" required>${roleBoxes('invite', ['author'], 'invite-hint')}<p id="invite-hint">${t.inviteHint}</p><button type="submit" disabled>${t.sendInvitation}</button></form>
+<form data-action="/api/people/invite" data-show="link"><label for="invite-email">${t.email}</label><input id="invite-email" name="email" type="email" required>${roleBoxes('invite', ['author'], { hint: 'invite-hint' })}<p id="invite-hint">${t.inviteHint}</p><button type="submit" disabled>${t.sendInvitation}</button></form>
 <div role="status" id="status"></div>`,
     MANAGE_SCRIPTS,
   )

@@ -121,6 +121,10 @@ describe('role grants over HTTP', () => {
       `<button type="submit" aria-describedby="grant-${item?.[1]}" disabled>Bestätigen</button>`,
     )
     expect(item?.[0]).toContain('>Ablehnen</button>')
+    // Her roles' form ticks the waiting ones and says so: saving it again keeps the grant.
+    expect(bobs).toContain(
+      'value="reviewer" checked id="p0-reviewer"> Prüfung <em>(wartet auf eine zweite Administratorin oder einen zweiten Administrator)</em>',
+    )
     const id = Number(item?.[1])
 
     // Anna's own confirmation, and her second identity's, are refused and recorded.

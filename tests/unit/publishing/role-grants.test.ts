@@ -296,6 +296,42 @@ describe('role grants', () => {
     ])
   })
 
+  it('keeps a pending grant when the same roles are saved again, and replaces it by another decision', async () => {
+    await addPeople(database, [anna, bob, person('rita@bank.example', ['author'])], T0)
+    const first = await setRoles(
+      database,
+      'rita@bank.example',
+      ['author', 'reviewer'],
+      later(1),
+      anna.email,
+    )
+    // Bob saves her roles as the page shows them, the waiting one ticked: the grant stands.
+    const again = await setRoles(
+      database,
+      'rita@bank.example',
+      ['author', 'reviewer'],
+      later(2),
+      bob.email,
+    )
+    expect(again.grant).toBeUndefined()
+    expect(again.pending).toEqual(['reviewer'])
+    expect(
+      (await listGrants(database, later(2))).map((grant) => [grant.id, grant.proposedBy]),
+    ).toEqual([[first.grant?.id, anna.email]])
+    // Unticking it is another decision: the grant is replaced, and recorded.
+    await setRoles(database, 'rita@bank.example', ['author'], later(3), bob.email)
+    expect(await listGrants(database, later(3))).toEqual([])
+    expect((await trail()).at(-2)).toMatchObject({
+      actor: bob.email,
+      action: 'grant-withdraw',
+      details: { grant: first.grant?.id, reason: 'replaced by a newer change of roles' },
+    })
+    expect(await confirmGrant(database, first.grant?.id ?? 0, carl, later(4))).toMatchObject({
+      code: 'grant-closed',
+    })
+    expect(await rolesOf('rita@bank.example')).toEqual(['author'])
+  })
+
   it('gives the role at once while there is one administrator, marked unconfirmed until a second one confirms', async () => {
     await addPeople(database, [anna], T0)
     const invitation = await invite(
