@@ -40,7 +40,7 @@ export interface GrantView {
   /** Whether the viewer may refuse it (`withdraw`: as the one who proposed it). */
   refuse: GrantDecision
   withdraw: boolean
-  /** Whether any administrator could confirm it now (one who neither proposed it nor is its person). */
+  /** Whether an administrator could confirm it now, neither its proposer nor its person. */
   confirmable: boolean
 }
 

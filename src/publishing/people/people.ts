@@ -211,7 +211,8 @@ export interface ProposedGrant {
 /**
  * Records the grant of approving `roles` to `email` by `by` and its trail entry (`grant`):
  * pending while two or more administrators could sign in before the decision
- * (`grantNeedsConfirmation`), else in effect unconfirmed. The caller gives the person the roles when it is in effect.
+ * (`grantNeedsConfirmation`), else in effect unconfirmed. The caller gives the person the
+ * roles when it is in effect.
  */
 async function proposeGrant(
   tx: Queryable,
@@ -262,9 +263,10 @@ async function proposeGrant(
 }
 
 /**
- * Closes grants of `email` still waiting for a second administrator's word (`which`: their
- * ids, or every one that waits), each with its trail entry: `replaced` by a newer decision, or
- * `withdrawn` when the person's access or roles were taken away. Their roles are not touched.
+ * Closes grants of `email` still waiting for a second administrator's word (`close.ids`, or
+ * every one that waits), each with its trail entry (`grant-withdraw`): `replaced` by a newer
+ * decision, or `withdrawn` when the person's access or roles were taken away. Their roles are
+ * not touched.
  */
 async function closeWaitingGrants(
   tx: Queryable,
@@ -394,7 +396,8 @@ async function inviteIn(
   const token = newToken()
   const expiresAt = new Date(now.getTime() + INVITATION_MS)
   await tx.query(
-    `INSERT INTO invitations (token_hash, email, roles, invited_by, created_at, expires_at, grant_id)
+    `INSERT INTO invitations
+       (token_hash, email, roles, invited_by, created_at, expires_at, grant_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [
       hashToken(token),
@@ -991,7 +994,7 @@ const toGrant = (row: GrantRow): Grant => ({
   live: row.live === true,
 })
 
-/** The grants waiting for a second administrator (pending, or in effect unconfirmed), oldest first. */
+/** Grants waiting for a second administrator (pending, or in effect unconfirmed), oldest first. */
 export async function listGrants(
   database: Queryable,
   now: Date = new Date(),
