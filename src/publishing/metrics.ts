@@ -1,8 +1,9 @@
 /**
  * The publishing service's metrics (served as the site's are, see `../server/metrics.ts`): what
  * publications came to and how long their phases took, rollbacks, schedules, previews, sign-ins,
- * and, read from the database at each scrape, how long the publication lease has been held and
- * how long the audit trail is; with when the trail was last verified and whether it held.
+ * and, read from the database at each scrape, how long the publication lease has been held, how
+ * many role grants are in effect unconfirmed and how long the audit trail is; with when the
+ * trail was last verified and whether it held.
  *
  * The service's parts count through `PublishingMetrics`, never prom-client: its workflow, people
  * and audit stay free of how the numbers are served, and without metrics (`NO_METRICS`) they
@@ -10,6 +11,7 @@
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
 import type { Queryable } from '../database/database'
+import { unconfirmedGrants } from './people/people'
 
 /** What a publication (pressed, or a schedule's) came to. */
 export type PublicationOutcome =
@@ -140,6 +142,14 @@ export function publishingMetrics(
     registers: [registry],
     async collect() {
       this.set(await leaseSeconds(database).catch(() => Number.NaN))
+    },
+  })
+  new Gauge({
+    name: 'publishing_role_grants_unconfirmed',
+    help: "Grants of the reviewer's, publisher's or administrator's role in effect without a second administrator's confirmation (given while there was only one administrator), of people who can still sign in or invitations still open: another administrator confirms or refuses each on /people.",
+    registers: [registry],
+    async collect() {
+      this.set(await unconfirmedGrants(database).catch(() => Number.NaN))
     },
   })
   new Gauge({

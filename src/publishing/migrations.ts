@@ -6,7 +6,11 @@
 import type { MigrationSet } from '../database/migrations'
 import { AUDIT_KEYS_MIGRATION, AUDIT_MIGRATION } from './audit/trail'
 import { PASSKEYS_MIGRATION } from './people/passkeys'
-import { PEOPLE_MIGRATION, PROVIDER_ACCOUNTS_MIGRATION } from './people/people'
+import {
+  PEOPLE_MIGRATION,
+  PROVIDER_ACCOUNTS_MIGRATION,
+  ROLE_GRANTS_MIGRATION,
+} from './people/people'
 import { DRAFTS_MIGRATION, SUBMISSIONS_MIGRATION } from './workflow/drafts'
 import { MAIN_MOVES_MIGRATION, TAKEN_IN_MIGRATION } from './workflow/main-moves'
 import { LEASE_SINCE_MIGRATION, RELEASES_MIGRATION } from './workflow/publisher'
@@ -27,6 +31,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     TAKEN_IN_MIGRATION,
     AUDIT_KEYS_MIGRATION,
     LEASE_SINCE_MIGRATION,
+    ROLE_GRANTS_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

@@ -259,21 +259,89 @@ test('an author saves a draft and may not approve it; a reviewer approves; a pub
   await expect.poll(aboutTitle, { timeout: 30_000 }).toBe('About the bank of banks')
 })
 
-test('an edit after the approval voids it; published again after a second approval', async () => {
+test('an edit after the approval returns the draft to Draft; published after a second review', async () => {
   const { ada, rita, paul } = people
   await saveTitle(ada, 'About us')
   await setStatus(ada, 'Draft', 'In review')
   await openAbout(rita)
   await setStatus(rita, 'In review', 'Ready')
   await saveTitle(ada, 'About us, revised')
+  // The save returned it to Draft: nobody reviewed this version. The editor says so.
+  await expect(ada.getByRole('status').filter({ hasText: 'returns it to Draft' })).toBeVisible()
   await openAbout(paul)
-  await expect(paul.getByRole('button', { name: 'Status: In review' })).toBeVisible()
+  await expect(paul.getByRole('button', { name: 'Status: Draft' })).toBeVisible()
+  await openAbout(ada)
+  await setStatus(ada, 'Draft', 'In review')
   await openAbout(rita)
+  // The reviewer sees which version she is looking at.
+  await expect(
+    rita.getByRole('status').filter({
+      hasText: /You are looking at version [0-9a-f]{7} of this draft, saved by ada@bank\.example/,
+    }),
+  ).toBeVisible()
   await setStatus(rita, 'In review', 'Ready')
   await openAbout(paul)
   await paul.getByRole('button', { name: 'Publish', exact: true }).click()
   await paul.getByText('Publish now').click()
   await expect.poll(aboutTitle, { timeout: 30_000 }).toBe('About us, revised')
+})
+
+test('a reviewer reads the change field by field, in English and German, and approves only what she saw', async () => {
+  const { ada, rita } = people
+  await saveTitle(ada, 'About us, reviewed by field')
+  await setStatus(ada, 'Draft', 'In review')
+  await rita.goto(`${CMS}/changes`)
+  const draft = rita.locator('ul.changes > li').filter({ hasText: 'pages/about' })
+  const title = draft.locator('section.field-change').filter({
+    has: rita.getByRole('heading', { name: 'Title (changed)' }),
+  })
+  // One field changed, and only it: the save did not show untouched fields as changed.
+  await expect(draft.locator('section.field-change')).toHaveCount(1)
+  await expect(title.locator('.before')).toContainText('Live now')
+  await expect(title.locator('.before')).toContainText('About us,')
+  await expect(title.locator('.before del')).toContainText('revised')
+  await expect(title.locator('.after ins')).toContainText('reviewed by field')
+  await expect(title.locator('.after ins')).toContainText('[added:')
+  const version = (await draft.locator('.version').textContent()) ?? ''
+  expect(version).toMatch(/^Version [0-9a-f]{7}, saved by ada@bank\.example on /)
+  expect(await axeViolations(rita)).toEqual([])
+  // The author saves again while the reviewer reads: her approval is refused, saying so, and
+  // one press shows the new version.
+  await saveTitle(ada, 'About us, changed meanwhile')
+  await setStatus(ada, 'Draft', 'In review')
+  await draft.getByRole('button', { name: 'Approve' }).click()
+  await expect(rita.locator('#status')).toContainText(
+    /This draft changed after you opened it: you saw version [0-9a-f]{7}, and ada@bank\.example saved version [0-9a-f]{7}/,
+  )
+  await rita.locator('#status').getByRole('button', { name: 'Show the new version' }).click()
+  await expect(title.locator('.after')).toContainText('About us, changed meanwhile')
+  await expect(draft.getByRole('heading', { level: 2 })).toContainText('in review')
+  // In German: the same comparison, in her words.
+  await rita.goto(`${CMS}/sign-in`)
+  await rita.getByLabel('Language of the editor').selectOption('de')
+  await rita.getByRole('button', { name: 'Use this language' }).click()
+  await expect(rita.getByRole('button', { name: 'Diese Sprache verwenden' })).toBeVisible()
+  await rita.goto(`${CMS}/changes`)
+  const titel = draft.locator('section.field-change').filter({
+    has: rita.getByRole('heading', { name: 'Titel (geändert)' }),
+  })
+  await expect(titel.locator('.before')).toContainText('Jetzt veröffentlicht')
+  await expect(titel.locator('.after')).toContainText('In diesem Entwurf')
+  await expect(titel.locator('.after ins')).toContainText('[hinzugefügt:')
+  await expect(draft.locator('.version')).toContainText(/^Fassung [0-9a-f]{7}, gespeichert von/)
+  expect(await axeViolations(rita)).toEqual([])
+  await rita.goto(`${CMS}/sign-in`)
+  await rita.getByLabel('Sprache des Editors').selectOption('en')
+  await rita.getByRole('button', { name: 'Diese Sprache verwenden' }).click()
+  await expect(rita.getByRole('button', { name: 'Use this language' })).toBeVisible()
+  // The later scenarios start with no draft of the about page.
+  await ada.goto(`${CMS}/changes`)
+  await ada
+    .locator('ul.changes > li')
+    .filter({ hasText: 'pages/about' })
+    .getByRole('button', { name: 'Discard' })
+    .click()
+  await expect(ada.locator('ul.changes > li').filter({ hasText: 'pages/about' })).toHaveCount(0)
 })
 
 test('a publisher rolls back to the earlier release, at once', async () => {

@@ -1,18 +1,27 @@
 /**
  * Accepting an invitation: the link's token (in the address's fragment, never sent in a GET)
  * names the invitation; the person gives a name, makes a passkey and is signed in. The first
- * administrator's invitation asks for the e-mail address too.
+ * administrator's invitation asks for the e-mail address too. A link a newer invitation
+ * replaced says so (one open invitation per address); the roles it gives are the
+ * administrators' decision as it stands (`acceptInvitation`).
  */
-import type { FastifyInstance, RouteShorthandOptions } from 'fastify'
+import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
 import { invitationPage } from '../pages/service-pages'
-import { languageOf } from '../pages/texts'
+import { languageOf, PAGE_TEXTS } from '../pages/texts'
 import {
   PasskeyError,
   registrationOptions,
   storePasskey,
   verifyRegistration,
 } from '../people/passkeys'
-import { acceptInvitation, invitationOf, normalEmail, PeopleError } from '../people/people'
+import {
+  acceptInvitation,
+  InvitationReplacedError,
+  invitationOf,
+  invitationStatus,
+  normalEmail,
+  PeopleError,
+} from '../people/people'
 import { type HttpContext, isRecord, refuse } from './requests'
 import { completeSignIn } from './sign-in'
 
@@ -29,20 +38,30 @@ export function registerInvitations(
       .type('text/html; charset=utf-8')
       .send(invitationPage(languageOf(request.headers['accept-language']))),
   )
-  const invitationFrom = async (body: Record<string, unknown>) => {
-    const token = typeof body.token === 'string' ? body.token : ''
-    const invitation = token.length <= 100 ? await invitationOf(database, token, clock()) : null
-    if (!invitation) {
-      throw new PeopleError(
-        'This invitation link was used already or has expired: ask an administrator for a new one.',
-      )
-    }
+  /**
+   * The invitation a request's token names, while it works; else a `PeopleError` saying, in the
+   * browser's language, whether a newer invitation replaced it or it was used or expired.
+   */
+  const invitationFrom = async (request: FastifyRequest) => {
+    const body = isRecord(request.body) ? request.body : {}
+    const token = typeof body.token === 'string' && body.token.length <= 100 ? body.token : ''
+    const invitation = token ? await invitationOf(database, token, clock()) : null
+    if (!invitation) throw await closedInvitation(request, token)
     return { token, invitation }
+  }
+  const closedInvitation = async (request: FastifyRequest, token: string) => {
+    const t = PAGE_TEXTS[languageOf(request.headers['accept-language'])]
+    const replaced = token && (await invitationStatus(database, token, clock())) === 'replaced'
+    return new PeopleError(replaced ? t.invitationReplaced : t.invitationClosed)
   }
   app.post('/invitation/about', limited, async (request, reply) => {
     try {
-      const { invitation } = await invitationFrom(isRecord(request.body) ? request.body : {})
-      return { first: invitation.first, roles: invitation.roles }
+      const { invitation } = await invitationFrom(request)
+      return {
+        first: invitation.first,
+        roles: invitation.roles,
+        ...(invitation.pending ? { pending: invitation.pending } : {}),
+      }
     } catch (error) {
       if (error instanceof PeopleError) return refuse(reply, 410, error.message)
       throw error
@@ -51,7 +70,7 @@ export function registerInvitations(
   app.post('/invitation/options', limited, async (request, reply) => {
     const body = isRecord(request.body) ? request.body : {}
     try {
-      const { invitation } = await invitationFrom(body)
+      const { invitation } = await invitationFrom(request)
       const name = typeof body.name === 'string' ? body.name.trim() : ''
       if (name.length === 0 || name.length > 200) {
         return refuse(reply, 422, 'Your name, please (1 to 200 characters).')
@@ -66,7 +85,7 @@ export function registerInvitations(
   app.post('/invitation/accept', limited, async (request, reply) => {
     const body = isRecord(request.body) ? request.body : {}
     try {
-      const { token } = await invitationFrom(body)
+      const { token } = await invitationFrom(request)
       const passkey = await verifyRegistration(
         database,
         party,
@@ -80,7 +99,12 @@ export function registerInvitations(
         token,
         { name: String(body.name ?? ''), language, email: passkey.email },
         clock(),
-      )
+      ).catch(async (error: unknown) => {
+        // Replaced between the check and now: the link says so.
+        throw error instanceof InvitationReplacedError
+          ? await closedInvitation(request, token)
+          : error
+      })
       await storePasskey(database, { ...passkey, email: person.email }, clock())
       return await completeSignIn(context, reply, person.email, {
         method: 'passkey',

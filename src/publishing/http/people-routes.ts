@@ -1,6 +1,7 @@
 /**
  * The administrators' pages and their actions (HTML: `pages/manage.ts`): people and their
- * roles, invitations, taking access away, and the audit trail with its export. Whoever may not
+ * roles, invitations, taking access away, confirming or refusing role grants (four eyes:
+ * `people/grants.ts`), and the audit trail with its export. Whoever may not
  * is refused, the refusal of a write in the trail; a page refused is a page saying why.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -13,12 +14,16 @@ import {
   readAudit,
 } from '../audit/trail'
 import { auditPage, forbiddenPage, peoplePage } from '../pages/manage'
+import { peopleView } from '../pages/people-view'
 import {
+  confirmGrant,
   disablePerson,
   invite,
+  listGrants,
   listPeople,
   normalEmail,
   PeopleError,
+  refuseGrant,
   setRoles,
 } from '../people/people'
 import type { Person } from '../people/roles'
@@ -76,8 +81,11 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
   app.get('/people', async (request, reply) => {
     const person = await allowed(request, reply, mayManagePeople, 'people')
     if (!person) return
-    return reply.type(HTML_TYPE).send(peoplePage(person.language, await listPeople(database)))
+    const now = clock()
+    const view = peopleView(person, await listPeople(database), await listGrants(database, now))
+    return reply.type(HTML_TYPE).send(peoplePage(person.language, view))
   })
+  // Each action records itself (and its grants) in the trail, in its own transaction.
   app.post('/api/people/invite', async (request, reply) => {
     const person = await allowed(request, reply, mayManagePeople, 'people')
     if (!person) return
@@ -88,19 +96,10 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
         { email: String(email ?? ''), roles: rolesFrom(roles), by: person.email },
         clock(),
       )
-      await appendAudit(
-        database,
-        {
-          actor: person.email,
-          action: 'invite',
-          subject: normalEmail(String(email)),
-          details: { roles: rolesFrom(roles) },
-        },
-        clock(),
-      )
       return {
         link: `${service.settings.url}/invitation#${invitation.token}`,
         expiresAt: invitation.expiresAt.toISOString(),
+        ...(invitation.grant ? { grant: invitation.grant } : {}),
       }
     } catch (error) {
       if (error instanceof PeopleError) return refuse(reply, 422, error.message)
@@ -112,23 +111,19 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
     if (!person) return
     const { email, roles } = bodyOf(request)
     try {
-      const changed = await setRoles(database, String(email ?? ''), rolesFrom(roles), clock())
-      await appendAudit(
+      const changed = await setRoles(
         database,
-        {
-          actor: person.email,
-          action: 'role-change',
-          subject: changed.email,
-          details: {
-            roles: changed.roles,
-            ...(changed.approvalsWithdrawn.length
-              ? { approvalsWithdrawn: changed.approvalsWithdrawn }
-              : {}),
-          },
-        },
+        String(email ?? ''),
+        rolesFrom(roles),
         clock(),
+        person.email,
       )
-      return { email: changed.email, roles: changed.roles }
+      return {
+        email: changed.email,
+        roles: changed.roles,
+        pending: changed.pending,
+        ...(changed.grant ? { grant: changed.grant } : {}),
+      }
     } catch (error) {
       if (error instanceof PeopleError) return refuse(reply, 422, error.message)
       throw error
@@ -146,26 +141,33 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
           'You cannot take your own access away: ask another administrator.',
         )
       }
-      const { approvalsWithdrawn } = await disablePerson(database, email, clock())
-      await appendAudit(
-        database,
-        {
-          actor: person.email,
-          action: 'role-change',
-          subject: email,
-          details: {
-            disabled: true,
-            ...(approvalsWithdrawn.length ? { approvalsWithdrawn } : {}),
-          },
-        },
-        clock(),
-      )
+      await disablePerson(database, email, clock(), person.email)
       return { email, disabled: true }
     } catch (error) {
       if (error instanceof PeopleError) return refuse(reply, 422, error.message)
       throw error
     }
   })
+  // A grant's confirmation or refusal: the rules (`mayConfirmGrant`, `mayRefuseGrant`) are
+  // asked in the transaction that records the outcome, a refusal included.
+  for (const [path, act] of [
+    ['confirm', confirmGrant],
+    ['refuse', refuseGrant],
+  ] as const) {
+    app.post(`/api/people/grants/${path}`, async (request, reply) => {
+      const person = await allowed(request, reply, mayManagePeople, 'people')
+      if (!person) return
+      const id = Number(bodyOf(request).id)
+      try {
+        const decision = await act(database, id, person, clock())
+        if (!decision.allowed) return refuse(reply, 403, decision.reason)
+        return { id, [path === 'confirm' ? 'confirmed' : 'refused']: true }
+      } catch (error) {
+        if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+        throw error
+      }
+    })
+  }
 
   // ——— the audit trail ———
   app.get<{ Querystring: { action?: string; before?: string } }>(

@@ -8,8 +8,7 @@
 import { escapeHtml } from '../../shared/html'
 import type { verifyWithAnchors } from '../audit/anchors'
 import type { AuditAction, AuditEntry } from '../audit/trail'
-import type { listPeople } from '../people/people'
-import { type EditorLanguage, type Person, ROLES } from '../people/roles'
+import { type EditorLanguage, type Person, ROLES, type Role } from '../people/roles'
 import type { FileReview } from '../review/compare'
 import { berlinTime } from '../workflow/berlin-time'
 import { type DraftView, MEDIA_DRAFTS } from '../workflow/drafts'
@@ -23,6 +22,7 @@ import {
 } from '../workflow/four-eyes'
 import type { ReleaseView } from '../workflow/publisher'
 import type { Schedule } from '../workflow/schedules'
+import type { PeopleView, PersonRowView } from './people-view'
 import { fileReviewHtml } from './review'
 import { layout } from './service-pages'
 import { MANAGE_TEXTS } from './texts'
@@ -45,35 +45,80 @@ export function forbiddenPage(language: EditorLanguage, reason: string): string 
   return layout(language, '403', `<h1>403</h1><p>${escapeHtml(reason)}</p>${nav(language)}`)
 }
 
-/** People and their roles, each changeable, and the form that makes an invitation link. */
-export function peoplePage(
-  language: EditorLanguage,
-  people: Awaited<ReturnType<typeof listPeople>>,
-): string {
+/**
+ * People and their roles, each changeable, the grants that wait for a second administrator
+ * (with Confirm and Refuse where the rules let the viewer), and the form that makes an
+ * invitation link. The data comes from `peopleView` (`people-view.ts`).
+ */
+export function peoplePage(language: EditorLanguage, view: PeopleView): string {
   const t = MANAGE_TEXTS[language]
   const names = ROLE_NAMES[language]
-  const roleBoxes = (prefix: string, checked: readonly string[]) =>
-    `<fieldset><legend>${t.roles}</legend>${ROLES.map(
+  const roleList = (roles: readonly Role[]) =>
+    roles.map((role) => escapeHtml(names[role])).join(', ')
+  /**
+   * The roles' checkboxes, `checked` ticked; those `waiting` for a second administrator are
+   * ticked too and say so: saving them again keeps their grant, unticking one replaces it.
+   */
+  const roleBoxes = (
+    prefix: string,
+    checked: readonly Role[],
+    { waiting = [], hint }: { waiting?: readonly Role[]; hint?: string } = {},
+  ) =>
+    `<fieldset${hint ? ` aria-describedby="${hint}"` : ''}><legend>${t.roles}</legend>${ROLES.map(
       (role) =>
-        `<label><input type="checkbox" name="roles" value="${role}"${checked.includes(role) ? ' checked' : ''} id="${prefix}-${role}"> ${escapeHtml(names[role])}</label>`,
+        `<label><input type="checkbox" name="roles" value="${role}"${checked.includes(role) || waiting.includes(role) ? ' checked' : ''} id="${prefix}-${role}"> ${escapeHtml(names[role])}${waiting.includes(role) ? ` <em>(${t.awaitingMark})</em>` : ''}</label>`,
     ).join(' ')}</fieldset>`
-  const rows = people
-    .map(
-      (
-        someone,
-        index,
-      ) => `<li><h2>${escapeHtml(someone.name)} &lt;${escapeHtml(someone.email)}&gt;${someone.disabled ? ` (${t.disabled})` : ''}</h2>
-<form data-action="/api/people/roles" data-reload><input type="hidden" name="email" value="${escapeHtml(someone.email)}">${roleBoxes(`p${index}`, someone.roles)}<button type="submit" disabled>${t.save}</button></form>
-${someone.disabled ? '' : `<form data-action="/api/people/disable" data-reload><input type="hidden" name="email" value="${escapeHtml(someone.email)}"><button class="secondary" type="submit" disabled>${t.disable}</button></form>`}</li>`,
+  const held = (someone: PersonRowView) => {
+    const roles = someone.roles.map(
+      (role) =>
+        `${escapeHtml(names[role])}${someone.unconfirmed.includes(role) ? ` <strong class="unconfirmed">(${t.unconfirmedMark})</strong>` : ''}`,
     )
+    const pending = someone.pending.length
+      ? `; ${roleList(someone.pending)} <em>(${t.awaitingMark})</em>`
+      : ''
+    return `<p>${t.hasRoles}: ${roles.length ? roles.join(', ') : t.noRoles}${pending}</p>`
+  }
+  const rows = view.people
+    .map((someone, index) => {
+      const email = `<input type="hidden" name="email" value="${escapeHtml(someone.email)}">`
+      const actions = someone.disabled
+        ? `<p>${t.noAccess}</p>`
+        : `<form data-action="/api/people/roles" data-reload>${email}${roleBoxes(`p${index}`, someone.roles, { waiting: someone.pending })}<button type="submit" aria-describedby="person-${index}" disabled>${t.save}</button></form>
+<form data-action="/api/people/disable" data-reload>${email}<button class="secondary" type="submit" aria-describedby="person-${index}" disabled>${t.disable}</button></form>`
+      return `<li><h2 id="person-${index}">${escapeHtml(someone.name)} &lt;${escapeHtml(someone.email)}&gt;${someone.disabled ? ` (${t.disabled})` : ''}</h2>
+${held(someone)}${actions}</li>`
+    })
     .join('\n')
+  const grants = view.grants
+    .map((grant) => {
+      const id = `grant-${grant.id}`
+      // By address only: the name is the person's own choice, the address the administrator's.
+      const who = grant.email
+      const hidden = `<input type="hidden" name="id" value="${grant.id}">`
+      const about = `aria-describedby="${id}"`
+      const confirm = grant.confirm.allowed
+        ? `<form data-action="/api/people/grants/confirm" data-reload>${hidden}<button type="submit" ${about} disabled>${t.confirm}</button></form>`
+        : `<p class="why-not">${escapeHtml(grant.confirmable ? grant.confirm.reason : t.nobodyCanConfirm)}</p>`
+      const refuse = grant.refuse.allowed
+        ? `<form data-action="/api/people/grants/refuse" data-reload>${hidden}<button class="secondary" type="submit" ${about} disabled>${grant.withdraw ? t.withdraw : t.refuse}</button></form>`
+        : ''
+      return `<li><h3 id="${id}">${escapeHtml(t.grantFor(grant.roles.map((role) => names[role]).join(', '), who))}</h3>
+<p>${escapeHtml(t.grantProposed(grant.proposedBy, berlinTime(grant.proposedAt, language), grant.via === 'invitation'))}. <strong${grant.awaiting === 'unconfirmed' ? ' class="unconfirmed"' : ''}>${t.grantStates[grant.awaiting]}</strong></p>
+${confirm}${refuse}</li>`
+    })
+    .join('\n')
+  const notice = view.unconfirmed
+    ? `<div class="notice" role="note"><p>${escapeHtml(t.unconfirmedNotice(view.unconfirmed))}</p></div>`
+    : ''
   return layout(
     language,
     t.people,
-    `${nav(language)}<h1>${t.people}</h1>
+    `${nav(language)}<h1>${t.people}</h1>${notice}
+<section aria-labelledby="grants"><h2 id="grants">${t.grants}</h2><p>${t.grantsIntro}</p>
+${grants ? `<ul class="grants">${grants}</ul>` : `<p>${t.noGrants}</p>`}</section>
 <ul>${rows}</ul>
 <h2>${t.invite}</h2>
-<form data-action="/api/people/invite" data-show="link"><label for="invite-email">${t.email}</label><input id="invite-email" name="email" type="email" required>${roleBoxes('invite', ['author'])}<button type="submit" disabled>${t.sendInvitation}</button></form>
+<form data-action="/api/people/invite" data-show="link"><label for="invite-email">${t.email}</label><input id="invite-email" name="email" type="email" required>${roleBoxes('invite', ['author'], { hint: 'invite-hint' })}<p id="invite-hint">${t.inviteHint}</p><button type="submit" disabled>${t.sendInvitation}</button></form>
 <div role="status" id="status"></div>`,
     MANAGE_SCRIPTS,
   )

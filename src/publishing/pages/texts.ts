@@ -24,6 +24,10 @@ export interface PageTexts {
   saveLanguage: string
   /** The editor's page's title. */
   editorTitle: string
+  /** An invitation link a newer invitation for the same address replaced. */
+  invitationReplaced: string
+  /** An invitation link used already, expired or unknown. */
+  invitationClosed: string
 }
 
 export const PAGE_TEXTS: Record<EditorLanguage, PageTexts> = {
@@ -47,6 +51,10 @@ export const PAGE_TEXTS: Record<EditorLanguage, PageTexts> = {
     signOut: 'Sign out',
     saveLanguage: 'Use this language',
     editorTitle: 'Editor',
+    invitationReplaced:
+      'This invitation link was replaced by a newer invitation for the same address: use the newest link you were sent, or ask an administrator for one.',
+    invitationClosed:
+      'This invitation link was used already or has expired: ask an administrator for a new one.',
   },
   de: {
     signInTitle: 'Anmelden zum Veröffentlichen',
@@ -69,6 +77,10 @@ export const PAGE_TEXTS: Record<EditorLanguage, PageTexts> = {
     signOut: 'Abmelden',
     saveLanguage: 'Diese Sprache verwenden',
     editorTitle: 'Redaktion',
+    invitationReplaced:
+      'Dieser Einladungslink wurde durch eine neuere Einladung für dieselbe Adresse ersetzt: Verwenden Sie den neuesten Link, den Sie erhalten haben, oder bitten Sie die Administration um einen.',
+    invitationClosed:
+      'Dieser Einladungslink wurde schon verwendet oder ist abgelaufen: Bitten Sie die Administration um einen neuen.',
   },
 }
 
@@ -89,6 +101,32 @@ export const MANAGE_TEXTS = {
     disable: 'Take access away',
     disabled: 'no access',
     sendInvitation: 'Make an invitation link',
+    inviteHint:
+      'The reviewer’s, publisher’s and administrator’s roles take a second administrator’s confirmation while there are two or more administrators: until then the person does not have them.',
+    noAccess:
+      'Invite them again to give them access: they come back with the new invitation’s roles only.',
+    hasRoles: 'Roles',
+    noRoles: 'none',
+    unconfirmedMark: 'unconfirmed',
+    awaitingMark: 'waiting for a second administrator',
+    grants: 'Roles waiting for a second administrator',
+    grantsIntro:
+      'A grant of the reviewer’s, publisher’s or administrator’s role takes effect once an administrator confirms it who neither proposed it nor is the person it is for. Given while there was only one administrator, it took effect at once and stays unconfirmed until a second one confirms it; refusing it takes the roles away again.',
+    noGrants: 'No grant is waiting.',
+    unconfirmedNotice: (n: number) =>
+      `${n === 1 ? 'One grant' : `${n} grants`} of an approving role took effect without a second administrator’s confirmation (marked “unconfirmed”).`,
+    grantFor: (roles: string, who: string) => `${roles} for ${who}`,
+    grantProposed: (who: string, when: string, invitation: boolean) =>
+      `proposed by ${who}${invitation ? ' with an invitation' : ''}, ${when}`,
+    grantStates: {
+      pending: 'waiting: not in effect yet',
+      unconfirmed: 'in effect, unconfirmed: given by one administrator alone',
+    },
+    nobodyCanConfirm:
+      'No administrator can confirm it yet: neither the one who proposed it nor the person it is for may.',
+    confirm: 'Confirm',
+    refuse: 'Refuse',
+    withdraw: 'Withdraw',
     audit: 'Audit trail',
     chainOk: (n: number) => `The chain of ${n} entries is intact.`,
     anchored: (anchors: number, last: number) =>
@@ -176,6 +214,32 @@ export const MANAGE_TEXTS = {
     disable: 'Zugang entziehen',
     disabled: 'kein Zugang',
     sendInvitation: 'Einladungslink erzeugen',
+    inviteHint:
+      'Die Rollen „Prüfung“, „Veröffentlichung“ und „Administration“ brauchen die Bestätigung einer zweiten Administratorin oder eines zweiten Administrators, solange es zwei oder mehr gibt: Bis dahin hat die Person sie nicht.',
+    noAccess:
+      'Laden Sie die Person erneut ein, um ihr Zugang zu geben: Sie erhält dann nur die Rollen der neuen Einladung.',
+    hasRoles: 'Rollen',
+    noRoles: 'keine',
+    unconfirmedMark: 'unbestätigt',
+    awaitingMark: 'wartet auf eine zweite Administratorin oder einen zweiten Administrator',
+    grants: 'Rollen, die auf eine zweite Bestätigung warten',
+    grantsIntro:
+      'Die Vergabe der Rolle „Prüfung“, „Veröffentlichung“ oder „Administration“ wird wirksam, sobald sie eine Administratorin oder ein Administrator bestätigt, die oder der sie weder vorgeschlagen hat noch selbst die Person ist. Wurde sie vergeben, als es nur eine Administratorin oder einen Administrator gab, wurde sie sofort wirksam und bleibt unbestätigt, bis eine zweite Person sie bestätigt; wird sie abgelehnt, werden die Rollen wieder entzogen.',
+    noGrants: 'Keine Rechtevergabe wartet.',
+    unconfirmedNotice: (n: number) =>
+      `${n === 1 ? 'Eine Vergabe' : `${n} Vergaben`} einer freigebenden Rolle ${n === 1 ? 'wurde' : 'wurden'} ohne Bestätigung einer zweiten Administratorin oder eines zweiten Administrators wirksam (als „unbestätigt“ markiert).`,
+    grantFor: (roles: string, who: string) => `${roles} für ${who}`,
+    grantProposed: (who: string, when: string, invitation: boolean) =>
+      `vorgeschlagen von ${who}${invitation ? ' mit einer Einladung' : ''}, ${when}`,
+    grantStates: {
+      pending: 'wartet: noch nicht wirksam',
+      unconfirmed: 'wirksam, unbestätigt: von einer Person allein vergeben',
+    },
+    nobodyCanConfirm:
+      'Noch niemand kann sie bestätigen: Weder wer sie vorgeschlagen hat noch die Person selbst darf es.',
+    confirm: 'Bestätigen',
+    refuse: 'Ablehnen',
+    withdraw: 'Zurückziehen',
     audit: 'Prüfpfad',
     chainOk: (n: number) => `Die Kette der ${n} Einträge ist unversehrt.`,
     anchored: (anchors: number, last: number) =>

@@ -7,6 +7,18 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import type { Database, Queryable } from '../../database/database'
+import { appendAudit } from '../audit/trail'
+import {
+  APPROVING_ROLES,
+  approvingRoles,
+  type Grant,
+  type GrantDecision,
+  type GrantState,
+  grantNeedsConfirmation,
+  mayConfirmGrant,
+  mayRefuseGrant,
+  rolesGranted,
+} from './grants'
 import { type EditorLanguage, type Person, ROLES, type Role } from './roles'
 
 /**
@@ -53,6 +65,48 @@ export const PEOPLE_MIGRATION = {
   ],
 }
 
+/**
+ * Role grants under four eyes (`grants.ts` has the rules): one open invitation per address (a
+ * newer one replaces it), each invitation naming the grant of its approving roles, and the
+ * grants themselves, pending until a second administrator confirms them. Two open invitations
+ * for one address left from before: the newest stands.
+ */
+export const ROLE_GRANTS_MIGRATION = {
+  id: '0015-role-grants',
+  statements: [
+    'ALTER TABLE invitations ADD COLUMN replaced_at timestamptz',
+    'ALTER TABLE invitations ADD COLUMN grant_id bigint',
+    `UPDATE invitations SET replaced_at = now()
+     WHERE used_at IS NULL AND EXISTS (
+       SELECT 1 FROM invitations newer
+       WHERE newer.email = invitations.email AND newer.used_at IS NULL
+         AND (newer.created_at, newer.token_hash) > (invitations.created_at, invitations.token_hash)
+     )`,
+    `CREATE UNIQUE INDEX invitations_one_open ON invitations (email)
+     WHERE used_at IS NULL AND replaced_at IS NULL`,
+    `CREATE TABLE role_grants (
+      id bigserial PRIMARY KEY,
+      email text NOT NULL,
+      roles text[] NOT NULL,
+      via text NOT NULL CHECK (via IN ('invitation', 'role-change')),
+      proposed_by text NOT NULL,
+      proposed_at timestamptz NOT NULL,
+      state text NOT NULL
+        CHECK (state IN ('pending', 'granted', 'refused', 'withdrawn', 'replaced')),
+      confirmed_by text,
+      confirmed_at timestamptz,
+      closed_by text,
+      closed_at timestamptz
+    )`,
+    `CREATE UNIQUE INDEX role_grants_one_pending ON role_grants (email) WHERE state = 'pending'`,
+    `CREATE INDEX role_grants_open ON role_grants (email)
+     WHERE state = 'pending' OR (state = 'granted' AND confirmed_by IS NULL)`,
+  ],
+}
+
+/** One change to people, invitations and grants at a time (an advisory lock's key). */
+const PEOPLE_LOCK = 727277
+
 /** How long an invitation link works. */
 export const INVITATION_MS = 72 * 60 * 60 * 1000
 /** A session ends after this long without a request… */
@@ -64,6 +118,13 @@ export const SESSION_MS = 7 * 24 * 60 * 60 * 1000
 export const SERVICE_ACTOR = 'service'
 
 export class PeopleError extends Error {}
+
+/** An invitation link a newer invitation for the same address replaced. */
+export class InvitationReplacedError extends PeopleError {
+  constructor() {
+    super('this invitation link was replaced by a newer invitation for the same address')
+  }
+}
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 const newToken = () => randomBytes(32).toString('base64url')
@@ -122,31 +183,250 @@ export async function hasPeople(database: Queryable): Promise<boolean> {
   return Number(row?.n ?? 0) > 0
 }
 
-/** An invitation for `email` with `roles`; the link's token, shown once. */
+/** The roles of `roles` in their usual order (author, reviewer, publisher, administrator). */
+const inOrder = (roles: Iterable<Role>): Role[] => {
+  const set = new Set(roles)
+  return ROLES.filter((role) => set.has(role))
+}
+
+const sameRoles = (a: readonly Role[], b: readonly Role[]) =>
+  inOrder(a).join() === inOrder(b).join()
+
+/** How many administrators can sign in: counted before a grant, to know if it waits. */
+async function administratorCount(tx: Queryable): Promise<number> {
+  const [row] = await tx.query<{ n: string | number }>(
+    `SELECT count(*) AS n FROM people
+     WHERE 'administrator' = ANY (roles) AND disabled_at IS NULL`,
+  )
+  return Number(row?.n ?? 0)
+}
+
+/** A grant recorded: pending (waits for a second administrator) or unconfirmed (in effect). */
+export interface ProposedGrant {
+  id: number
+  roles: Role[]
+  state: 'pending' | 'unconfirmed'
+}
+
+/**
+ * Records the grant of approving `roles` to `email` by `by` and its trail entry (`grant`):
+ * pending while two or more administrators could sign in before the decision
+ * (`grantNeedsConfirmation`), else in effect unconfirmed. The caller gives the person the
+ * roles when it is in effect.
+ */
+async function proposeGrant(
+  tx: Queryable,
+  grant: { email: string; roles: Role[]; by: string; via: Grant['via'] },
+  /** The administrators who could sign in before this decision (`administratorCount`). */
+  administrators: number,
+  now: Date,
+): Promise<ProposedGrant> {
+  const waits = grantNeedsConfirmation(grant.roles, administrators)
+  const [row] = await tx.query<{ id: string | number }>(
+    `INSERT INTO role_grants (email, roles, via, proposed_by, proposed_at, state)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [
+      grant.email,
+      grant.roles,
+      grant.via,
+      grant.by,
+      now.toISOString(),
+      waits ? 'pending' : 'granted',
+    ],
+  )
+  const proposed: ProposedGrant = {
+    id: Number(row?.id),
+    roles: grant.roles,
+    state: waits ? 'pending' : 'unconfirmed',
+  }
+  await appendAudit(
+    tx,
+    {
+      actor: grant.by,
+      action: 'grant',
+      subject: grant.email,
+      details: {
+        grant: proposed.id,
+        roles: grant.roles,
+        via: grant.via,
+        state: proposed.state,
+        administrators,
+        ...(waits
+          ? {}
+          : { unconfirmed: 'in effect without a second administrator: only one can sign in' }),
+      },
+    },
+    now,
+    tx,
+  )
+  return proposed
+}
+
+/**
+ * Closes grants of `email` still waiting for a second administrator's word (`close.ids`, or
+ * every one that waits), each with its trail entry (`grant-withdraw`): `replaced` by a newer
+ * decision, or `withdrawn` when the person's access or roles were taken away. Their roles are
+ * not touched.
+ */
+async function closeWaitingGrants(
+  tx: Queryable,
+  email: string,
+  state: 'replaced' | 'withdrawn',
+  close: { by: string; reason: string; ids?: readonly number[] },
+  now: Date,
+): Promise<void> {
+  const closed = await tx.query<{ id: string | number; roles: string[] | string }>(
+    `UPDATE role_grants SET state = $2, closed_by = $3, closed_at = $4
+     WHERE email = $1 AND (state = 'pending' OR (state = 'granted' AND confirmed_by IS NULL))
+       AND ($5::bigint[] IS NULL OR id = ANY ($5))
+     RETURNING id, roles`,
+    [email, state, close.by, now.toISOString(), close.ids ?? null],
+  )
+  for (const grant of closed.sort((a, b) => Number(a.id) - Number(b.id))) {
+    await appendAudit(
+      tx,
+      {
+        actor: close.by,
+        action: 'grant-withdraw',
+        subject: email,
+        details: { grant: Number(grant.id), roles: rolesOf(grant.roles), reason: close.reason },
+      },
+      now,
+      tx,
+    )
+  }
+}
+
+/** An invitation made: the link's token (shown once), and the grant of its approving roles. */
+export interface Invitation {
+  token: string
+  expiresAt: Date
+  grant?: ProposedGrant
+}
+
+/**
+ * An invitation for `email` with `roles`; the link's token, shown once. It replaces the
+ * address's open invitation (that link then says so), and its approving roles are a grant
+ * (`proposeGrant`): what the person gets is read from it when they take the invitation up.
+ * Recorded in the trail (`invite`, `invite-replace`, `grant`), but for the first
+ * administrator's, which the service makes before anyone exists.
+ */
 export async function invite(
-  database: Queryable,
+  database: Database,
   options: { email: string; roles: readonly string[]; by: string },
   now: Date = new Date(),
-): Promise<{ token: string; expiresAt: Date }> {
+): Promise<Invitation> {
   const email = normalEmail(options.email)
   const roles = checkRoles(options.roles)
+  return database.transaction((tx) => inviteIn(tx, { email, roles, by: options.by }, now))
+}
+
+async function inviteIn(
+  tx: Queryable,
+  { email, roles, by }: { email: string; roles: Role[]; by: string },
+  now: Date,
+): Promise<Invitation> {
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [PEOPLE_LOCK])
   // An invitation adds a way to sign in: for someone who has one, it would let whoever holds
   // the link act as them. Their roles are changed on the people page instead.
-  const [existing] = await database.query(
+  const [existing] = await tx.query(
     'SELECT 1 FROM people WHERE email = $1 AND disabled_at IS NULL',
     [email],
   )
   if (existing) {
     throw new PeopleError(`${email} can sign in already: change their roles instead`)
   }
+  const recorded = by !== SERVICE_ACTOR
+  // One open invitation per address: the newer replaces the older, whose link then says so.
+  const replaced = await tx.query<{
+    invited_by: string
+    created_at: Date | string
+    expires_at: Date | string
+    roles: string[] | string
+  }>(
+    `UPDATE invitations SET replaced_at = $2
+     WHERE email = $1 AND used_at IS NULL AND replaced_at IS NULL
+     RETURNING invited_by, created_at, expires_at, roles`,
+    [email, now.toISOString()],
+  )
+  if (recorded) {
+    for (const old of replaced.filter((row) => new Date(row.expires_at) > now)) {
+      await appendAudit(
+        tx,
+        {
+          actor: by,
+          action: 'invite-replace',
+          subject: email,
+          details: {
+            invitedBy: old.invited_by,
+            invitedAt: new Date(old.created_at).toISOString(),
+            roles: rolesOf(old.roles),
+          },
+        },
+        now,
+        tx,
+      )
+    }
+    // This invitation's decision replaces any earlier one on the address's roles not yet
+    // confirmed, and the grants of someone whose access was taken away: they come back with
+    // this invitation's roles only.
+    await closeWaitingGrants(
+      tx,
+      email,
+      'replaced',
+      { by, reason: 'replaced by a newer invitation' },
+      now,
+    )
+    await tx.query(
+      `UPDATE role_grants SET state = 'replaced', closed_by = $2, closed_at = $3
+       WHERE email = $1 AND state = 'granted'`,
+      [email, by, now.toISOString()],
+    )
+  }
+  const approving = approvingRoles(roles)
+  const grant =
+    recorded && approving.length > 0
+      ? await proposeGrant(
+          tx,
+          { email, roles: approving, by, via: 'invitation' },
+          await administratorCount(tx),
+          now,
+        )
+      : undefined
   const token = newToken()
   const expiresAt = new Date(now.getTime() + INVITATION_MS)
-  await database.query(
-    `INSERT INTO invitations (token_hash, email, roles, invited_by, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [hashToken(token), email, roles, options.by, now.toISOString(), expiresAt.toISOString()],
+  await tx.query(
+    `INSERT INTO invitations
+       (token_hash, email, roles, invited_by, created_at, expires_at, grant_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      hashToken(token),
+      email,
+      roles,
+      by,
+      now.toISOString(),
+      expiresAt.toISOString(),
+      grant?.id ?? null,
+    ],
   )
-  return { token, expiresAt }
+  if (recorded) {
+    await appendAudit(
+      tx,
+      {
+        actor: by,
+        action: 'invite',
+        subject: email,
+        details: {
+          roles,
+          ...(grant ? { grant: grant.id } : {}),
+          ...(grant?.state === 'pending' ? { pending: grant.roles } : {}),
+        },
+      },
+      now,
+      tx,
+    )
+  }
+  return { token, expiresAt, ...(grant ? { grant } : {}) }
 }
 
 /**
@@ -159,40 +439,105 @@ export async function firstAdministratorInvitation(
   now: Date = new Date(),
 ): Promise<{ token: string; expiresAt: Date } | null> {
   return database.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [727277])
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [PEOPLE_LOCK])
     if (await hasPeople(tx)) return null
     const [open] = await tx.query(
-      `SELECT 1 FROM invitations WHERE invited_by = $1 AND used_at IS NULL AND expires_at > $2`,
+      `SELECT 1 FROM invitations
+       WHERE invited_by = $1 AND used_at IS NULL AND replaced_at IS NULL AND expires_at > $2`,
       [SERVICE_ACTOR, now.toISOString()],
     )
     if (open) return null
-    return invite(tx, { email, roles: ['administrator'], by: SERVICE_ACTOR }, now)
+    return inviteIn(
+      tx,
+      { email: normalEmail(email), roles: ['administrator'], by: SERVICE_ACTOR },
+      now,
+    )
   })
 }
 
-/** What an invitation link is for, while it works; `null` when used, expired or unknown. */
+interface InvitationRow {
+  email: string
+  roles: string[] | string
+  invited_by: string
+  grant_id: string | number | null
+  used_at: unknown
+  replaced_at: unknown
+  expires_at: Date | string
+}
+
+/**
+ * What an invitation gives now: its roles that need nobody's confirmation (the author's, or
+ * all of the first administrator's), and its grant's roles once in effect; the grant's roles
+ * that still wait, apart.
+ */
+async function invitationRoles(
+  tx: Queryable,
+  invitation: InvitationRow,
+): Promise<{ roles: Role[]; pending: Role[] }> {
+  const asked = rolesOf(invitation.roles)
+  if (invitation.invited_by === SERVICE_ACTOR) return { roles: asked, pending: [] }
+  const base = asked.filter((role) => !APPROVING_ROLES.includes(role))
+  // Made before grants existed: its approving roles become a grant when it is taken up.
+  if (invitation.grant_id === null) return { roles: base, pending: approvingRoles(asked) }
+  const [grant] = await tx.query<{ state: GrantState; roles: string[] | string }>(
+    'SELECT state, roles FROM role_grants WHERE id = $1',
+    [invitation.grant_id],
+  )
+  if (grant?.state === 'granted') {
+    return { roles: inOrder([...base, ...rolesOf(grant.roles)]), pending: [] }
+  }
+  return { roles: base, pending: grant?.state === 'pending' ? rolesOf(grant.roles) : [] }
+}
+
+const INVITATION_COLUMNS = 'email, roles, invited_by, grant_id, used_at, replaced_at, expires_at'
+
+/** Where an invitation link stands: open, replaced by a newer one, or used, expired or unknown. */
+export async function invitationStatus(
+  database: Queryable,
+  token: string,
+  now: Date = new Date(),
+): Promise<'open' | 'replaced' | 'closed'> {
+  const [row] = await database.query<InvitationRow>(
+    `SELECT ${INVITATION_COLUMNS} FROM invitations WHERE token_hash = $1`,
+    [hashToken(token)],
+  )
+  if (!row) return 'closed'
+  if (row.replaced_at !== null) return 'replaced'
+  return row.used_at === null && new Date(row.expires_at) > now ? 'open' : 'closed'
+}
+
+/**
+ * What an invitation link is for, while it works; `null` when used, replaced, expired or
+ * unknown. Its roles are those it gives now (`pending`: those that wait for a second
+ * administrator, when any).
+ */
 export async function invitationOf(
   database: Queryable,
   token: string,
   now: Date = new Date(),
-): Promise<{ email: string; roles: Role[]; first: boolean } | null> {
-  const [row] = await database.query<{
-    email: string
-    roles: string[] | string
-    invited_by: string
-  }>(
-    `SELECT email, roles, invited_by FROM invitations
-     WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2`,
+): Promise<{ email: string; roles: Role[]; first: boolean; pending?: Role[] } | null> {
+  const [row] = await database.query<InvitationRow>(
+    `SELECT ${INVITATION_COLUMNS} FROM invitations
+     WHERE token_hash = $1 AND used_at IS NULL AND replaced_at IS NULL AND expires_at > $2`,
     [hashToken(token), now.toISOString()],
   )
-  return row
-    ? { email: row.email, roles: rolesOf(row.roles), first: row.invited_by === SERVICE_ACTOR }
-    : null
+  if (!row) return null
+  const { roles, pending } = await invitationRoles(database, row)
+  return {
+    email: row.email,
+    roles,
+    first: row.invited_by === SERVICE_ACTOR,
+    ...(pending.length ? { pending } : {}),
+  }
 }
 
 /**
- * Takes an invitation up (once): the person is created, or given the invitation's roles beside
- * their own; returns them. Called when their sign-in method (passkey) is registered.
+ * Takes an invitation up (once): the person is created with the roles the administrators'
+ * decision gives now (`invitationRoles`: the invitation's grant as it stands, never the link's
+ * own say), and returns them. Someone who can sign in already is refused: an invitation would
+ * add a way in to their account. Someone whose access was taken away comes back with those
+ * roles only, none of their old passkeys and no old session (recorded: `role-change`). Called
+ * when their sign-in method (passkey) is registered.
  */
 export async function acceptInvitation(
   database: Database,
@@ -210,29 +555,85 @@ export async function acceptInvitation(
   if (name.length === 0 || name.length > 200)
     throw new PeopleError('a name of 1 to 200 characters, please')
   return database.transaction(async (tx) => {
-    const [invitation] = await tx.query<{
-      email: string
-      roles: string[] | string
-      invited_by: string
-    }>(
-      `UPDATE invitations SET used_at = $2
-       WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
-       RETURNING email, roles, invited_by`,
-      [hashToken(token), now.toISOString()],
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [PEOPLE_LOCK])
+    const [invitation] = await tx.query<InvitationRow>(
+      `SELECT ${INVITATION_COLUMNS} FROM invitations WHERE token_hash = $1`,
+      [hashToken(token)],
     )
-    if (!invitation) throw new PeopleError('this invitation link was used already or has expired')
+    if (invitation?.replaced_at != null) throw new InvitationReplacedError()
+    if (!invitation || invitation.used_at !== null || new Date(invitation.expires_at) <= now) {
+      throw new PeopleError('this invitation link was used already or has expired')
+    }
+    await tx.query('UPDATE invitations SET used_at = $2 WHERE token_hash = $1', [
+      hashToken(token),
+      now.toISOString(),
+    ])
     const email =
       invitation.invited_by === SERVICE_ACTOR ? (chosen ?? invitation.email) : invitation.email
+    const [before] = await tx.query<PersonRow & { disabled_at: unknown }>(
+      'SELECT email, name, roles, language, disabled_at FROM people WHERE email = $1 FOR UPDATE',
+      [email],
+    )
+    if (before && before.disabled_at === null) {
+      throw new PeopleError(
+        `${email} can sign in already: an invitation adds no way in to an account; ask an administrator`,
+      )
+    }
+    const given = await invitationRoles(tx, invitation)
+    let roles = given.roles
+    if (invitation.grant_id === null && given.pending.length > 0) {
+      const grant = await proposeGrant(
+        tx,
+        { email, roles: given.pending, by: invitation.invited_by, via: 'invitation' },
+        await administratorCount(tx),
+        now,
+      )
+      if (grant.state === 'unconfirmed') roles = inOrder([...roles, ...grant.roles])
+    }
+    const language = profile.language ?? 'en'
+    if (!before) {
+      const [row] = await tx.query<PersonRow>(
+        `INSERT INTO people (email, name, roles, language, created_at)
+         VALUES ($1, $2, $3, $4, $5)
+         RETURNING email, name, roles, language`,
+        [email, name, roles, language, now.toISOString()],
+      )
+      if (!row) throw new PeopleError('the person could not be stored')
+      return toPerson(row)
+    }
+    // Back after their access was taken away: this invitation's roles, and nothing of before.
     const [row] = await tx.query<PersonRow>(
-      `INSERT INTO people (email, name, roles, language, created_at)
-       VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (email) DO UPDATE
-         SET roles = ARRAY(SELECT DISTINCT unnest(people.roles || EXCLUDED.roles) ORDER BY 1),
-             disabled_at = NULL
-       RETURNING email, name, roles, language`,
-      [email, name, rolesOf(invitation.roles), profile.language ?? 'en', now.toISOString()],
+      `UPDATE people SET name = $2, roles = $3, language = $4, disabled_at = NULL
+       WHERE email = $1 RETURNING email, name, roles, language`,
+      [email, name, roles, language],
     )
     if (!row) throw new PeopleError('the person could not be stored')
+    const passkeys = await tx.query<{ id: string }>(
+      'DELETE FROM passkeys WHERE email = $1 RETURNING id',
+      [email],
+    )
+    const sessions = await tx.query(
+      `UPDATE sessions SET revoked_at = $2 WHERE email = $1 AND revoked_at IS NULL
+       RETURNING token_hash`,
+      [email, now.toISOString()],
+    )
+    await appendAudit(
+      tx,
+      {
+        actor: email,
+        action: 'role-change',
+        subject: email,
+        details: {
+          access: 'restored by invitation',
+          roles,
+          rolesBefore: rolesOf(before.roles),
+          passkeysRevoked: passkeys.map((passkey) => passkey.id).sort(),
+          sessionsEnded: sessions.length,
+        },
+      },
+      now,
+      tx,
+    )
     return toPerson(row)
   })
 }
@@ -312,19 +713,36 @@ export async function listPeople(database: Queryable): Promise<(Person & { disab
 }
 
 /**
- * Sets a person's roles. An administrator may not take the last administrator's role away (no
- * one could manage people then). Their open sessions end, so the new roles apply at once.
+ * Sets a person's roles, as administrator `by` decided. An administrator may not take the last
+ * administrator's role away (no one could manage people then). Roles taken away (and the
+ * author's given) take effect at once; approving roles given are a grant (`proposeGrant`),
+ * pending while two or more administrators can sign in: the person gets them when another
+ * confirms (`confirmGrant`). This decision replaces a pending grant of other roles, and
+ * unconfirmed grants whose roles are all taken away lapse. Their open sessions end, so the new
+ * roles apply at once. Someone whose access was taken away is invited again instead.
+ * Recorded (`role-change`, `grant`, `grant-withdraw`) in the same transaction.
  */
 export async function setRoles(
   database: Database,
   email: string,
   roles: readonly string[],
   now: Date = new Date(),
-): Promise<Person & { approvalsWithdrawn: string[] }> {
+  by: string = SERVICE_ACTOR,
+): Promise<Person & { approvalsWithdrawn: string[]; pending: Role[]; grant?: ProposedGrant }> {
   const checked = checkRoles(roles)
   const address = normalEmail(email)
   return database.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [727277])
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [PEOPLE_LOCK])
+    const [before] = await tx.query<PersonRow & { disabled_at: unknown }>(
+      'SELECT email, name, roles, language, disabled_at FROM people WHERE email = $1 FOR UPDATE',
+      [address],
+    )
+    if (!before) throw new PeopleError(`no one is registered as ${address}`)
+    if (before.disabled_at !== null) {
+      throw new PeopleError(
+        `${address} has no access: invite them again with the roles they should have`,
+      )
+    }
     if (!checked.includes('administrator')) {
       const [others] = await tx.query<{ n: string | number }>(
         `SELECT count(*) AS n FROM people
@@ -337,19 +755,82 @@ export async function setRoles(
         )
       }
     }
+    const granted = rolesGranted(rolesOf(before.roles), checked)
+    const administrators = await administratorCount(tx)
+    const waits = grantNeedsConfirmation(granted, administrators)
+    const effective = waits ? checked.filter((role) => !granted.includes(role)) : checked
+    // A pending grant of the same roles stands; one of others is replaced by this decision.
+    const [pending] = await tx.query<{ id: string | number; roles: string[] | string }>(
+      `SELECT id, roles FROM role_grants WHERE email = $1 AND state = 'pending'`,
+      [address],
+    )
+    const kept = pending !== undefined && waits && sameRoles(rolesOf(pending.roles), granted)
+    if (pending && !kept) {
+      await closeWaitingGrants(
+        tx,
+        address,
+        'replaced',
+        { by, reason: 'replaced by a newer change of roles', ids: [Number(pending.id)] },
+        now,
+      )
+    }
     const [row] = await tx.query<PersonRow>(
       'UPDATE people SET roles = $2 WHERE email = $1 RETURNING email, name, roles, language',
-      [address, checked],
+      [address, effective],
     )
     if (!row) throw new PeopleError(`no one is registered as ${address}`)
     await tx.query('UPDATE sessions SET revoked_at = $2 WHERE email = $1 AND revoked_at IS NULL', [
       address,
       now.toISOString(),
     ])
-    const approvalsWithdrawn = checked.includes('reviewer')
+    const approvalsWithdrawn = effective.includes('reviewer')
       ? []
       : await withdrawApprovals(tx, address)
-    return { ...toPerson(row), approvalsWithdrawn }
+    // An unconfirmed grant none of whose roles the person still has needs no confirmation.
+    const lapsed = await tx.query<{ id: string | number }>(
+      `SELECT id FROM role_grants
+       WHERE email = $1 AND state = 'granted' AND confirmed_by IS NULL AND NOT (roles && $2)`,
+      [address, effective],
+    )
+    if (lapsed.length > 0) {
+      await closeWaitingGrants(
+        tx,
+        address,
+        'withdrawn',
+        { by, reason: 'its roles were taken away', ids: lapsed.map((grant) => Number(grant.id)) },
+        now,
+      )
+    }
+    await appendAudit(
+      tx,
+      {
+        actor: by,
+        action: 'role-change',
+        subject: address,
+        details: {
+          roles: effective,
+          ...(waits ? { pending: granted } : {}),
+          ...(approvalsWithdrawn.length ? { approvalsWithdrawn } : {}),
+        },
+      },
+      now,
+      tx,
+    )
+    const grant =
+      granted.length > 0 && !kept
+        ? await proposeGrant(
+            tx,
+            { email: address, roles: granted, by, via: 'role-change' },
+            administrators,
+            now,
+          )
+        : undefined
+    return {
+      ...toPerson(row),
+      approvalsWithdrawn,
+      pending: waits ? granted : [],
+      ...(grant ? { grant } : {}),
+    }
   })
 }
 
@@ -420,14 +901,20 @@ export async function endSession(database: Queryable, token: string, now: Date =
   )
 }
 
-/** Takes a person's access away: no sign-in, every session ended. Their history stays. */
+/**
+ * Takes a person's access away: no sign-in, every session ended, their open invitation ended
+ * and their grants that wait for a second administrator withdrawn. Their history stays.
+ * Recorded (`role-change`, `grant-withdraw`) as administrator `by`, in the same transaction.
+ */
 export async function disablePerson(
   database: Database,
   email: string,
   now: Date = new Date(),
+  by: string = SERVICE_ACTOR,
 ): Promise<{ approvalsWithdrawn: string[] }> {
   const address = normalEmail(email)
   return database.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [PEOPLE_LOCK])
     await tx.query('UPDATE people SET disabled_at = $2 WHERE email = $1', [
       address,
       now.toISOString(),
@@ -441,6 +928,263 @@ export async function disablePerson(
       address,
       now.toISOString(),
     ])
-    return { approvalsWithdrawn: await withdrawApprovals(tx, address) }
+    const approvalsWithdrawn = await withdrawApprovals(tx, address)
+    await closeWaitingGrants(
+      tx,
+      address,
+      'withdrawn',
+      { by, reason: 'their access was taken away' },
+      now,
+    )
+    await appendAudit(
+      tx,
+      {
+        actor: by,
+        action: 'role-change',
+        subject: address,
+        details: { disabled: true, ...(approvalsWithdrawn.length ? { approvalsWithdrawn } : {}) },
+      },
+      now,
+      tx,
+    )
+    return { approvalsWithdrawn }
+  })
+}
+
+/** A grant that waits for a second administrator, as the people page lists it. */
+export interface WaitingGrant extends Grant {
+  /** `pending`: not in effect yet; `unconfirmed`: in effect, given by one administrator alone. */
+  awaiting: 'pending' | 'unconfirmed'
+}
+
+interface GrantRow {
+  id: string | number
+  email: string
+  roles: string[] | string
+  via: Grant['via']
+  proposed_by: string
+  proposed_at: Date | string
+  state: GrantState
+  confirmed_by: string | null
+  live: boolean
+}
+
+/**
+ * A grant's columns, with whether it still concerns someone (`live`): its person can sign in,
+ * or its invitation can still be taken up. `$1` is the time.
+ */
+const GRANT_COLUMNS = `g.id, g.email, g.roles, g.via, g.proposed_by, g.proposed_at, g.state,
+  g.confirmed_by,
+  (EXISTS (SELECT 1 FROM people p WHERE p.email = g.email AND p.disabled_at IS NULL)
+   OR EXISTS (SELECT 1 FROM invitations i WHERE i.grant_id = g.id AND i.used_at IS NULL
+              AND i.replaced_at IS NULL AND i.expires_at > $1)) AS live`
+
+/** Grants that wait for a second administrator's word and still concern someone. */
+const WAITING = `(g.state = 'pending' OR (g.state = 'granted' AND g.confirmed_by IS NULL))`
+
+const toGrant = (row: GrantRow): Grant => ({
+  id: Number(row.id),
+  email: row.email,
+  roles: rolesOf(row.roles),
+  via: row.via,
+  proposedBy: row.proposed_by,
+  proposedAt: new Date(row.proposed_at).toISOString(),
+  state: row.state,
+  confirmedBy: row.confirmed_by,
+  live: row.live === true,
+})
+
+/** Grants waiting for a second administrator (pending, or in effect unconfirmed), oldest first. */
+export async function listGrants(
+  database: Queryable,
+  now: Date = new Date(),
+): Promise<WaitingGrant[]> {
+  const rows = await database.query<GrantRow>(
+    `SELECT ${GRANT_COLUMNS} FROM role_grants g WHERE ${WAITING} ORDER BY g.id`,
+    [now.toISOString()],
+  )
+  return rows
+    .map(toGrant)
+    .filter((grant) => grant.live)
+    .map((grant) => ({ ...grant, awaiting: grant.state === 'pending' ? 'pending' : 'unconfirmed' }))
+}
+
+/**
+ * How many grants are in effect without a second administrator's confirmation and still
+ * concern someone: what the metrics report (an alert fires while any is).
+ */
+export async function unconfirmedGrants(
+  database: Queryable,
+  now: Date = new Date(),
+): Promise<number> {
+  const [row] = await database.query<{ n: string | number }>(
+    `SELECT count(*) AS n FROM (SELECT ${GRANT_COLUMNS} FROM role_grants g
+       WHERE g.state = 'granted' AND g.confirmed_by IS NULL) AS unconfirmed
+     WHERE live`,
+    [now.toISOString()],
+  )
+  return Number(row?.n ?? 0)
+}
+
+/**
+ * Reads grant `id` in `tx` and asks `rule` whether `person` may act on it: a refusal is
+ * recorded (`refusal`, with its code and reason) and returned.
+ */
+async function decideOnGrant(
+  tx: Queryable,
+  id: number,
+  person: Person,
+  rule: (person: Person, grant: Grant) => GrantDecision,
+  now: Date,
+): Promise<{ grant: Grant; decision: GrantDecision }> {
+  const [row] = Number.isSafeInteger(id)
+    ? await tx.query<GrantRow>(`SELECT ${GRANT_COLUMNS} FROM role_grants g WHERE g.id = $2`, [
+        now.toISOString(),
+        id,
+      ])
+    : []
+  if (!row) throw new PeopleError(`there is no grant ${id}`)
+  const grant = toGrant(row)
+  const decision = rule(person, grant)
+  if (!decision.allowed) {
+    await appendAudit(
+      tx,
+      {
+        actor: person.email,
+        action: 'refusal',
+        subject: grant.email,
+        details: { code: decision.code, reason: decision.reason, grant: grant.id },
+      },
+      now,
+      tx,
+    )
+  }
+  return { grant, decision }
+}
+
+/**
+ * Confirms grant `id` as administrator `person`, if `mayConfirmGrant` allows: a pending grant
+ * takes effect (the person gets its roles), an unconfirmed one is confirmed. Recorded
+ * (`grant-confirm`, or the refusal) in the same transaction; returns the decision.
+ */
+export async function confirmGrant(
+  database: Database,
+  id: number,
+  person: Person,
+  now: Date = new Date(),
+): Promise<GrantDecision> {
+  return database.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [PEOPLE_LOCK])
+    const { grant, decision } = await decideOnGrant(tx, id, person, mayConfirmGrant, now)
+    if (!decision.allowed) return decision
+    await tx.query(
+      `UPDATE role_grants SET state = 'granted', confirmed_by = $2, confirmed_at = $3
+       WHERE id = $1`,
+      [grant.id, person.email, now.toISOString()],
+    )
+    if (grant.state === 'pending') {
+      const [holder] = await tx.query<{ roles: string[] | string }>(
+        'SELECT roles FROM people WHERE email = $1 AND disabled_at IS NULL FOR UPDATE',
+        [grant.email],
+      )
+      if (holder) {
+        await tx.query('UPDATE people SET roles = $2 WHERE email = $1', [
+          grant.email,
+          inOrder([...rolesOf(holder.roles), ...grant.roles]),
+        ])
+      }
+    }
+    await appendAudit(
+      tx,
+      {
+        actor: person.email,
+        action: 'grant-confirm',
+        subject: grant.email,
+        details: {
+          grant: grant.id,
+          roles: grant.roles,
+          proposedBy: grant.proposedBy,
+          was: grant.state === 'pending' ? 'pending' : 'unconfirmed',
+        },
+      },
+      now,
+      tx,
+    )
+    return decision
+  })
+}
+
+/**
+ * Refuses grant `id` as administrator `person` (withdraws it, when they proposed it), if
+ * `mayRefuseGrant` allows: a pending grant never takes effect; one in effect unconfirmed takes
+ * its roles away again (not the last administrator's), ending the person's sessions and, with
+ * the reviewer's role, their approvals. Recorded (`grant-refuse` or `grant-withdraw`, or the
+ * refusal) in the same transaction; returns the decision.
+ */
+export async function refuseGrant(
+  database: Database,
+  id: number,
+  person: Person,
+  now: Date = new Date(),
+): Promise<GrantDecision> {
+  return database.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [PEOPLE_LOCK])
+    const { grant, decision } = await decideOnGrant(tx, id, person, mayRefuseGrant, now)
+    if (!decision.allowed) return decision
+    const withdrawing = grant.proposedBy === person.email
+    let taken: Role[] = []
+    let approvalsWithdrawn: string[] = []
+    if (grant.state === 'granted') {
+      const [holder] = await tx.query<{ roles: string[] | string }>(
+        'SELECT roles FROM people WHERE email = $1 AND disabled_at IS NULL FOR UPDATE',
+        [grant.email],
+      )
+      const held = holder ? rolesOf(holder.roles) : []
+      taken = grant.roles.filter((role) => held.includes(role))
+      const kept = held.filter((role) => !taken.includes(role))
+      if (taken.includes('administrator')) {
+        const [others] = await tx.query<{ n: string | number }>(
+          `SELECT count(*) AS n FROM people
+           WHERE 'administrator' = ANY (roles) AND disabled_at IS NULL AND email <> $1`,
+          [grant.email],
+        )
+        if (Number(others?.n ?? 0) === 0) {
+          throw new PeopleError(
+            'someone else must be an administrator before this person stops being one',
+          )
+        }
+      }
+      if (taken.length > 0) {
+        await tx.query('UPDATE people SET roles = $2 WHERE email = $1', [grant.email, kept])
+        await tx.query(
+          'UPDATE sessions SET revoked_at = $2 WHERE email = $1 AND revoked_at IS NULL',
+          [grant.email, now.toISOString()],
+        )
+        if (taken.includes('reviewer'))
+          approvalsWithdrawn = await withdrawApprovals(tx, grant.email)
+      }
+    }
+    await tx.query(
+      'UPDATE role_grants SET state = $2, closed_by = $3, closed_at = $4 WHERE id = $1',
+      [grant.id, withdrawing ? 'withdrawn' : 'refused', person.email, now.toISOString()],
+    )
+    await appendAudit(
+      tx,
+      {
+        actor: person.email,
+        action: withdrawing ? 'grant-withdraw' : 'grant-refuse',
+        subject: grant.email,
+        details: {
+          grant: grant.id,
+          roles: grant.roles,
+          proposedBy: grant.proposedBy,
+          ...(taken.length ? { rolesTakenAway: taken } : {}),
+          ...(approvalsWithdrawn.length ? { approvalsWithdrawn } : {}),
+        },
+      },
+      now,
+      tx,
+    )
+    return decision
   })
 }

@@ -1,9 +1,9 @@
 /**
  * The publishing service's metrics, after real actions on one service: publications by outcome
  * with their phases' times, a rollback, schedules fired and failed, previews built and failed,
- * refused sign-ins, the lease's age and the trail's length read at the scrape, the trail's
- * verification; `/metrics` to the token's bearer only; labels that carry no one's data; and
- * both services' metrics served as one under `npm start`.
+ * refused sign-ins, the lease's age, the role grants in effect unconfirmed and the trail's
+ * length read at the scrape, the trail's verification; `/metrics` to the token's bearer only;
+ * labels that carry no one's data; and both services' metrics served as one under `npm start`.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import { trailState } from '../../../src/publishing/audit/anchors'
 import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http/app'
-import { startSession } from '../../../src/publishing/people/people'
+import { invite, refuseGrant, startSession } from '../../../src/publishing/people/people'
 import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import {
@@ -28,7 +28,7 @@ import {
 import { BuildFailedError } from '../../../src/publishing/workflow/releases'
 import { createMetrics, type ServiceMetrics } from '../../../src/server/metrics'
 import { expectBoundedLabels, samples, sumOf } from '../../support/metrics'
-import { ada, addPeople, paul, rita } from '../../support/people'
+import { ada, addPeople, paul, person, rita } from '../../support/people'
 import { ABOUT, approvedDraft, rewrite } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
@@ -246,6 +246,24 @@ describe('the publishing service’s metrics', () => {
     all = await scrape()
     expect(sumOf(all, 'publishing_lease_held_seconds')).toBe(0)
     await service.database.query('DELETE FROM publish_lease')
+  })
+
+  it('count the role grants in effect without a second administrator’s confirmation', async () => {
+    const anna = person('anna@bank.example', ['administrator'])
+    await addPeople(service.database, [anna])
+    expect(sumOf(await scrape(), 'publishing_role_grants_unconfirmed')).toBe(0)
+    // The only administrator gives the reviewer's role: in effect, unconfirmed.
+    const { grant } = await invite(
+      service.database,
+      { email: 'rolf@bank.example', roles: ['author', 'reviewer'], by: anna.email },
+      clock(),
+    )
+    expect(grant?.state).toBe('unconfirmed')
+    expect(sumOf(await scrape(), 'publishing_role_grants_unconfirmed')).toBe(1)
+    expect(await refuseGrant(service.database, grant?.id ?? 0, anna, clock())).toEqual({
+      allowed: true,
+    })
+    expect(sumOf(await scrape(), 'publishing_role_grants_unconfirmed')).toBe(0)
   })
 
   it('tell when the trail was last verified and whether it held', async () => {
