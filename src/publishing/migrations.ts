@@ -10,6 +10,7 @@ import { PEOPLE_MIGRATION, PROVIDER_ACCOUNTS_MIGRATION } from './people/people'
 import { DRAFTS_MIGRATION, SUBMISSIONS_MIGRATION } from './workflow/drafts'
 import { MAIN_MOVES_MIGRATION, TAKEN_IN_MIGRATION } from './workflow/main-moves'
 import { LEASE_SINCE_MIGRATION, RELEASES_MIGRATION } from './workflow/publisher'
+import { ROLLBACK_REQUESTS_MIGRATION } from './workflow/rollbacks'
 import { ONE_SCHEDULE_MIGRATION, SCHEDULES_MIGRATION } from './workflow/schedules'
 
 export const PUBLISHING_MIGRATIONS: MigrationSet = {
@@ -27,6 +28,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     TAKEN_IN_MIGRATION,
     AUDIT_KEYS_MIGRATION,
     LEASE_SINCE_MIGRATION,
+    ROLLBACK_REQUESTS_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

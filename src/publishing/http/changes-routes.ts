@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type ChangedFile, changesPage, releasesPage, schedulesPage } from '../pages/manage'
 import type { Person } from '../people/roles'
 import { type DraftView, RefusedError } from '../workflow/drafts'
-import { mayRollBack } from '../workflow/four-eyes'
+import { mayRequestRollback } from '../workflow/four-eyes'
 import { berlinLocal, fromBerlinTime, ScheduleError } from '../workflow/schedules'
 import { refusal, unrecorded } from './editor-api'
 import { IMAGE_POLICY } from './policy'
@@ -204,14 +204,20 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
     const releases = await publisher.list()
     return reply
       .type(HTML_TYPE)
-      .send(releasesPage(person.language, releases, mayRollBack(person).allowed))
+      .send(releasesPage(person.language, releases, mayRequestRollback(person).allowed))
   })
   app.post('/api/releases/rollback', async (request, reply) => {
     const person = await signedIn(request)
     if (!person) return refuse(reply, 401, 'Please sign in again.')
     try {
-      const release = await publisher.rollBack(person, String(bodyOf(request).folder ?? ''))
-      return { folder: release.folder, commit: release.commit }
+      const outcome = await publisher.requestRollback(person, String(bodyOf(request).folder ?? ''))
+      if (outcome.done) {
+        const { folder, commit } = outcome.release
+        return { folder, commit, emergency: true }
+      }
+      // Waiting for a reviewer: accepted, not done.
+      const { id, folder, reason } = outcome.request
+      return reply.code(202).type(JSON_TYPE).send({ request: id, folder, waiting: reason })
     } catch (error) {
       if (error instanceof RefusedError) return refuse(reply, 403, error.message)
       if (error instanceof Error && /no release|not a release/.test(error.message)) {
