@@ -196,6 +196,14 @@ export type RollbackOutcome =
   | { done: true; release: Release }
   | { done: false; request: RollbackRequest }
 
+export interface PublishOptions {
+  /**
+   * Asked in the publication's turn, before the draft is merged: throws when what the
+   * publication stands on no longer holds (a schedule's approval, `Schedules.fireDue`).
+   */
+  stillStands?: () => Promise<void>
+}
+
 /** A rollback request that is not waiting (decided, or never made). */
 export class RollbackRequestError extends Error {}
 
@@ -290,9 +298,10 @@ export class Publisher {
     person: Person,
     draftId: string,
     kind: 'publish' | 'schedule' = 'publish',
+    options: PublishOptions = {},
   ): Promise<Release> {
     try {
-      const release = await this.publishExclusively(person, draftId, kind)
+      const release = await this.publishExclusively(person, draftId, kind, options)
       this.metrics.publication('published')
       return release
     } catch (error) {
@@ -306,6 +315,7 @@ export class Publisher {
     person: Person,
     draftId: string,
     kind: 'publish' | 'schedule',
+    options: PublishOptions,
   ): Promise<Release> {
     const { drafts, releases, repo, database } = this.options
     const { metrics } = this
@@ -319,6 +329,7 @@ export class Publisher {
       }
       const merging = metrics.phase('merge')
       await this.takeIn()
+      await options.stillStands?.()
       const merged = await drafts.merged(person, draftId)
       merging()
       let built: { folder: string }
