@@ -52,6 +52,9 @@ export interface Draft {
 
 export type Decision = { allowed: true } | { allowed: false; reason: string; code: RefusalCode }
 
+/** A decision that refuses, with its code and reason. */
+export type Refusal = Exclude<Decision, { allowed: true }>
+
 export type RefusalCode =
   | 'role'
   | 'own-draft'
@@ -179,7 +182,7 @@ const refuseIn = (
   language: EditorLanguage,
   code: RefusalCode,
   params: Record<string, string> = {},
-): Decision => ({ allowed: false, code, reason: MESSAGES[language][code](params) })
+): Refusal => ({ allowed: false, code, reason: MESSAGES[language][code](params) })
 
 const refuse = (person: Person, code: RefusalCode, params: Record<string, string> = {}) =>
   refuseIn(person.language, code, params)

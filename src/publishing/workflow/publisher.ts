@@ -424,11 +424,22 @@ export class Publisher {
           release: await this.executeRollback(person, plan, { emergency: true }),
         }
       }
+      const now = this.clock()
       const waiting = (await pendingRollbacks(database)).find(
         (request) => request.folder === folder,
       )
-      if (waiting) return { done: false, request: waiting }
-      const now = this.clock()
+      // One waits already: the same, or one asked for before the live site changed, stale now.
+      if (waiting?.liveFolder === plan.live) return { done: false, request: waiting }
+      if (waiting) {
+        await decideRollbackRequest(
+          database,
+          waiting.id,
+          'stale',
+          person.email,
+          refusalOf(person, 'rollback-stale').reason,
+          now,
+        )
+      }
       const request = await database.transaction(async (tx) => {
         const made = await insertRollbackRequest(tx, {
           folder,
@@ -516,7 +527,14 @@ export class Publisher {
         action: 'rollback-confirm',
         request: id,
       })
-      await this.requireRelease(request.folder)
+      try {
+        await this.requireRelease(request.folder)
+      } catch (error) {
+        // Removed from disk since (older than the releases kept): it can never be done.
+        const gone = error instanceof Error ? error.message : String(error)
+        await decideRollbackRequest(database, id, 'stale', person.email, gone, this.clock())
+        throw error
+      }
       await this.takeIn()
       const plan = await this.planRollback(request.folder)
       // What comes back as it is now (a take-in may have changed it): still none of theirs.

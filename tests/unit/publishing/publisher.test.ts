@@ -541,7 +541,7 @@ describe('a publication cut short', () => {
   })
 })
 
-describe('rollback under the four-eyes rules', () => {
+describe('rollback under the four-eyes rules', { timeout: 120_000 }, () => {
   /** A text of Olga's (who writes, reviews and publishes) that a later approved draft deletes. */
   const NOTE = 'content/en/pages/olga-note.yaml'
   const OFFER = 'title: Olga’s offer\n'
@@ -722,6 +722,25 @@ describe('rollback under the four-eyes rules', () => {
     })
     // The one before the live one is now the release it replaced: no walking further back alone.
     expect(await publisher.previousRelease()).not.toBe(first.folder)
+  })
+
+  it('asked for again after the live site changed, replaces the stale request with one that says what it would do now', async () => {
+    const first = await published(ada, 'pages/about', await titled('First'))
+    await published(ada, 'pages/about', await titled('Second'))
+    await published(ada, 'pages/about', await titled('Third'))
+    const stale = await publisher.requestRollback(paul, first.folder)
+    if (stale.done) throw new Error('rolled back alone')
+    const later = await published(ada, 'pages/about', await titled('Fourth'))
+    const fresh = await publisher.requestRollback(paul, first.folder)
+    if (fresh.done) throw new Error('rolled back alone')
+    expect(fresh.request.id).not.toBe(stale.request.id)
+    expect(fresh.request).toMatchObject({ liveFolder: later.folder, state: 'pending' })
+    expect(await publisher.rollbackRequests()).toMatchObject([{ id: fresh.request.id }])
+    await expect(publisher.confirmRollback(rita, stale.request.id)).rejects.toBeInstanceOf(
+      RollbackRequestError,
+    )
+    await publisher.confirmRollback(rita, fresh.request.id)
+    expect(await onMain(ABOUT)).toContain('title: First')
   })
 
   it('refuses a confirmation once the live site changed since the request, or its publisher lost access', async () => {

@@ -164,5 +164,5 @@ describe('rollback on the releases page', () => {
         details: { emergency: true, changes: [ABOUT], publications: [] },
       },
     ])
-  })
+  }, 120_000)
 })
