@@ -408,7 +408,8 @@ export class Publisher {
    * A publisher asks for a rollback: done at once where the rules let them do it alone (an
    * emergency: one step back, none of their own text coming back), else recorded as a request
    * that a reviewer confirms (`confirmRollback`), saying why it waits. Asked again while one
-   * for the same release waits, the waiting one is returned.
+   * for the same release waits, the waiting one is returned; one asked for before the live
+   * release changed is stale, and replaced by a new one (its trail entry says `replaces`).
    */
   async requestRollback(person: Person, folder: string): Promise<RollbackOutcome> {
     const { database } = this.options
@@ -465,6 +466,7 @@ export class Publisher {
               code: alone.code,
               reason: alone.reason,
               live: plan.live,
+              ...(waiting ? { replaces: waiting.id } : {}),
               ...plan.changes,
             },
           },

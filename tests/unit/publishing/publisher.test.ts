@@ -735,6 +735,10 @@ describe('rollback under the four-eyes rules', { timeout: 120_000 }, () => {
     if (fresh.done) throw new Error('rolled back alone')
     expect(fresh.request.id).not.toBe(stale.request.id)
     expect(fresh.request).toMatchObject({ liveFolder: later.folder, state: 'pending' })
+    expect(await lastEntry()).toMatchObject({
+      action: 'rollback-request',
+      details: { request: fresh.request.id, replaces: stale.request.id, live: later.folder },
+    })
     expect(await publisher.rollbackRequests()).toMatchObject([{ id: fresh.request.id }])
     await expect(publisher.confirmRollback(rita, stale.request.id)).rejects.toBeInstanceOf(
       RollbackRequestError,
