@@ -278,17 +278,21 @@ ${schedule.state === 'pending' ? `<form data-action="/api/schedules/cancel" data
   )
 }
 
-/** What a rollback brings back and takes away, and whose work: lists of files and drafts. */
-function rollbackChangesView(changes: RollbackChanges, t: Texts): string {
+/**
+ * What a rollback brought back and took away (`done`), or would (a request), and whose work:
+ * lists of files and drafts.
+ */
+function rollbackChangesView(changes: RollbackChanges, t: Texts, done: boolean): string {
+  const labels = done ? t.rollbackDid : t.rollbackWould
   const list = (label: string, items: readonly string[]) =>
     items.length > 0
       ? `<p>${label}:</p><ul>${items.map((item) => `<li><code>${escapeHtml(item)}</code></li>`).join('')}</ul>`
       : ''
   return [
-    list(t.rollbackReturns, changes.returns),
-    list(t.rollbackGoes, changes.goes),
-    list(t.rollbackChanges, changes.changes),
-    list(t.rollbackUndoes, changes.publications),
+    list(labels.returns, changes.returns),
+    list(labels.goes, changes.goes),
+    list(labels.changes, changes.changes),
+    list(labels.undoes, changes.publications),
     changes.writers.length > 0
       ? `<p>${escapeHtml(t.rollbackWriters(changes.writers.join(', ')))}</p>`
       : '',
@@ -312,7 +316,7 @@ export function releasesPage(language: EditorLanguage, view: ReleasesView): stri
       ].join(', ')
       const what =
         release.kind === 'rollback'
-          ? `<p>${escapeHtml(t.releaseRolledBackTo(release.subject))}</p>${release.rollback?.changes ? rollbackChangesView(release.rollback.changes, t) : ''}`
+          ? `<p>${escapeHtml(t.releaseRolledBackTo(release.subject))}</p>${release.rollback?.changes ? rollbackChangesView(release.rollback.changes, t, true) : ''}`
           : release.files.length > 0
             ? `<p>${t.releaseChanged} (${escapeHtml(release.subject)}):</p><ul>${release.files.map((file) => `<li><code>${escapeHtml(file)}</code></li>`).join('')}</ul>`
             : ''
@@ -348,7 +352,7 @@ ${offer}</li>`
       ) => `<li aria-labelledby="request-${request.id}"><h3 id="request-${request.id}">${escapeHtml(t.rollbackRequestTo(request.folder))}</h3>
 <p>${escapeHtml(t.rollbackRequestBy(request.requestedBy, berlinTime(request.requestedAt, language)))}</p>
 <p>${t.rollbackWhy} ${escapeHtml(request.reason)}</p>
-${rollbackChangesView(request.changes, t)}
+${rollbackChangesView(request.changes, t, false)}
 ${
   request.confirm.allowed
     ? `<form data-action="/api/releases/confirm" data-reload><input type="hidden" name="id" value="${request.id}"><button type="submit" disabled aria-describedby="request-${request.id}">${t.confirmRollback}</button></form>`

@@ -106,8 +106,10 @@ describe('rollback on the releases page', () => {
     const byRita = (await releasesAs(rita.email)).page
     const waiting = byRita.slice(byRita.indexOf(request))
     expect(byRita).toContain('<h2>Rollbacks waiting for a reviewer</h2>')
-    expect(waiting).toContain('Changed back:</p><ul><li><code>content/en/pages/about.yaml</code>')
-    expect(waiting).toContain('Publications undone:</p><ul><li><code>pages/about</code>')
+    expect(waiting).toContain(
+      'Would change back:</p><ul><li><code>content/en/pages/about.yaml</code>',
+    )
+    expect(waiting).toContain('Publications it would undo:</p><ul><li><code>pages/about</code>')
     expect(waiting).toContain('The content coming back was written by ada@bank.example.')
     expect(waiting).toContain(
       `<form data-action="/api/releases/confirm" data-reload><input type="hidden" name="id" value="${id}">`,
