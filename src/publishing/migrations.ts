@@ -14,6 +14,7 @@ import {
 import { DRAFTS_MIGRATION, SUBMISSIONS_MIGRATION } from './workflow/drafts'
 import { MAIN_MOVES_MIGRATION, TAKEN_IN_MIGRATION } from './workflow/main-moves'
 import { LEASE_SINCE_MIGRATION, RELEASES_MIGRATION } from './workflow/publisher'
+import { ROLLBACK_REQUESTS_MIGRATION } from './workflow/rollbacks'
 import { ONE_SCHEDULE_MIGRATION, SCHEDULES_MIGRATION } from './workflow/schedules'
 
 export const PUBLISHING_MIGRATIONS: MigrationSet = {
@@ -32,6 +33,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     AUDIT_KEYS_MIGRATION,
     LEASE_SINCE_MIGRATION,
     ROLE_GRANTS_MIGRATION,
+    ROLLBACK_REQUESTS_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = [
   'publish',
   'publish-failed',
   'rollback',
+  'rollback-request',
   'take-in',
   'unreviewed-live',
   'recovery',

@@ -6,10 +6,12 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type ChangedFile, changesPage, releasesPage, schedulesPage } from '../pages/manage'
+import { releasesView } from '../pages/releases-view'
 import type { EditorLanguage, Person } from '../people/roles'
 import { compareFile } from '../review/compare'
 import { type DraftView, RefusedError } from '../workflow/drafts'
-import { mayRollBack } from '../workflow/four-eyes'
+import { mayRequestRollback } from '../workflow/four-eyes'
+import { RollbackRequestError } from '../workflow/publisher'
 import { berlinLocal, fromBerlinTime, ScheduleError } from '../workflow/schedules'
 import { refusal, unrecorded } from './editor-api'
 import { IMAGE_POLICY } from './policy'
@@ -221,18 +223,52 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
     const person = await signedIn(request)
     if (!person) return reply.redirect('/sign-in', 303)
     const releases = await publisher.list()
-    return reply
-      .type(HTML_TYPE)
-      .send(releasesPage(person.language, releases, mayRollBack(person).allowed))
+    const requests = await publisher.rollbackRequests()
+    // What rolling back one step would bring back, and whose it is: whether this publisher
+    // may do it alone (asked of publishers only: it reads git).
+    const previous = mayRequestRollback(person).allowed ? await publisher.previousRelease() : null
+    const writers = previous
+      ? (await publisher.planRollback(previous).catch(() => null))?.changes.writers
+      : undefined
+    const view = releasesView(
+      person,
+      releases,
+      requests,
+      previous && writers ? { folder: previous, writers } : null,
+    )
+    return reply.type(HTML_TYPE).send(releasesPage(person.language, view))
   })
   app.post('/api/releases/rollback', async (request, reply) => {
     const person = await signedIn(request)
     if (!person) return refuse(reply, 401, 'Please sign in again.')
     try {
-      const release = await publisher.rollBack(person, String(bodyOf(request).folder ?? ''))
-      return { folder: release.folder, commit: release.commit }
+      const outcome = await publisher.requestRollback(person, String(bodyOf(request).folder ?? ''))
+      if (outcome.done) {
+        const { folder, commit } = outcome.release
+        return { folder, commit, emergency: true }
+      }
+      // Waiting for a reviewer: accepted, not done.
+      const { id, folder, reason } = outcome.request
+      return reply.code(202).type(JSON_TYPE).send({ request: id, folder, waiting: reason })
     } catch (error) {
       if (error instanceof RefusedError) return refuse(reply, error.status, error.message)
+      if (error instanceof Error && /no release|not a release/.test(error.message)) {
+        return refuse(reply, 404, error.message)
+      }
+      throw error
+    }
+  })
+  app.post('/api/releases/confirm', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again.')
+    const id = Number(bodyOf(request).id)
+    if (!Number.isSafeInteger(id)) return refuse(reply, 422, 'Which rollback? Expected its number.')
+    try {
+      const release = await publisher.confirmRollback(person, id)
+      return { folder: release.folder, commit: release.commit }
+    } catch (error) {
+      if (error instanceof RefusedError) return refuse(reply, 403, error.message)
+      if (error instanceof RollbackRequestError) return refuse(reply, 409, error.message)
       if (error instanceof Error && /no release|not a release/.test(error.message)) {
         return refuse(reply, 404, error.message)
       }

@@ -20,9 +20,10 @@ import {
   ROLE_NAMES,
   shortVersion,
 } from '../workflow/four-eyes'
-import type { ReleaseView } from '../workflow/publisher'
+import type { RollbackChanges } from '../workflow/rollbacks'
 import type { Schedule } from '../workflow/schedules'
 import type { PeopleView, PersonRowView } from './people-view'
+import type { ReleasesView } from './releases-view'
 import { fileReviewHtml } from './review'
 import { layout } from './service-pages'
 import { MANAGE_TEXTS } from './texts'
@@ -331,23 +332,45 @@ ${schedule.state === 'pending' ? `<form data-action="/api/schedules/cancel" data
   )
 }
 
-/** The releases, the live one first, each with a rollback button for who may roll back. */
-export function releasesPage(
-  language: EditorLanguage,
-  releases: readonly ReleaseView[],
-  mayRoll: boolean,
-): string {
+/**
+ * What a rollback brought back and took away (`done`), or would (a request), and whose work:
+ * lists of files and drafts.
+ */
+function rollbackChangesView(changes: RollbackChanges, t: Texts, done: boolean): string {
+  const labels = done ? t.rollbackDid : t.rollbackWould
+  const list = (label: string, items: readonly string[]) =>
+    items.length > 0
+      ? `<p>${label}:</p><ul>${items.map((item) => `<li><code>${escapeHtml(item)}</code></li>`).join('')}</ul>`
+      : ''
+  return [
+    list(labels.returns, changes.returns),
+    list(labels.goes, changes.goes),
+    list(labels.changes, changes.changes),
+    list(labels.undoes, changes.publications),
+    changes.writers.length > 0
+      ? `<p>${escapeHtml(t.rollbackWriters(changes.writers.join(', ')))}</p>`
+      : '',
+  ].join('')
+}
+
+/**
+ * The releases, the live one first, each with the rollback the rules offer the person (at once
+ * in an emergency, or asked for); then the rollbacks waiting for a reviewer, with a confirm
+ * button for who may confirm them (`releasesView` in `releases-view.ts` decides).
+ */
+export function releasesPage(language: EditorLanguage, view: ReleasesView): string {
   const t = MANAGE_TEXTS[language]
-  const rows = releases
+  const rows = view.releases
     .map((release, index) => {
-      const heading = `${escapeHtml(berlinTime(release.liveAt, language))}${release.live ? ` <strong class="live">(${t.live})</strong>` : ''}`
+      const heading = `${escapeHtml(berlinTime(release.liveAt, language))}${release.live ? ` <strong class="live">(${t.live})</strong>` : ''}${release.rollback?.emergency ? ` <strong class="emergency">(${t.emergency})</strong>` : ''}`
       const made = [
         t.releaseBy(t.releaseKinds[release.kind], release.madeBy),
         ...(release.approvedBy ? [t.releaseApproved(release.approvedBy)] : []),
+        ...(release.rollback?.requestedBy ? [t.rollbackAskedBy(release.rollback.requestedBy)] : []),
       ].join(', ')
       const what =
         release.kind === 'rollback'
-          ? `<p>${escapeHtml(t.releaseRolledBackTo(release.subject))}</p>`
+          ? `<p>${escapeHtml(t.releaseRolledBackTo(release.subject))}</p>${release.rollback?.changes ? rollbackChangesView(release.rollback.changes, t, true) : ''}`
           : release.files.length > 0
             ? `<p>${t.releaseChanged} (${escapeHtml(release.subject)}):</p><ul>${release.files.map((file) => `<li><code>${escapeHtml(file)}</code></li>`).join('')}</ul>`
             : ''
@@ -360,16 +383,46 @@ export function releasesPage(
               )
               .join('')}</ul></div>`
           : ''
+      const rollback = (label: string) =>
+        `<form data-action="/api/releases/rollback" data-reload><input type="hidden" name="folder" value="${escapeHtml(release.folder)}"><button type="submit" disabled aria-describedby="release-${index}">${label}</button></form>`
+      const offer =
+        release.offer === 'emergency'
+          ? rollback(t.rollBackNow)
+          : release.offer === 'request'
+            ? rollback(t.askRollBack)
+            : release.offer === 'waiting'
+              ? `<p>${t.rollbackWaiting}</p>`
+              : ''
       return `<li aria-labelledby="release-${index}"><h2 id="release-${index}">${heading}</h2>
 <p>${escapeHtml(made)}. ${t.releaseCommit} <code>${escapeHtml(release.commit.slice(0, 12))}</code>, <code>${escapeHtml(release.folder)}</code>.</p>
 ${what}${unreviewed}
-${mayRoll && !release.live ? `<form data-action="/api/releases/rollback" data-reload><input type="hidden" name="folder" value="${escapeHtml(release.folder)}"><button type="submit" disabled aria-describedby="release-${index}">${t.rollBack}</button></form>` : ''}</li>`
+${offer}</li>`
     })
     .join('\n')
+  const requests = view.requests
+    .map(
+      (
+        request,
+      ) => `<li aria-labelledby="request-${request.id}"><h3 id="request-${request.id}">${escapeHtml(t.rollbackRequestTo(request.folder))}</h3>
+<p>${escapeHtml(t.rollbackRequestBy(request.requestedBy, berlinTime(request.requestedAt, language)))}</p>
+<p>${t.rollbackWhy} ${escapeHtml(request.reason)}</p>
+${rollbackChangesView(request.changes, t, false)}
+${
+  request.confirm.allowed
+    ? `<form data-action="/api/releases/confirm" data-reload><input type="hidden" name="id" value="${request.id}"><button type="submit" disabled aria-describedby="request-${request.id}">${t.confirmRollback}</button></form>`
+    : request.confirm.whyNot
+      ? `<p class="why-not">${escapeHtml(t.mayNot(t.confirmRollbackName, request.confirm.whyNot))}</p>`
+      : ''
+}</li>`,
+    )
+    .join('\n')
+  const waiting = requests
+    ? `<h2>${t.rollbackRequests}</h2><p>${t.rollbackRequestsIntro}</p><ul class="rollback-requests">${requests}</ul>`
+    : ''
   return layout(
     language,
     t.releases,
-    `${nav(language)}<h1>${t.releases}</h1><p>${t.releasesIntro}</p>${rows ? `<ol class="releases">${rows}</ol>` : `<p>${t.noReleases}</p>`}<div role="status" id="status"></div>`,
+    `${nav(language)}<h1>${t.releases}</h1><p>${t.releasesIntro}</p>${waiting}${rows ? `<ol class="releases">${rows}</ol>` : `<p>${t.noReleases}</p>`}<div role="status" id="status"></div>`,
     MANAGE_SCRIPTS,
   )
 }

@@ -17,6 +17,12 @@
  *   was submitted is no longer what is there, and only its authors say when it is ready again.
  * - Publishing needs a valid approval of a submitted version and a publisher who wrote none of
  *   the draft.
+ * - A schedule fires only while the approval it was set on stands: the publisher who set it,
+ *   the reviewer who approved and the author who submitted still have access and their roles.
+ * - Rolling back alone is an emergency's: a publisher, to the release served just before the
+ *   live one, bringing back none of their own text. Any other rollback brings back what later
+ *   approved changes removed or replaced: a publisher asks for it, and a reviewer who did not
+ *   ask and wrote none of the content coming back confirms it.
  */
 
 import type { EditorLanguage, Person, Role } from '../people/roles'
@@ -50,6 +56,9 @@ export interface Draft {
 
 export type Decision = { allowed: true } | { allowed: false; reason: string; code: RefusalCode }
 
+/** A decision that refuses, with its code and reason. */
+export type Refusal = Exclude<Decision, { allowed: true }>
+
 export type RefusalCode =
   | 'role'
   | 'own-draft'
@@ -64,6 +73,12 @@ export type RefusalCode =
   | 'saved-meanwhile'
   | 'draft-gone'
   | 'file-taken'
+  | 'person-gone'
+  | 'person-role'
+  | 'rollback-steps'
+  | 'own-content'
+  | 'own-request'
+  | 'rollback-stale'
 
 /** Refusals of a request made on a version that is gone, or on a file another draft holds. */
 export const CONFLICT_CODES: ReadonlySet<RefusalCode> = new Set([
@@ -120,6 +135,18 @@ const MESSAGES: Record<
       'Not saved: the draft you opened was published or discarded after you opened it. Reload the entry to see it as it is now, then make your change again.',
     'file-taken': ({ file, draft }) =>
       `Not saved: ${file} is changed by another draft already, ${draft}, and one file belongs to one draft. Open that draft to change it, or wait until it is published or discarded.`,
+    'person-gone': ({ who, part }) =>
+      `${who}, who ${part}, no longer has access to the publishing service, so what they did no longer stands under the four-eyes rules.`,
+    'person-role': ({ who, part, role }) =>
+      `${who}, who ${part}, no longer has the ${role} role, so what they did no longer stands under the four-eyes rules.`,
+    'rollback-steps': () =>
+      'This is not the release served just before the live one: rolling back to it brings back what later approved changes removed or replaced, so a reviewer who did not ask for it must confirm it.',
+    'own-content': () =>
+      'You wrote part of the content this rollback brings back: a second person who wrote none of it must decide on it (four-eyes principle).',
+    'own-request': () =>
+      'You asked for this rollback, so you may not confirm it: a reviewer other than you must (four-eyes principle).',
+    'rollback-stale': () =>
+      'The live site has changed since this rollback was asked for, so the request no longer says what it would bring back: ask for it again.',
   },
   de: {
     role: ({ action, role }) =>
@@ -148,6 +175,18 @@ const MESSAGES: Record<
       'Nicht gespeichert: Der Entwurf, den Sie geöffnet haben, wurde seither veröffentlicht oder verworfen. Laden Sie den Eintrag neu, um ihn zu sehen, wie er jetzt ist, und nehmen Sie Ihre Änderung dann erneut vor.',
     'file-taken': ({ file, draft }) =>
       `Nicht gespeichert: ${file} wird schon von einem anderen Entwurf geändert, ${draft}, und eine Datei gehört zu einem Entwurf. Öffnen Sie diesen Entwurf, um sie zu ändern, oder warten Sie, bis er veröffentlicht oder verworfen ist.`,
+    'person-gone': ({ who, part }) =>
+      `${who}, die oder der ${part}, hat keinen Zugang zum Veröffentlichungsdienst mehr; was diese Person getan hat, gilt deshalb nach dem Vier-Augen-Prinzip nicht mehr.`,
+    'person-role': ({ who, part, role }) =>
+      `${who}, die oder der ${part}, hat die Rolle „${role}“ nicht mehr; was diese Person getan hat, gilt deshalb nach dem Vier-Augen-Prinzip nicht mehr.`,
+    'rollback-steps': () =>
+      'Dies ist nicht die Veröffentlichung, die direkt vor der aktuellen live war: Das Zurücksetzen auf sie bringt zurück, was spätere freigegebene Änderungen entfernt oder ersetzt haben; eine Prüferin oder ein Prüfer, die oder der es nicht beantragt hat, muss es deshalb bestätigen.',
+    'own-content': () =>
+      'Sie haben an Inhalten mitgeschrieben, die dieses Zurücksetzen zurückbringt: Darüber muss eine zweite Person entscheiden, die nicht daran mitgeschrieben hat (Vier-Augen-Prinzip).',
+    'own-request': () =>
+      'Sie haben dieses Zurücksetzen beantragt und dürfen es deshalb nicht bestätigen: Das muss eine andere Prüferin oder ein anderer Prüfer tun (Vier-Augen-Prinzip).',
+    'rollback-stale': () =>
+      'Die Website hat sich geändert, seit dieses Zurücksetzen beantragt wurde; der Antrag sagt deshalb nicht mehr, was es zurückbrächte: Beantragen Sie es erneut.',
   },
 }
 
@@ -159,6 +198,7 @@ const ACTIONS: Record<EditorLanguage, Record<string, string>> = {
     publish: 'publish',
     schedule: 'schedule publishing',
     rollback: 'roll back a release',
+    'confirm-rollback': 'confirm a rollback',
     'cancel-schedule': 'cancel a scheduled publication',
     'manage-people': 'manage people and roles',
   },
@@ -169,16 +209,20 @@ const ACTIONS: Record<EditorLanguage, Record<string, string>> = {
     publish: 'veröffentlichen',
     schedule: 'Veröffentlichungen planen',
     rollback: 'eine Veröffentlichung zurücknehmen',
+    'confirm-rollback': 'ein Zurücksetzen bestätigen',
     'cancel-schedule': 'eine geplante Veröffentlichung absagen',
     'manage-people': 'Personen und Rollen verwalten',
   },
 }
 
-const refuse = (
-  person: Person,
+const refuseIn = (
+  language: EditorLanguage,
   code: RefusalCode,
   params: Record<string, string> = {},
-): Decision => ({ allowed: false, code, reason: MESSAGES[person.language][code](params) })
+): Refusal => ({ allowed: false, code, reason: MESSAGES[language][code](params) })
+
+const refuse = (person: Person, code: RefusalCode, params: Record<string, string> = {}) =>
+  refuseIn(person.language, code, params)
 
 /** A refusal by its code, in the person's language: for what the rules find only afterwards. */
 export const refusalOf = (
@@ -353,9 +397,124 @@ export function mayPublish(
 /** Whether the person may publish any draft at all (a publisher): what the editor offers. */
 export const mayPublishAnything = (person: Person): boolean => person.roles.includes('publisher')
 
-/** Rolling back to an earlier release: a publisher. */
-export function mayRollBack(person: Person): Decision {
+/** A rollback as the rules see it: being asked for, or waiting for a reviewer's confirmation. */
+export interface Rollback {
+  /** The release to serve again (its folder). */
+  target: string
+  /**
+   * Whether the target is the release served just before the live one: the rollback undoes
+   * the last switch of the served site, and nothing further back.
+   */
+  oneStepBack: boolean
+  /** Who wrote the content it brings back (the files it restores or changes), by e-mail. */
+  writers: readonly string[]
+  /** The publisher who asked for it; absent while it is being asked for. */
+  requestedBy?: string
+}
+
+/** Asking for a rollback (done at once, or by a reviewer's confirmation): a publisher. */
+export function mayRequestRollback(person: Person): Decision {
   return needsRole(person, 'publisher', 'rollback') ?? allowed
+}
+
+/**
+ * Rolling back at once, alone (an emergency): a publisher, to the release served just before
+ * the live one, bringing back none of their own text. Anything else brings back what later
+ * approved changes removed or replaced, and waits for a reviewer (`mayConfirmRollback`).
+ */
+export function mayRollBack(person: Person, rollback: Rollback): Decision {
+  const role = needsRole(person, 'publisher', 'rollback')
+  if (role) return role
+  if (!rollback.oneStepBack) return refuse(person, 'rollback-steps')
+  if (rollback.writers.includes(person.email)) return refuse(person, 'own-content')
+  return allowed
+}
+
+/**
+ * Confirming a rollback a publisher asked for (it is then done): a reviewer who did not ask
+ * for it and wrote none of the content it brings back.
+ */
+export function mayConfirmRollback(person: Person, rollback: Rollback): Decision {
+  const role = needsRole(person, 'reviewer', 'confirm-rollback')
+  if (role) return role
+  if (rollback.requestedBy === person.email) return refuse(person, 'own-request')
+  if (rollback.writers.includes(person.email)) return refuse(person, 'own-content')
+  return allowed
+}
+
+/**
+ * Whether what someone did still stands: they have access and hold the role they did it in.
+ * `part` is what they did, as the message says it (`approved it`).
+ */
+function standsBy(
+  language: EditorLanguage,
+  who: string,
+  role: Role,
+  part: string,
+  people: ReadonlyMap<string, Person>,
+): Decision | undefined {
+  const now = people.get(who)
+  if (!now) return refuseIn(language, 'person-gone', { who, part })
+  if (!now.roles.includes(role)) {
+    return refuseIn(language, 'person-role', { who, part, role: ROLE_NAMES[language][role] })
+  }
+  return undefined
+}
+
+const PARTS: Record<
+  EditorLanguage,
+  Record<'scheduled' | 'approved' | 'submitted' | 'requested', string>
+> = {
+  en: {
+    scheduled: 'scheduled it',
+    approved: 'approved it',
+    submitted: 'moved it to review',
+    requested: 'asked for it',
+  },
+  de: {
+    scheduled: 'sie eingeplant hat',
+    approved: 'ihn freigegeben hat',
+    submitted: 'ihn zur Prüfung gegeben hat',
+    requested: 'es beantragt hat',
+  },
+}
+
+/**
+ * Whether a schedule may fire now (in `language`, for the trail and the draft's authors): the
+ * draft's approval stands under the rules as they apply at this moment. The publisher who set
+ * it, the reviewer who approved and the author who submitted the draft still have access
+ * (`people`: everyone who has, by e-mail, as they are now) and hold those roles; and the
+ * publisher may publish the draft as it is (`mayPublish`).
+ */
+export function mayFireSchedule(
+  language: EditorLanguage,
+  scheduledBy: string,
+  draft: Draft,
+  people: ReadonlyMap<string, Person>,
+): Decision {
+  const parts = PARTS[language]
+  const publisher = standsBy(language, scheduledBy, 'publisher', parts.scheduled, people)
+  if (publisher) return publisher
+  if (draft.approval === null) return refuseIn(language, 'not-approved')
+  const approver = standsBy(language, draft.approval.by, 'reviewer', parts.approved, people)
+  if (approver) return approver
+  if (draft.submission === null) return refuseIn(language, 'not-submitted')
+  const submitter = standsBy(language, draft.submission.by, 'author', parts.submitted, people)
+  if (submitter) return submitter
+  const scheduler = people.get(scheduledBy) as Person
+  return mayPublish({ ...scheduler, language }, draft)
+}
+
+/**
+ * Whether a rollback request still stands when a reviewer confirms it: the publisher who asked
+ * still has access and the publisher role.
+ */
+export function requestStands(
+  language: EditorLanguage,
+  requestedBy: string,
+  people: ReadonlyMap<string, Person>,
+): Decision {
+  return standsBy(language, requestedBy, 'publisher', PARTS[language].requested, people) ?? allowed
 }
 
 /** Cancelling a scheduled publication: a publisher. */

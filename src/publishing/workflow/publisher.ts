@@ -28,6 +28,7 @@ import {
   pushBranch,
 } from '../git/repository'
 import { NO_METRICS, type PublicationOutcome, type PublishingMetrics } from '../metrics'
+import { personOf } from '../people/people'
 import type { Person } from '../people/roles'
 import {
   DraftConflictError,
@@ -37,9 +38,25 @@ import {
   RefusedError,
   refuseUnless,
 } from './drafts'
-import { mayRollBack } from './four-eyes'
+import {
+  mayConfirmRollback,
+  mayRequestRollback,
+  mayRollBack,
+  type Rollback,
+  refusalOf,
+  requestStands,
+} from './four-eyes'
 import { type MainMove, moveMain, settleMainMoves } from './main-moves'
 import { BuildFailedError, type Releases } from './releases'
+import {
+  decideRollbackRequest,
+  insertRollbackRequest,
+  pendingRollbacks,
+  type RollbackChanges,
+  type RollbackRequest,
+  rollbackChanges,
+  rollbackRequest,
+} from './rollbacks'
 
 export const RELEASES_MIGRATION = {
   id: '0004-releases',
@@ -77,6 +94,28 @@ export const isSiteSource = (path: string) =>
 /** A `jsonb` list as the driver gives it (PGlite parses it, some set-ups give its text). */
 const filesOf = (files: string[] | string): string[] =>
   typeof files === 'string' ? (JSON.parse(files) as string[]) : files
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : [])
+
+/** A rollback's record on the releases page, from its trail entry's details. */
+function rollbackOf(details: Record<string, unknown>): NonNullable<ReleaseView['rollback']> {
+  return {
+    emergency: details.emergency === true,
+    ...(typeof details.requestedBy === 'string' ? { requestedBy: details.requestedBy } : {}),
+    ...(typeof details.confirmedBy === 'string' ? { confirmedBy: details.confirmedBy } : {}),
+    ...(Array.isArray(details.returns)
+      ? {
+          changes: {
+            returns: strings(details.returns),
+            goes: strings(details.goes),
+            changes: strings(details.changes),
+            publications: strings(details.publications),
+            writers: strings(details.writers),
+          },
+        }
+      : {}),
+  }
+}
 
 /** Another publication holds the lease longer than a publish waits. */
 export class PublishBusyError extends Error {}
@@ -128,7 +167,60 @@ export interface ReleaseView extends Release {
   files: string[]
   /** Who approved the draft it published. */
   approvedBy?: string
+  /** A rollback's: an emergency's (a publisher alone), or asked for and confirmed, by whom. */
+  rollback?: {
+    emergency: boolean
+    requestedBy?: string
+    confirmedBy?: string
+    /** What it brought back and took away (none for a rollback made before they were kept). */
+    changes?: RollbackChanges
+  }
 }
+
+/** What rolling back to a release would do now (`Publisher.planRollback`). */
+export interface RollbackPlan {
+  target: Release
+  /** The live release's folder. */
+  live: string | null
+  /** The release served just before the live one, if on disk. */
+  previous: string | null
+  /** Whether the target is that one: an emergency's rollback may go there alone. */
+  oneStepBack: boolean
+  /** Main's tip the rollback commits onto. */
+  main: string
+  changes: RollbackChanges
+}
+
+/** A rollback asked for: done at once, or waiting for a reviewer. */
+export type RollbackOutcome =
+  | { done: true; release: Release }
+  | { done: false; request: RollbackRequest }
+
+export interface PublishOptions {
+  /**
+   * Asked in the publication's turn, before the draft is merged: throws when what the
+   * publication stands on no longer holds (a schedule's approval, `Schedules.fireDue`).
+   */
+  stillStands?: () => Promise<void>
+}
+
+/** A rollback request that is not waiting (decided, or never made). */
+export class RollbackRequestError extends Error {}
+
+/** A rollback as the rules see it. */
+const ruleOf = (plan: RollbackPlan): Rollback => ({
+  target: plan.target.folder,
+  oneStepBack: plan.oneStepBack,
+  writers: plan.changes.writers,
+})
+
+/** A request as the rules see it: who asked for it, and whose content it brings back. */
+export const requestRuleOf = (request: RollbackRequest): Rollback => ({
+  target: request.folder,
+  oneStepBack: false,
+  writers: request.changes.writers,
+  requestedBy: request.requestedBy,
+})
 
 export interface PublisherOptions {
   database: Database
@@ -206,9 +298,10 @@ export class Publisher {
     person: Person,
     draftId: string,
     kind: 'publish' | 'schedule' = 'publish',
+    options: PublishOptions = {},
   ): Promise<Release> {
     try {
-      const release = await this.publishExclusively(person, draftId, kind)
+      const release = await this.publishExclusively(person, draftId, kind, options)
       this.metrics.publication('published')
       return release
     } catch (error) {
@@ -222,6 +315,7 @@ export class Publisher {
     person: Person,
     draftId: string,
     kind: 'publish' | 'schedule',
+    options: PublishOptions,
   ): Promise<Release> {
     const { drafts, releases, repo, database } = this.options
     const { metrics } = this
@@ -235,6 +329,7 @@ export class Publisher {
       }
       const merging = metrics.phase('merge')
       await this.takeIn()
+      await options.stillStands?.()
       const merged = await drafts.merged(person, draftId)
       merging()
       let built: { folder: string }
@@ -284,55 +379,307 @@ export class Publisher {
   }
 
   /**
-   * Serves an earlier release again at once, recorded on main as a commit that restores that
-   * release's content and images (everything published since is reverted; code is not).
+   * Rolls back at once, alone: an emergency's rollback, to the release served just before the
+   * live one (`mayRollBack`). Anything else is refused, in the trail: `requestRollback` asks
+   * for it instead.
    */
   async rollBack(person: Person, folder: string): Promise<Release> {
-    const { releases, repo, database } = this.options
-    await refuseUnless(database, person, mayRollBack(person), folder, this.clock())
+    const { database } = this.options
+    await refuseUnless(database, person, mayRequestRollback(person), folder, this.clock())
     return this.exclusively(async () => {
-      const target = await this.releaseOf(folder)
-      if (!target || !(await releases.list()).includes(folder)) {
-        throw new Error(`there is no release ${folder} to roll back to`)
-      }
+      await this.requireRelease(folder)
       await this.takeIn()
-      const mainBefore = await repo.resolve(MAIN)
-      if (!mainBefore) throw new Error('the repository has no main branch')
-      // The content and images as they were in that release; the code stays as main has it
-      // (a developer's fix taken in since is not undone), and is built with it next time.
-      const restored = (await repo.changedFiles(target.commit, mainBefore)).filter(
-        (path) => path.startsWith('content/') || path.startsWith('public/'),
-      )
-      const changes = await Promise.all(
-        restored.map(async (path) => ({ path, content: await repo.readFile(target.commit, path) })),
-      )
-      const tree = await repo.treeWith(mainBefore, changes)
-      const commit = await repo.commitTree(tree, {
-        parents: [mainBefore],
-        author: { name: person.name, email: person.email },
-        message: await repo.withTrailers(
-          `Roll back to release ${folder}\n\nRestores the content as built from ${target.commit}.`,
-        ),
-        date: this.clock(),
-      })
-      await this.stillHolding()
-      await moveMain(
+      const plan = await this.planRollback(folder)
+      await refuseUnless(
         database,
-        repo,
+        person,
+        mayRollBack(person, ruleOf(plan)),
+        folder,
+        this.clock(),
         {
           action: 'rollback',
-          actor: person.email,
-          subject: folder,
-          before: mainBefore,
-          after: commit,
-          details: {},
         },
+      )
+      return this.executeRollback(person, plan, { emergency: true })
+    })
+  }
+
+  /**
+   * A publisher asks for a rollback: done at once where the rules let them do it alone (an
+   * emergency: one step back, none of their own text coming back), else recorded as a request
+   * that a reviewer confirms (`confirmRollback`), saying why it waits. Asked again while one
+   * for the same release waits, the waiting one is returned; one asked for before the live
+   * release changed is stale, and replaced by a new one (its trail entry says `replaces`).
+   */
+  async requestRollback(person: Person, folder: string): Promise<RollbackOutcome> {
+    const { database } = this.options
+    await refuseUnless(database, person, mayRequestRollback(person), folder, this.clock())
+    return this.exclusively(async (): Promise<RollbackOutcome> => {
+      await this.requireRelease(folder)
+      await this.takeIn()
+      const plan = await this.planRollback(folder)
+      const alone = mayRollBack(person, ruleOf(plan))
+      if (alone.allowed) {
+        return {
+          done: true,
+          release: await this.executeRollback(person, plan, { emergency: true }),
+        }
+      }
+      const now = this.clock()
+      const waiting = (await pendingRollbacks(database)).find(
+        (request) => request.folder === folder,
+      )
+      // One waits already: the same, or one asked for before the live site changed, stale now.
+      if (waiting?.liveFolder === plan.live) return { done: false, request: waiting }
+      if (waiting) {
+        await decideRollbackRequest(
+          database,
+          waiting.id,
+          'stale',
+          person.email,
+          refusalOf(person, 'rollback-stale').reason,
+          now,
+        )
+      }
+      const request = await database.transaction(async (tx) => {
+        const made = await insertRollbackRequest(tx, {
+          folder,
+          targetCommit: plan.target.commit,
+          liveFolder: plan.live,
+          mainCommit: plan.main,
+          requestedBy: person.email,
+          requestedAt: now.toISOString(),
+          code: alone.code,
+          reason: alone.reason,
+          changes: plan.changes,
+        })
+        await appendAudit(
+          tx,
+          {
+            actor: person.email,
+            action: 'rollback-request',
+            subject: folder,
+            before: plan.main,
+            after: plan.target.commit,
+            details: {
+              request: made.id,
+              code: alone.code,
+              reason: alone.reason,
+              live: plan.live,
+              ...(waiting ? { replaces: waiting.id } : {}),
+              ...plan.changes,
+            },
+          },
+          now,
+          tx,
+        )
+        return made
+      })
+      return { done: false, request }
+    })
+  }
+
+  /**
+   * A reviewer confirms a rollback a publisher asked for (`mayConfirmRollback`), and it is done
+   * at once. Refused, in the trail, when the live site changed since it was asked for, or its
+   * publisher no longer has access or the role (the request is stale then), or when the
+   * content it would bring back now is the reviewer's own.
+   */
+  async confirmRollback(person: Person, id: number): Promise<Release> {
+    const { database } = this.options
+    const asked = await rollbackRequest(database, id)
+    if (asked?.state !== 'pending') {
+      throw new RollbackRequestError(`there is no rollback request ${id} waiting to be confirmed`)
+    }
+    const subject = asked.folder
+    await refuseUnless(
+      database,
+      person,
+      mayConfirmRollback(person, requestRuleOf(asked)),
+      subject,
+      this.clock(),
+      { action: 'rollback-confirm', request: id },
+    )
+    return this.exclusively(async () => {
+      const request = await rollbackRequest(database, id)
+      if (request?.state !== 'pending') {
+        throw new RollbackRequestError(`rollback request ${id} was decided meanwhile`)
+      }
+      const live = await this.options.releases.current()
+      const requester = await personOf(database, request.requestedBy)
+      const stands =
+        live !== request.liveFolder
+          ? refusalOf(person, 'rollback-stale')
+          : requestStands(
+              person.language,
+              request.requestedBy,
+              new Map(requester ? [[requester.email, requester]] : []),
+            )
+      if (!stands.allowed) {
+        await decideRollbackRequest(
+          database,
+          id,
+          'stale',
+          person.email,
+          stands.reason,
+          this.clock(),
+        )
+      }
+      await refuseUnless(database, person, stands, subject, this.clock(), {
+        action: 'rollback-confirm',
+        request: id,
+      })
+      try {
+        await this.requireRelease(request.folder)
+      } catch (error) {
+        // Removed from disk since (older than the releases kept): it can never be done.
+        const gone = error instanceof Error ? error.message : String(error)
+        await decideRollbackRequest(database, id, 'stale', person.email, gone, this.clock())
+        throw error
+      }
+      await this.takeIn()
+      const plan = await this.planRollback(request.folder)
+      // What comes back as it is now (a take-in may have changed it): still none of theirs.
+      await refuseUnless(
+        database,
+        person,
+        mayConfirmRollback(person, { ...ruleOf(plan), requestedBy: request.requestedBy }),
+        subject,
+        this.clock(),
+        { action: 'rollback-confirm', request: id },
+      )
+      const release = await this.executeRollback(person, plan, {
+        emergency: false,
+        requestedBy: request.requestedBy,
+        request: id,
+      })
+      await decideRollbackRequest(
+        database,
+        id,
+        'done',
+        person.email,
+        `rolled back to release ${release.folder}`,
         this.clock(),
       )
-      const release = await this.goLive(folder, commit, 'rollback', person.email, folder, true)
-      this.metrics.rollback()
       return release
     })
+  }
+
+  /** The rollback requests waiting for a reviewer, the oldest first. */
+  rollbackRequests(): Promise<RollbackRequest[]> {
+    return pendingRollbacks(this.options.database)
+  }
+
+  /**
+   * The release served just before the live one (what an emergency's rollback returns to), if
+   * it is still on disk.
+   */
+  async previousRelease(): Promise<string | null> {
+    const { releases, database } = this.options
+    const live = await releases.current()
+    if (!live) return null
+    const [row] = await database.query<{ folder: string }>(
+      `SELECT folder FROM releases
+       WHERE id < (SELECT max(id) FROM releases WHERE folder = $1) AND folder <> $1
+       ORDER BY id DESC LIMIT 1`,
+      [live],
+    )
+    return row && (await releases.list()).includes(row.folder) ? row.folder : null
+  }
+
+  /**
+   * What rolling back to `folder` would do now: the release, the live one and the one before
+   * it, main's tip, and the files that return, go or change, the publications undone and the
+   * writers of what comes back. Reads only.
+   */
+  async planRollback(folder: string): Promise<RollbackPlan> {
+    const { releases, repo, database } = this.options
+    const target = await this.requireRelease(folder)
+    const main = await repo.resolve(MAIN)
+    if (!main) throw new Error('the repository has no main branch')
+    const live = await releases.current()
+    const previous = await this.previousRelease()
+    return {
+      target,
+      live,
+      previous,
+      oneStepBack: previous === folder,
+      main,
+      changes: await rollbackChanges(repo, database, main, target.commit),
+    }
+  }
+
+  /** The release `folder`, on disk and recorded, or the error that there is none. */
+  private async requireRelease(folder: string): Promise<Release> {
+    const target = await this.releaseOf(folder)
+    if (!target || !(await this.options.releases.list()).includes(folder)) {
+      throw new Error(`there is no release ${folder} to roll back to`)
+    }
+    return target
+  }
+
+  /**
+   * Serves an earlier release again at once, recorded on main as a commit that restores that
+   * release's content and images (everything published since is reverted; code is not), in
+   * the lease's turn, the rules asked before. The trail's entry lists what returns, goes and
+   * changes, the publications undone, and whether it was an emergency's or confirmed.
+   */
+  private async executeRollback(
+    person: Person,
+    plan: RollbackPlan,
+    how: { emergency: boolean; requestedBy?: string; request?: number },
+  ): Promise<Release> {
+    const { repo, database } = this.options
+    const { target, main: mainBefore, changes } = plan
+    // The content and images as they were in that release; the code stays as main has it
+    // (a developer's fix taken in since is not undone), and is built with it next time.
+    const restored = [...changes.returns, ...changes.changes, ...changes.goes]
+    const files = await Promise.all(
+      restored.map(async (path) => ({ path, content: await repo.readFile(target.commit, path) })),
+    )
+    const tree = await repo.treeWith(mainBefore, files)
+    const why = how.emergency
+      ? 'An emergency rollback: the release served just before, by a publisher alone.'
+      : `Asked for by ${how.requestedBy}, confirmed by ${person.email}.`
+    const commit = await repo.commitTree(tree, {
+      parents: [mainBefore],
+      author: { name: person.name, email: person.email },
+      message: await repo.withTrailers(
+        `Roll back to release ${target.folder}\n\nRestores the content as built from ${target.commit}.\n\n${why}`,
+      ),
+      date: this.clock(),
+    })
+    await this.stillHolding()
+    await moveMain(
+      database,
+      repo,
+      {
+        action: 'rollback',
+        actor: person.email,
+        subject: target.folder,
+        before: mainBefore,
+        after: commit,
+        details: {
+          emergency: how.emergency,
+          ...(how.requestedBy ? { requestedBy: how.requestedBy, confirmedBy: person.email } : {}),
+          ...(how.request ? { request: how.request } : {}),
+          targetCommit: target.commit,
+          replaced: plan.live,
+          ...changes,
+        },
+      },
+      this.clock(),
+    )
+    const release = await this.goLive(
+      target.folder,
+      commit,
+      'rollback',
+      person.email,
+      target.folder,
+      true,
+    )
+    this.metrics.rollback()
+    return release
   }
 
   /**
@@ -359,6 +706,7 @@ export class Publisher {
         live: folder === live,
         files: Array.isArray(details?.files) ? details.files.map(String) : [],
         ...(typeof details?.approvedBy === 'string' ? { approvedBy: details.approvedBy } : {}),
+        ...(release.kind === 'rollback' ? { rollback: rollbackOf(details ?? {}) } : {}),
       })
     }
     return out.sort((a, b) => Number(b.live) - Number(a.live))

@@ -2,7 +2,10 @@
  * Scheduled publishing: a publisher sets a draft to go live at a date and time (entered and
  * shown in Berlin time, kept in UTC). When the time comes, the draft is published as if the
  * publisher pressed Publish then: the four-eyes rules are checked again (an edit after the
- * approval, or the publisher's role taken away, stops it), and the outcome is recorded. A
+ * approval, or the publisher's role taken away, stops it), and the outcome is recorded. The
+ * approval must still stand then (`mayFireSchedule`): the publisher who set it, the reviewer
+ * who approved and the author who submitted still have access and their roles; if not, the
+ * schedule is cancelled, in the trail, and its authors are told (notices.ts). A
  * schedule fires once, whichever of the service's processes sees it first: each claims it in
  * the database, and a claim left by a process that died lapses after ten minutes. Taking an
  * entry offline at a time is the same: its deletion is a draft like any change.
@@ -11,9 +14,10 @@ import type { Database } from '../../database/database'
 import { appendAudit } from '../audit/trail'
 import { NO_METRICS, type PublishingMetrics } from '../metrics'
 import { personOf } from '../people/people'
-import type { Person } from '../people/roles'
-import { type Drafts, refuseUnless } from './drafts'
-import { mayCancelSchedule, mayPublish } from './four-eyes'
+import type { EditorLanguage, Person } from '../people/roles'
+import { type Drafts, type DraftView, RefusedError, refuseUnless } from './drafts'
+import { type Decision, mayCancelSchedule, mayFireSchedule, mayPublish } from './four-eyes'
+import { notifyAuthors, SERVICE_ACTOR } from './notices'
 import type { Publisher, Release } from './publisher'
 
 export const SCHEDULES_MIGRATION = {
@@ -67,6 +71,17 @@ export interface Schedule {
 }
 
 export class ScheduleError extends Error {}
+
+/** The approval a schedule was set on no longer stands when it is due: it is cancelled. */
+class ScheduleVoidedError extends RefusedError {}
+
+/** What a schedule's authors read when it is cancelled when due, in their language. */
+const CANCELLED_NOTE: Record<EditorLanguage, (at: string, by: string, reason: string) => string> = {
+  en: (at, by, reason) =>
+    `The publication ${by} scheduled for ${at} (Berlin) was cancelled when it was due: ${reason} It needs an approval that stands before it can be published or scheduled again.`,
+  de: (at, by, reason) =>
+    `Die von ${by} für ${at} (Berliner Zeit) geplante Veröffentlichung wurde zu ihrem Zeitpunkt abgebrochen: ${reason} Sie braucht eine gültige Freigabe, bevor sie wieder veröffentlicht oder eingeplant werden kann.`,
+}
 
 /** A schedule as made: with the pending ones of the same draft it replaced. */
 export interface NewSchedule extends Schedule {
@@ -295,7 +310,7 @@ export class Schedules {
   }
 
   private async fire(schedule: Schedule) {
-    const { database, publisher, log } = this.options
+    const { database, publisher, log, drafts } = this.options
     const finish = async (state: 'done' | 'failed', outcome: string) => {
       const now = this.clock()
       await database.transaction(async (tx) => {
@@ -318,11 +333,9 @@ export class Schedules {
         )
       })
     }
+    let draft: DraftView | null = null
     try {
-      // The publisher as they are now: their role may have been taken away since.
-      const person = await personOf(database, schedule.createdBy)
-      if (!person) throw new ScheduleError(`${schedule.createdBy} may no longer sign in`)
-      const draft = await this.options.drafts.get(schedule.draftId)
+      draft = await drafts.get(schedule.draftId)
       if (!draft) {
         throw new ScheduleError('the draft was published or discarded before its time came')
       }
@@ -331,18 +344,124 @@ export class Schedules {
           'the draft changed after it was scheduled: schedule it again once it is approved again',
         )
       }
-      const release = await publisher.publish(person, schedule.draftId, 'schedule')
+      // The approval as the rules see it now, its people as they are now; asked again in the
+      // publication's turn, right before the draft is merged.
+      const stands = await this.stillStands(schedule, draft)
+      if (!stands.allowed) throw new ScheduleVoidedError(stands)
+      // The publisher as they are now (they stand: checked just now).
+      const person = (await personOf(database, schedule.createdBy)) as Person
+      const release = await publisher.publish(person, schedule.draftId, 'schedule', {
+        stillStands: async () => {
+          const now = await drafts.get(schedule.draftId)
+          const decision: Decision = now ? await this.stillStands(schedule, now) : { allowed: true }
+          if (now && !decision.allowed) {
+            draft = now
+            throw new ScheduleVoidedError(decision)
+          }
+        },
+      })
       await finish('done', `published as release ${release.folder}`)
       this.metrics.schedule('fired')
       log?.info({ schedule: schedule.id, release: release.folder }, 'scheduled publication done')
       return { schedule: { ...schedule, state: 'done' as const }, release }
     } catch (error) {
+      if (error instanceof ScheduleVoidedError && draft) {
+        const reason = await this.cancelWhenDue(schedule, draft, error.decision)
+        this.metrics.schedule('failed')
+        log?.info({ schedule: schedule.id, reason }, 'scheduled publication cancelled')
+        return { schedule: { ...schedule, state: 'cancelled' as const }, error: reason }
+      }
       const message = error instanceof Error ? error.message : String(error)
       await finish('failed', message)
       this.metrics.schedule('failed')
       log?.error({ schedule: schedule.id, reason: message }, 'scheduled publication failed')
       return { schedule: { ...schedule, state: 'failed' as const }, error: message }
     }
+  }
+
+  /**
+   * Whether the draft's approval stands now under the rules (`mayFireSchedule`), with the
+   * publisher who set the schedule, the reviewer who approved and the author who submitted as
+   * they are now; worded in the language of the author who submitted it.
+   */
+  private async stillStands(schedule: Schedule, draft: DraftView): Promise<Decision> {
+    const { database } = this.options
+    const emails = [schedule.createdBy, draft.approval?.by, draft.submission?.by].filter(
+      (email): email is string => typeof email === 'string',
+    )
+    const people = new Map<string, Person>()
+    for (const email of new Set(emails)) {
+      const person = await personOf(database, email).catch(() => null)
+      if (person) people.set(email, person)
+    }
+    return mayFireSchedule(await this.authorsLanguage(draft), schedule.createdBy, draft, people)
+  }
+
+  /** The language of the author who submitted the draft (or began it), access or not. */
+  private async authorsLanguage(draft: DraftView): Promise<EditorLanguage> {
+    const [row] = await this.options.database.query<{ language: string }>(
+      'SELECT language FROM people WHERE email = $1',
+      [draft.submission?.by ?? draft.createdBy],
+    )
+    return row?.language === 'de' ? 'de' : 'en'
+  }
+
+  /**
+   * Cancels a due schedule whose approval no longer stands: the schedule, its entry in the
+   * trail (by the service, with the rules' code and reason) and the message to the draft's
+   * authors, in one transaction. Returns the reason.
+   */
+  private async cancelWhenDue(
+    schedule: Schedule,
+    draft: DraftView,
+    decision: Exclude<Decision, { allowed: true }>,
+  ): Promise<string> {
+    const now = this.clock()
+    const language = await this.authorsLanguage(draft)
+    await this.options.database.transaction(async (tx) => {
+      const [cancelled] = await tx.query(
+        `UPDATE schedules SET state = 'cancelled', fired_at = $2, outcome = $3
+         WHERE id = $1 AND state = 'firing' RETURNING id`,
+        [schedule.id, now.toISOString(), decision.reason],
+      )
+      // Taken over meanwhile by another process: that one decides.
+      if (!cancelled) return
+      await appendAudit(
+        tx,
+        {
+          actor: SERVICE_ACTOR,
+          action: 'schedule-cancel',
+          subject: schedule.draftId,
+          after: draft.head,
+          details: {
+            id: schedule.id,
+            at: schedule.at,
+            scheduledBy: schedule.createdBy,
+            whenDue: true,
+            code: decision.code,
+            reason: decision.reason,
+          },
+        },
+        now,
+        tx,
+      )
+      await notifyAuthors(
+        tx,
+        {
+          draftId: schedule.draftId,
+          to: draft.writers,
+          kind: 'schedule-cancelled',
+          body: CANCELLED_NOTE[language](
+            berlinLocal(new Date(schedule.at)).replace('T', ' '),
+            schedule.createdBy,
+            decision.reason,
+          ),
+          details: { schedule: schedule.id },
+        },
+        now,
+      )
+    })
+    return decision.reason
   }
 
   /** Checks for due schedules, and that the site serves main, every `seconds` until stopped. */

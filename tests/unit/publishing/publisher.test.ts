@@ -13,13 +13,18 @@ import { openDatabase } from '../../../src/database/open'
 import { type BuildReport, buildSite } from '../../../src/engine/build'
 import { type BuildConfig, ROOT, readBuildConfig } from '../../../src/engine/config'
 import { readAudit, verifyAudit } from '../../../src/publishing/audit/trail'
-import type { GitRepository } from '../../../src/publishing/git/repository'
+import type { FileChange, GitRepository } from '../../../src/publishing/git/repository'
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/migrations'
+import type { Person } from '../../../src/publishing/people/roles'
 import { branchOf, Drafts, MAIN, RefusedError } from '../../../src/publishing/workflow/drafts'
 import { settleMainMoves } from '../../../src/publishing/workflow/main-moves'
-import { Publisher, UpstreamConflictError } from '../../../src/publishing/workflow/publisher'
+import {
+  Publisher,
+  RollbackRequestError,
+  UpstreamConflictError,
+} from '../../../src/publishing/workflow/publisher'
 import { BuildFailedError, CURRENT, Releases } from '../../../src/publishing/workflow/releases'
-import { ada, paul, rita } from '../../support/people'
+import { ada, addPeople, olga, paul, rita } from '../../support/people'
 import {
   ABOUT,
   approvedDraft,
@@ -534,6 +539,243 @@ describe('a publication cut short', () => {
     expect(await database.query('SELECT holder FROM publish_lease')).toEqual([
       { holder: 'elsewhere:1:other' },
     ])
+  })
+})
+
+describe('rollback under the four-eyes rules', { timeout: 120_000 }, () => {
+  /** A text of Olga's (who writes, reviews and publishes) that a later approved draft deletes. */
+  const NOTE = 'content/en/pages/olga-note.yaml'
+  const OFFER = 'title: Olga’s offer\n'
+
+  beforeEach(async () => {
+    for (const table of ['rollback_requests', 'people'])
+      await database.query(`DELETE FROM ${table}`)
+    await addPeople(database, [ada, rita, paul, olga])
+  })
+
+  /** A draft by `writer`, moved to review by them, approved by Rita and published by Paul. */
+  const published = async (writer: Person, id: string, changes: FileChange[]) => {
+    await drafts.save(writer, id, changes, id)
+    await drafts.setStatus(writer, id, 'pending_review')
+    await approveSeen(drafts, rita, id)
+    return publisher.publish(paul, id)
+  }
+  const titled = async (title: string) => [
+    { path: ABOUT, content: original.replace(/^title: .*$/m, `title: ${title}`) },
+  ]
+  const onMain = async (path: string) =>
+    (await repo.readFile((await repo.resolve(MAIN)) as string, path))?.toString() ?? null
+  const lastEntry = async () => (await readAudit(database)).at(-1)
+
+  it('does not let a publisher bring back alone their own text that a later approved deletion retracted; a reviewer confirms it, and the trail says what came back', async () => {
+    const withNote = await published(olga, 'pages/olga-note', [{ path: NOTE, content: OFFER }])
+    const deleted = await published(ada, 'pages/olga-note', [{ path: NOTE, content: null }])
+    const mainBefore = await repo.resolve(MAIN)
+
+    // One step back, but alone: her own text would come back.
+    const refused = await publisher.rollBack(olga, withNote.folder).catch((error) => error)
+    expect(refused).toBeInstanceOf(RefusedError)
+    expect(refused.decision).toMatchObject({ code: 'own-content' })
+    expect(await releases.current()).toBe(deleted.folder)
+    expect(await repo.resolve(MAIN)).toBe(mainBefore)
+    expect(await onMain(NOTE)).toBeNull()
+    expect(await lastEntry()).toMatchObject({
+      actor: olga.email,
+      action: 'refusal',
+      subject: withNote.folder,
+      details: { code: 'own-content', reason: expect.stringMatching(/four-eyes principle/) },
+    })
+
+    // Asked for, it waits for a reviewer, saying what it would bring back and undo.
+    const asked = await publisher.requestRollback(olga, withNote.folder)
+    if (asked.done) throw new Error('rolled back alone')
+    const what = {
+      returns: [NOTE],
+      goes: [],
+      changes: [],
+      publications: ['pages/olga-note'],
+      writers: [olga.email],
+    }
+    expect(asked.request).toMatchObject({
+      folder: withNote.folder,
+      requestedBy: olga.email,
+      code: 'own-content',
+      state: 'pending',
+      changes: what,
+    })
+    expect(await lastEntry()).toMatchObject({
+      actor: olga.email,
+      action: 'rollback-request',
+      subject: withNote.folder,
+      details: { request: asked.request.id, code: 'own-content', live: deleted.folder, ...what },
+    })
+    expect(await releases.current()).toBe(deleted.folder)
+    expect(await onMain(NOTE)).toBeNull()
+    // Asked again, the same request.
+    expect(await publisher.requestRollback(olga, withNote.folder)).toMatchObject({
+      done: false,
+      request: { id: asked.request.id },
+    })
+
+    // Neither she nor a publisher confirms it; a reviewer who wrote none of it does.
+    await expect(publisher.confirmRollback(olga, asked.request.id)).rejects.toMatchObject({
+      decision: { code: 'own-request' },
+    })
+    await expect(publisher.confirmRollback(paul, asked.request.id)).rejects.toMatchObject({
+      decision: { code: 'role' },
+    })
+    expect(await onMain(NOTE)).toBeNull()
+    const back = await publisher.confirmRollback(rita, asked.request.id)
+    expect(back).toMatchObject({ folder: withNote.folder, kind: 'rollback', madeBy: rita.email })
+    expect(await releases.current()).toBe(withNote.folder)
+    expect(await onMain(NOTE)).toBe(OFFER)
+    expect(await lastEntry()).toMatchObject({
+      action: 'rollback',
+      actor: rita.email,
+      subject: withNote.folder,
+      before: mainBefore,
+      after: back.commit,
+      details: {
+        emergency: false,
+        requestedBy: olga.email,
+        confirmedBy: rita.email,
+        request: asked.request.id,
+        replaced: deleted.folder,
+        ...what,
+      },
+    })
+    expect(await publisher.rollbackRequests()).toEqual([])
+    await expect(publisher.confirmRollback(rita, asked.request.id)).rejects.toBeInstanceOf(
+      RollbackRequestError,
+    )
+    expect((await verifyAudit(database)).ok).toBe(true)
+  })
+
+  it('rolls back further than one step only once a reviewer who wrote none of what comes back confirms it', async () => {
+    const first = await published(olga, 'pages/about', await titled('First, by Olga'))
+    await published(ada, 'pages/olga-note', [{ path: NOTE, content: OFFER }])
+    const third = await published(ada, 'pages/about', await titled('Third'))
+
+    await expect(publisher.rollBack(paul, first.folder)).rejects.toMatchObject({
+      decision: { code: 'rollback-steps' },
+    })
+    const asked = await publisher.requestRollback(paul, first.folder)
+    if (asked.done) throw new Error('rolled back alone')
+    const what = {
+      returns: [],
+      goes: [NOTE],
+      changes: [ABOUT],
+      publications: ['pages/olga-note', 'pages/about'],
+      writers: [olga.email],
+    }
+    expect(asked.request).toMatchObject({ code: 'rollback-steps', changes: what })
+    expect(await releases.current()).toBe(third.folder)
+
+    // Olga reviews, but the text coming back is hers.
+    await expect(publisher.confirmRollback(olga, asked.request.id)).rejects.toMatchObject({
+      decision: { code: 'own-content' },
+    })
+    expect(await lastEntry()).toMatchObject({
+      actor: olga.email,
+      action: 'refusal',
+      details: { code: 'own-content', action: 'rollback-confirm', request: asked.request.id },
+    })
+    const back = await publisher.confirmRollback(rita, asked.request.id)
+    expect(await releases.current()).toBe(first.folder)
+    expect(await onMain(ABOUT)).toContain('title: First, by Olga')
+    expect(await onMain(NOTE)).toBeNull()
+    expect(await lastEntry()).toMatchObject({ action: 'rollback', details: what })
+    const [live] = await publisher.list()
+    expect(live).toMatchObject({
+      folder: first.folder,
+      commit: back.commit,
+      live: true,
+      rollback: {
+        emergency: false,
+        requestedBy: paul.email,
+        confirmedBy: rita.email,
+        changes: what,
+      },
+    })
+  })
+
+  it('lets a publisher alone roll back one step in an emergency, marked so, with what it takes away', async () => {
+    const first = await published(ada, 'pages/about', await titled('First'))
+    await published(ada, 'pages/about', await titled('Second'))
+    const outcome = await publisher.requestRollback(paul, first.folder)
+    expect(outcome).toMatchObject({ done: true, release: { folder: first.folder } })
+    expect(await served(ABOUT_PAGE)).toContain('First')
+    const what = {
+      returns: [],
+      goes: [],
+      changes: [ABOUT],
+      publications: ['pages/about'],
+      writers: [ada.email],
+    }
+    expect(await lastEntry()).toMatchObject({
+      action: 'rollback',
+      actor: paul.email,
+      details: { emergency: true, ...what },
+    })
+    expect((await publisher.list())[0]).toMatchObject({
+      live: true,
+      rollback: { emergency: true, changes: what },
+    })
+    // The one before the live one is now the release it replaced: no walking further back alone.
+    expect(await publisher.previousRelease()).not.toBe(first.folder)
+  })
+
+  it('asked for again after the live site changed, replaces the stale request with one that says what it would do now', async () => {
+    const first = await published(ada, 'pages/about', await titled('First'))
+    await published(ada, 'pages/about', await titled('Second'))
+    await published(ada, 'pages/about', await titled('Third'))
+    const stale = await publisher.requestRollback(paul, first.folder)
+    if (stale.done) throw new Error('rolled back alone')
+    const later = await published(ada, 'pages/about', await titled('Fourth'))
+    const fresh = await publisher.requestRollback(paul, first.folder)
+    if (fresh.done) throw new Error('rolled back alone')
+    expect(fresh.request.id).not.toBe(stale.request.id)
+    expect(fresh.request).toMatchObject({ liveFolder: later.folder, state: 'pending' })
+    expect(await lastEntry()).toMatchObject({
+      action: 'rollback-request',
+      details: { request: fresh.request.id, replaces: stale.request.id, live: later.folder },
+    })
+    expect(await publisher.rollbackRequests()).toMatchObject([{ id: fresh.request.id }])
+    await expect(publisher.confirmRollback(rita, stale.request.id)).rejects.toBeInstanceOf(
+      RollbackRequestError,
+    )
+    await publisher.confirmRollback(rita, fresh.request.id)
+    expect(await onMain(ABOUT)).toContain('title: First')
+  })
+
+  it('refuses a confirmation once the live site changed since the request, or its publisher lost access', async () => {
+    const first = await published(ada, 'pages/about', await titled('First'))
+    await published(ada, 'pages/about', await titled('Second'))
+    await published(ada, 'pages/about', await titled('Third'))
+    const asked = await publisher.requestRollback(paul, first.folder)
+    if (asked.done) throw new Error('rolled back alone')
+    const later = await published(ada, 'pages/about', await titled('Fourth'))
+    await expect(publisher.confirmRollback(rita, asked.request.id)).rejects.toMatchObject({
+      decision: { code: 'rollback-stale' },
+    })
+    expect(await releases.current()).toBe(later.folder)
+    expect(await publisher.rollbackRequests()).toEqual([])
+
+    const again = await publisher.requestRollback(paul, first.folder)
+    if (again.done) throw new Error('rolled back alone')
+    await database.query('UPDATE people SET disabled_at = now() WHERE email = $1', [paul.email])
+    await expect(publisher.confirmRollback(rita, again.request.id)).rejects.toMatchObject({
+      decision: {
+        code: 'person-gone',
+        reason: expect.stringMatching(/^paul@bank\.example, who asked for it/),
+      },
+    })
+    expect(await releases.current()).toBe(later.folder)
+    expect(await lastEntry()).toMatchObject({
+      actor: rita.email,
+      action: 'refusal',
+      details: { code: 'person-gone', request: again.request.id },
+    })
   })
 })
 

@@ -3,20 +3,29 @@
  * manage people, and the message a refused person reads, in their editor's language.
  */
 import { describe, expect, it } from 'vitest'
+import type { Person } from '../../../src/publishing/people/roles'
 import {
   approvalStands,
   type Draft,
   mayApprove,
+  mayConfirmRollback,
+  mayFireSchedule,
   mayManagePeople,
   mayPublish,
   mayRequestChanges,
+  mayRequestRollback,
   mayRollBack,
   maySubmit,
   mayWrite,
+  type Rollback,
+  requestStands,
 } from '../../../src/publishing/workflow/four-eyes'
-import { ada, paul, person, rita } from '../../support/people'
+import { ada, olga, paul, person, rita } from '../../support/people'
 
 const all = person('all@bank.example', ['author', 'reviewer', 'publisher', 'administrator'])
+
+/** A rollback to the release served just before the live one, bringing back Ada's text. */
+const emergency: Rollback = { target: 'r1', oneStepBack: true, writers: [ada.email] }
 
 /** Ada's draft, which she moved to review as it is (`c2`). */
 const draft = (changes: Partial<Draft> = {}): Draft => ({
@@ -39,8 +48,8 @@ describe('roles', () => {
     })
     expect(mayRequestChanges(rita)).toEqual({ allowed: true })
     expect(mayRequestChanges(ada)).toMatchObject({ allowed: false, code: 'role' })
-    expect(mayRollBack(paul)).toEqual({ allowed: true })
-    expect(mayRollBack(rita)).toMatchObject({ allowed: false, code: 'role' })
+    expect(mayRollBack(paul, emergency)).toEqual({ allowed: true })
+    expect(mayRollBack(rita, emergency)).toMatchObject({ allowed: false, code: 'role' })
     expect(mayManagePeople(all)).toEqual({ allowed: true })
     expect(mayManagePeople(paul)).toMatchObject({ allowed: false, code: 'role' })
   })
@@ -138,5 +147,115 @@ describe('submission', () => {
     expect(mayApprove(rolf, draft({ submission: null }))).toMatchObject({
       reason: expect.stringMatching(/noch nicht zur Prüfung gegeben/),
     })
+  })
+})
+
+describe('rollback', () => {
+  /** Two releases back: it brings back Ada's text, which a later approved change removed. */
+  const further: Rollback = { target: 'r0', oneStepBack: false, writers: [ada.email] }
+
+  it('lets a publisher alone roll back one step, as an emergency, and nothing further', () => {
+    expect(mayRequestRollback(paul)).toEqual({ allowed: true })
+    expect(mayRequestRollback(rita)).toMatchObject({ allowed: false, code: 'role' })
+    expect(mayRollBack(paul, emergency)).toEqual({ allowed: true })
+    expect(mayRollBack(paul, further)).toMatchObject({
+      allowed: false,
+      code: 'rollback-steps',
+      reason: expect.stringMatching(/a reviewer who did not ask for it must confirm it/),
+    })
+  })
+
+  it('never lets a publisher bring back their own text alone, not even one step back', () => {
+    const own = { ...emergency, writers: [ada.email, olga.email] }
+    expect(mayRollBack(olga, own)).toMatchObject({
+      allowed: false,
+      code: 'own-content',
+      reason: expect.stringMatching(/four-eyes principle/),
+    })
+  })
+
+  it('lets a reviewer confirm a rollback they did not ask for and whose content they did not write', () => {
+    const asked = { ...further, requestedBy: paul.email }
+    expect(mayConfirmRollback(rita, asked)).toEqual({ allowed: true })
+    expect(mayConfirmRollback(paul, asked)).toMatchObject({ allowed: false, code: 'role' })
+    expect(mayConfirmRollback(olga, { ...asked, requestedBy: olga.email })).toMatchObject({
+      allowed: false,
+      code: 'own-request',
+    })
+    expect(mayConfirmRollback(olga, { ...asked, writers: [olga.email] })).toMatchObject({
+      allowed: false,
+      code: 'own-content',
+    })
+  })
+
+  it('holds a request only while its publisher has access and the role, and says so in German', () => {
+    const rolf = person('rolf@bank.example', ['reviewer'], 'de')
+    expect(requestStands('en', paul.email, new Map([[paul.email, paul]]))).toEqual({
+      allowed: true,
+    })
+    expect(requestStands('en', paul.email, new Map())).toMatchObject({
+      allowed: false,
+      code: 'person-gone',
+      reason:
+        'paul@bank.example, who asked for it, no longer has access to the publishing service, so what they did no longer stands under the four-eyes rules.',
+    })
+    expect(mayConfirmRollback(rolf, { ...further, requestedBy: rolf.email })).toMatchObject({
+      reason: expect.stringMatching(/^Sie haben dieses Zurücksetzen beantragt/),
+    })
+  })
+})
+
+describe('a schedule when it is due', () => {
+  const approved = draft({
+    approval: { by: rita.email, commit: 'c2', at: '2026-11-26T10:00:00Z' },
+  })
+  const everyone = (...people: Person[]) => new Map(people.map((one) => [one.email, one]))
+
+  it('fires while the publisher who set it, the reviewer and the author still stand', () => {
+    expect(mayFireSchedule('en', paul.email, approved, everyone(ada, rita, paul))).toEqual({
+      allowed: true,
+    })
+  })
+
+  it('does not fire once the author who submitted it has no access or no author role', () => {
+    expect(mayFireSchedule('en', paul.email, approved, everyone(rita, paul))).toMatchObject({
+      allowed: false,
+      code: 'person-gone',
+      reason: expect.stringMatching(
+        /^ada@bank\.example, who moved it to review, no longer has access/,
+      ),
+    })
+    const adaReviewing = person(ada.email, ['reviewer'])
+    expect(
+      mayFireSchedule('en', paul.email, approved, everyone(adaReviewing, rita, paul)),
+    ).toMatchObject({
+      allowed: false,
+      code: 'person-role',
+      reason: expect.stringMatching(/author role/),
+    })
+  })
+
+  it('does not fire once the reviewer or the publisher has gone, or lost the role', () => {
+    expect(mayFireSchedule('en', paul.email, approved, everyone(ada, paul))).toMatchObject({
+      code: 'person-gone',
+      reason: expect.stringMatching(/who approved it/),
+    })
+    const ritaWriting = person(rita.email, ['author'])
+    expect(
+      mayFireSchedule('en', paul.email, approved, everyone(ada, ritaWriting, paul)),
+    ).toMatchObject({
+      code: 'person-role',
+    })
+    expect(mayFireSchedule('de', paul.email, approved, everyone(ada, rita))).toMatchObject({
+      code: 'person-gone',
+      reason: expect.stringMatching(/^paul@bank\.example, die oder der sie eingeplant hat/),
+    })
+    // An approval withdrawn (its reviewer's access taken away) or lapsed: the rules' own codes.
+    expect(mayFireSchedule('en', paul.email, draft(), everyone(ada, rita, paul))).toMatchObject({
+      code: 'not-approved',
+    })
+    expect(
+      mayFireSchedule('en', paul.email, { ...approved, head: 'c3' }, everyone(ada, rita, paul)),
+    ).toMatchObject({ code: 'approval-lapsed' })
   })
 })

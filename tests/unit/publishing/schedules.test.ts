@@ -13,6 +13,7 @@ import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import { readAudit } from '../../../src/publishing/audit/trail'
 import type { GitRepository } from '../../../src/publishing/git/repository'
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/migrations'
+import { disablePerson } from '../../../src/publishing/people/people'
 import { Drafts, MAIN } from '../../../src/publishing/workflow/drafts'
 import { Publisher } from '../../../src/publishing/workflow/publisher'
 import { Releases } from '../../../src/publishing/workflow/releases'
@@ -184,7 +185,110 @@ for (const kind of databases()) {
       now = new Date('2026-11-26T10:00:01Z')
       const [fired] = await schedules.fireDue()
       expect(fired?.error).toMatch(/publisher/)
+      expect(fired?.schedule.state).toBe('cancelled')
       expect(await liveTitle()).not.toBe('Approved text')
+    })
+
+    it('cancels a schedule whose author lost access since, tells the authors why, and publishes nothing', async () => {
+      await approved('By an author who left')
+      const scheduled = await schedules.schedule(
+        paul,
+        'pages/about',
+        new Date('2026-11-26T10:00:00Z'),
+      )
+      await disablePerson(database, ada.email, now)
+      now = new Date('2026-11-26T10:00:01Z')
+      const [fired, ...more] = await schedules.fireDue()
+      expect(more).toEqual([])
+      const why =
+        'ada@bank.example, who moved it to review, no longer has access to the publishing service, so what they did no longer stands under the four-eyes rules.'
+      expect(fired).toMatchObject({
+        schedule: { id: scheduled.id, state: 'cancelled' },
+        error: why,
+      })
+      expect(await liveTitle()).not.toBe('By an author who left')
+      expect((await schedules.list())[0]).toMatchObject({
+        id: scheduled.id,
+        state: 'cancelled',
+        outcome: why,
+      })
+      const trail = await readAudit(database)
+      expect(trail.some((entry) => entry.action === 'publish')).toBe(false)
+      const body = `The publication paul@bank.example scheduled for 2026-11-26 11:00 (Berlin) was cancelled when it was due: ${why} It needs an approval that stands before it can be published or scheduled again.`
+      expect(trail.slice(-2)).toMatchObject([
+        {
+          actor: 'service',
+          action: 'schedule-cancel',
+          subject: 'pages/about',
+          details: {
+            id: scheduled.id,
+            scheduledBy: paul.email,
+            whenDue: true,
+            code: 'person-gone',
+            reason: why,
+          },
+        },
+        {
+          actor: 'service',
+          action: 'comment',
+          subject: 'pages/about',
+          details: { comment: body, to: [ada.email], notice: 'schedule-cancelled' },
+        },
+      ])
+      expect((await drafts.get('pages/about'))?.comments.at(-1)).toMatchObject({
+        by: 'service',
+        body,
+      })
+      expect(await schedules.fireDue()).toEqual([])
+    })
+
+    it('cancels a schedule whose author no longer holds the author role, or whose reviewer the reviewer role', async () => {
+      await approved('Approved before the roles changed')
+      await schedules.schedule(paul, 'pages/about', new Date('2026-11-26T10:00:00Z'))
+      await database.query("UPDATE people SET roles = '{reviewer}' WHERE email = $1", [ada.email])
+      now = new Date('2026-11-26T10:00:01Z')
+      const [fired] = await schedules.fireDue()
+      expect(fired).toMatchObject({ schedule: { state: 'cancelled' } })
+      expect(fired?.error).toMatch(
+        /^ada@bank\.example, who moved it to review, no longer has the author role/,
+      )
+
+      await database.query("UPDATE people SET roles = '{author}' WHERE email = $1", [ada.email])
+      await approved('Approved by a reviewer no more')
+      await schedules.schedule(paul, 'pages/about', new Date('2026-11-26T11:00:00Z'))
+      await database.query("UPDATE people SET roles = '{author}' WHERE email = $1", [rita.email])
+      now = new Date('2026-11-26T11:00:01Z')
+      const [again] = await schedules.fireDue()
+      expect(again?.error).toMatch(
+        /^rita@bank\.example, who approved it, no longer has the reviewer role/,
+      )
+      expect(await liveTitle()).not.toBe('Approved by a reviewer no more')
+    })
+
+    it('asks again in the publication’s own turn: access taken away while it waited for it cancels it', async () => {
+      await approved('Disabled while waiting')
+      await schedules.schedule(paul, 'pages/about', new Date('2026-11-26T10:00:00Z'))
+      const publisher = publisherOf(database)
+      const waiting = new Schedules({
+        database,
+        drafts,
+        // The author's access is taken away after the schedule was claimed, before its turn.
+        publisher: Object.assign(Object.create(publisher) as Publisher, {
+          publish: async (...args: Parameters<Publisher['publish']>) => {
+            await disablePerson(database, ada.email, now)
+            return publisher.publish(...args)
+          },
+        }),
+        clock,
+      })
+      now = new Date('2026-11-26T10:00:01Z')
+      const [fired] = await waiting.fireDue()
+      expect(fired).toMatchObject({ schedule: { state: 'cancelled' } })
+      expect(fired?.error).toMatch(
+        /^ada@bank\.example, who moved it to review, no longer has access/,
+      )
+      expect(await liveTitle()).not.toBe('Disabled while waiting')
+      expect((await drafts.get('pages/about'))?.comments.at(-1)?.by).toBe('service')
     })
 
     it('checks the rules again when it fires: an edit after the approval stops it', async () => {
