@@ -287,6 +287,7 @@ test('an edit after the approval returns the draft to Draft; published after a s
 })
 
 test('a reviewer reads the change field by field, in English and German, and approves only what she saw', async () => {
+  test.setTimeout(240_000)
   const { ada, rita } = people
   await saveTitle(ada, 'About us, reviewed by field')
   await setStatus(ada, 'Draft', 'In review')
@@ -308,13 +309,15 @@ test('a reviewer reads the change field by field, in English and German, and app
   // The author saves again while the reviewer reads: her approval is refused, saying so, and
   // one press shows the new version.
   await saveTitle(ada, 'About us, changed meanwhile')
+  // Saved in review, the draft is back in Draft: the editor shows so after a reload.
+  await openAbout(ada)
   await setStatus(ada, 'Draft', 'In review')
   await draft.getByRole('button', { name: 'Approve' }).click()
   await expect(rita.locator('#status')).toContainText(
     /This draft changed after you opened it: you saw version [0-9a-f]{7}, and ada@bank\.example saved version [0-9a-f]{7}/,
   )
   await rita.locator('#status').getByRole('button', { name: 'Show the new version' }).click()
-  await expect(title.locator('.after')).toContainText('About us, changed meanwhile')
+  await expect(title.locator('.after ins')).toContainText('changed meanwhile')
   await expect(draft.getByRole('heading', { level: 2 })).toContainText('in review')
   // In German: the same comparison, in her words.
   await rita.goto(`${CMS}/sign-in`)
@@ -358,8 +361,14 @@ test('a publisher rolls back to the earlier release, at once', async () => {
   await expect(releases.first().getByRole('button')).toHaveCount(0)
   await expect(releases.nth(1)).not.toContainText('(live)')
   await expect(releases.nth(1)).toContainText('Published by paul@bank.example')
-  await releases.nth(1).getByRole('button', { name: 'Roll back to this release' }).click()
+  // One step back a publisher may take alone, as an emergency, marked as such.
+  await releases
+    .nth(1)
+    .getByRole('button', { name: 'Roll back to this release now (emergency)' })
+    .click()
   await expect.poll(aboutTitle, { timeout: 10_000 }).toBe('About the bank of banks')
+  await paul.goto(`${CMS}/releases`)
+  await expect(releases.first()).toContainText('emergency rollback')
 })
 
 test('a change the build refuses is not published, and the live site stays as it was', async () => {
@@ -404,8 +413,11 @@ test('a publisher schedules a publication; it fires when due; a schedule can be 
     author: DEVELOPER,
     message: 'Imprint title back',
   })
-  // The draft the build refused is still there, ready: the edit sends it back to review.
+  // The draft the build refused is still there, ready: the edit returns it to Draft, and its
+  // author moves it to review again.
   await saveTitle(ada, 'About, on time')
+  await openAbout(ada)
+  await setStatus(ada, 'Draft', 'In review')
   await openAbout(rita)
   await setStatus(rita, 'In review', 'Ready')
 
@@ -488,7 +500,9 @@ test('a deletion and an image from the media library wait for approval, and take
     await expect
       .poll(
         async () =>
-          /approved, ready/.test((await item.getByRole('heading').textContent()) ?? '')
+          /approved, ready/.test(
+            (await item.getByRole('heading', { level: 2 }).textContent()) ?? '',
+          )
             ? 'approved'
             : (await rita.locator('#status').textContent()) || 'approving',
         { timeout: 60_000 },
