@@ -5,6 +5,7 @@
  */
 import type { MigrationSet } from '../database/migrations'
 import { AUDIT_KEYS_MIGRATION, AUDIT_MIGRATION } from './audit/trail'
+import { NOTICES_MIGRATION } from './notices/notices'
 import { PASSKEYS_MIGRATION } from './people/passkeys'
 import { PEOPLE_MIGRATION, PROVIDER_ACCOUNTS_MIGRATION } from './people/people'
 import { DRAFTS_MIGRATION, SUBMISSIONS_MIGRATION } from './workflow/drafts'
@@ -27,6 +28,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     TAKEN_IN_MIGRATION,
     AUDIT_KEYS_MIGRATION,
     LEASE_SINCE_MIGRATION,
+    NOTICES_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

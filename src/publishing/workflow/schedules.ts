@@ -10,6 +10,7 @@
 import type { Database } from '../../database/database'
 import { appendAudit } from '../audit/trail'
 import { NO_METRICS, type PublishingMetrics } from '../metrics'
+import type { Notices } from '../notices/notices'
 import { personOf } from '../people/people'
 import type { Person } from '../people/roles'
 import { type Drafts, refuseUnless } from './drafts'
@@ -144,6 +145,8 @@ export interface SchedulesOptions {
   }
   /** The operators' metrics: schedules due, fired and failed. */
   metrics?: PublishingMetrics
+  /** Notices to the people concerned (../notices/): a cancelled schedule's. */
+  notices?: Notices
 }
 
 export class Schedules {
@@ -226,11 +229,17 @@ export class Schedules {
 
   /** Cancels a pending schedule (any publisher); a refusal is in the trail. */
   async cancel(person: Person, id: number): Promise<void> {
-    const { database } = this.options
+    const { database, notices } = this.options
     const now = this.clock()
     await refuseUnless(database, person, mayCancelSchedule(person), `schedule ${id}`, now, {
       action: 'schedule-cancel',
     })
+    // Its draft's authors are told too (notices), as git has them.
+    const [pending] = await database.query<{ draft_id: string }>(
+      'SELECT draft_id FROM schedules WHERE id = $1',
+      [id],
+    )
+    const draft = notices && pending ? await this.options.drafts.get(pending.draft_id) : null
     await database.transaction(async (tx) => {
       const [row] = await tx.query<Row>(
         `UPDATE schedules SET state = 'cancelled' WHERE id = $1 AND state = 'pending' RETURNING *`,
@@ -248,7 +257,14 @@ export class Schedules {
         now,
         tx,
       )
+      await notices?.scheduleCancelled(tx, person, {
+        draftId: row.draft_id,
+        at: row.at,
+        createdBy: row.created_by,
+        ...(draft ? { writers: draft.writers } : {}),
+      })
     })
+    notices?.wake()
   }
 
   /** Schedules, the pending and the latest others, soonest first. */
