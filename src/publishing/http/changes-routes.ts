@@ -14,6 +14,7 @@ import { refusal, unrecorded } from './editor-api'
 import { IMAGE_POLICY } from './policy'
 import { IMAGE_TYPES } from './previews'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
+import { waitingCount } from './waiting'
 
 /** Files a reviewer reads as text: entries and drawings. */
 const TEXT_FILE = /\.(ya?ml|md|svg|json)$/i
@@ -161,7 +162,10 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
       if (draft?.status === 'pending_publish') ready.push(draft)
     }
     const soon = berlinLocal(new Date(clock().getTime() + 3_600_000))
-    return reply.type(HTML_TYPE).send(schedulesPage(person.language, { ready, schedules, soon }))
+    const waiting = await waitingCount(service, person)
+    return reply
+      .type(HTML_TYPE)
+      .send(schedulesPage(person.language, { ready, schedules, soon, waiting }))
   })
   app.post('/api/schedules', async (request, reply) => {
     const person = await signedIn(request)
@@ -208,9 +212,10 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
     const person = await signedIn(request)
     if (!person) return reply.redirect('/sign-in', 303)
     const releases = await publisher.list()
+    const waiting = await waitingCount(service, person)
     return reply
       .type(HTML_TYPE)
-      .send(releasesPage(person.language, releases, mayRollBack(person).allowed))
+      .send(releasesPage(person.language, releases, mayRollBack(person).allowed, waiting))
   })
   app.post('/api/releases/rollback', async (request, reply) => {
     const person = await signedIn(request)

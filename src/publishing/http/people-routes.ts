@@ -24,6 +24,7 @@ import {
 import type { Person } from '../people/roles'
 import { type Decision, mayManagePeople } from '../workflow/four-eyes'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
+import { waitingCount } from './waiting'
 
 /** Entries on one page of the audit trail. */
 const AUDIT_PAGE = 200
@@ -76,7 +77,10 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
   app.get('/people', async (request, reply) => {
     const person = await allowed(request, reply, mayManagePeople, 'people')
     if (!person) return
-    return reply.type(HTML_TYPE).send(peoplePage(person.language, await listPeople(database)))
+    const waiting = await waitingCount(service, person)
+    return reply
+      .type(HTML_TYPE)
+      .send(peoplePage(person.language, await listPeople(database), waiting))
   })
   app.post('/api/people/invite', async (request, reply) => {
     const person = await allowed(request, reply, mayManagePeople, 'people')
@@ -188,9 +192,15 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
         ...(Number.isSafeInteger(before) && before > 0 ? { beforeId: before } : {}),
         ...(action ? { action } : {}),
       })
-      return reply
-        .type(HTML_TYPE)
-        .send(auditPage(person.language, { check, shown, action, pageSize: AUDIT_PAGE }))
+      return reply.type(HTML_TYPE).send(
+        auditPage(person.language, {
+          check,
+          shown,
+          action,
+          pageSize: AUDIT_PAGE,
+          waiting: await waitingCount(service, person),
+        }),
+      )
     },
   )
   for (const format of ['csv', 'json'] as const) {
