@@ -148,7 +148,7 @@ export function readPublishingSettings(
     mail: {
       smtpUrl: env.SMTP_URL || undefined,
       outboxDir: join(dataDir, 'outbox'),
-      from: env.CMS_MAIL_FROM || 'Lumora Bank publishing <publishing@lumora-bank.example>',
+      from: env.CMS_MAIL_FROM || 'Lumora Bank <publishing@lumora-bank.example>',
       leaseSeconds: positive('MAIL_LEASE_SECONDS', env.MAIL_LEASE_SECONDS, 60),
       outageMinutes: positive('MAIL_OUTAGE_MINUTES', env.MAIL_OUTAGE_MINUTES, 15),
     },
