@@ -70,6 +70,10 @@ interface Reader {
   kind: NoticeKind
 }
 
+/*
+ * The rows of `people` as the rules see them, read here as people/people.ts reads them (its
+ * reader is its own): the readers are chosen inside the step's transaction.
+ */
 interface PersonRow {
   email: string
   name: string
