@@ -43,6 +43,8 @@ export type ScheduleEvent = 'due' | 'fired' | 'failed'
 export type PreviewOutcome = 'built' | 'failed'
 export type SignInMethod = 'passkey' | 'oidc' | 'invitation'
 export type SignInOutcome = 'success' | 'refused'
+/** What became of the notices to people (../notices/): queued, sent, put back, given up. */
+export type NoticeEvent = 'queued' | 'sent' | 'retried' | 'failed'
 
 export interface PublishingMetrics {
   publication(outcome: PublicationOutcome): void
@@ -54,6 +56,10 @@ export interface PublishingMetrics {
   signIn(method: SignInMethod, outcome: SignInOutcome): void
   /** The trail was verified at `at`: whether it held. */
   auditVerified(ok: boolean, at: Date): void
+  /** `count` notices queued, sent, put back for a retry or given up. */
+  notice(event: NoticeEvent, count?: number): void
+  /** A statement of the notices' sender failed because the database could not be reached. */
+  noticeQueueError(): void
 }
 
 const nothing = () => {}
@@ -67,6 +73,8 @@ export const NO_METRICS: PublishingMetrics = {
   preview: nothing,
   signIn: nothing,
   auditVerified: nothing,
+  notice: nothing,
+  noticeQueueError: nothing,
 }
 
 /** Seconds: a merge's fraction of a second to a full build's minute. */
@@ -112,6 +120,17 @@ export function publishingMetrics(
     labelNames: ['method', 'outcome'],
     registers: [registry],
   })
+  const notices = new Counter({
+    name: 'publishing_notices_total',
+    help: 'E-mails to people about drafts (waiting for them, approved, sent back, published, a schedule cancelled): queued, sent, retried (put back after a failed attempt), failed (given up).',
+    labelNames: ['event'],
+    registers: [registry],
+  })
+  const noticeQueueErrors = new Counter({
+    name: 'publishing_notice_queue_errors_total',
+    help: "Rounds of the notices' sender that failed because the database could not be reached.",
+    registers: [registry],
+  })
   const verifiedOk = new Gauge({
     name: 'publishing_audit_verification_ok',
     help: 'Whether the audit trail held when last verified (1) or not (0): its chain of hashes and its last checkpoint.',
@@ -127,6 +146,8 @@ export function publishingMetrics(
   rollbacks.inc(0)
   for (const event of ['due', 'fired', 'failed'] as const) schedules.inc({ event }, 0)
   for (const outcome of ['built', 'failed'] as const) previews.inc({ outcome }, 0)
+  for (const event of ['queued', 'sent', 'retried', 'failed'] as const) notices.inc({ event }, 0)
+  noticeQueueErrors.inc(0)
   for (const method of ['passkey', 'oidc', 'invitation'] as const) {
     for (const outcome of ['success', 'refused'] as const) signIns.inc({ method, outcome }, 0)
   }
@@ -186,6 +207,12 @@ export function publishingMetrics(
     auditVerified(ok, at) {
       verifiedOk.set(ok ? 1 : 0)
       verifiedAt.set(at.getTime() / 1000)
+    },
+    notice(event, count = 1) {
+      notices.inc({ event }, count)
+    },
+    noticeQueueError() {
+      noticeQueueErrors.inc()
     },
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { MigrationSet } from '../database/migrations'
 import { AUDIT_KEYS_MIGRATION, AUDIT_MIGRATION } from './audit/trail'
+import { NOTICES_MIGRATION } from './notices/notices'
 import { PASSKEYS_MIGRATION } from './people/passkeys'
 import {
   PEOPLE_MIGRATION,
@@ -32,6 +33,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     TAKEN_IN_MIGRATION,
     AUDIT_KEYS_MIGRATION,
     LEASE_SINCE_MIGRATION,
+    NOTICES_MIGRATION,
     ROLE_GRANTS_MIGRATION,
     ROLLBACK_REQUESTS_MIGRATION,
   ],

@@ -11,11 +11,15 @@ import type { Database } from '../database/database'
 import { openDatabase } from '../database/open'
 import type { BuildReport } from '../engine/build'
 import type { BuildConfig } from '../engine/config'
+import { createMailer, type Mailer } from '../server/forms/mail'
+import type { QueueSender, SenderTiming } from '../server/forms/queue-sender'
 import { AuditCheckpoints, CHECKPOINT_REF, mainTrailers } from './audit/anchors'
 import { checkAuditKey, recordAuditKey, setAuditKeys, trailOwnedByServiceRole } from './audit/trail'
 import { cloneBare, GitRepository } from './git/repository'
 import { NO_METRICS, type PublishingMetrics, publishingMetrics } from './metrics'
 import { PUBLISHING_MIGRATIONS } from './migrations'
+import { Notices } from './notices/notices'
+import { type NoticeJob, noticeSender } from './notices/sender'
 import { type RelyingParty, relyingPartyOf } from './people/passkeys'
 import { firstAdministratorInvitation, hasPeople } from './people/people'
 import type { PublishingSettings } from './settings'
@@ -38,6 +42,14 @@ export interface PublishingService {
   /** The audit trail's checkpoint ref (audit/anchors.ts): its timer runs in start.ts. */
   checkpoints: AuditCheckpoints
   previews: Previews
+  /** The notices to people: queued by the workflow, sent by `sender` (started in start.ts). */
+  notices: {
+    queue: Notices
+    sender: QueueSender<NoticeJob>
+    mailer: Mailer
+    /** Rejects while no notice could be sent for `MAIL_OUTAGE_MINUTES` and notices wait. */
+    ready(): Promise<void>
+  }
   party: RelyingParty
   clock: () => Date
   /** The operators' metrics (`NO_METRICS` when off): the HTTP layer counts sign-ins there. */
@@ -62,6 +74,8 @@ export interface OpenOptions {
   }
   /** The operators' metrics (`METRICS_PORT` or `METRICS_TOKEN`): counted into this registry. */
   registry?: Registry
+  /** The notices' sender's timing (tests shorten its retries). */
+  noticeSender?: SenderTiming
 }
 
 /** The service's repository: the existing one, or a new one from the remote's branch. */
@@ -140,7 +154,29 @@ export async function openPublishingService(
         )
       })
     }
-    const drafts = new Drafts(database, repo, clock)
+    const mailer = await createMailer({
+      smtpUrl: settings.mail.smtpUrl,
+      outboxDir: settings.mail.outboxDir,
+      from: settings.mail.from,
+    })
+    const sender = noticeSender({
+      database,
+      mailer,
+      now: clock,
+      leaseMs: settings.mail.leaseSeconds * 1000,
+      metrics: {
+        mail: (event, count) => metrics.notice(event, count),
+        databaseError: () => metrics.noticeQueueError(),
+      },
+      ...options.noticeSender,
+    })
+    const notices = new Notices({
+      url: settings.url,
+      clock,
+      wake: () => sender.wake(),
+      queued: (count) => metrics.notice('queued', count),
+    })
+    const drafts = new Drafts(database, repo, clock, notices)
     const releases = new Releases({
       dir: settings.releasesDir,
       workspace: join(settings.dir, 'workspace'),
@@ -168,6 +204,7 @@ export async function openPublishingService(
       clock,
       ...(options.log ? { log: options.log } : {}),
       metrics,
+      notices,
     })
     const previews = new Previews({
       repo,
@@ -189,11 +226,28 @@ export async function openPublishingService(
       schedules,
       checkpoints,
       previews,
+      notices: {
+        queue: notices,
+        sender,
+        mailer,
+        async ready() {
+          const since = sender.failingSince
+          if (!since || Date.now() - since.getTime() < settings.mail.outageMinutes * 60_000) return
+          const [waiting] = await database.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM notice_mails WHERE sent_at IS NULL AND failed_at IS NULL',
+          )
+          if ((waiting?.n ?? 0) > 0) throw new Error('notices wait and none could be sent')
+        },
+      },
       party: relyingPartyOf(settings.url),
       clock,
       metrics,
       warnings,
-      close: () => database.close(),
+      async close() {
+        await sender.stop()
+        await mailer.close()
+        await database.close()
+      },
     }
   } catch (error) {
     await database.close()

@@ -48,6 +48,28 @@ export interface PublishingSettings {
   scheduleCheckSeconds: number
   /** `OIDC_*`: the bank's identity provider; without it, passkeys. */
   oidc: OidcSettings | undefined
+  /**
+   * How the notices to people (../notices/) are sent, as the forms service sends its mails:
+   * over `SMTP_URL`, else into the outbox (`DATA_DIR/outbox`, `npm run forms -- outbox`), from
+   * `CMS_MAIL_FROM`, with the forms service's `MAIL_LEASE_SECONDS` and `MAIL_OUTAGE_MINUTES`.
+   */
+  mail: {
+    smtpUrl: string | undefined
+    outboxDir: string
+    from: string
+    leaseSeconds: number
+    outageMinutes: number
+  }
+}
+
+/** A positive number of seconds or minutes (fractions allowed, as the forms service takes them). */
+const positive = (name: string, value: string | undefined, fallback: number) => {
+  if (value === undefined || value === '') return fallback
+  const parsed = Number(value)
+  if (!Number.isFinite(parsed) || parsed <= 0) {
+    throw new Error(`${name} must be a positive number; got "${value}"`)
+  }
+  return parsed
 }
 
 const number = (name: string, value: string | undefined, fallback: number, min: number) => {
@@ -123,5 +145,12 @@ export function readPublishingSettings(
     checkpointMinutes: number('AUDIT_CHECKPOINT_MINUTES', env.AUDIT_CHECKPOINT_MINUTES, 5, 1),
     scheduleCheckSeconds: number('SCHEDULE_CHECK_SECONDS', env.SCHEDULE_CHECK_SECONDS, 15, 1),
     oidc: readOidcSettings(env),
+    mail: {
+      smtpUrl: env.SMTP_URL || undefined,
+      outboxDir: join(dataDir, 'outbox'),
+      from: env.CMS_MAIL_FROM || 'Lumora Bank <publishing@lumora-bank.example>',
+      leaseSeconds: positive('MAIL_LEASE_SECONDS', env.MAIL_LEASE_SECONDS, 60),
+      outageMinutes: positive('MAIL_OUTAGE_MINUTES', env.MAIL_OUTAGE_MINUTES, 15),
+    },
   }
 }

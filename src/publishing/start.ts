@@ -79,6 +79,8 @@ export async function startPublishing(
   // The audit trail's checkpoint, written as it grows (and pushed, with PUBLISHING_PUSH=on).
   const stopCheckpoints = service.checkpoints.start(settings.scheduleCheckSeconds)
   app.addHook('onClose', async () => stopCheckpoints())
+  // The notices queued by the workflow, sent in the background (stopped by service.close).
+  service.notices.sender.start(app.log)
   app.addHook('onClose', () => service.close())
   // Opened before the app listens: no hook may be added after.
   if (metrics) await listenBeside(app, metrics.registry, metricsSettings)

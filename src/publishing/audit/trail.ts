@@ -51,6 +51,7 @@ export const AUDIT_ACTIONS = [
   'schedule-fired',
   'refusal',
   'audit-key',
+  'notice-setting',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

@@ -99,7 +99,8 @@ export async function createPublishingApp(
   if (options.metrics?.token) {
     metricsRoute(app, options.metrics.metrics.registry, options.metrics.token)
   }
-  // For load balancers and Prometheus: the database answers, and the repository has its main.
+  // For load balancers and Prometheus: the database answers, the repository has its main, and
+  // the notices go out.
   await app.register(healthRoutes, {
     checks: [
       { name: 'database', check: () => service.database.query('SELECT 1') },
@@ -109,6 +110,8 @@ export async function createPublishingApp(
           if (!(await service.repo.resolve(MAIN))) throw new Error('main is not readable')
         },
       },
+      // Notices wait and none could be sent for MAIL_OUTAGE_MINUTES (the mail server is down).
+      { name: 'mail', check: () => service.notices.ready() },
     ],
     ...(options.metrics ? { registry: options.metrics.metrics.registry } : {}),
   })

@@ -17,6 +17,7 @@ import { refusal, unrecorded } from './editor-api'
 import { IMAGE_POLICY } from './policy'
 import { IMAGE_TYPES } from './previews'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
+import { waitingCount } from './waiting'
 
 /** Files a reviewer reads field by field: entries. */
 const CONTENT_FILE = /\.(ya?ml|md)$/i
@@ -176,7 +177,10 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
       if (draft?.status === 'pending_publish') ready.push(draft)
     }
     const soon = berlinLocal(new Date(clock().getTime() + 3_600_000))
-    return reply.type(HTML_TYPE).send(schedulesPage(person.language, { ready, schedules, soon }))
+    const waiting = await waitingCount(service, person)
+    return reply
+      .type(HTML_TYPE)
+      .send(schedulesPage(person.language, { ready, schedules, soon, waiting }))
   })
   app.post('/api/schedules', async (request, reply) => {
     const person = await signedIn(request)
@@ -236,7 +240,8 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
       requests,
       previous && writers ? { folder: previous, writers } : null,
     )
-    return reply.type(HTML_TYPE).send(releasesPage(person.language, view))
+    const waiting = await waitingCount(service, person)
+    return reply.type(HTML_TYPE).send(releasesPage(person.language, view, waiting))
   })
   app.post('/api/releases/rollback', async (request, reply) => {
     const person = await signedIn(request)

@@ -3,6 +3,7 @@
  * they chose, and a drawing of their initials for an avatar.
  */
 import type { FastifyInstance } from 'fastify'
+import { noticesOn, setNotices } from '../notices/notices'
 import { setLanguage } from '../people/people'
 import { type HttpContext, isRecord, refuse } from './requests'
 
@@ -16,8 +17,24 @@ export function registerMe(app: FastifyInstance, { service, signedIn }: HttpCont
       email: person.email,
       roles: person.roles,
       language: person.language,
+      notices: await noticesOn(service.database, person.email),
       avatar_url: '/api/me/avatar.svg',
     }
+  })
+  // The e-mails about drafts (notices/): on or off, by the person only, recorded in the trail.
+  app.post('/api/me/notices', async (request, reply) => {
+    const person = await signedIn(request)
+    if (!person) return refuse(reply, 401, 'Please sign in again.')
+    const value = isRecord(request.body) ? request.body.notices : undefined
+    const on =
+      value === true || value === 'on'
+        ? true
+        : value === false || value === 'off'
+          ? false
+          : undefined
+    if (on === undefined) return refuse(reply, 422, 'The e-mails are on or off.')
+    await setNotices(service.database, person, on, service.clock())
+    return { notices: on }
   })
   app.post('/api/me/language', async (request, reply) => {
     const person = await signedIn(request)

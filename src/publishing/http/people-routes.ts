@@ -29,6 +29,7 @@ import {
 import type { Person } from '../people/roles'
 import { type Decision, mayManagePeople } from '../workflow/four-eyes'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
+import { waitingCount } from './waiting'
 
 /** Entries on one page of the audit trail. */
 const AUDIT_PAGE = 200
@@ -83,7 +84,8 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
     if (!person) return
     const now = clock()
     const view = peopleView(person, await listPeople(database), await listGrants(database, now))
-    return reply.type(HTML_TYPE).send(peoplePage(person.language, view))
+    const waiting = await waitingCount(service, person)
+    return reply.type(HTML_TYPE).send(peoplePage(person.language, view, waiting))
   })
   // Each action records itself (and its grants) in the trail, in its own transaction.
   app.post('/api/people/invite', async (request, reply) => {
@@ -190,9 +192,15 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
         ...(Number.isSafeInteger(before) && before > 0 ? { beforeId: before } : {}),
         ...(action ? { action } : {}),
       })
-      return reply
-        .type(HTML_TYPE)
-        .send(auditPage(person.language, { check, shown, action, pageSize: AUDIT_PAGE }))
+      return reply.type(HTML_TYPE).send(
+        auditPage(person.language, {
+          check,
+          shown,
+          action,
+          pageSize: AUDIT_PAGE,
+          waiting: await waitingCount(service, person),
+        }),
+      )
     },
   )
   for (const format of ['csv', 'json'] as const) {

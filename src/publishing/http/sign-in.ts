@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, RouteShorthandOptions } from 'fastify'
 import { appendAudit } from '../audit/trail'
+import { noticesOn } from '../notices/notices'
 import { providerReturnPage, signInPage } from '../pages/service-pages'
 import { languageOf } from '../pages/texts'
 import { createOidc, OIDC_COOKIE, OidcError } from '../people/oidc'
@@ -19,6 +20,7 @@ import {
   SESSION_COOKIE,
   setSession,
 } from './requests'
+import { waitingCount } from './waiting'
 
 /** Where a person goes once signed in. */
 const SIGNED_IN = { next: '/admin/' }
@@ -78,7 +80,16 @@ export function registerSignIn(
       signInPage(language, {
         passkeys: !oidc,
         provider: Boolean(oidc),
-        ...(person ? { signedIn: { name: person.name, email: person.email } } : {}),
+        ...(person
+          ? {
+              signedIn: {
+                name: person.name,
+                email: person.email,
+                notices: await noticesOn(database, person.email),
+                waiting: await waitingCount(service, person),
+              },
+            }
+          : {}),
       }),
     )
   })

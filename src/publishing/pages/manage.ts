@@ -8,6 +8,8 @@
 import { escapeHtml } from '../../shared/html'
 import type { verifyWithAnchors } from '../audit/anchors'
 import type { AuditAction, AuditEntry } from '../audit/trail'
+import { changeAnchor } from '../notices/notices'
+import { waitingFor } from '../notices/waiting'
 import { type EditorLanguage, type Person, ROLES, type Role } from '../people/roles'
 import type { FileReview } from '../review/compare'
 import { berlinTime } from '../workflow/berlin-time'
@@ -36,9 +38,10 @@ const MANAGE_SCRIPTS = ['/_publishing/manage.js']
 
 export { berlinTime }
 
-const nav = (language: EditorLanguage) => {
+/** The service's pages; `waiting`: the drafts waiting for the person (notices/waiting.ts). */
+const nav = (language: EditorLanguage, waiting = 0) => {
   const t = MANAGE_TEXTS[language]
-  return `<nav aria-label="Service"><a href="/admin/">${t.editor}</a> · <a href="/changes">${t.changes}</a> · <a href="/releases">${t.releases}</a> · <a href="/schedules">${t.schedules}</a> · <a href="/people">${t.people}</a> · <a href="/audit">${t.audit}</a></nav>`
+  return `<nav aria-label="Service"><a href="/admin/">${t.editor}</a> · <a href="/changes">${t.changesWaiting(waiting)}</a> · <a href="/releases">${t.releases}</a> · <a href="/schedules">${t.schedules}</a> · <a href="/people">${t.people}</a> · <a href="/audit">${t.audit}</a></nav>`
 }
 
 /** A page the person's roles do not open, saying why. */
@@ -51,7 +54,7 @@ export function forbiddenPage(language: EditorLanguage, reason: string): string 
  * (with Confirm and Refuse where the rules let the viewer), and the form that makes an
  * invitation link. The data comes from `peopleView` (`people-view.ts`).
  */
-export function peoplePage(language: EditorLanguage, view: PeopleView): string {
+export function peoplePage(language: EditorLanguage, view: PeopleView, waiting?: number): string {
   const t = MANAGE_TEXTS[language]
   const names = ROLE_NAMES[language]
   const roleList = (roles: readonly Role[]) =>
@@ -114,7 +117,7 @@ ${confirm}${refuse}</li>`
   return layout(
     language,
     t.people,
-    `${nav(language)}<h1>${t.people}</h1>${notice}
+    `${nav(language, waiting)}<h1>${t.people}</h1>${notice}
 <section aria-labelledby="grants"><h2 id="grants">${t.grants}</h2><p>${t.grantsIntro}</p>
 ${grants ? `<ul class="grants">${grants}</ul>` : `<p>${t.noGrants}</p>`}</section>
 <ul>${rows}</ul>
@@ -135,6 +138,8 @@ export function auditPage(
     action: AuditAction | undefined
     /** Entries on a full page: one that is full links to the older ones. */
     pageSize: number
+    /** Drafts waiting for the person, for the navigation. */
+    waiting?: number
   },
 ): string {
   const t = MANAGE_TEXTS[language]
@@ -165,7 +170,7 @@ export function auditPage(
   return layout(
     language,
     t.audit,
-    `${nav(language)}<h1>${t.audit}</h1>
+    `${nav(language, view.waiting)}<h1>${t.audit}</h1>
 <p>${escapeHtml(`${check.ok ? t.chainOk(check.entries) : t.chainBroken(check.brokenAt, check.reason)}${anchored}${unchecked}`)}</p>
 <p>${t.download}: <a href="/audit.csv" download>CSV</a> · <a href="/audit.json" download>JSON</a></p>
 <div class="table" role="region" aria-label="${t.audit}" tabindex="0"><table><caption>${t.audit}</caption><thead><tr><th scope="col">#</th><th scope="col">${t.when}</th><th scope="col">${t.who}</th><th scope="col">${t.what}</th><th scope="col">${t.subject}</th><th scope="col">${t.commits}</th><th scope="col">Details</th></tr></thead><tbody>${rows}</tbody></table></div>${older}`,
@@ -273,7 +278,7 @@ function draftItem(
   const links = media
     ? ''
     : `<p><a href="/admin/#/collections/${escapeHtml(draft.id.split('/')[0] ?? '')}/entries/${escapeHtml(draft.id.split('/').slice(1).join('/'))}">${t.openInEditor}</a> · <a href="/preview/${escapeHtml(draft.id)}">${t.previewSite}</a></p>`
-  return `<li><h2 id="draft-${index}">${escapeHtml(draft.id)}${deletion ? ` (${t.deletion})` : ''}: ${t.statuses[draft.status]}</h2>
+  return `<li id="${escapeHtml(changeAnchor(draft.id))}"><h2 id="draft-${index}">${escapeHtml(draft.id)}${deletion ? ` (${t.deletion})` : ''}: ${t.statuses[draft.status]}</h2>
 <p class="version">${escapeHtml(t.versionSaved(shortVersion(draft.head), draft.saved.by, berlinTime(draft.saved.at, person.language)))}</p>
 <p>${t.by} ${escapeHtml(draft.writers.join(', '))}${draft.submission && draft.status !== 'draft' ? `; ${escapeHtml(t.submittedBy(draft.submission.by))}` : ''}${draft.approval && draft.status === 'pending_publish' ? `; ${t.approvedBy} ${escapeHtml(draft.approval.by)}` : ''}</p>
 <ul>${fileItems}</ul>${comments ? `<ul>${comments}</ul>` : ''}${links}${actions}</li>`
@@ -291,7 +296,13 @@ export function changesPage(
   return layout(
     person.language,
     t.changes,
-    `${nav(person.language)}<h1>${t.changes}</h1><p>${t.changesIntro}</p>
+    `${nav(
+      person.language,
+      waitingFor(
+        person,
+        drafts.map(({ draft }) => draft),
+      ),
+    )}<h1>${t.changes}</h1><p>${t.changesIntro}</p>
 ${rows ? `<ul class="changes">${rows}</ul>` : `<p>${t.noChanges}</p>`}
 <div role="status" id="status" data-reload="${escapeHtml(t.showNewVersion)}"></div>`,
     MANAGE_SCRIPTS,
@@ -301,7 +312,13 @@ ${rows ? `<ul class="changes">${rows}</ul>` : `<p>${t.noChanges}</p>`}
 /** Approved drafts to schedule (`soon`: the time offered), and the schedules made. */
 export function schedulesPage(
   language: EditorLanguage,
-  view: { ready: readonly DraftView[]; schedules: readonly Schedule[]; soon: string },
+  view: {
+    ready: readonly DraftView[]
+    schedules: readonly Schedule[]
+    soon: string
+    /** Drafts waiting for the person, for the navigation. */
+    waiting?: number
+  },
 ): string {
   const t = MANAGE_TEXTS[language]
   const readyRows = view.ready
@@ -324,7 +341,7 @@ ${schedule.state === 'pending' ? `<form data-action="/api/schedules/cancel" data
   return layout(
     language,
     t.schedules,
-    `${nav(language)}<h1>${t.schedules}</h1>
+    `${nav(language, view.waiting)}<h1>${t.schedules}</h1>
 <h2>${t.ready}</h2>${readyRows ? `<ul>${readyRows}</ul>` : `<p>${t.noReady}</p>`}
 <h2>${t.planned}</h2>${planned ? `<ul>${planned}</ul>` : `<p>${t.noSchedules}</p>`}
 <div role="status" id="status"></div>`,
@@ -358,7 +375,11 @@ function rollbackChangesView(changes: RollbackChanges, t: Texts, done: boolean):
  * in an emergency, or asked for); then the rollbacks waiting for a reviewer, with a confirm
  * button for who may confirm them (`releasesView` in `releases-view.ts` decides).
  */
-export function releasesPage(language: EditorLanguage, view: ReleasesView): string {
+export function releasesPage(
+  language: EditorLanguage,
+  view: ReleasesView,
+  waitingForPerson?: number,
+): string {
   const t = MANAGE_TEXTS[language]
   const rows = view.releases
     .map((release, index) => {
@@ -422,7 +443,7 @@ ${
   return layout(
     language,
     t.releases,
-    `${nav(language)}<h1>${t.releases}</h1><p>${t.releasesIntro}</p>${waiting}${rows ? `<ol class="releases">${rows}</ol>` : `<p>${t.noReleases}</p>`}<div role="status" id="status"></div>`,
+    `${nav(language, waitingForPerson)}<h1>${t.releases}</h1><p>${t.releasesIntro}</p>${waiting}${rows ? `<ol class="releases">${rows}</ol>` : `<p>${t.noReleases}</p>`}<div role="status" id="status"></div>`,
     MANAGE_SCRIPTS,
   )
 }

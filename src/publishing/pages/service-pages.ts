@@ -34,19 +34,35 @@ const SIGN_IN_SCRIPTS = ['/_publishing/webauthn.js', '/_publishing/sign-in.js']
 
 export function signInPage(
   language: EditorLanguage,
-  options: { provider: boolean; passkeys: boolean; signedIn?: { name: string; email: string } },
+  options: {
+    provider: boolean
+    passkeys: boolean
+    signedIn?: {
+      name: string
+      email: string
+      /** Whether they get the e-mails about drafts (notices), and how many wait for them. */
+      notices?: boolean
+      waiting?: number
+    }
+  },
 ): string {
   const t = PAGE_TEXTS[language]
   if (options.signedIn) {
+    const { notices = true, waiting = 0 } = options.signedIn
     return layout(
       language,
       t.signInTitle,
       `<h1>${escapeHtml(t.signInTitle)}</h1>
 <p>${escapeHtml(t.signedInAs)} ${escapeHtml(options.signedIn.name)} (${escapeHtml(options.signedIn.email)}).</p>
 <a class="button" href="/admin/">${escapeHtml(t.openEditor)}</a>
+${waiting > 0 ? `<p><a href="/changes">${escapeHtml(t.changesWaiting(waiting))}</a></p>` : ''}
 <form data-action="/api/me/language" data-reload><label for="language">${escapeHtml(t.language)}</label>
 <select id="language" name="language"><option value="en"${language === 'en' ? ' selected' : ''}>English</option><option value="de"${language === 'de' ? ' selected' : ''}>Deutsch</option></select>
 <button class="secondary" type="submit" disabled>${escapeHtml(t.saveLanguage)}</button></form>
+<form data-action="/api/me/notices" data-reload><fieldset><legend>${escapeHtml(t.notices)}</legend>
+<label><input type="radio" name="notices" value="on"${notices ? ' checked' : ''}> ${escapeHtml(t.noticesOn)}</label>
+<label><input type="radio" name="notices" value="off"${notices ? '' : ' checked'}> ${escapeHtml(t.noticesOff)}</label></fieldset>
+<button class="secondary" type="submit" disabled>${escapeHtml(t.saveNotices)}</button></form>
 <form data-action="/sign-out" data-reload><button class="secondary" type="submit" disabled>${escapeHtml(t.signOut)}</button></form>
 <div role="status" id="status"></div>`,
       ['/_publishing/manage.js'],

@@ -22,6 +22,13 @@ export interface PageTexts {
   openEditor: string
   signOut: string
   saveLanguage: string
+  /** The start page's choice of the e-mails about drafts (notices). */
+  notices: string
+  noticesOn: string
+  noticesOff: string
+  saveNotices: string
+  /** The start page's link to the changes, with the drafts waiting for the person. */
+  changesWaiting: (n: number) => string
   /** The editor's page's title. */
   editorTitle: string
   /** An invitation link a newer invitation for the same address replaced. */
@@ -50,6 +57,13 @@ export const PAGE_TEXTS: Record<EditorLanguage, PageTexts> = {
     openEditor: 'Open the editor',
     signOut: 'Sign out',
     saveLanguage: 'Use this language',
+    notices: 'E-mails about drafts',
+    noticesOn:
+      'On: e-mail me when a draft waits for my review or publication, and when mine is approved, sent back, published or its schedule cancelled',
+    noticesOff: 'Off: I look on the page of changes myself',
+    saveNotices: 'Save this choice',
+    changesWaiting: (n) =>
+      n === 1 ? 'Changes: 1 draft waits for you' : `Changes: ${n} drafts wait for you`,
     editorTitle: 'Editor',
     invitationReplaced:
       'This invitation link was replaced by a newer invitation for the same address: use the newest link you were sent, or ask an administrator for one.',
@@ -76,6 +90,13 @@ export const PAGE_TEXTS: Record<EditorLanguage, PageTexts> = {
     openEditor: 'Editor öffnen',
     signOut: 'Abmelden',
     saveLanguage: 'Diese Sprache verwenden',
+    notices: 'E-Mails zu Entwürfen',
+    noticesOn:
+      'An: Mailen Sie mir, wenn ein Entwurf auf meine Prüfung oder Veröffentlichung wartet, und wenn meiner freigegeben, zurückgegeben, veröffentlicht oder sein Zeitplan abgesagt wird',
+    noticesOff: 'Aus: Ich sehe selbst auf der Seite der Änderungen nach',
+    saveNotices: 'Diese Wahl speichern',
+    changesWaiting: (n) =>
+      n === 1 ? 'Änderungen: 1 Entwurf wartet auf Sie' : `Änderungen: ${n} Entwürfe warten auf Sie`,
     editorTitle: 'Redaktion',
     invitationReplaced:
       'Dieser Einladungslink wurde durch eine neuere Einladung für dieselbe Adresse ersetzt: Verwenden Sie den neuesten Link, den Sie erhalten haben, oder bitten Sie die Administration um einen.',
@@ -198,6 +219,8 @@ export const MANAGE_TEXTS = {
     cancel: 'Cancel',
     noSchedules: 'Nothing is scheduled.',
     changes: 'Changes',
+    /** The navigation's link to the changes, with the drafts waiting for the person. */
+    changesWaiting: (n: number) => (n > 0 ? `Changes (${n} waiting for you)` : 'Changes'),
     changesIntro:
       'Every draft waiting to go live: entries (open them in the editor), deletions and images uploaded on their own.',
     noChanges: 'No change is waiting.',
@@ -340,6 +363,12 @@ export const MANAGE_TEXTS = {
     cancel: 'Abbrechen',
     noSchedules: 'Nichts ist eingeplant.',
     changes: 'Änderungen',
+    changesWaiting: (n: number) =>
+      n === 1
+        ? 'Änderungen (1 wartet auf Sie)'
+        : n > 1
+          ? `Änderungen (${n} warten auf Sie)`
+          : 'Änderungen',
     changesIntro:
       'Jeder Entwurf, der auf Veröffentlichung wartet: Einträge (im Editor öffnen), Löschungen und einzeln hochgeladene Bilder.',
     noChanges: 'Keine Änderung wartet.',

@@ -17,6 +17,7 @@ import {
   type GitRepository,
   MergeConflictError,
 } from '../git/repository'
+import type { Notices } from '../notices/notices'
 import type { Person } from '../people/roles'
 import { mergeContentFile } from './field-merge'
 import {
@@ -213,6 +214,8 @@ export class Drafts {
     private readonly database: Database,
     private readonly repo: GitRepository,
     private readonly clock: () => Date = () => new Date(),
+    /** Notices to the people concerned (../notices/), queued with each action's record. */
+    private readonly notices?: Notices,
   ) {}
 
   /**
@@ -565,7 +568,18 @@ export class Drafts {
         now,
         tx,
       )
+      // Notices: the reviewers who may approve it now; or its authors, sent back by another.
+      if (submitted) {
+        await this.notices?.submitted(tx, person, {
+          ...draft,
+          submission: { by: person.email, commit: draft.head, at: now.toISOString() },
+          approval: null,
+        })
+      } else if (draft.status !== 'draft' && !draft.writers.includes(person.email)) {
+        await this.notices?.sentBack(tx, person, draft)
+      }
     })
+    this.notices?.wake()
     return (await this.get(id)) as DraftView
   }
 
@@ -629,8 +643,14 @@ export class Drafts {
         now,
         tx,
       )
+      // Notices: its authors, and the publishers who may publish it now.
+      await this.notices?.approved(tx, person, {
+        ...draft,
+        approval: { by: person.email, commit: draft.head, at: now.toISOString() },
+      })
       return true
     })
+    if (approved) this.notices?.wake()
     if (!approved) {
       // Changed between reading it and approving it: refused as what she saw is gone.
       const current = await this.require(id)
@@ -716,7 +736,10 @@ export class Drafts {
         now,
         tx,
       )
+      // Notices: its authors, with the comment written for them.
+      if (action === 'request-changes') await this.notices?.sentBack(tx, person, draft, body)
     })
+    if (action === 'request-changes') this.notices?.wake()
     return (await this.get(draft.id)) as DraftView
   }
 
@@ -776,6 +799,7 @@ export class Drafts {
     merged: { commit: string; mainBefore: string; draft: DraftView },
   ): Promise<void> {
     const { draft } = merged
+    const { notices } = this
     await moveMain(
       this.database,
       this.repo,
@@ -789,7 +813,10 @@ export class Drafts {
         draft: { id: draft.id, ref: branchOf(draft.id), head: draft.head },
       },
       this.clock(),
+      // Notices: its authors and its approver, in the transaction that records it.
+      notices && ((tx) => notices.published(tx, person, draft)),
     )
+    this.notices?.wake()
   }
 
   /** Whether a draft's `head` merges onto main's tip as it is now. */

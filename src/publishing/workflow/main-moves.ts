@@ -6,7 +6,7 @@
  * and the next holder of the publication lease settles it: recorded (marked as recovered) if
  * main has the commit, dropped if the move never happened.
  */
-import type { Database } from '../../database/database'
+import type { Database, Queryable } from '../../database/database'
 import { appendAudit } from '../audit/trail'
 import type { GitRepository } from '../git/repository'
 
@@ -88,6 +88,8 @@ export async function moveMain(
   repo: GitRepository,
   move: MainMove,
   now: Date,
+  /** More to write in the transaction that records the move (a publication's notices). */
+  alsoRecord?: (tx: Queryable) => Promise<unknown>,
 ): Promise<void> {
   const [row] = await database.query<{ id: string | number }>(
     `INSERT INTO main_moves
@@ -117,7 +119,7 @@ export async function moveMain(
       throw error
     }
   }
-  await record(database, repo, id, move, now)
+  await record(database, repo, id, move, now, alsoRecord)
 }
 
 /**
@@ -133,6 +135,7 @@ async function record(
   id: number,
   move: MainMove,
   now: Date,
+  alsoRecord?: (tx: Queryable) => Promise<unknown>,
 ): Promise<boolean> {
   const { draft } = move
   // Gone now, or already (a process killed after deleting it): the draft was published whole.
@@ -154,6 +157,7 @@ async function record(
     const details =
       draft && !branchGone ? { ...move.details, draftKeptForNewerEdit: true } : move.details
     await appendAudit(tx, { actor, action, subject, before, after, details }, now, tx)
+    await alsoRecord?.(tx)
     // What a take-in brought that no reviewer saw waits for the release that first serves it.
     const files = details.unreviewedContent
     if (action === 'take-in' && Array.isArray(files) && files.length > 0) {

@@ -5,7 +5,7 @@
  * approval, or the publisher's role taken away, stops it), and the outcome is recorded. The
  * approval must still stand then (`mayFireSchedule`): the publisher who set it, the reviewer
  * who approved and the author who submitted still have access and their roles; if not, the
- * schedule is cancelled, in the trail, and its authors are told (notices.ts). A
+ * schedule is cancelled, in the trail, and its authors are told (author-notes.ts, and by e-mail: ../notices/). A
  * schedule fires once, whichever of the service's processes sees it first: each claims it in
  * the database, and a claim left by a process that died lapses after ten minutes. Taking an
  * entry offline at a time is the same: its deletion is a draft like any change.
@@ -13,11 +13,12 @@
 import type { Database } from '../../database/database'
 import { appendAudit } from '../audit/trail'
 import { NO_METRICS, type PublishingMetrics } from '../metrics'
+import type { Notices } from '../notices/notices'
 import { personOf } from '../people/people'
 import type { EditorLanguage, Person } from '../people/roles'
 import { type Drafts, type DraftView, RefusedError, refuseUnless } from './drafts'
 import { type Decision, mayCancelSchedule, mayFireSchedule, mayPublish } from './four-eyes'
-import { notifyAuthors, SERVICE_ACTOR } from './notices'
+import { notifyAuthors, SERVICE_ACTOR } from './author-notes'
 import type { Publisher, Release } from './publisher'
 
 export const SCHEDULES_MIGRATION = {
@@ -159,6 +160,8 @@ export interface SchedulesOptions {
   }
   /** The operators' metrics: schedules due, fired and failed. */
   metrics?: PublishingMetrics
+  /** Notices to the people concerned (../notices/): a cancelled schedule's. */
+  notices?: Notices
 }
 
 export class Schedules {
@@ -241,11 +244,17 @@ export class Schedules {
 
   /** Cancels a pending schedule (any publisher); a refusal is in the trail. */
   async cancel(person: Person, id: number): Promise<void> {
-    const { database } = this.options
+    const { database, notices } = this.options
     const now = this.clock()
     await refuseUnless(database, person, mayCancelSchedule(person), `schedule ${id}`, now, {
       action: 'schedule-cancel',
     })
+    // Its draft's authors are told too (notices), as git has them.
+    const [pending] = await database.query<{ draft_id: string }>(
+      'SELECT draft_id FROM schedules WHERE id = $1',
+      [id],
+    )
+    const draft = notices && pending ? await this.options.drafts.get(pending.draft_id) : null
     await database.transaction(async (tx) => {
       const [row] = await tx.query<Row>(
         `UPDATE schedules SET state = 'cancelled' WHERE id = $1 AND state = 'pending' RETURNING *`,
@@ -263,7 +272,14 @@ export class Schedules {
         now,
         tx,
       )
+      await notices?.scheduleCancelled(tx, person, {
+        draftId: row.draft_id,
+        at: row.at,
+        createdBy: row.created_by,
+        ...(draft ? { writers: draft.writers } : {}),
+      })
     })
+    notices?.wake()
   }
 
   /** Schedules, the pending and the latest others, soonest first. */
@@ -460,7 +476,16 @@ export class Schedules {
         },
         now,
       )
+      // And by e-mail, the publisher who set it too (../notices/), queued with the record.
+      await this.options.notices?.scheduleCancelled(tx, 'service', {
+        draftId: schedule.draftId,
+        at: schedule.at,
+        createdBy: schedule.createdBy,
+        writers: draft.writers,
+        reason: decision.reason,
+      })
     })
+    this.options.notices?.wake()
     return decision.reason
   }
 

@@ -4,7 +4,7 @@
  * claiming process (`me`), so a job whose lease passed to another process is left alone.
  */
 import type { Database } from '../../database/database'
-import type { Failure } from './mail-failure'
+import type { JobOutcome } from './queue-sender'
 import { hashToken, newToken } from './store'
 
 /** A job claimed by this process. */
@@ -23,9 +23,7 @@ export interface Ready extends Claimed {
   unsubscribeToken: string
 }
 
-export type Outcome =
-  | { job: Ready; result: 'sent' }
-  | { job: Ready; result: 'retry' | 'failed'; error: string; failure: Failure }
+export type Outcome = JobOutcome<Ready>
 
 const CLAIM = `
 UPDATE mail_jobs SET locked_until = $2::timestamptz, claimed_by = $3, attempts = attempts + 1

@@ -28,6 +28,13 @@ export interface MailerOptions {
   from: string
 }
 
+/**
+ * The outbox's files are numbered per process, not per mailer: the forms service and the
+ * publishing service (its notices) write into one outbox from the same process under
+ * `npm start`, and two mails of one millisecond must not take one name.
+ */
+let outboxSequence = 0
+
 export async function createMailer(options: MailerOptions): Promise<Mailer> {
   const { default: nodemailer } = await import('nodemailer')
   if (options.smtpUrl) {
@@ -65,7 +72,6 @@ export async function createMailer(options: MailerOptions): Promise<Mailer> {
   }
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true })
   await mkdir(options.outboxDir, { recursive: true })
-  let sequence = 0
   return {
     target: options.outboxDir,
     async send(mail) {
@@ -74,9 +80,9 @@ export async function createMailer(options: MailerOptions): Promise<Mailer> {
         ...mail,
         to: { name: '', address: mail.to },
       })
-      sequence += 1
+      outboxSequence += 1
       const date = new Date()
-      const name = `${date.toISOString().replace(/[:.]/g, '-')}-${process.pid}-${sequence}`
+      const name = `${date.toISOString().replace(/[:.]/g, '-')}-${process.pid}-${outboxSequence}`
       await writeFile(join(options.outboxDir, `${name}.eml`), info.message as Buffer)
       // Beside the message as sent, its readable parts: what `npm run forms -- outbox` shows.
       const summary: OutboxMail = {

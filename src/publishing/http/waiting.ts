@@ -1,0 +1,21 @@
+/**
+ * How many drafts wait for the signed-in person (notices/waiting.ts), for the count in the
+ * navigation of every page and on the start page: every draft read as the page of changes
+ * reads it (their histories are cached by `Drafts`), so the count is what that page offers.
+ */
+import { waitingFor } from '../notices/waiting'
+import type { Person } from '../people/roles'
+import type { PublishingService } from '../service'
+import type { DraftView } from '../workflow/drafts'
+
+export async function waitingCount(
+  service: Pick<PublishingService, 'drafts'>,
+  person: Person,
+): Promise<number> {
+  const drafts: DraftView[] = []
+  for (const id of await service.drafts.ids()) {
+    const draft = await service.drafts.get(id)
+    if (draft) drafts.push(draft)
+  }
+  return waitingFor(person, drafts)
+}
