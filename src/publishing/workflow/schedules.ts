@@ -16,9 +16,9 @@ import { NO_METRICS, type PublishingMetrics } from '../metrics'
 import type { Notices } from '../notices/notices'
 import { personOf } from '../people/people'
 import type { EditorLanguage, Person } from '../people/roles'
+import { notifyAuthors, SERVICE_ACTOR } from './author-notes'
 import { type Drafts, type DraftView, RefusedError, refuseUnless } from './drafts'
 import { type Decision, mayCancelSchedule, mayFireSchedule, mayPublish } from './four-eyes'
-import { notifyAuthors, SERVICE_ACTOR } from './author-notes'
 import type { Publisher, Release } from './publisher'
 
 export const SCHEDULES_MIGRATION = {
