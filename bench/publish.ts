@@ -83,7 +83,9 @@ export async function publishTimes(runs: number): Promise<PublishFigures> {
   const english = await readFile(join(ROOT, 'content/en/pages/about.yaml'), 'utf8')
   const german = await readFile(join(ROOT, 'content/de/pages/about.yaml'), 'utf8')
   const publishOnce = async (title: string) => {
-    await call('author', 'persistEntry', {
+    // Each decision names the version it is about, as the editor sends the one it loaded.
+    const { version } = (await call('author', 'persistEntry', {
+      version: null,
       dataFiles: [
         {
           path: 'content/pages/en/about.yaml',
@@ -94,20 +96,26 @@ export async function publishTimes(runs: number): Promise<PublishFigures> {
       ],
       assets: [],
       options: { collectionName: 'pages', useWorkflow: true, status: 'draft' },
-    })
+    })) as { version: string }
     // Its author moves it to review; only then may the reviewer approve it.
     await call('author', 'updateUnpublishedEntryStatus', {
       collection: 'pages',
       slug: 'about',
       newStatus: 'pending_review',
+      version,
     })
     await call('reviewer', 'updateUnpublishedEntryStatus', {
       collection: 'pages',
       slug: 'about',
       newStatus: 'pending_publish',
+      version,
     })
     const started = performance.now()
-    await call('publisher', 'publishUnpublishedEntry', { collection: 'pages', slug: 'about' })
+    await call('publisher', 'publishUnpublishedEntry', {
+      collection: 'pages',
+      slug: 'about',
+      version,
+    })
     const requestMs = performance.now() - started
     for (;;) {
       const page = await fetch(`${siteUrl}/en/about/`).then((response) => response.text())
