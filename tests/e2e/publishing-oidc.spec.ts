@@ -93,6 +93,9 @@ const me = (page: Page) =>
 test('three people sign in through the bank’s provider, each with the roles their groups map to', async ({
   browser,
 }) => {
+  // The first sign-in lands on the editor's page, which waits for the editor's code to be
+  // bundled for this version of the code (a fresh DATA_DIR): seconds, more on a busy machine.
+  test.setTimeout(120_000)
   for (const [login, roles] of [
     ['ada', ['author']],
     ['rita', ['reviewer']],
