@@ -15,7 +15,8 @@
  */
 import type { Queryable } from '../../database/database'
 import { appendAudit } from '../audit/trail'
-import type { EditorLanguage, Person, Role } from '../people/roles'
+import { type PersonRow, toPerson } from '../people/people'
+import type { EditorLanguage, Person } from '../people/roles'
 import { berlinTime } from '../workflow/berlin-time'
 import { type Draft, mayApprove, mayPublish } from '../workflow/four-eyes'
 import { type NoticeKind, noticeText, SERVICE_NAME } from './texts'
@@ -69,32 +70,6 @@ interface Reader {
   person: Person
   kind: NoticeKind
 }
-
-/*
- * The rows of `people` as the rules see them, read here as people/people.ts reads them (its
- * reader is its own): the readers are chosen inside the step's transaction.
- */
-interface PersonRow {
-  email: string
-  name: string
-  roles: string[] | string
-  language: string
-}
-
-const rolesOf = (value: string[] | string): Role[] =>
-  (Array.isArray(value)
-    ? value
-    : value
-        .replace(/^\{|\}$/g, '')
-        .split(',')
-        .filter(Boolean)) as Role[]
-
-const toPerson = (row: PersonRow): Person => ({
-  email: row.email,
-  name: row.name,
-  roles: rolesOf(row.roles),
-  language: row.language === 'de' ? 'de' : 'en',
-})
 
 /** Whether `email` gets the notices (on unless they turned them off). */
 export async function noticesOn(database: Queryable, email: string): Promise<boolean> {

@@ -154,7 +154,8 @@ function checkRoles(roles: readonly string[]): Role[] {
   return [...new Set(roles)] as Role[]
 }
 
-interface PersonRow {
+/** A row of `people` as read for the rules. */
+export interface PersonRow {
   email: string
   name: string
   roles: string[] | string
@@ -170,7 +171,8 @@ const rolesOf = (value: string[] | string): Role[] =>
         .split(',')
         .filter(Boolean)) as Role[]
 
-const toPerson = (row: PersonRow): Person => ({
+/** A row of `people` as the rules see the person. */
+export const toPerson = (row: PersonRow): Person => ({
   email: row.email,
   name: row.name,
   roles: rolesOf(row.roles),
