@@ -4,11 +4,13 @@
  * `npm start` first).
  *
  *   audit [--format csv|json] [--out file]   the whole audit trail, checked first as by verify
- *   verify                                   checks the audit trail's chain and its anchors in
- *                                            git (the service's repository, and the remote's
- *                                            with PUBLISHING_PUSH=on): exit 0 intact, 1 broken
- *                                            (naming the entry or the anchor), 3 keyed entries
- *                                            left unchecked (AUDIT_KEY not set, or not their key)
+ *   verify                                   checks the audit trail's chain against every
+ *                                            anchor in git (the service's repository, and the
+ *                                            remote's with PUBLISHING_PUSH=on): exit 0 intact and
+ *                                            fully anchored, 4 intact with entries not anchored
+ *                                            yet, 3 unverifiable (AUDIT_KEY not set or not the
+ *                                            entries' key, or no anchor), 1 tampered (naming the
+ *                                            first entry and the anchor)
  *   migrate                                  PostgreSQL: the forms' and the publishing
  *                                            service's migrations as the tables' owner
  *                                            (DATABASE_OWNER_URL), granting the service's role
@@ -26,7 +28,11 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { openDatabase } from '../database/open'
 import { readBuildConfig } from '../engine/config'
-import { verifyWithAnchors } from '../publishing/audit/anchors'
+import {
+  ANCHOR_WITHIN_MS,
+  OUTCOME_EXIT_CODES,
+  verifyWithAnchors,
+} from '../publishing/audit/anchors'
 import { appendAudit, exportAudit, setAuditKeys } from '../publishing/audit/trail'
 import { GitRepository } from '../publishing/git/repository'
 import { PUBLISHING_MIGRATIONS } from '../publishing/migrations'
@@ -168,8 +174,10 @@ async function migrateAsOwner(
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 /**
- * Checks the trail and its anchors and says so on standard error: 0 intact, 1 broken (the entry
- * or the anchor named), 3 intact as far as it could be checked (keyed entries without their key).
+ * Checks the trail against every anchor in git and says what it found on standard error, with
+ * one exit code per outcome (`OUTCOME_EXIT_CODES`): 0 intact and fully anchored, 4 intact with
+ * entries not anchored yet, 3 unverifiable (no key, a key not held, or no anchor), 1 tampered
+ * (the first entry that differs and the anchor that says so).
  */
 async function verify(
   database: Awaited<ReturnType<typeof openDatabase>>,
@@ -179,50 +187,39 @@ async function verify(
     ? new GitRepository({ gitDir: settings.repository })
     : undefined
   try {
-    const { check, sources } = await verifyWithAnchors(database, repo, settings.remote)
-    if (!check.ok) {
-      console.error(`The audit trail is broken at entry ${check.brokenAt}: ${check.reason}.`)
-      return 1
-    }
-    // The remote's anchors rewritten since the last look: what they held is not there to check.
-    if (sources && sources.rewritten.length > 0) {
-      for (const rewritten of sources.rewritten) {
-        console.error(`The audit trail's anchors were tampered with: ${rewritten}.`)
-      }
-      return 1
-    }
-    console.error(`The audit trail's chain of ${check.entries} entries is intact.`)
-    if (!sources) {
-      console.error(
-        `Its anchors in git were not checked: there is no repository at ${settings.repository}.`,
+    const { check, sources, outcome } = await verifyWithAnchors(database, repo, settings.remote)
+    const say = (line: string) => console.error(line)
+    if (outcome.kind === 'tampered') {
+      say(
+        `Tampered: the audit trail is broken at entry ${outcome.brokenAt}: ${outcome.reason}.${outcome.anchor ? ` (anchor: ${outcome.anchor})` : ''}`,
       )
     } else {
-      const anchors = check.anchors ?? { checked: 0, last: 0 }
-      const where = sources.read.join('; ')
-      if (anchors.checked === 0) {
-        console.error(
-          `No anchor of it was found in git (${where}): entries removed from its end, or a chain computed again, would not show.`,
-        )
-      } else {
-        const after = check.entries - anchors.last
-        console.error(
-          `It agrees with its ${count(anchors.checked, 'anchor')} in git (${where}); the furthest names entry ${anchors.last}${after > 0 ? `, and ${count(after, 'entry', 'entries')} after it ${after === 1 ? 'is' : 'are'} anchored by none yet` : ''}.`,
-        )
-      }
-      for (const problem of sources.problems) console.error(`Not checked: ${problem}.`)
-      for (const name of sources.ignored) {
-        console.error(
-          `Not counted: ${name} carries an anchor, but the trail records no such commit of the service's (someone else's commit).`,
+      say(`The audit trail's chain of ${check.entries} entries is intact.`)
+      if (!sources) {
+        say(`Its anchors in git were not read: there is no repository at ${settings.repository}.`)
+      } else if (check.ok && check.anchors && check.anchors.checked > 0) {
+        say(
+          `It agrees with its ${count(check.anchors.checked, 'anchor')} in git (${sources.read.join('; ')}); the furthest names entry ${check.anchors.last}.`,
         )
       }
     }
-    if (check.unchecked) {
-      console.error(
-        `${count(check.unchecked.entries, 'keyed entry', 'keyed entries')} not checked: AUDIT_KEY does not hold the key (${check.unchecked.keys.join(', ')}); links and anchors were.`,
+    for (const problem of sources?.problems ?? []) say(`Not read: ${problem}.`)
+    for (const ignored of sources?.ignored ?? []) say(`Not counted: ${ignored}.`)
+    for (const unknown of sources?.unknownKeys ?? []) {
+      say(`Not counted: ${unknown} is tagged with a key AUDIT_KEY does not hold.`)
+    }
+    if (outcome.kind === 'unanchored') {
+      say(
+        `Intact, ${count(outcome.unanchored, 'entry', 'entries')} not anchored yet: entries after the furthest anchor could be removed without a trace until the next checkpoint (within ${ANCHOR_WITHIN_MS / 1000} seconds while the service runs).`,
       )
-      return 3
+    } else if (outcome.kind === 'unverifiable') {
+      say(`Unverifiable: ${outcome.reason}.`)
+    } else if (outcome.kind === 'intact') {
+      say(
+        outcome.entries > 0 ? 'Intact and fully anchored.' : 'Intact: the trail has no entry yet.',
+      )
     }
-    return 0
+    return OUTCOME_EXIT_CODES[outcome.kind]
   } finally {
     repo?.close()
   }

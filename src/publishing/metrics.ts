@@ -54,13 +54,17 @@ export interface PublishingMetrics {
   schedule(event: ScheduleEvent): void
   preview(outcome: PreviewOutcome): void
   signIn(method: SignInMethod, outcome: SignInOutcome): void
-  /** The trail was verified at `at`: whether it held. */
-  auditVerified(ok: boolean, at: Date): void
+  /** The trail was verified at `at`: its outcome, and the entries no anchor covers yet. */
+  auditVerified(outcome: AuditOutcomeKind, unanchored: number, at: Date): void
   /** `count` notices queued, sent, put back for a retry or given up. */
   notice(event: NoticeEvent, count?: number): void
   /** A statement of the notices' sender failed because the database could not be reached. */
   noticeQueueError(): void
 }
+
+/** What verifying the audit trail found (../audit/anchors.ts, `auditOutcome`). */
+export const AUDIT_OUTCOMES = ['intact', 'unanchored', 'unverifiable', 'tampered'] as const
+export type AuditOutcomeKind = (typeof AUDIT_OUTCOMES)[number]
 
 const nothing = () => {}
 
@@ -133,7 +137,18 @@ export function publishingMetrics(
   })
   const verifiedOk = new Gauge({
     name: 'publishing_audit_verification_ok',
-    help: 'Whether the audit trail held when last verified (1) or not (0): its chain of hashes and its last checkpoint.',
+    help: 'Whether the audit trail held when last verified (1) or was found tampered with (0): its chain of hashes against every anchor in git.',
+    registers: [registry],
+  })
+  const verifiedOutcome = new Gauge({
+    name: 'publishing_audit_verification_outcome',
+    help: "The last verification's outcome: 1 for the one found (intact, unanchored: intact with entries not anchored yet, unverifiable: no key or no anchor, tampered), 0 for the others.",
+    labelNames: ['outcome'],
+    registers: [registry],
+  })
+  const unanchoredEntries = new Gauge({
+    name: 'publishing_audit_unanchored_entries',
+    help: 'Entries of the audit trail after the furthest anchor in git, at the last verification.',
     registers: [registry],
   })
   const verifiedAt = new Gauge({
@@ -204,8 +219,11 @@ export function publishingMetrics(
     signIn(method, outcome) {
       signIns.inc({ method, outcome })
     },
-    auditVerified(ok, at) {
-      verifiedOk.set(ok ? 1 : 0)
+    auditVerified(outcome, unanchored, at) {
+      verifiedOk.set(outcome === 'tampered' ? 0 : 1)
+      for (const kind of AUDIT_OUTCOMES)
+        verifiedOutcome.set({ outcome: kind }, kind === outcome ? 1 : 0)
+      unanchoredEntries.set(unanchored)
       verifiedAt.set(at.getTime() / 1000)
     },
     notice(event, count = 1) {

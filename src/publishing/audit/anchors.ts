@@ -5,21 +5,39 @@
  * chain's length and last hash are written where the database's holder cannot reach:
  *
  * - every commit the service makes on main (a publication, a rollback, a merge taking in the
- *   remote) ends with the trailer `Audit-Trail: <length> <hash>`: the trail as it stood when
- *   the commit was made (`mainTrailers`, through `GitRepository.withTrailers`);
+ *   remote) ends with the trailer `Audit-Trail: <length> <hash> <key id> <tag>`: the trail as
+ *   it stood when the commit was made (`mainTrailers`, through `GitRepository.withTrailers`);
  * - a checkpoint ref, `refs/audit/checkpoint`, a chain of commits of its own (each message
- *   carries the same trailer), written after every publication and rollback, and every
- *   `AUDIT_CHECKPOINT_MINUTES` while the trail grows (`AuditCheckpoints`).
+ *   carries the same trailer), written before the answer to every request that approves,
+ *   publishes, rolls back or grants a role, and within `ANCHOR_WITHIN_MS` of any other entry
+ *   (`AuditCheckpoints`); its reflog keeps every tip it had.
  *
- * With `PUBLISHING_PUSH=on` both go to the bank's repository with each published commit (the
- * checkpoint also when it is written between publications). `verifyAudit` checks each anchor
- * it is given: entry #length exists and has that hash. An editor's commit message cannot pass
- * for an anchor (../git/repository.ts quotes such a line), and only lines of exactly this form count.
+ * The tag is an HMAC with `AUDIT_KEY` over the length and the hash: an anchor that carries a
+ * valid one is the service's own wherever it is found (main, the checkpoint chain, a tip the
+ * chain no longer reaches, the remote's copies), and counts whatever the trail says; without
+ * the key no one can make one, nor disown one by removing entries. Anchors without a tag
+ * (written without a key, or before tags) count as they did: the checkpoint chain's, and
+ * main's on commits the trail records as the service's. An editor's commit message cannot pass
+ * for an anchor (../git/repository.ts quotes such a line), and only lines of exactly this form
+ * count. With `PUBLISHING_PUSH=on` both go to the bank's repository with each published
+ * commit, and the checkpoint every `AUDIT_CHECKPOINT_MINUTES` while the trail grows.
+ *
+ * `auditOutcome` turns a check into one of four outcomes, each with its exit code for
+ * `npm run cms -- verify` and its metric: intact and fully anchored, intact with entries not
+ * anchored yet, unverifiable (no anchor, or no key), tampered.
  */
 import type { Database, Queryable } from '../../database/database'
 import { ANCHOR_TRAILER, type GitRepository, pushRefs, RefMovedError } from '../git/repository'
-import type { PublishingMetrics } from '../metrics'
-import { type AuditCheck, GENESIS, type TrailAnchor, verifyAudit } from './trail'
+import type { AuditOutcomeKind, PublishingMetrics } from '../metrics'
+import {
+  type AuditCheck,
+  anchorTag,
+  checkAnchorTag,
+  GENESIS,
+  holdsAuditKey,
+  type TrailAnchor,
+  verifyAudit,
+} from './trail'
 
 export const CHECKPOINT_REF = 'refs/audit/checkpoint'
 /** Where `verify` keeps its copy of the remote's anchors (fetched each time). */
@@ -33,7 +51,13 @@ const REMOTE_SEEN = 'refs/audit/seen'
 /** With the operators' metrics on: how often each process verifies the trail (`verify`). */
 const VERIFY_EVERY_MS = 15 * 60_000
 
-const ANCHOR_LINE = new RegExp(`^${ANCHOR_TRAILER}: (\\d+) ([0-9a-f]{64})$`, 'gm')
+/** The longest an entry goes without an anchor: the checkpoint timer's period. */
+export const ANCHOR_WITHIN_MS = 10_000
+
+const ANCHOR_LINE = new RegExp(
+  `^${ANCHOR_TRAILER}: (\\d+) ([0-9a-f]{64})(?: ([0-9a-f]{16}) ([0-9a-f]{64}))?$`,
+  'gm',
+)
 const SERVICE_PERSON = { name: 'Publishing service', email: 'publishing@localhost' }
 
 /** The trail as it stands: how many entries, and the last one's hash. */
@@ -49,8 +73,11 @@ export async function trailState(database: Queryable): Promise<TrailState> {
   return last ? { length: Number(last.id), head: last.hash } : { length: 0, head: GENESIS }
 }
 
-/** `Audit-Trail: 412 9f3c…`: the trailer of an anchor. */
-export const anchorLine = (state: TrailState) => `${ANCHOR_TRAILER}: ${state.length} ${state.head}`
+/** `Audit-Trail: 412 9f3c… 1a2b… 7d8e…`: the trailer of an anchor, tagged with `AUDIT_KEY`. */
+export function anchorLine(state: TrailState): string {
+  const tag = anchorTag(state.length, state.head)
+  return `${ANCHOR_TRAILER}: ${state.length} ${state.head}${tag ? ` ${tag.keyId} ${tag.tag}` : ''}`
+}
 
 /** The trailers of a commit on main: the trail as it stands now (none while it is empty). */
 export async function mainTrailers(database: Queryable): Promise<string[]> {
@@ -63,13 +90,22 @@ export interface GitAnchor extends TrailAnchor {
   commit: string
   /** On a commit of main (anyone who may push there could write one) or a checkpoint. */
   source: 'main' | 'checkpoint'
+  /** Its tag, when written with `AUDIT_KEY`: the key's id and the HMAC. */
+  keyId?: string
+  tag?: string
+}
+
+interface FoundAnchor extends TrailState {
+  keyId?: string
+  tag?: string
 }
 
 /** The anchors a commit message records. */
-function anchorsIn(message: string): TrailState[] {
+function anchorsIn(message: string): FoundAnchor[] {
   return [...message.matchAll(ANCHOR_LINE)].map((match) => ({
     length: Number(match[1]),
     head: match[2] ?? '',
+    ...(match[3] && match[4] ? { keyId: match[3], tag: match[4] } : {}),
   }))
 }
 
@@ -82,14 +118,16 @@ async function anchorsOf(
   ref: string,
   source: GitAnchor['source'],
   nameOf: (commit: { id: string; at: string; subject: string }) => string,
+  more: readonly string[] = [],
 ): Promise<GitAnchor[]> {
-  if (!(await repo.resolve(ref))) return []
+  const tips = [...((await repo.resolve(ref)) ? [ref] : []), ...more]
+  if (tips.length === 0) return []
   const output = await repo.git([
     'log',
     '-z',
     '--format=%H%x1f%cI%x1f%s%x1f%B',
     `--grep=^${ANCHOR_TRAILER}: [0-9]`,
-    ref,
+    ...tips,
     '--',
   ])
   const anchors: GitAnchor[] = []
@@ -104,12 +142,48 @@ async function anchorsOf(
 
 const shortId = (commit: string) => commit.slice(0, 12)
 
+/**
+ * The tips the checkpoint ref ever had (its reflog, newest first), and which of them its chain
+ * no longer reaches: it was moved back, or rewritten.
+ */
+async function checkpointTips(
+  repo: GitRepository,
+): Promise<{ tips: string[]; lost: { commit: string; at: string }[] }> {
+  const tip = await repo.resolve(CHECKPOINT_REF)
+  if (!tip) return { tips: [], lost: [] }
+  const logged = (
+    await repo
+      .git(['reflog', 'show', '--format=%H%x1f%gd', '--date=iso-strict', CHECKPOINT_REF, '--'])
+      .catch(() => Buffer.from(''))
+  )
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [commit = '', selector = ''] = line.split('\x1f')
+      return { commit, at: selector.replace(/^.*@\{(.*)\}$/, '$1') }
+    })
+  const chain = new Set(
+    (await repo.git(['rev-list', tip, '--'])).toString('utf8').split('\n').filter(Boolean),
+  )
+  const seen = new Set<string>()
+  const lost: { commit: string; at: string }[] = []
+  for (const entry of logged) {
+    if (seen.has(entry.commit)) continue
+    seen.add(entry.commit)
+    // Gone from the object store too: nothing to read, and nothing of it to hold against.
+    if (!chain.has(entry.commit) && (await repo.resolve(entry.commit))) lost.push(entry)
+  }
+  return { tips: [...seen], lost }
+}
+
 /** The anchors in a checkpoint chain's history and a main's, named with `label` for people. */
 async function anchorsAt(
   repo: GitRepository,
   checkpoint: string,
   main: string,
   label = '',
+  lostCheckpoints: readonly string[] = [],
 ): Promise<GitAnchor[]> {
   return [
     ...(await anchorsOf(
@@ -117,6 +191,7 @@ async function anchorsAt(
       checkpoint,
       'checkpoint',
       (commit) => `checkpoint ${shortId(commit.id)} (${label}${CHECKPOINT_REF}, ${commit.at})`,
+      lostCheckpoints,
     )),
     ...(await anchorsOf(
       repo,
@@ -136,8 +211,10 @@ export interface AnchorSources {
   problems: string[]
   /** The remote's anchors rewritten since the last look (a ref gone, or forced back). */
   rewritten: string[]
-  /** Anchors not counted: on main, but on no commit the trail says the service made. */
+  /** Anchors not counted, each with why (someone else's commit, a forged tag). */
   ignored: string[]
+  /** Anchors tagged with a key `AUDIT_KEY` does not hold: not counted, and not disowned. */
+  unknownKeys: string[]
 }
 
 /**
@@ -149,10 +226,23 @@ export async function readAnchors(
   repo: GitRepository,
   remote?: { url: string; branch: string; push: boolean },
 ): Promise<AnchorSources> {
-  const read = [`${repo.gitDir} (main, ${CHECKPOINT_REF})`]
+  const read = [`${repo.gitDir} (main, ${CHECKPOINT_REF} and its reflog)`]
   const problems: string[] = []
   const rewritten: string[] = []
-  const anchors = await anchorsAt(repo, CHECKPOINT_REF, 'refs/heads/main')
+  // The tips the checkpoint ref had and its chain no longer reaches: their anchors count too.
+  const { lost } = await checkpointTips(repo)
+  for (const tip of lost) {
+    rewritten.push(
+      `${CHECKPOINT_REF} moved backwards: its chain no longer holds ${shortId(tip.commit)}, its tip at ${tip.at}`,
+    )
+  }
+  const anchors = await anchorsAt(
+    repo,
+    CHECKPOINT_REF,
+    'refs/heads/main',
+    '',
+    lost.map((tip) => tip.commit),
+  )
   if (remote?.push) {
     try {
       const wanted = [
@@ -218,18 +308,18 @@ export async function readAnchors(
     seen.add(key)
     return true
   })
-  return { anchors: unique, read, problems, rewritten, ignored: [] }
+  return { anchors: unique, read, problems, rewritten, ignored: [], unknownKeys: [] }
 }
 
 /**
- * Main's anchors on commits the service made: the `after` of a publication or a rollback, or
- * of a take-in that merged (a fast-forward takes in someone else's commit). Anyone who may push
- * to the bank's main could write an anchor line into a commit of their own; it does not count.
+ * The anchors that count. One tagged with a key `AUDIT_KEY` holds counts wherever it was found:
+ * only the service could make it. One whose tag that key did not make is forged, and one of a
+ * key not held cannot be checked: neither counts, both are named. Of the untagged (written
+ * without a key, or before tags), the checkpoint chain's count, and main's on commits the trail
+ * records as the service's: the `after` of a publication or a rollback, or of a take-in that
+ * merged (anyone who may push to the bank's main could write such a line into a commit).
  */
-async function madeByTheService(
-  database: Queryable,
-  sources: AnchorSources,
-): Promise<AnchorSources> {
+async function countedAnchors(database: Queryable, sources: AnchorSources): Promise<AnchorSources> {
   const rows = await database.query<{
     action: string
     after_commit: string
@@ -248,12 +338,111 @@ async function madeByTheService(
       .map((row) => row.after_commit),
   )
   const ignored: string[] = []
+  const unknownKeys: string[] = []
   const anchors = sources.anchors.filter((anchor) => {
+    const tag = checkAnchorTag(anchor)
+    if (tag === 'valid') return true
+    if (tag === 'forged') {
+      ignored.push(`${anchor.name} carries an anchor whose tag AUDIT_KEY did not make (forged)`)
+      return false
+    }
+    if (tag === 'unknown-key') {
+      unknownKeys.push(`${anchor.name} (key ${anchor.keyId})`)
+      return false
+    }
     if (anchor.source === 'checkpoint' || made.has(anchor.commit)) return true
-    ignored.push(anchor.name)
+    ignored.push(
+      `${anchor.name} carries an anchor without a tag, and the trail records no such commit of the service's (someone else's commit)`,
+    )
     return false
   })
-  return { ...sources, anchors, ignored: [...new Set(ignored)] }
+  return {
+    ...sources,
+    anchors,
+    ignored: [...new Set(ignored)],
+    unknownKeys: [...new Set(unknownKeys)],
+  }
+}
+
+/** What `verify` found, as one of four outcomes (each its exit code and its metric). */
+export type AuditOutcome =
+  | { kind: 'intact'; entries: number; anchors: number }
+  | { kind: 'unanchored'; entries: number; anchors: number; unanchored: number }
+  | { kind: 'unverifiable'; entries: number; reason: string }
+  | { kind: 'tampered'; entries: number; brokenAt: number; reason: string; anchor?: string }
+
+/** `npm run cms -- verify`'s exit code for each outcome (2 is a wrong command). */
+export const OUTCOME_EXIT_CODES: Record<AuditOutcomeKind, number> = {
+  intact: 0,
+  tampered: 1,
+  unverifiable: 3,
+  unanchored: 4,
+}
+
+/**
+ * The outcome of a check against the anchors that count (`sources`, none when there is no
+ * repository): tampered when the chain breaks, an anchor disagrees or an anchor's ref moved
+ * back; unverifiable when there is no key, entries of a key not held, or no anchor at all;
+ * else intact, with the entries after the furthest anchor counted.
+ */
+export function auditOutcome(check: AuditCheck, sources: AnchorSources | undefined): AuditOutcome {
+  if (!check.ok) {
+    return {
+      kind: 'tampered',
+      entries: check.entries,
+      brokenAt: check.brokenAt,
+      reason: check.reason,
+      ...(check.anchor ? { anchor: check.anchor } : {}),
+    }
+  }
+  const [rewritten] = sources?.rewritten ?? []
+  if (rewritten) {
+    return {
+      kind: 'tampered',
+      entries: check.entries,
+      brokenAt: (check.anchors?.last ?? 0) + 1,
+      reason: `the anchors were tampered with: ${rewritten}`,
+    }
+  }
+  const entries = check.entries
+  if (entries === 0) return { kind: 'intact', entries, anchors: 0 }
+  if (!holdsAuditKey()) {
+    const keyed = check.unchecked
+    return {
+      kind: 'unverifiable',
+      entries,
+      reason: keyed
+        ? `AUDIT_KEY is not set: ${keyed.entries} keyed entries were not checked (key ${keyed.keys.join(', ')}), and no anchor can be told from a forgery`
+        : 'AUDIT_KEY is not set: without it, neither the entries nor the anchors can be told from ones written by whoever holds the database and the repository',
+    }
+  }
+  if (check.unchecked) {
+    const { keys, unvouchedFrom } = check.unchecked
+    return {
+      kind: 'unverifiable',
+      entries,
+      reason: `${check.unchecked.entries} keyed entries are keyed with ${keys.length === 1 ? 'a key' : 'keys'} AUDIT_KEY does not hold (${keys.join(', ')})${unvouchedFrom ? `, and from entry ${unvouchedFrom} on no anchor vouches for them: if that is not an old key of the bank's, kept after the new one in AUDIT_KEY, they were written by someone else` : ': keep the old key after the new one in AUDIT_KEY'}`,
+    }
+  }
+  if (!sources) {
+    return {
+      kind: 'unverifiable',
+      entries,
+      reason: 'there is no repository to read its anchors from',
+    }
+  }
+  const anchors = check.anchors ?? { checked: 0, last: 0 }
+  if (anchors.checked === 0) {
+    return {
+      kind: 'unverifiable',
+      entries,
+      reason: `no anchor of it was found in git (${sources.read.join('; ')}): entries removed from its end, or a chain computed again, would not show`,
+    }
+  }
+  const unanchored = entries - anchors.last
+  return unanchored > 0
+    ? { kind: 'unanchored', entries, anchors: anchors.checked, unanchored }
+    : { kind: 'intact', entries, anchors: anchors.checked }
 }
 
 /** The trail checked against every anchor found (`npm run cms -- verify`). */
@@ -261,10 +450,11 @@ export async function verifyWithAnchors(
   database: Queryable,
   repo: GitRepository | undefined,
   remote?: { url: string; branch: string; push: boolean },
-): Promise<{ check: AuditCheck; sources: AnchorSources | undefined }> {
+): Promise<{ check: AuditCheck; sources: AnchorSources | undefined; outcome: AuditOutcome }> {
   const read = repo ? await readAnchors(repo, remote) : undefined
-  const sources = read ? await madeByTheService(database, read) : undefined
-  return { check: await verifyAudit(database, sources?.anchors ?? []), sources }
+  const sources = read ? await countedAnchors(database, read) : undefined
+  const check = await verifyAudit(database, sources?.anchors ?? [])
+  return { check, sources, outcome: auditOutcome(check, sources) }
 }
 
 /** The trail no longer has what its last checkpoint recorded. */
@@ -280,9 +470,14 @@ export interface CheckpointOptions {
   database: Database
   repo: GitRepository
   /** The bank's repository: with `push`, each checkpoint goes there. */
-  remote?: { url: string; push: boolean }
-  /** `AUDIT_CHECKPOINT_MINUTES`: the longest a growing trail goes without a checkpoint. */
+  remote?: { url: string; branch?: string; push: boolean }
+  /**
+   * `AUDIT_CHECKPOINT_MINUTES`: the longest a growing trail goes without its checkpoint pushed
+   * to the bank's repository (with `push`; a publication pushes it at once).
+   */
   everyMs: number
+  /** The longest an entry goes without a checkpoint here (`ANCHOR_WITHIN_MS`). */
+  anchorWithinMs?: number
   clock?: () => Date
   log?: {
     info(data: object, message: string): void
@@ -290,16 +485,19 @@ export interface CheckpointOptions {
   }
   /**
    * The operators' metrics: with them, the timer also verifies the trail (`verify`) at its
-   * first turn and every 15 minutes, and they tell whether it held, and when.
+   * first turn and every 15 minutes, and they tell its outcome, and when.
    */
   metrics?: PublishingMetrics
 }
 
 /**
- * The checkpoint ref: written after each publication and rollback (`write`), and by each
- * process's timer when the trail grew and the last checkpoint is `everyMs` old (`writeIfDue`).
- * Compare-and-swap on the ref, so processes sharing the repository extend one chain. A trail
- * that no longer has what the last checkpoint recorded gets no new one: the error says so.
+ * The checkpoint ref: written before the answer to each request that approves, publishes,
+ * rolls back or grants a role (`write`, from the HTTP layer), after each publication and
+ * rollback, and by each process's timer when the trail grew since the last checkpoint
+ * (`writeIfDue`, every half of `anchorWithinMs`). Compare-and-swap on the ref, so processes sharing
+ * the repository extend one chain; its reflog keeps every tip. A trail that no longer has what
+ * the last checkpoint recorded, or a ref moved back behind this process's last checkpoint, gets
+ * no new one: the error says so.
  */
 export class AuditCheckpoints {
   private readonly clock: () => Date
@@ -308,6 +506,10 @@ export class AuditCheckpoints {
   private emptyTree: string | undefined
   /** When this process last verified the trail (ms, by the clock). */
   private verifiedAt: number | undefined
+  /** When this process last pushed the checkpoint (ms, by the clock). */
+  private pushedAt: number | undefined
+  /** One write at a time in this process: a request's write waits for the timer's. */
+  private writing: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly options: CheckpointOptions) {
     this.clock = options.clock ?? (() => new Date())
@@ -315,14 +517,24 @@ export class AuditCheckpoints {
 
   /** Writes a checkpoint of the trail as it stands, unless the last one has it; whether it did. */
   write(): Promise<boolean> {
-    return this.checkpoint(true)
+    return this.serially(() => this.checkpoint())
   }
 
-  /** Writes one if the trail grew and the last checkpoint is old enough; pushes it. */
+  /**
+   * The timer's turn: writes one if the trail grew since the last; pushes it when the last push
+   * is `everyMs` old.
+   */
   async writeIfDue(): Promise<boolean> {
-    const written = await this.checkpoint(false)
-    if (written) await this.push()
+    const written = await this.serially(() => this.checkpoint())
+    const since = this.pushedAt === undefined ? Infinity : this.clock().getTime() - this.pushedAt
+    if (written && since >= this.options.everyMs) await this.push()
     return written
+  }
+
+  private serially<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.writing.then(run, run)
+    this.writing = next.catch(() => {})
+    return next
   }
 
   /** The refs to push with a published commit: the checkpoint's, once there is one. */
@@ -336,29 +548,35 @@ export class AuditCheckpoints {
     if (!remote?.push) return
     const refs = await this.refsToPush()
     if (refs.length > 0) await pushRefs(repo, remote.url, refs)
+    this.pushedAt = this.clock().getTime()
   }
 
   /**
-   * Verifies the trail, its chain of hashes from the first entry and its last checkpoint
-   * (`npm run cms -- verify` also reads the anchors on main and the remote's); the metrics say
-   * whether it held, and when.
+   * Verifies the trail as `npm run cms -- verify` does: its chain of hashes from the first entry
+   * against every anchor in git (the remote's too, with `PUBLISHING_PUSH=on`); the metrics say
+   * its outcome, and when.
    */
-  async verify(): Promise<AuditCheck> {
-    const last = await this.tip()
-    const anchors = last
-      ? [{ ...last, name: `checkpoint ${shortId(last.commit)} (${CHECKPOINT_REF})` }]
-      : []
-    const check = await verifyAudit(this.options.database, anchors)
+  async verify(): Promise<AuditOutcome> {
+    const { database, repo, remote } = this.options
+    const { outcome } = await verifyWithAnchors(
+      database,
+      repo,
+      remote?.branch ? { url: remote.url, branch: remote.branch, push: remote.push } : undefined,
+    )
     const now = this.clock()
     this.verifiedAt = now.getTime()
-    this.options.metrics?.auditVerified(check.ok, now)
-    if (!check.ok) {
+    this.options.metrics?.auditVerified(
+      outcome.kind,
+      outcome.kind === 'unanchored' ? outcome.unanchored : 0,
+      now,
+    )
+    if (outcome.kind === 'tampered') {
       this.options.log?.error(
-        { brokenAt: check.brokenAt, reason: check.reason },
+        { brokenAt: outcome.brokenAt, reason: outcome.reason },
         'the audit trail does not verify: npm run cms -- verify names where it changed',
       )
     }
-    return check
+    return outcome
   }
 
   /** With metrics on, verifies the trail when it was not verified for `VERIFY_EVERY_MS`. */
@@ -369,30 +587,37 @@ export class AuditCheckpoints {
     if (since >= VERIFY_EVERY_MS) await this.verify()
   }
 
-  /** Checks every `seconds` (each process), until the returned function is called. */
+  /**
+   * Checks every `seconds` at most, and every half of `anchorWithinMs` (each process), until the
+   * returned function is called: an entry is anchored within `anchorWithinMs`.
+   */
   start(seconds: number): () => void {
+    const withinMs = this.options.anchorWithinMs ?? ANCHOR_WITHIN_MS
     let running = false
-    const timer = setInterval(() => {
-      if (running) return
-      running = true
-      this.writeIfDue()
-        .catch((error: unknown) =>
-          this.options.log?.error({ err: error }, 'the audit trail checkpoint failed'),
-        )
-        .then(() => this.verifyIfDue())
-        .catch((error: unknown) =>
-          this.options.log?.error({ err: error }, 'verifying the audit trail failed'),
-        )
-        .finally(() => {
-          running = false
-        })
-    }, seconds * 1000)
+    const timer = setInterval(
+      () => {
+        if (running) return
+        running = true
+        this.writeIfDue()
+          .catch((error: unknown) =>
+            this.options.log?.error({ err: error }, 'the audit trail checkpoint failed'),
+          )
+          .then(() => this.verifyIfDue())
+          .catch((error: unknown) =>
+            this.options.log?.error({ err: error }, 'verifying the audit trail failed'),
+          )
+          .finally(() => {
+            running = false
+          })
+      },
+      Math.min(seconds * 1000, Math.max(100, Math.floor(withinMs / 2))),
+    )
     timer.unref()
     return () => clearInterval(timer)
   }
 
-  private async checkpoint(always: boolean): Promise<boolean> {
-    const { database, repo, everyMs } = this.options
+  private async checkpoint(): Promise<boolean> {
+    const { database, repo } = this.options
     // Another process may extend the chain between reading and writing: read again, then.
     for (let attempt = 0; attempt < 3; attempt++) {
       const state = await trailState(database)
@@ -412,7 +637,6 @@ export class AuditCheckpoints {
             `the audit trail no longer has what its last checkpoint (${shortId(last.commit)}) records: entry ${last.length} with hash ${last.head.slice(0, 12)}…; npm run cms -- verify names where it changed`,
           )
         }
-        if (!always && now.getTime() - last.at < everyMs) return false
       }
       this.emptyTree ??= (await repo.git(['mktree'], '')).toString().trim()
       const commit = await repo.commitTree(this.emptyTree, {
@@ -422,10 +646,11 @@ export class AuditCheckpoints {
         date: now,
       })
       try {
-        await repo.moveRef(CHECKPOINT_REF, commit, last?.commit ?? null)
+        await repo.moveRef(CHECKPOINT_REF, commit, last?.commit ?? null, {
+          log: `checkpoint: ${state.length} entries`,
+        })
       } catch (error) {
         if (!(error instanceof RefMovedError)) throw error
-        this.last = undefined
         continue
       }
       // The commit's own time: git keeps seconds.
@@ -435,22 +660,34 @@ export class AuditCheckpoints {
     return false
   }
 
-  /** The last checkpoint: as this process wrote or read it, or read from the ref. */
+  /**
+   * The last checkpoint: as this process wrote or read it, or read from the ref. A ref that no
+   * longer holds the checkpoint this process knows was moved back: no checkpoint goes on it.
+   */
   private async tip(): Promise<Checkpoint | null> {
     const { repo } = this.options
     const commit = await repo.resolve(CHECKPOINT_REF)
+    const known = this.last
+    if (
+      known &&
+      (!commit || (commit !== known.commit && !(await repo.isAncestor(known.commit, commit))))
+    ) {
+      throw new AnchorDisagreesError(
+        `${CHECKPOINT_REF} moved backwards: ${commit ? `it is at ${shortId(commit)}, whose chain` : 'it is gone, and'} no longer holds ${shortId(known.commit)} (entry ${known.length}), which this process wrote or read; npm run cms -- verify names what it finds`,
+      )
+    }
     if (!commit) {
       this.last = null
       return null
     }
-    if (this.last?.commit === commit) return this.last
+    if (known?.commit === commit) return known
     const output = (await repo.git(['log', '-1', '--format=%ct%x1f%B', commit]))
       .toString('utf8')
       .trim()
     const [seconds = '0', body = ''] = output.split('\x1f')
     const [state] = anchorsIn(body)
     if (!state) throw new Error(`${CHECKPOINT_REF} (${commit}) records no anchor`)
-    this.last = { ...state, commit, at: Number(seconds) * 1000 }
+    this.last = { length: state.length, head: state.head, commit, at: Number(seconds) * 1000 }
     return this.last
   }
 }

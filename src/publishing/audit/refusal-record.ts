@@ -9,6 +9,11 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 interface RequestRecord {
   /** A refusal (or an outcome that is no refusal, like a draft made for review) is recorded. */
   settled: boolean
+  /**
+   * An entry that approves, publishes, rolls back or grants a role was written: the trail is
+   * anchored (a checkpoint, ./anchors.ts) before the request is answered.
+   */
+  anchor?: boolean
 }
 
 const current = new AsyncLocalStorage<RequestRecord>()
@@ -27,4 +32,15 @@ export function settleRequestRecord(): void {
 /** Whether the current request's outcome is in the trail already (`true` outside a request). */
 export function requestRecordSettled(): boolean {
   return current.getStore()?.settled ?? true
+}
+
+/** Says that the current request wrote an entry to anchor before its answer. */
+export function wantAnchor(): void {
+  const record = current.getStore()
+  if (record) record.anchor = true
+}
+
+/** Whether the current request wrote an entry to anchor before its answer. */
+export function anchorWanted(): boolean {
+  return current.getStore()?.anchor ?? false
 }

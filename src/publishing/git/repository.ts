@@ -277,9 +277,16 @@ export class GitRepository {
   }
 
   /** Moves `ref` to `commit` if it still points at `expected` (`null`: if it does not exist). */
-  async moveRef(ref: string, commit: string, expected: string | null): Promise<void> {
+  async moveRef(
+    ref: string,
+    commit: string,
+    expected: string | null,
+    options: { log?: string } = {},
+  ): Promise<void> {
+    // With `log`, the ref keeps a reflog (a bare repository keeps none by default).
+    const log = options.log ? ['--create-reflog', '-m', options.log] : []
     try {
-      await this.git(['update-ref', ref, commit, expected ?? '0'.repeat(40)])
+      await this.git(['update-ref', ...log, ref, commit, expected ?? '0'.repeat(40)])
     } catch {
       throw new RefMovedError(ref, expected)
     }

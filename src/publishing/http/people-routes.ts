@@ -179,8 +179,12 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
       if (!person) return
       // Against the anchors in the service's repository (the remote's are `verify`'s: a page
       // that fetched them would write refs on a GET).
-      const { check } = await verifyWithAnchors(database, service.repo)
-      service.metrics.auditVerified(check.ok, service.clock())
+      const { check, outcome } = await verifyWithAnchors(database, service.repo)
+      service.metrics.auditVerified(
+        outcome.kind,
+        outcome.kind === 'unanchored' ? outcome.unanchored : 0,
+        service.clock(),
+      )
       const action = (AUDIT_ACTIONS as readonly string[]).includes(request.query.action ?? '')
         ? (request.query.action as AuditAction)
         : undefined
@@ -195,6 +199,7 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
       return reply.type(HTML_TYPE).send(
         auditPage(person.language, {
           check,
+          outcome,
           shown,
           action,
           pageSize: AUDIT_PAGE,

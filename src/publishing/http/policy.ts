@@ -9,7 +9,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { STRICT_TRANSPORT_SECURITY } from '../../shared/http-headers'
-import { requestRecordSettled, withRequestRecord } from '../audit/refusal-record'
+import { anchorWanted, requestRecordSettled, withRequestRecord } from '../audit/refusal-record'
 import { findUnstorable, unstorableMessage } from '../audit/storable'
 import { appendAudit } from '../audit/trail'
 import { type HttpContext, isRecord, JSON_TYPE, pathOf } from './requests'
@@ -173,6 +173,16 @@ export function registerPolicy(app: FastifyInstance, context: HttpContext): void
       status,
       method: request.method.slice(0, 20),
       reason: reason.slice(0, 1000),
+    })
+    return payload
+  })
+
+  // An entry that approves, publishes, rolls back or grants a role is anchored before the
+  // answer says it was done (a checkpoint in git); if that fails, the timer tries again.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (!anchorWanted()) return payload
+    await service.checkpoints.write().catch((error: unknown) => {
+      request.log.error({ err: error }, 'the audit trail could not be anchored before the answer')
     })
     return payload
   })

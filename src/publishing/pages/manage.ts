@@ -133,6 +133,7 @@ export function auditPage(
   language: EditorLanguage,
   view: {
     check: Awaited<ReturnType<typeof verifyWithAnchors>>['check']
+    outcome: Awaited<ReturnType<typeof verifyWithAnchors>>['outcome']
     shown: readonly AuditEntry[]
     /** The action the page shows only, if any. */
     action: AuditAction | undefined
@@ -143,7 +144,7 @@ export function auditPage(
   },
 ): string {
   const t = MANAGE_TEXTS[language]
-  const { check, shown, action } = view
+  const { check, outcome, shown, action } = view
   const anchored =
     check.ok && check.anchors && check.anchors.checked > 0
       ? ` ${t.anchored(check.anchors.checked, check.anchors.last)}`
@@ -151,6 +152,15 @@ export function auditPage(
         ? ` ${t.notAnchored}`
         : ''
   const unchecked = check.ok && check.unchecked ? ` ${t.unchecked(check.unchecked.entries)}` : ''
+  const unanchored = outcome.kind === 'unanchored' ? ` ${t.unanchoredYet(outcome.unanchored)}` : ''
+  const noKey =
+    outcome.kind === 'unverifiable' && /^AUDIT_KEY is not set/.test(outcome.reason)
+      ? ` ${t.noKey}`
+      : ''
+  const summary =
+    outcome.kind === 'tampered'
+      ? t.chainBroken(outcome.brokenAt, outcome.reason)
+      : `${t.chainOk(check.entries)}${anchored}${unanchored}${unchecked}${noKey}`
   const oldest = shown.at(-1)?.id
   const older =
     shown.length === view.pageSize && oldest
@@ -171,7 +181,7 @@ export function auditPage(
     language,
     t.audit,
     `${nav(language, view.waiting)}<h1>${t.audit}</h1>
-<p>${escapeHtml(`${check.ok ? t.chainOk(check.entries) : t.chainBroken(check.brokenAt, check.reason)}${anchored}${unchecked}`)}</p>
+<p>${escapeHtml(summary)}</p>
 <p>${t.download}: <a href="/audit.csv" download>CSV</a> · <a href="/audit.json" download>JSON</a></p>
 <div class="table" role="region" aria-label="${t.audit}" tabindex="0"><table><caption>${t.audit}</caption><thead><tr><th scope="col">#</th><th scope="col">${t.when}</th><th scope="col">${t.who}</th><th scope="col">${t.what}</th><th scope="col">${t.subject}</th><th scope="col">${t.commits}</th><th scope="col">Details</th></tr></thead><tbody>${rows}</tbody></table></div>${older}`,
   )

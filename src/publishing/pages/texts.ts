@@ -156,6 +156,10 @@ export const MANAGE_TEXTS = {
     unchecked: (entries: number) =>
       `${entries} keyed entries were not checked: AUDIT_KEY is not set here.`,
     chainBroken: (id: number, reason: string) => `The chain is broken at entry ${id}: ${reason}.`,
+    unanchoredYet: (entries: number) =>
+      `${entries === 1 ? '1 entry after it is' : `${entries} entries after it are`} not anchored yet (within 10 seconds).`,
+    noKey:
+      'It cannot be verified: AUDIT_KEY is not set, so no one can tell its entries and anchors from forgeries.',
     download: 'Download',
     older: 'Older entries',
     releases: 'Releases',
@@ -298,6 +302,10 @@ export const MANAGE_TEXTS = {
       `${entries} mit Schlüssel gesicherte Einträge wurden nicht geprüft: AUDIT_KEY ist hier nicht gesetzt.`,
     chainBroken: (id: number, reason: string) =>
       `Die Kette ist bei Eintrag ${id} unterbrochen: ${reason}.`,
+    unanchoredYet: (entries: number) =>
+      `${entries === 1 ? '1 Eintrag danach ist' : `${entries} Einträge danach sind`} noch nicht verankert (binnen 10 Sekunden).`,
+    noKey:
+      'Er ist nicht überprüfbar: AUDIT_KEY ist nicht gesetzt, daher kann niemand seine Einträge und Anker von Fälschungen unterscheiden.',
     download: 'Herunterladen',
     older: 'Ältere Einträge',
     releases: 'Veröffentlichungen',

@@ -270,17 +270,21 @@ describe('the publishing service’s metrics', () => {
     let all = await scrape()
     expect(sumOf(all, 'publishing_audit_verification_ok')).toBeNaN()
     expect(sumOf(all, 'publishing_audit_verification_timestamp_seconds')).toBe(0)
-    expect((await service.checkpoints.verify()).ok).toBe(true)
+    const first = await service.checkpoints.verify()
+    expect(first.kind).not.toBe('tampered')
     all = await scrape()
     expect(sumOf(all, 'publishing_audit_verification_ok')).toBe(1)
+    expect(sumOf(all, 'publishing_audit_verification_outcome', { outcome: first.kind })).toBe(1)
+    expect(sumOf(all, 'publishing_audit_verification_outcome')).toBe(1)
     const at = sumOf(all, 'publishing_audit_verification_timestamp_seconds')
     expect(Math.abs(at - clock().getTime() / 1000)).toBeLessThan(60)
 
     // The trail rewritten by whoever holds the database: its last checkpoint disagrees.
     await rewrite(service.database, 2, (entry) => ({ ...entry, subject: 'rewritten' }))
-    expect((await service.checkpoints.verify()).ok).toBe(false)
+    expect((await service.checkpoints.verify()).kind).toBe('tampered')
     all = await scrape()
     expect(sumOf(all, 'publishing_audit_verification_ok')).toBe(0)
+    expect(sumOf(all, 'publishing_audit_verification_outcome', { outcome: 'tampered' })).toBe(1)
   })
 
   it('carry no person, path, draft or token in a label, and only labels of a fixed list', async () => {
