@@ -15,7 +15,8 @@ import type { FastifyInstance } from 'fastify'
 import { ContentValidationError } from '../content/errors'
 import { inputHash, isFresh } from '../engine/cache/stamp'
 import { readBuildConfig } from '../engine/config'
-import { readPublishingSettings } from '../publishing/settings'
+import { AuditKeyError } from '../publishing/audit/trail'
+import { releasesDirOf } from '../publishing/settings'
 import { runsPublishing, startPublishing } from '../publishing/start'
 import { CURRENT } from '../publishing/workflow/releases'
 import { logFormatOf } from '../server/logger'
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
     if (forPerson) console.log(`Forms service: ${addressOf(app, host)}api/`)
     return
   }
-  const { releasesDir } = readPublishingSettings(config.root)
+  const releasesDir = releasesDirOf(config.root)
   const release = await readlink(join(releasesDir, CURRENT)).catch(() => undefined)
   if (release) {
     console.log(
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
   // administrator's link is made once.
   const addresses: string[] = []
   const print = forPerson ? (line: string) => addresses.push(line) : console.log
-  const publishing = runsPublishing() ? await startPublishing(process.env, print) : undefined
+  const publishing = runsPublishing() ? await startPublishingAlone(print) : undefined
   try {
     const app = await serve({
       root: config.root,
@@ -75,6 +76,22 @@ async function main(): Promise<void> {
     if (forPerson) addresses.unshift(`Public site: ${addressOf(app, host)}`)
   } finally {
     for (const line of addresses) console.log(line)
+  }
+}
+
+/**
+ * The publishing service, or none when its audit key is wrong or missing: that stops it alone,
+ * with a message naming the setting, and the public site and the forms service go on.
+ */
+async function startPublishingAlone(print: (line: string) => void) {
+  try {
+    return await startPublishing(process.env, print)
+  } catch (error) {
+    if (!(error instanceof AuditKeyError)) throw error
+    console.error(
+      `The publishing service did not start: ${error.message}. The public site and the forms service run without it; set AUDIT_KEY and start again.`,
+    )
+    return undefined
   }
 }
 

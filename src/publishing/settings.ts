@@ -2,8 +2,10 @@
  * The publishing service's settings, each from the environment variable named beside it. Paths
  * are relative to the project's root; the defaults keep everything under `DATA_DIR`.
  */
+
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { AuditKeyError } from './audit/trail'
 import { type OidcSettings, readOidcSettings } from './people/oidc'
 
 export interface PublishingSettings {
@@ -86,11 +88,19 @@ function auditKeysOf(value: string | undefined): string[] | undefined {
   if (!value) return undefined
   const keys = value.split(',').map((key) => key.trim())
   if (keys.some((key) => key.length < 32)) {
-    throw new Error(
+    throw new AuditKeyError(
       'AUDIT_KEY must be a key of 32 characters at least (e.g. openssl rand -base64 32), or several such keys, comma-separated',
     )
   }
   return keys
+}
+
+/**
+ * `RELEASES_DIR`: where the editors' releases are, read alone (the public site serves the
+ * current one whatever the publishing service's other settings).
+ */
+export function releasesDirOf(root: string, env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(root, env.RELEASES_DIR ?? join(resolve(root, env.DATA_DIR ?? 'data'), 'releases'))
 }
 
 export function readPublishingSettings(
@@ -136,7 +146,7 @@ export function readPublishingSettings(
     remote: remoteUrl
       ? { url: remoteUrl, branch: env.PUBLISHING_BRANCH || 'main', push: push === 'on' }
       : undefined,
-    releasesDir: resolve(root, env.RELEASES_DIR ?? join(dataDir, 'releases')),
+    releasesDir: releasesDirOf(root, env),
     releasesKept: number('RELEASES_KEPT', env.RELEASES_KEPT, 10, 1),
     afterRelease: env.AFTER_RELEASE || undefined,
     databaseUrl: env.DATABASE_URL || undefined,

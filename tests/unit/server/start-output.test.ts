@@ -74,9 +74,12 @@ async function startAndSignUp(
   const child: ChildProcess = spawn(process.execPath, ['scripts/run.mjs', 'start'], {
     cwd: ROOT,
     env: { ...env, DATA_DIR: join(dir, `data-${extra.LOG_FORMAT ?? 'default'}`), ...extra },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
   const exited = new Promise<number | null>((done) => child.once('exit', done))
   try {
     const origin = await new Promise<string>((done, fail) => {
@@ -161,6 +164,28 @@ describe('npm start', () => {
     expect(output).toMatch(/^First administrator: open http:\/\/localhost:\d+\/invitation#/m)
     expectNoVisitorData(output)
   }, 120_000)
+
+  it('serves the site without the publishing service when the audit key is wrong or missing, naming the setting', async () => {
+    const data = { LOG_FORMAT: 'pretty', DATA_DIR: join(dir, 'data-keyed') }
+    const keyed = await startAndSignUp(
+      { ...data, AUDIT_KEY: 'the bank’s first audit key from its vault' },
+      (text) => SITE_LINE.exec(text)?.[1],
+    )
+    expect(keyed).toMatch(/^Publishing service \(the editors' sign-in and editor\): /m)
+    for (const [key, said] of [
+      ['another key of 32 characters or more not the first', /AUDIT_KEY does not hold the key/],
+      ['', /the audit trail is keyed from an AUDIT_KEY .*: set AUDIT_KEY to that key/],
+      ['too short', /AUDIT_KEY must be a key of 32 characters at least/],
+    ] as const) {
+      // The public site starts, and its forms service takes a sign-up (startAndSignUp).
+      const output = await startAndSignUp(
+        { ...data, AUDIT_KEY: key },
+        (text) => SITE_LINE.exec(text)?.[1],
+      )
+      expect(output).not.toMatch(/^Publishing service \(the editors' sign-in and editor\): /m)
+      expect(output).toMatch(said)
+    }
+  }, 240_000)
 
   it('serves each service’s metrics on a listener of its own when asked to, and stops them with it', async () => {
     const [sitePort, cmsPort] = await freePorts(2)
