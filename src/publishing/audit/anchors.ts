@@ -231,9 +231,11 @@ export async function readAnchors(
   const rewritten: string[] = []
   // The tips the checkpoint ref had and its chain no longer reaches: their anchors count too.
   const { lost } = await checkpointTips(repo)
-  for (const tip of lost) {
+  // The reflog is newest first: the last tip lost, and how many before it.
+  const [latest] = lost
+  if (latest) {
     rewritten.push(
-      `${CHECKPOINT_REF} moved backwards: its chain no longer holds ${shortId(tip.commit)}, its tip at ${tip.at}`,
+      `${CHECKPOINT_REF} moved backwards: its chain no longer holds ${shortId(latest.commit)}, its tip at ${latest.at}${lost.length > 1 ? `, nor ${lost.length - 1} earlier tips` : ''}`,
     )
   }
   const anchors = await anchorsAt(

@@ -95,6 +95,10 @@ for (const kind of databases()) {
       for (let n = from; n <= to; n++) await record(n)
     }
     const anchors = async () => (await readAnchors(repo)).anchors
+    const checked = async () => {
+      const { check, sources } = await verifyWithAnchors(database, repo)
+      return [check, sources] as const
+    }
     const messageOf = async (ref: string, target = repo) =>
       (await target.git(['log', '-1', '--format=%B', ref])).toString('utf8').trimEnd()
 
@@ -449,6 +453,84 @@ for (const kind of databases()) {
       await expect(checkpoints.write()).rejects.toThrow(
         /no longer has what its last checkpoint \([0-9a-f]{12}\) records: entry 6/,
       )
+    })
+
+    it('counts a tagged anchor only with its key’s tag, and names a checkpoint ref moved back', async () => {
+      setAuditKeys([KEY])
+      await records(1, 2)
+      await checkpoints.write()
+      const early = (await repo.resolve(CHECKPOINT_REF)) as string
+      await records(3, 4)
+      await checkpoints.write()
+      expect(auditOutcome(...(await checked()))).toEqual({ kind: 'intact', entries: 4, anchors: 2 })
+      // An anchor with a made-up tag, or one of a key the service does not hold, counts for
+      // nothing: neither vouches for the trail, neither can be used to disown it.
+      const head = (await readAudit(database))[3]?.hash as string
+      for (const [keyId, tag] of [
+        [keyIdOf(KEY), 'b'.repeat(64)],
+        ['0123456789abcdef', 'c'.repeat(64)],
+      ]) {
+        const parent = (await repo.resolve(CHECKPOINT_REF)) as string
+        const commit = await repo.commitTree((await repo.git(['mktree'], '')).toString().trim(), {
+          parents: [parent],
+          author: DEVELOPER,
+          message: `Audit trail: 9 entries\n\nAudit-Trail: 9 ${head} ${keyId} ${tag}\n`,
+        })
+        await repo.git(['update-ref', CHECKPOINT_REF, commit])
+      }
+      const [, sources] = await checked()
+      expect(sources?.ignored).toEqual([
+        expect.stringMatching(/carries an anchor whose tag AUDIT_KEY did not make \(forged\)$/),
+      ])
+      expect(sources?.unknownKeys).toEqual([expect.stringMatching(/\(key 0123456789abcdef\)$/)])
+      expect(auditOutcome(...(await checked()))).toMatchObject({ kind: 'intact', entries: 4 })
+
+      // The ref moved back to the checkpoint of entry 2, the entries after it removed: the
+      // tips its reflog keeps still count, and the move is named.
+      await repo.git(['update-ref', CHECKPOINT_REF, early])
+      await asOwner(database, async () => {
+        await database.query('DELETE FROM audit_entries WHERE id > 2')
+      })
+      const found = await readAnchors(repo)
+      expect(found.rewritten).toEqual([
+        expect.stringMatching(
+          /^refs\/audit\/checkpoint moved backwards: its chain no longer holds [0-9a-f]{12}/,
+        ),
+      ])
+      expect(auditOutcome(...(await checked()))).toMatchObject({
+        kind: 'tampered',
+        brokenAt: 3,
+        reason: expect.stringMatching(
+          /records 4 entries, .* the database has 2: entries were removed from the end/,
+        ),
+      })
+      // And this process, which wrote the later checkpoint, writes none on the moved ref.
+      await records(3, 3)
+      await expect(checkpoints.write()).rejects.toThrow(/refs\/audit\/checkpoint moved backwards/)
+    })
+
+    it('anchors every entry within the timer’s window, each process on its own', async () => {
+      setAuditKeys([KEY])
+      const quick = new AuditCheckpoints({
+        database,
+        repo,
+        everyMs: 60_000,
+        anchorWithinMs: 400,
+        clock,
+      })
+      const stop = quick.start(15)
+      try {
+        await records(1, 3)
+        await expect
+          .poll(async () => auditOutcome(...(await checked())), { timeout: 10_000 })
+          .toMatchObject({ kind: 'intact', entries: 3 })
+        await records(4, 4)
+        await expect
+          .poll(async () => auditOutcome(...(await checked())).kind, { timeout: 10_000 })
+          .toBe('intact')
+      } finally {
+        stop()
+      }
     })
 
     it('finds the remote’s anchors when the service’s repository was rewritten too', async () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../../src/engine/config'
+import { CHECKPOINT_REF } from '../../../src/publishing/audit/anchors'
 import { readAudit, verifyAudit } from '../../../src/publishing/audit/trail'
 import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http/app'
 import {
@@ -40,6 +41,7 @@ beforeAll(async () => {
   service = await openServiceWithStandInBuild({
     DATA_DIR: join(dir, 'data'),
     PUBLISHING_REMOTE: remote.gitDir,
+    AUDIT_KEY: 'the bank’s audit key kept in its vault (32+)',
   })
   app = await createPublishingApp(service, { logLevel: 'silent' })
   await addPeople(service.database, [anna, bob])
@@ -158,6 +160,30 @@ describe('role grants over HTTP', () => {
       [SECOND, 'approve', ''],
     ])
     expect(await verifyAudit(service.database)).toMatchObject({ ok: true })
+  })
+
+  it('anchors a grant of roles in git before its answer; a refusal waits for the timer', async () => {
+    const anchored = async () => {
+      const message = (
+        await service.repo.git(['log', '-1', '--format=%B', CHECKPOINT_REF])
+      ).toString('utf8')
+      return Number(
+        /^Audit-Trail: (\d+) [0-9a-f]{64} [0-9a-f]{16} [0-9a-f]{64}$/m.exec(message)?.[1],
+      )
+    }
+    const invited = await post(anna.email, '/api/people/invite', {
+      email: 'carla@bank.example',
+      roles: ['author'],
+    })
+    expect(invited.statusCode).toBe(200)
+    // The checkpoint names the trail as it stood when the answer left: the invitation in it.
+    const granted = await lastId()
+    expect((await readAudit(service.database, { afterId: granted - 1 }))[0]?.action).toBe('invite')
+    expect(await anchored()).toBe(granted)
+    const refused = await post(anna.email, '/api/people/grants/confirm', { id: 999_999 })
+    expect(refused.statusCode).toBeGreaterThanOrEqual(400)
+    expect(await lastId()).toBeGreaterThan(granted)
+    expect(await anchored()).toBe(granted)
   })
 
   it('says a replaced invitation link was replaced, in the browser’s language, and takes the newest', async () => {
