@@ -106,7 +106,10 @@ export interface NginxOptions {
   root: string
   /** What nginx listens on: a port or `address:port` (default 80). */
   listen?: string
-  /** The forms service behind `/api/`: `host:port` (default `127.0.0.1:8081`). */
+  /**
+   * The forms service behind `/api/`: `host:port` (default `127.0.0.1:8080`, where
+   * `npm run serve:api` listens unless `PORT` says otherwise; 8081 is the publishing service's).
+   */
   api?: string
   /** `server_name` (default `_`, any). */
   serverName?: string
@@ -116,6 +119,9 @@ export interface NginxOptions {
    */
   brotli?: boolean
 }
+
+/** Where `npm run serve:api` listens by default (`PORT`, `HOST`: 8080 on this host). */
+const DEFAULT_FORMS_SERVICE = '127.0.0.1:8080'
 
 const quote = (value: string) => `"${value.replace(/(["\\$])/g, '\\$1')}"`
 
@@ -156,7 +162,7 @@ ${headersOf('page')}
 # and the policy the site was built with; include it in nginx's http block.
 
 upstream site_forms_service {
-  server ${options.api ?? '127.0.0.1:8081'};
+  server ${options.api ?? DEFAULT_FORMS_SERVICE};
   keepalive 16;
 }
 

@@ -437,5 +437,8 @@ describe('configuration for other servers', () => {
     const index = search.slice(search.indexOf('}'), search.indexOf('\n  }'))
     expect(index).toContain('add_header Cache-Control "no-cache" always;')
     expect(nginxConfig(policy, { root: '/srv/site', brotli: false })).not.toContain('brotli')
+    // By default the forms service where `npm run serve:api` listens (PORT's 8080), not the
+    // publishing service's 8081.
+    expect(nginxConfig(policy, { root: '/srv/site' })).toContain('server 127.0.0.1:8080;')
   })
 })
