@@ -7,7 +7,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { nginxConfig } from '../../src/engine/site-files/host-config'
+import { nginxConfig } from '../../src/engine/site-files/nginx-block'
 import { readSitePolicy } from '../../src/server/static-files'
 import { removeFolder } from './temporary-folder'
 

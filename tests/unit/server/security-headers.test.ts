@@ -2,11 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  hostHeadersFile,
-  nginxConfig,
-  sitePolicy,
-} from '../../../src/engine/site-files/host-config'
+import { hostHeadersFile, sitePolicy } from '../../../src/engine/site-files/host-config'
+import { nginxConfig } from '../../../src/engine/site-files/nginx-block'
 import { createApp } from '../../../src/server/app'
 import { readCspReports } from '../../../src/server/csp-report'
 import {
