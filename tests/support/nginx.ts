@@ -33,6 +33,8 @@ export async function startNginx(options: {
   /** The forms service behind `/api/`: `host:port`. */
   api: string
   scratch: string
+  /** A change to the generated block, for a test that must not wait nginx's minutes. */
+  edit?: (block: string) => string
 }): Promise<NginxServer> {
   const prefix = resolve(options.scratch)
   await removeFolder(prefix)
@@ -44,7 +46,7 @@ export async function startNginx(options: {
     api: options.api,
     brotli,
   })
-  await writeFile(join(prefix, 'site.conf'), site)
+  await writeFile(join(prefix, 'site.conf'), options.edit ? options.edit(site) : site)
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
     .map((name) => `  ${name}_temp_path ${join(prefix, name)};`)
     .join('\n')

@@ -1,7 +1,9 @@
 /**
  * The nginx server block `npm run nginx-config` writes for the built site: the headers of
- * `src/shared/http-headers.ts` for each kind of file, as `npm start` sends them.
+ * `src/shared/http-headers.ts` for each kind of file, as `npm start` sends them, and on every
+ * answer nginx writes itself (a refusal, an error page, the forms service out of reach).
  */
+import { STATUS_CODES } from 'node:http'
 import {
   CONTENT_TYPES,
   MIN_COMPRESS_BYTES,
@@ -38,7 +40,49 @@ export interface NginxOptions {
 /** Where `npm run serve:api` listens by default (`PORT`, `HOST`: 8080 on this host). */
 const DEFAULT_FORMS_SERVICE = '127.0.0.1:8080'
 
-const quote = (value: string) => `"${value.replace(/(["\\$])/g, '\\$1')}"`
+const quote = (value: string) => `"${value.replace(/(["\\$])/g, '\\$1').replace(/\n/g, '\\n')}"`
+
+/**
+ * What nginx may answer itself rather than from a file or the forms service: a request it
+ * cannot parse (400), an address too long (414), a method it refuses (405, TRACE among them),
+ * a framing it does not take (411, 501, 505), a body too large (413), a folder without an
+ * index (403), a client too slow (408), and the forms service
+ * refusing connections (502), too slow (504) or failing (500, 503). Each is sent to a
+ * location that writes it with the headers of its place: without, nginx's own page has none.
+ */
+const NGINX_STATUSES = [400, 403, 405, 408, 411, 413, 414, 500, 501, 502, 503, 504, 505]
+/** Headers too large: nginx says 400, as it does without an error page. */
+const HEADERS_TOO_LARGE = 494
+
+/** Where the site's refusals are written (an internal address, of no file). */
+const REFUSED = '/.site-refused'
+
+/** The `error_page` lines of a location: nginx's own answers written by `location`. */
+const errorPages = (location: string, indent: string) =>
+  [
+    `${indent}error_page ${NGINX_STATUSES.join(' ')} ${location};`,
+    `${indent}error_page ${HEADERS_TOO_LARGE} =400 ${location};`,
+  ].join('\n')
+
+/** The forms service's reason for each of nginx's answers under `/api/`, as it gives them. */
+const apiBody = (status: number) =>
+  JSON.stringify(
+    status === 413
+      ? { ok: false, reason: 'tooLarge' }
+      : status === 502 || status === 503 || status === 504
+        ? { ok: false, reason: 'unavailable' }
+        : status >= 500
+          ? { ok: false, reason: 'server' }
+          : { ok: false, errors: [{ field: '', code: 'invalid' }] },
+  )
+
+/** An nginx map from each of nginx's own statuses to a text. */
+const statusMap = (variable: string, textOf: (status: number) => string) =>
+  [
+    `map $status ${variable} {`,
+    ...NGINX_STATUSES.map((status) => `  ${status} ${quote(textOf(status))};`),
+    '}',
+  ].join('\n')
 
 /**
  * An nginx server block that serves the built site as `npm start` does: the same headers for
@@ -68,6 +112,7 @@ export function nginxConfig(policy: SitePolicy, options: NginxOptions): string {
       (language) => `
   location /${language}/ {
     error_page 404 /${language}/404.html;
+${errorPages(REFUSED, '    ')}
     try_files $uri $uri/ =404;
 ${headersOf('page')}
   }`,
@@ -86,6 +131,16 @@ map "$scheme:$http_x_forwarded_proto" $site_hsts {
   default "";
   "~^https:" ${quote(responseHeaders('page', policy, { https: true })['strict-transport-security'] as string)};
   "~:https$" ${quote(responseHeaders('page', policy, { https: true })['strict-transport-security'] as string)};
+}
+
+# The line nginx's own answers carry, as npm start words its own.
+${statusMap('$site_refusal', (status) => `${STATUS_CODES[status] ?? 'Error'}\n`)}
+# The same under /api/, as the forms service's JSON words them.
+${statusMap('$site_api_refusal', apiBody)}
+# A 405 names the methods the site's pages take (the service's routes are its own).
+map "$status $request_uri" $site_allow {
+  default "";
+  "~^405 (?!/api/)" "GET, HEAD";
 }
 
 server {
@@ -120,6 +175,19 @@ ${
 `
 }
   error_page 404 /404.html;
+${errorPages(REFUSED, '  ')}
+
+  # nginx's own answers, with the pages' headers (add_header is not inherited by a location
+  # that has its own, and nginx's built-in pages get none). The status stays the answer's:
+  # an error_page without \`=\` keeps it, whatever \`return\` says. An address, not a named
+  # location: a request line nginx could not read has no address to keep.
+  location = ${REFUSED} {
+    internal;
+    default_type "text/plain; charset=utf-8";
+    return 200 $site_refusal;
+${headersOf('page')}
+    add_header Allow $site_allow always;
+  }
 
   location / {
     try_files $uri $uri/ =404;
@@ -173,6 +241,15 @@ ${headersOf('drawing')}
     proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
     proxy_set_header X-Forwarded-Proto $scheme;
     client_max_body_size 64k;
+    # nginx's own answers here (the body too large, the service out of reach) as the service
+    # writes its own: its headers, and JSON its pages read. The service's answers pass as sent.
+${errorPages('@site_api_refused', '    ')}
+  }
+
+  location @site_api_refused {
+    default_type "application/json; charset=utf-8";
+    return 200 $site_api_refusal;
+${headersOf('api')}
   }
 }
 `
