@@ -137,6 +137,19 @@ map "$scheme:$http_x_forwarded_proto" $site_hsts {
 ${statusMap('$site_refusal', (status) => `${STATUS_CODES[status] ?? 'Error'}\n`)}
 # The same under /api/, as the forms service's JSON words them.
 ${statusMap('$site_api_refusal', apiBody)}
+# An address the site never writes (src/server/request-path.ts: an encoded slash or backslash,
+# a backslash, an empty segment, a dot segment) names no page, though nginx would decode and
+# merge it into one: 404, as npm start answers, never a page at a second address. The forms
+# service judges its own addresses; nginx's answers after a refusal are at an internal one.
+map $request_uri $site_odd_target {
+  default 0;
+  "~*^[^?]*(?:%2f|%5c|\\x5c|//|/(?:\\.|%2e){1,2}(?![^/?]))" 1;
+}
+map "$site_odd_target$uri" $site_unwritten {
+  default 0;
+  "~^1(?!/api/|${REFUSED.replace('.', '\\.')})" 1;
+}
+
 # A 405 names the methods the site's pages take (the service's routes are its own).
 map "$status $request_uri" $site_allow {
   default "";
@@ -174,8 +187,18 @@ ${
   brotli_static on;
 `
 }
-  error_page 404 /404.html;
+  if ($site_unwritten) {
+    return 404;
+  }
+
+  # The 404 page by name: an address would run the check above again, on the same target.
+  error_page 404 @site_not_found;
 ${errorPages(REFUSED, '  ')}
+
+  location @site_not_found {
+    try_files /404.html =404;
+${headersOf('page')}
+  }
 
   # nginx's own answers, with the pages' headers (add_header is not inherited by a location
   # that has its own, and nginx's built-in pages get none). The status stays the answer's:

@@ -415,7 +415,8 @@ describe('configuration for other servers', () => {
     expect(text).toContain('server 127.0.0.1:9000;')
     expect(text).toContain('gzip_static on;')
     expect(text).toContain('brotli_static on;')
-    expect(text).toContain('error_page 404 /404.html;')
+    expect(text).toContain('error_page 404 @site_not_found;')
+    expect(text).toContain('try_files /404.html =404;')
     expect(text).toContain('error_page 404 /de/404.html;')
     expect(text).toContain(
       `add_header Content-Security-Policy "${pageContentSecurityPolicy(policy)}" always;`,

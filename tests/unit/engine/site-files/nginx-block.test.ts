@@ -1,7 +1,8 @@
 /**
  * Debian's nginx with the block `npm run nginx-config` writes, on a small site of its own,
  * asked as an attacker asks (bytes on a socket): what nginx answers itself, rather than a file
- * or the forms service, carries the headers of the site's own answers as well.
+ * or the forms service, carries the headers of the site's own answers as well, and an address
+ * `npm start` refuses reaches no page through nginx either.
  * tests/e2e/nginx.spec.ts compares the block with `npm start` on the built site.
  */
 
@@ -9,7 +10,9 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { STATUS_CODES } from 'node:http'
 import { createServer, type Server, type Socket } from 'node:net'
 import { dirname, join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApp } from '../../../../src/server/app'
 import {
   responseHeaders,
   SITE_POLICY_FILE,
@@ -58,6 +61,9 @@ describe.skipIf(!nginxInstalled())('the nginx block on a site of its own', () =>
   let root = ''
   let nginx: NginxServer
   let port = 0
+  /** npm start's server on the same site. */
+  let site: FastifyInstance
+  let sitePort = 0
   /** Where the block looks for the forms service: nothing listens there, unless a test says. */
   let servicePort = 0
 
@@ -68,6 +74,8 @@ describe.skipIf(!nginxInstalled())('the nginx block on a site of its own', () =>
       await writeFile(join(root, path), text)
     }
     ;[port = 0, servicePort = 0] = await freePorts(2)
+    site = await createApp({ root, logLevel: 'silent' })
+    sitePort = Number(new URL(await site.listen({ port: 0, host: '127.0.0.1' })).port)
     nginx = await startNginx({
       root,
       port,
@@ -84,6 +92,7 @@ describe.skipIf(!nginxInstalled())('the nginx block on a site of its own', () =>
 
   afterAll(async () => {
     await nginx?.stop()
+    await site?.close()
     await removeFolder(root)
   })
 
@@ -156,5 +165,41 @@ describe.skipIf(!nginxInstalled())('the nginx block on a site of its own', () =>
       for (const socket of held) socket.destroy()
       await new Promise((done) => hung.close(done))
     }
+  })
+
+  it('serves no page at an address npm start refuses: an encoded slash, an empty or dot segment', async () => {
+    const targets = [
+      '/en%2F',
+      '/en%2f',
+      '/de%2Fabout%2F',
+      '/de/about%2F',
+      '/de%5Cabout/',
+      '/de\\about/',
+      '//en/',
+      '/en//about/',
+      '/en/./',
+      '/en/%2e/',
+      '/en/about/..',
+      '/en/about/%2E%2E/',
+      'http://localhost/de%2Fabout%2F',
+      // What is no address of another page is served as before.
+      '/en/',
+      '/de/about/',
+      '/en/?next=%2Fde%2F',
+      '/en/...x/',
+      '/de/nichts/',
+    ]
+    for (const target of targets) {
+      const [ours, theirs] = await Promise.all([
+        sendRaw(sitePort, rawRequest('GET', target)),
+        sendRaw(port, rawRequest('GET', target)),
+      ])
+      expect(theirs.status, target).toBe(ours.status)
+      expect(theirs.body, target).toBe(ours.body)
+      expectPageHeaders(theirs, target)
+    }
+    // npm start answers the service's JSON 404 (the address begins with /api/); nginx would
+    // resolve it to /en/, and answers the 404 page instead.
+    expect((await sendRaw(port, rawRequest('GET', '/api/../en/'))).status).toBe(404)
   })
 })
