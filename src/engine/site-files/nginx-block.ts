@@ -163,6 +163,9 @@ server {
   index index.html;
   server_tokens off;
   absolute_redirect off;
+  # One range a request (a download resumed); more are answered with the whole file, since a
+  # thousand one-byte ranges were answered with several times its bytes.
+  max_ranges 1;
   types {
 ${types}
   }

@@ -34,7 +34,8 @@ const SITE: Record<string, string> = {
   [SITE_POLICY_FILE]: JSON.stringify(POLICY),
   'index.html': '<html lang="en">home</html>',
   'en/index.html': '<html lang="en">start</html>',
-  'en/about/index.html': '<html lang="en">about</html>',
+  // Larger than a thousand bytes: a thousand one-byte ranges of it are a thousand parts.
+  'en/about/index.html': `<html lang="en">${'about us '.repeat(300)}</html>`,
   'de/index.html': '<html lang="de">Start</html>',
   'de/about/index.html': '<html lang="de">Über uns</html>',
   '404.html': '<html lang="en">not found</html>',
@@ -201,5 +202,31 @@ describe.skipIf(!nginxInstalled())('the nginx block on a site of its own', () =>
     // npm start answers the service's JSON 404 (the address begins with /api/); nginx would
     // resolve it to /en/, and answers the 404 page instead.
     expect((await sendRaw(port, rawRequest('GET', '/api/../en/'))).status).toBe(404)
+  })
+
+  it('answers many ranges with the page once, never more bytes than it has', async () => {
+    const page = SITE['en/about/index.html'] as string
+    const size = Buffer.byteLength(page)
+    expect(size).toBeGreaterThan(1000)
+    const ranges = Array.from({ length: 1000 }, (_, index) => `${index}-${index}`)
+    const many = await sendRaw(
+      port,
+      rawRequest('GET', '/en/about/', { range: `bytes=${ranges.join(',')}` }),
+    )
+    expect(Buffer.byteLength(many.body)).toBeLessThanOrEqual(size)
+    expect(many.status).toBe(200)
+    expect(many.body).toBe(page)
+    expectPageHeaders(many, 'many ranges')
+    // One range is still one: a download resumed.
+    const one = await sendRaw(port, rawRequest('GET', '/en/about/', { range: 'bytes=5-' }))
+    expect(one.status).toBe(206)
+    expect(one.body).toBe(page.slice(5))
+    // Past the end: 416, with the pages' headers (nginx repeats them: its range filter refuses
+    // after they were added, and adds them again to its refusal).
+    const past = await sendRaw(port, rawRequest('GET', '/en/about/', { range: 'bytes=100000-' }))
+    expect(past.status).toBe(416)
+    for (const [name, value] of Object.entries(responseHeaders('page', POLICY))) {
+      expect([value, `${value}, ${value}`], name).toContain(past.headers[name])
+    }
   })
 })
