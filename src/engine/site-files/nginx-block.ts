@@ -38,7 +38,20 @@ export interface NginxOptions {
 }
 
 /** Where `npm run serve:api` listens by default (`PORT`, `HOST`: 8080 on this host). */
-const DEFAULT_FORMS_SERVICE = '127.0.0.1:8080'
+export const DEFAULT_FORMS_SERVICE = '127.0.0.1:8080'
+
+/**
+ * What the forms service must be told to read the visitors' addresses nginx forwards: without
+ * it, every visitor is nginx to its limits per client. On this host nginx comes from 127.0.0.1;
+ * from another, from whatever address that host gives it.
+ */
+export function trustProxyNote(api: string): string {
+  const local = /^(127\.|localhost:|\[::1\]:)/.test(api)
+  return [
+    `Start the forms service (${api}) with ${local ? 'TRUST_PROXY=127.0.0.1' : "TRUST_PROXY set to nginx's address as its host sees it"},`,
+    'or it counts every visitor as nginx, and its limits per client become one for all.',
+  ].join('\n')
+}
 
 const quote = (value: string) => `"${value.replace(/(["\\$])/g, '\\$1').replace(/\n/g, '\\n')}"`
 
@@ -120,6 +133,10 @@ ${headersOf('page')}
     .join('')
   return `# The site's server block, written by \`npm run nginx-config\` from src/shared/http-headers.ts
 # and the policy the site was built with; include it in nginx's http block.
+${trustProxyNote(options.api ?? DEFAULT_FORMS_SERVICE)
+  .split('\n')
+  .map((line) => `# ${line}`)
+  .join('\n')}
 
 upstream site_forms_service {
   server ${options.api ?? DEFAULT_FORMS_SERVICE};
@@ -264,7 +281,9 @@ ${headersOf('drawing')}
     # The host as the browser named it, port included: the service takes a form post only
     # from a page whose Origin is SITE_URL's or this host's.
     proxy_set_header Host $http_host;
-    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    # The visitor as nginx saw it, in place of whatever the visitor sent: the service counts
+    # its limits per client by this address when TRUST_PROXY names nginx's (see above).
+    proxy_set_header X-Forwarded-For $remote_addr;
     proxy_set_header X-Forwarded-Proto $scheme;
     client_max_body_size 64k;
     # nginx's own answers here (the body too large, the service out of reach) as the service
