@@ -59,13 +59,18 @@ const quote = (value: string) => `"${value.replace(/(["\\$])/g, '\\$1').replace(
  * What nginx may answer itself rather than from a file or the forms service: a request it
  * cannot parse (400), an address too long (414), a method it refuses (405, TRACE among them),
  * a framing it does not take (411, 501, 505), a body too large (413), a folder without an
- * index (403), a client too slow (408), and the forms service
- * refusing connections (502), too slow (504) or failing (500, 503). Each is sent to a
- * location that writes it with the headers of its place: without, nginx's own page has none.
+ * index (403), a client too slow (408), and the forms service refusing connections (502),
+ * too slow (504) or failing (500, 503). Each is sent to a location that writes it with the
+ * headers of its place: without, nginx's own page has none. Not 416: the range filter
+ * refuses once the location's headers are added, and keeps them (an error page would add its
+ * own to them).
  */
 const NGINX_STATUSES = [400, 403, 405, 408, 411, 413, 414, 500, 501, 502, 503, 504, 505]
 /** Headers too large: nginx says 400, as it does without an error page. */
 const HEADERS_TOO_LARGE = 494
+
+/** Byte ranges a request may ask for: one, or many parts cost more than the whole file. */
+const MAX_RANGES = 1
 
 /** Where the site's refusals are written (an internal address, of no file). */
 const REFUSED = '/.site-refused'
@@ -182,7 +187,7 @@ server {
   absolute_redirect off;
   # One range a request (a download resumed); more are answered with the whole file, since a
   # thousand one-byte ranges were answered with several times its bytes.
-  max_ranges 1;
+  max_ranges ${MAX_RANGES};
   types {
 ${types}
   }
