@@ -438,5 +438,9 @@ describe('configuration for other servers', () => {
     // By default the forms service where `npm run serve:api` listens (PORT's 8080), not the
     // publishing service's 8081.
     expect(nginxConfig(policy, { root: '/srv/site' })).toContain('server 127.0.0.1:8080;')
+    // Its first lines say what the service must be told to count visitors, not nginx.
+    expect(nginxConfig(policy, { root: '/srv/site' }).split('\n').slice(0, 4).join('\n')).toContain(
+      'with TRUST_PROXY=127.0.0.1',
+    )
   })
 })
