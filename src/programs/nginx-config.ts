@@ -9,7 +9,11 @@ import { writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readBuildConfig } from '../engine/config'
-import { nginxConfig } from '../engine/site-files/host-config'
+import {
+  DEFAULT_FORMS_SERVICE,
+  nginxConfig,
+  trustProxyNote,
+} from '../engine/site-files/nginx-block'
 import { readPublishingSettings } from '../publishing/settings'
 import { CURRENT } from '../publishing/workflow/releases'
 import { readSitePolicy } from '../server/static-files'
@@ -40,6 +44,8 @@ async function main(): Promise<void> {
   })
   if (values.out) await writeFile(values.out, text)
   else process.stdout.write(text)
+  // Said where a person reads it, not only in the file (the block carries it as a comment).
+  console.error(trustProxyNote(values.api ?? DEFAULT_FORMS_SERVICE).replace('\n', ' '))
 }
 
 main().catch((error: unknown) => {

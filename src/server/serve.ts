@@ -12,6 +12,7 @@ import { openFormsService, readFormsSettings } from './forms/service'
 import { healthRoutes } from './health'
 import { logFormatOf, logStreamFor } from './logger'
 import { createMetrics, listenBeside, readMetricsSettings } from './metrics'
+import { warnOfUntrustedProxy } from './proxy-warning'
 import { readTransportSettings } from './transport'
 
 const PURGE_EVERY_MS = 6 * 3_600_000
@@ -72,6 +73,8 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
         }
       : {}),
   })
+  // Behind a proxy it was not told of, the service says so (see proxy-warning.ts).
+  warnOfUntrustedProxy(app, trustProxyOf(env.TRUST_PROXY))
   await app.register(healthRoutes, {
     checks: [
       { name: 'database', check: () => forms.database.query('SELECT 1') },

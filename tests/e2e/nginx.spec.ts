@@ -122,6 +122,11 @@ async function samplePaths(): Promise<string[]> {
     '/en/nothing/',
     '/nothing.json',
     '/en/about',
+    // Addresses npm start refuses, which nginx would decode or merge into a page's.
+    '/en%2F',
+    '/de%2Fabout%2F',
+    '//en/',
+    '/en/about/%2e%2e/',
     '/_headers',
     '/_headers.json',
   ]

@@ -7,7 +7,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { nginxConfig } from '../../src/engine/site-files/host-config'
+import { nginxConfig } from '../../src/engine/site-files/nginx-block'
 import { readSitePolicy } from '../../src/server/static-files'
 import { removeFolder } from './temporary-folder'
 
@@ -33,6 +33,8 @@ export async function startNginx(options: {
   /** The forms service behind `/api/`: `host:port`. */
   api: string
   scratch: string
+  /** A change to the generated block, for a test that must not wait nginx's minutes. */
+  edit?: (block: string) => string
 }): Promise<NginxServer> {
   const prefix = resolve(options.scratch)
   await removeFolder(prefix)
@@ -44,7 +46,7 @@ export async function startNginx(options: {
     api: options.api,
     brotli,
   })
-  await writeFile(join(prefix, 'site.conf'), site)
+  await writeFile(join(prefix, 'site.conf'), options.edit ? options.edit(site) : site)
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
     .map((name) => `  ${name}_temp_path ${join(prefix, name)};`)
     .join('\n')

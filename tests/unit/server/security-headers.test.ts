@@ -2,11 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  hostHeadersFile,
-  nginxConfig,
-  sitePolicy,
-} from '../../../src/engine/site-files/host-config'
+import { hostHeadersFile, sitePolicy } from '../../../src/engine/site-files/host-config'
+import { nginxConfig } from '../../../src/engine/site-files/nginx-block'
 import { createApp } from '../../../src/server/app'
 import { readCspReports } from '../../../src/server/csp-report'
 import {
@@ -418,7 +415,8 @@ describe('configuration for other servers', () => {
     expect(text).toContain('server 127.0.0.1:9000;')
     expect(text).toContain('gzip_static on;')
     expect(text).toContain('brotli_static on;')
-    expect(text).toContain('error_page 404 /404.html;')
+    expect(text).toContain('error_page 404 @site_not_found;')
+    expect(text).toContain('try_files /404.html =404;')
     expect(text).toContain('error_page 404 /de/404.html;')
     expect(text).toContain(
       `add_header Content-Security-Policy "${pageContentSecurityPolicy(policy)}" always;`,
@@ -437,5 +435,12 @@ describe('configuration for other servers', () => {
     const index = search.slice(search.indexOf('}'), search.indexOf('\n  }'))
     expect(index).toContain('add_header Cache-Control "no-cache" always;')
     expect(nginxConfig(policy, { root: '/srv/site', brotli: false })).not.toContain('brotli')
+    // By default the forms service where `npm run serve:api` listens (PORT's 8080), not the
+    // publishing service's 8081.
+    expect(nginxConfig(policy, { root: '/srv/site' })).toContain('server 127.0.0.1:8080;')
+    // Its first lines say what the service must be told to count visitors, not nginx.
+    expect(nginxConfig(policy, { root: '/srv/site' }).split('\n').slice(0, 4).join('\n')).toContain(
+      'with TRUST_PROXY=127.0.0.1',
+    )
   })
 })
