@@ -55,7 +55,11 @@ export interface PublishingMetrics {
   preview(outcome: PreviewOutcome): void
   signIn(method: SignInMethod, outcome: SignInOutcome): void
   /** The trail was verified at `at`: its outcome, and the entries no anchor covers yet. */
-  auditVerified(outcome: AuditOutcomeKind, unanchored: number, at: Date): void
+  auditVerified(
+    outcome: AuditOutcomeKind,
+    unanchored: { entries: number; ageSeconds: number },
+    at: Date,
+  ): void
   /** `count` notices queued, sent, put back for a retry or given up. */
   notice(event: NoticeEvent, count?: number): void
   /** A statement of the notices' sender failed because the database could not be reached. */
@@ -151,6 +155,11 @@ export function publishingMetrics(
     help: 'Entries of the audit trail after the furthest anchor in git, at the last verification.',
     registers: [registry],
   })
+  const unanchoredAge = new Gauge({
+    name: 'publishing_audit_unanchored_age_seconds',
+    help: 'How old the first entry after the furthest anchor was at the last verification (0 when every entry is anchored): over 10 seconds, the checkpoints are not being written.',
+    registers: [registry],
+  })
   const verifiedAt = new Gauge({
     name: 'publishing_audit_verification_timestamp_seconds',
     help: 'When the audit trail was last verified (Unix time, seconds; 0 before the first).',
@@ -223,7 +232,8 @@ export function publishingMetrics(
       verifiedOk.set(outcome === 'tampered' ? 0 : 1)
       for (const kind of AUDIT_OUTCOMES)
         verifiedOutcome.set({ outcome: kind }, kind === outcome ? 1 : 0)
-      unanchoredEntries.set(unanchored)
+      unanchoredEntries.set(unanchored.entries)
+      unanchoredAge.set(unanchored.ageSeconds)
       verifiedAt.set(at.getTime() / 1000)
     },
     notice(event, count = 1) {

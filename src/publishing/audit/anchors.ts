@@ -447,6 +447,21 @@ export function auditOutcome(check: AuditCheck, sources: AnchorSources | undefin
     : { kind: 'intact', entries, anchors: anchors.checked }
 }
 
+/** The entries no anchor covers yet, and how old the first of them is (for the metrics). */
+export async function unanchoredOf(
+  database: Queryable,
+  outcome: AuditOutcome,
+  now: Date,
+): Promise<{ entries: number; ageSeconds: number }> {
+  if (outcome.kind !== 'unanchored') return { entries: 0, ageSeconds: 0 }
+  const [first] = await database.query<{ at: Date | string }>(
+    'SELECT at FROM audit_entries WHERE id = $1',
+    [outcome.entries - outcome.unanchored + 1],
+  )
+  const ageMs = first ? now.getTime() - new Date(first.at).getTime() : 0
+  return { entries: outcome.unanchored, ageSeconds: Math.max(0, ageMs / 1000) }
+}
+
 /** The trail checked against every anchor found (`npm run cms -- verify`). */
 export async function verifyWithAnchors(
   database: Queryable,
@@ -569,7 +584,7 @@ export class AuditCheckpoints {
     this.verifiedAt = now.getTime()
     this.options.metrics?.auditVerified(
       outcome.kind,
-      outcome.kind === 'unanchored' ? outcome.unanchored : 0,
+      await unanchoredOf(database, outcome, now),
       now,
     )
     if (outcome.kind === 'tampered') {

@@ -5,7 +5,7 @@
  * is refused, the refusal of a write in the trail; a page refused is a page saying why.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { verifyWithAnchors } from '../audit/anchors'
+import { unanchoredOf, verifyWithAnchors } from '../audit/anchors'
 import {
   AUDIT_ACTIONS,
   type AuditAction,
@@ -180,11 +180,8 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
       // Against the anchors in the service's repository (the remote's are `verify`'s: a page
       // that fetched them would write refs on a GET).
       const { check, outcome } = await verifyWithAnchors(database, service.repo)
-      service.metrics.auditVerified(
-        outcome.kind,
-        outcome.kind === 'unanchored' ? outcome.unanchored : 0,
-        service.clock(),
-      )
+      const now = service.clock()
+      service.metrics.auditVerified(outcome.kind, await unanchoredOf(database, outcome, now), now)
       const action = (AUDIT_ACTIONS as readonly string[]).includes(request.query.action ?? '')
         ? (request.query.action as AuditAction)
         : undefined
