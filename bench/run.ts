@@ -23,7 +23,7 @@
  * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the warm runs per size (median);
  * BENCH_LIGHTHOUSE_RUNS the Lighthouse runs per page (3; the median run counts);
  * BENCH_LIGHTHOUSE=0, BENCH_SERVING=0, BENCH_FORMS=0 and BENCH_PUBLISH=0 leave those parts out;
- * BENCH_ONLY=pairs|builds|javascript|search|rates|lighthouse|serving|metrics|forms|publish runs one part (the
+ * BENCH_ONLY=pairs|builds|javascript|search|rates|lighthouse|serving|metrics|forms|publish|anchor runs one part (the
  * parts after the builds build the real site first).
  * - Publishing (`bench/publish.ts`): Publish pressed in the editor → the changed page served.
  * - Metrics (`bench/metrics-cost.ts`): serving and sign-ups with the operators' metrics on
@@ -37,6 +37,7 @@ import { cpus } from 'node:os'
 import { join, resolve } from 'node:path'
 import { formatProfile } from '../src/engine/timeline'
 import { createApp } from '../src/server/app'
+import { anchorCost, formatAnchorCost, quantile } from './anchor'
 import { buildOnce, coldAndWarm, directorySize, median } from './builds'
 import { atLeast, atMost, type Figure, formatFigures, type Report } from './figures'
 import { FORMS_TARGETS, formatFormsLoad, formsLoad } from './forms'
@@ -444,6 +445,20 @@ async function publishing() {
   })
 }
 
+async function anchoring() {
+  const cost = await anchorCost(Number(process.env.BENCH_ANCHOR_RUNS ?? 100))
+  details.anchor = cost
+  log(formatAnchorCost(cost))
+  add({
+    id: 'audit.anchor',
+    label: 'audit trail anchored before an approval’s answer (a checkpoint), median',
+    value: round2(quantile(cost.checkpointMs, 0.5)),
+    unit: 'ms',
+    target: atMost(100),
+    note: `p90 ${quantile(cost.checkpointMs, 0.9).toFixed(1)} ms; the entry's own append ${quantile(cost.appendMs, 0.5).toFixed(1)} ms`,
+  })
+}
+
 /** The paired figures: the cold build against Astro's, the real site against a baseline. */
 async function pairs() {
   const runs = Number(process.env.BENCH_PAIR_RUNS ?? 5)
@@ -542,6 +557,7 @@ async function main() {
   }
   if (wanted('forms') && !skipped('BENCH_FORMS')) await forms()
   if (wanted('publish') && !skipped('BENCH_PUBLISH')) await publishing()
+  if (wanted('anchor') && !skipped('BENCH_ANCHOR')) await anchoring()
 
   const report: Report = {
     date: new Date().toISOString(),

@@ -641,7 +641,9 @@ export class AuditCheckpoints {
       if (state.length === 0) return false
       const known = this.last
       if (known && known.length === state.length && known.head === state.head) return false
-      const last = await this.tip()
+      // The first attempt trusts the checkpoint this process knows: the compare-and-swap below
+      // fails if the ref moved since, and the next attempt reads it (one git command less).
+      const last = attempt === 0 && known ? known : await this.tip()
       const now = this.clock()
       if (last) {
         if (last.length === state.length && last.head === state.head) return false

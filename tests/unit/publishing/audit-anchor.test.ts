@@ -506,7 +506,13 @@ for (const kind of databases()) {
       })
       // And this process, which wrote the later checkpoint, writes none on the moved ref.
       await records(3, 3)
-      await expect(checkpoints.write()).rejects.toThrow(/refs\/audit\/checkpoint moved backwards/)
+      await expect(checkpoints.write()).rejects.toThrow(AnchorDisagreesError)
+      // A process that did not know it reads the ref, and says it moved.
+      const other = new AuditCheckpoints({ database, repo, everyMs: 60_000, clock })
+      await expect(other.write()).resolves.toBe(true)
+      await repo.git(['update-ref', CHECKPOINT_REF, early])
+      await records(4, 4)
+      await expect(other.write()).rejects.toThrow(/refs\/audit\/checkpoint moved backwards/)
     })
 
     it('anchors every entry within the timer’s window, each process on its own', async () => {
