@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto'
 import { readlink } from 'node:fs/promises'
 import { STATUS_CODES } from 'node:http'
-import type { Socket } from 'node:net'
 import { basename, join } from 'node:path'
 import Fastify, {
   type FastifyError,
@@ -23,12 +22,7 @@ import { type LogStream, loggerOptions } from './logger'
 import { metricsRoute, recordRequests, type ServiceMetrics } from './metrics'
 import { absoluteTarget, hostProblem, siteTarget, slashRedirect } from './request-path'
 import { createStaticHandler, readSitePolicy } from './static-files'
-import {
-  limitTransport,
-  TRANSPORT_DEFAULTS,
-  type TransportSettings,
-  transportOptions,
-} from './transport'
+import { createTransport, TRANSPORT_DEFAULTS, type TransportSettings } from './transport'
 
 export interface AppOptions {
   /** The built site; without it only `/api/` (and what else is registered) answers. */
@@ -128,15 +122,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     isService(url)
       ? responseHeaders('api', policy, { https, serviceStyleHash })
       : responseHeaders('page', policy, { https })
-  const serverOptions = transportOptions(options.transport ?? TRANSPORT_DEFAULTS)
+  // The connections' limits (see transport.ts); a raw answer has the service's headers, or a
+  // page's for a page's request.
+  const transport = createTransport(options.transport ?? TRANSPORT_DEFAULTS, (status, target) =>
+    rawAnswer(status, headersFor(target ?? '/api/', false)),
+  )
+  const serverOptions = transport.options
   // Set once the app begins to close: every request from then on is answered 503 and closed.
   let closing = false
-  // Whether a connection's request may still be answered, and whether one is under way at all
-  // (see limitTransport below).
-  let transport: { mayAnswer(socket: Socket): boolean; underWay(socket: Socket): boolean } = {
-    mayAnswer: (socket) => socket.writable,
-    underWay: (socket) => socket.bytesRead > 0,
-  }
   const app = Fastify({
     ...serverOptions,
     // Method and path only, never a visitor's data (see logger.ts).
@@ -189,9 +182,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   })
   // First, so that every answer is counted, those the hooks below give too.
   if (options.metrics) recordRequests(app, options.metrics.metrics)
-  transport = limitTransport(app, options.transport ?? TRANSPORT_DEFAULTS, (status, target) =>
-    rawAnswer(status, headersFor(target ?? '/api/', false)),
-  )
+  transport.attach(app)
   app.addHook('preClose', async () => {
     closing = true
   })
