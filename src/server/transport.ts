@@ -28,6 +28,7 @@ import {
 } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import { closeIdle } from './idle-connections'
 import { inTurn } from './pipelining'
 
 export interface TransportSettings {
@@ -148,20 +149,18 @@ function fastifyOptions(
   return {
     requestTimeout: settings.requestTimeoutMs,
     keepAliveTimeout: settings.keepAliveTimeoutMs,
-    connectionTimeout: settings.idleTimeoutMs,
     http: {
       requestTimeout: settings.requestTimeoutMs,
       headersTimeout: settings.headersTimeoutMs,
       keepAliveTimeout: settings.keepAliveTimeoutMs,
       connectionsCheckingInterval: checkEveryMs,
     },
-    // What Fastify's own server would be (it sets these three on it), with the app's handler
-    // given each connection's requests in turn.
+    // What Fastify's own server would be, with the app's handler given each connection's
+    // requests in turn, and no socket timeout: idle connections are closed by closeIdle.
     serverFactory: (handler: RequestListener, options: { http?: ServerOptions }) => {
       const server = createServer(options.http ?? {}, wrap(handler))
       server.keepAliveTimeout = settings.keepAliveTimeoutMs
       server.requestTimeout = settings.requestTimeoutMs
-      server.setTimeout(settings.idleTimeoutMs)
       return server
     },
   }
@@ -223,7 +222,9 @@ export function createTransport(
         sockets.add(socket)
         socket.once('close', () => sockets.delete(socket))
       })
-      // Nothing moved for IDLE_TIMEOUT_SECONDS: Node would close the connection without a word.
+      // Nothing moved for IDLE_TIMEOUT_SECONDS (see idle-connections.ts), or a kept-alive
+      // connection's timeout (Node's): Node would close it without a word.
+      const idle = closeIdle(sockets, settings.idleTimeoutMs, (socket) => end(socket, 408))
       server.on('timeout', (socket: Socket) => end(socket, 408))
       let deadline: NodeJS.Timeout | undefined
       app.addHook('preClose', async () => {
@@ -233,7 +234,10 @@ export function createTransport(
         }, settings.shutdownTimeoutMs)
         deadline.unref()
       })
-      app.addHook('onClose', async () => clearTimeout(deadline))
+      app.addHook('onClose', async () => {
+        clearTimeout(deadline)
+        idle.stop()
+      })
     },
     underWay: (socket) => unanswered(socket) !== undefined,
     mayAnswer(socket) {
