@@ -9,7 +9,8 @@
  * - A connection kept alive after an answer is closed after `KEEP_ALIVE_TIMEOUT_SECONDS`. One
  *   on which nothing moves for `IDLE_TIMEOUT_SECONDS` (a client that stops reading its answer)
  *   is closed, a request on its way answered 408 first.
- * - At most `MAX_CONNECTIONS` are open at once; Node closes any more as they come (logged at
+ * - At most `MAX_CONNECTIONS` are open at once, fewer when the process may not open enough
+ *   files for them (see connection-limits.ts); Node closes any more as they come (logged at
  *   most once a minute).
  * - Pipelined requests are given to the app one at a time per connection, at most
  *   `PIPELINE_DEPTH` waiting, and none while the client leaves its answers unread (see
@@ -28,6 +29,7 @@ import {
 } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import { limitConnections } from './connection-limits'
 import { closeIdle } from './idle-connections'
 import { inTurn } from './pipelining'
 
@@ -215,8 +217,13 @@ export function createTransport(
     options,
     attach(app) {
       const server: Server = app.server
-      server.maxConnections = settings.maxConnections
-      server.on('drop', loggedOnceAMinute(app, 'connections over MAX_CONNECTIONS refused'))
+      limitConnections(
+        app,
+        server,
+        settings.maxConnections,
+        () => sockets.size,
+        loggedOnceAMinute(app, 'connections over the limit refused'),
+      )
       overflowed = loggedOnceAMinute(app, 'pipelined requests over the limit: connection closed')
       server.on('connection', (socket: Socket) => {
         sockets.add(socket)
