@@ -124,8 +124,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       : responseHeaders('page', policy, { https })
   // The connections' limits (see transport.ts); a raw answer has the service's headers, or a
   // page's for a page's request.
-  const transport = createTransport(options.transport ?? TRANSPORT_DEFAULTS, (status, target) =>
-    rawAnswer(status, headersFor(target ?? '/api/', false)),
+  const transport = createTransport(
+    options.transport ?? TRANSPORT_DEFAULTS,
+    (status, target) => rawAnswer(status, headersFor(target ?? '/api/', false)),
+    options.trustProxy,
   )
   const serverOptions = transport.options
   // Set once the app begins to close: every request from then on is answered 503 and closed.

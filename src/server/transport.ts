@@ -12,6 +12,7 @@
  * - At most `MAX_CONNECTIONS` are open at once, fewer when the process may not open enough
  *   files for them (see connection-limits.ts); Node closes any more as they come (logged at
  *   most once a minute).
+ * - At most `MAX_CONNECTIONS_PER_CLIENT` from one client, unless it is a trusted proxy.
  * - Pipelined requests are given to the app one at a time per connection, at most
  *   `PIPELINE_DEPTH` waiting, and none while the client leaves its answers unread (see
  *   pipelining.ts).
@@ -29,7 +30,7 @@ import {
 } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { limitConnections } from './connection-limits'
+import { limitConnections, limitPerClient, trustedProxies } from './connection-limits'
 import { closeIdle } from './idle-connections'
 import { inTurn } from './pipelining'
 
@@ -44,6 +45,11 @@ export interface TransportSettings {
   idleTimeoutMs: number
   /** `MAX_CONNECTIONS`: connections open at once (default 1024). */
   maxConnections: number
+  /**
+   * `MAX_CONNECTIONS_PER_CLIENT`: connections open at once from one client (default 64; an
+   * IPv6 /56 twice as many, a /48 four times; a trusted proxy's are not limited).
+   */
+  maxConnectionsPerClient: number
   /** `SHUTDOWN_TIMEOUT_SECONDS`: how long shutdown waits for open requests (default 10). */
   shutdownTimeoutMs: number
 }
@@ -54,6 +60,7 @@ export const TRANSPORT_DEFAULTS: TransportSettings = {
   keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 60_000,
   maxConnections: 1024,
+  maxConnectionsPerClient: 64,
   shutdownTimeoutMs: 10_000,
 }
 
@@ -68,10 +75,18 @@ export function readTransportSettings(env: NodeJS.ProcessEnv = process.env): Tra
     }
     return Math.max(1, Math.round(parsed * 1000))
   }
-  const maxConnections = Number(env.MAX_CONNECTIONS || TRANSPORT_DEFAULTS.maxConnections)
-  if (!Number.isInteger(maxConnections) || maxConnections <= 0) {
-    throw new Error(`MAX_CONNECTIONS must be a positive whole number; got "${env.MAX_CONNECTIONS}"`)
+  const count = (name: string, fallback: number) => {
+    const value = Number(env[name] || fallback)
+    if (!Number.isInteger(value) || value <= 0) {
+      throw new Error(`${name} must be a positive whole number; got "${env[name]}"`)
+    }
+    return value
   }
+  const maxConnections = count('MAX_CONNECTIONS', TRANSPORT_DEFAULTS.maxConnections)
+  const maxConnectionsPerClient = count(
+    'MAX_CONNECTIONS_PER_CLIENT',
+    TRANSPORT_DEFAULTS.maxConnectionsPerClient,
+  )
   const requestTimeoutMs = seconds('REQUEST_TIMEOUT_SECONDS', TRANSPORT_DEFAULTS.requestTimeoutMs)
   const settings: TransportSettings = {
     requestTimeoutMs,
@@ -86,6 +101,7 @@ export function readTransportSettings(env: NodeJS.ProcessEnv = process.env): Tra
     ),
     idleTimeoutMs: seconds('IDLE_TIMEOUT_SECONDS', TRANSPORT_DEFAULTS.idleTimeoutMs),
     maxConnections,
+    maxConnectionsPerClient,
     shutdownTimeoutMs: seconds('SHUTDOWN_TIMEOUT_SECONDS', TRANSPORT_DEFAULTS.shutdownTimeoutMs),
   }
   checkTransportSettings(settings)
@@ -173,11 +189,14 @@ function fastifyOptions(
  * a request on a connection gone idle answered 408 (Node would close it without a word), and
  * the shutdown bounded: from the start of `app.close()`, the connections still open after
  * `settings.shutdownTimeoutMs` are ended, a request on them not yet received whole answered 503
- * first. `answer(status, target)` writes a raw HTTP answer (`target` the request's when known).
+ * first. `answer(status, target)` writes a raw HTTP answer (`target` the request's when known);
+ * `trustProxy` is Fastify's option (`TRUST_PROXY`): a trusted proxy's connections are not
+ * limited per client.
  */
 export function createTransport(
   settings: TransportSettings,
   answer: (status: number, target: string | undefined) => string,
+  trustProxy?: boolean | string,
 ): Transport {
   checkTransportSettings(settings)
   // The open connections, and on each the last request given to the app.
@@ -223,6 +242,12 @@ export function createTransport(
         settings.maxConnections,
         () => sockets.size,
         loggedOnceAMinute(app, 'connections over the limit refused'),
+      )
+      limitPerClient(
+        server,
+        settings.maxConnectionsPerClient,
+        trustedProxies(trustProxy),
+        loggedOnceAMinute(app, 'connections over MAX_CONNECTIONS_PER_CLIENT refused'),
       )
       overflowed = loggedOnceAMinute(app, 'pipelined requests over the limit: connection closed')
       server.on('connection', (socket: Socket) => {

@@ -12,6 +12,7 @@ import {
   DESCRIPTORS_KEPT,
   descriptorLimit,
   SATURATED_FOR_MS,
+  trustedProxies,
 } from '../../../src/server/connection-limits'
 import { type ServerProcess, spawnFormsServer } from '../../support/forms'
 import { sendRaw } from '../../support/raw-http'
@@ -40,6 +41,24 @@ describe('the connection limit', () => {
     expect(connectionLimit(1024, OPEN_FILES)).toBe(LIMIT)
     expect(connectionLimit(1024, 100)).toBe(1)
     expect(connectionLimit(50, undefined)).toBe(50)
+  })
+})
+
+describe('the proxies whose connections are not limited per client', () => {
+  it('are those TRUST_PROXY names, as Fastify reads it', () => {
+    const none = trustedProxies(undefined)
+    expect(none('127.0.0.1')).toBe(false)
+    expect(trustedProxies(true)('192.0.2.1')).toBe(true)
+    const some = trustedProxies('10.0.0.0/8, 192.0.2.7,loopback, 2001:db8::/32')
+    expect(['10.1.2.3', '192.0.2.7', '::ffff:192.0.2.7', '127.0.0.1', '::1'].map(some)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ])
+    expect(['192.0.2.8', '11.0.0.1', '2001:db9::1'].map(some)).toEqual([false, false, false])
+    expect(some('2001:db8:5::1')).toBe(true)
   })
 })
 

@@ -351,12 +351,17 @@ describe('the settings', () => {
   it('defaults every timeout and the limit, takes seconds with fractions, and refuses what makes no sense', () => {
     expect(readTransportSettings({})).toEqual(TRANSPORT_DEFAULTS)
     expect(
-      readTransportSettings({ REQUEST_TIMEOUT_SECONDS: '1.5', MAX_CONNECTIONS: '20' }),
+      readTransportSettings({
+        REQUEST_TIMEOUT_SECONDS: '1.5',
+        MAX_CONNECTIONS: '20',
+        MAX_CONNECTIONS_PER_CLIENT: '8',
+      }),
     ).toEqual({
       ...TRANSPORT_DEFAULTS,
       requestTimeoutMs: 1500,
       headersTimeoutMs: 1500,
       maxConnections: 20,
+      maxConnectionsPerClient: 8,
     })
     const refused: [NodeJS.ProcessEnv, RegExp][] = [
       [{ REQUEST_TIMEOUT_SECONDS: '0' }, /REQUEST_TIMEOUT_SECONDS must be a positive number/],
@@ -366,6 +371,7 @@ describe('the settings', () => {
       [{ SHUTDOWN_TIMEOUT_SECONDS: '0' }, /SHUTDOWN_TIMEOUT_SECONDS must be/],
       [{ MAX_CONNECTIONS: '1.5' }, /MAX_CONNECTIONS must be/],
       [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS must be/],
+      [{ MAX_CONNECTIONS_PER_CLIENT: '-2' }, /MAX_CONNECTIONS_PER_CLIENT must be/],
       [{ HEADERS_TIMEOUT_SECONDS: '40' }, /may not be longer than REQUEST_TIMEOUT_SECONDS/],
     ]
     for (const [env, message] of refused) {
