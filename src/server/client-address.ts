@@ -123,3 +123,14 @@ export function withinShares(
 ): boolean {
   return groups.every((group) => taken(group.key) < limit * group.times)
 }
+
+/**
+ * Where a client's network counts for its share of a budget shared by everyone (the
+ * confirmation mails): an IPv4 address's /24 alone, an IPv6 client's groups as for the limits
+ * per client (its /64, /56 and /48, with their larger shares).
+ */
+export function networkGroups(ip: string): ClientGroup[] {
+  const parsed = parse(ip)
+  if (parsed && 'v4' in parsed) return [{ key: networkOf(ip), times: 1 }]
+  return clientGroups(ip)
+}

@@ -4,6 +4,7 @@ import {
   clientGroups,
   clientOf,
   ipv6Groups,
+  networkGroups,
   networkOf,
   withinShares,
 } from '../../../src/server/client-address'
@@ -74,6 +75,13 @@ describe('clientGroups and withinShares', () => {
     ['unix', [['other:unix', 1]]],
   ])('%s counts in %j', (address, groups) => {
     expect(clientGroups(address).map(({ key, times }) => [key, times])).toEqual(groups)
+  })
+
+  it('counts a network for its share of a budget: an IPv4 /24, an IPv6 client’s groups', () => {
+    expect(networkGroups('192.0.2.17')).toEqual([{ key: '192.0.2.0/24', times: 1 }])
+    expect(networkGroups('::ffff:192.0.2.17')).toEqual([{ key: '192.0.2.0/24', times: 1 }])
+    expect(networkGroups('2001:db8:1:2ab::1')).toEqual(clientGroups('2001:db8:1:2ab::1'))
+    expect(networkGroups('2001:db8:1:2ab::1')[0]?.key).toBe(networkOf('2001:db8:1:2ab::1'))
   })
 
   it('holds every group of a client to its share', () => {
