@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto'
 import { readlink } from 'node:fs/promises'
 import { STATUS_CODES } from 'node:http'
-import type { Socket } from 'node:net'
 import { basename, join } from 'node:path'
 import Fastify, {
   type FastifyError,
@@ -23,12 +22,7 @@ import { type LogStream, loggerOptions } from './logger'
 import { metricsRoute, recordRequests, type ServiceMetrics } from './metrics'
 import { absoluteTarget, hostProblem, siteTarget, slashRedirect } from './request-path'
 import { createStaticHandler, readSitePolicy } from './static-files'
-import {
-  limitTransport,
-  TRANSPORT_DEFAULTS,
-  type TransportSettings,
-  transportOptions,
-} from './transport'
+import { createTransport, TRANSPORT_DEFAULTS, type TransportSettings } from './transport'
 
 export interface AppOptions {
   /** The built site; without it only `/api/` (and what else is registered) answers. */
@@ -128,15 +122,16 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     isService(url)
       ? responseHeaders('api', policy, { https, serviceStyleHash })
       : responseHeaders('page', policy, { https })
-  const serverOptions = transportOptions(options.transport ?? TRANSPORT_DEFAULTS)
+  // The connections' limits (see transport.ts); a raw answer has the service's headers, or a
+  // page's for a page's request.
+  const transport = createTransport(
+    options.transport ?? TRANSPORT_DEFAULTS,
+    (status, target) => rawAnswer(status, headersFor(target ?? '/api/', false)),
+    options.trustProxy,
+  )
+  const serverOptions = transport.options
   // Set once the app begins to close: every request from then on is answered 503 and closed.
   let closing = false
-  // Whether a connection's request may still be answered, and whether one is under way at all
-  // (see limitTransport below).
-  let transport: { mayAnswer(socket: Socket): boolean; underWay(socket: Socket): boolean } = {
-    mayAnswer: (socket) => socket.writable,
-    underWay: (socket) => socket.bytesRead > 0,
-  }
   const app = Fastify({
     ...serverOptions,
     // Method and path only, never a visitor's data (see logger.ts).
@@ -175,7 +170,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
           ? 408
           : error.code === 'HPE_HEADER_OVERFLOW'
             ? 431
-            : 400
+            : error.code === 'HPE_INVALID_VERSION'
+              ? 505
+              : 400
       // Not when an answer to this request has begun (it was refused before its body came):
       // one request, one answer. Nor a 408 on a connection that has sent nothing yet: a
       // browser opens some ahead of need, and would read a stray 408 there as the answer to
@@ -189,9 +186,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   })
   // First, so that every answer is counted, those the hooks below give too.
   if (options.metrics) recordRequests(app, options.metrics.metrics)
-  transport = limitTransport(app, options.transport ?? TRANSPORT_DEFAULTS, (status, target) =>
-    rawAnswer(status, headersFor(target ?? '/api/', false)),
-  )
+  transport.attach(app)
   app.addHook('preClose', async () => {
     closing = true
   })
@@ -203,6 +198,20 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     if (isService(request.url)) return reply.send({ ok: false, reason: 'unavailable' })
     return reply.type('text/plain; charset=utf-8').send('Service unavailable\n')
   })
+  // Node answers `Expect: 100-continue` with 100 before the app sees the request, even for a
+  // body the route refuses unread (too large, from another site, another method): here the
+  // request goes to the app as any other, and 100 is sent once its body is to be read.
+  app.server.on('checkContinue', (request, response) => {
+    app.server.emit('request', request, response)
+  })
+  app.addHook('preParsing', async (request, reply, payload) => {
+    if (request.headers.expect?.toLowerCase() !== '100-continue') return payload
+    const length = Number(request.headers['content-length'])
+    const limit = request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0
+    // Refused unread by the body's parser (413): no 100 invites the body first.
+    if (!(length > limit)) reply.raw.writeContinue()
+    return payload
+  })
   // Node answers an expectation other than 100-continue itself (417), without headers.
   app.server.on('checkExpectation', (request, response) => {
     response.writeHead(417, {
@@ -211,6 +220,17 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       connection: 'close',
     })
     response.end(`${STATUS_CODES[417]}\n`)
+  })
+  // A version of HTTP other than 1.0 and 1.1 in the request line (`HTTP/2.0`, `HTTP/0.9`,
+  // which Node's parser takes; it refuses others, answered 505 by clientErrorHandler above).
+  app.addHook('onRequest', async (request, reply) => {
+    const version = request.raw.httpVersion
+    if (version === '1.1' || version === '1.0') return
+    return reply
+      .code(505)
+      .header('connection', 'close')
+      .type('text/plain; charset=utf-8')
+      .send(`${STATUS_CODES[505]}\n`)
   })
   // A request that is none of HTTP/1.1 (RFC 9112, 3.2): no Host, two, or one naming no host; or
   // a target that is neither a path nor `*` (an absolute one is a path by now).

@@ -9,13 +9,16 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { CSP_REPORT_PATH } from '../shared/http-headers'
-import { clientOf } from './client-address'
+import { type ClientGroup, clientGroups, withinShares } from './client-address'
 
 /** A report is a few hundred bytes; a batch of the Reporting API a few of them. */
 export const CSP_REPORT_BODY_LIMIT = 16 * 1024
 
 export interface CspReportOptions {
-  /** Reports taken per client (an IPv4 address, an IPv6 /64) and minute (default 20). */
+  /**
+   * Reports taken per client (an IPv4 address, an IPv6 /64; a /56 twice as many, a /48 four
+   * times) and minute (default 20).
+   */
   perClient?: number
   /** Reports taken per minute from everyone (default 600). */
   total?: number
@@ -123,7 +126,9 @@ export function readCspReports(body: unknown): CspViolation[] {
  * each client, `total` from everyone. A client's first `share` reports of the minute may use
  * all of `total`, its further ones only its first half: clients sending all they may fill that
  * half and no more, and the other half is left to everyone's first reports (it takes
- * `total / 2 / share` clients to fill it; `total / perClient` did before).
+ * `total / 2 / share` clients to fill it; `total / perClient` did before). An IPv6 client
+ * counts in its /64, /56 and /48 (`clientGroups`), each group held to its multiple of
+ * `perClient` and of `share`: the /64s of one /56 are not that many clients.
  */
 function reportBudget(
   limits: { perClient: number; total: number; share: number },
@@ -138,32 +143,37 @@ function reportBudget(
     taken = 0
     windowStart = now()
   }
+  const own = (key: string) => sent.get(key) ?? 0
+  const countOne = (groups: readonly ClientGroup[]) => {
+    for (const group of groups) sent.set(group.key, own(group.key) + 1)
+  }
   return {
     /**
-     * How many of `count` reports from `client` may be logged; a client's count grows by each
-     * one it sent, taken or not (so one refused stays refused for the minute).
+     * How many of `count` reports from a client of `groups` may be logged; the client's
+     * count grows by each one it sent, taken or not (so one refused stays refused for the
+     * minute).
      */
-    take(client: string, count: number): number {
+    take(groups: readonly ClientGroup[], count: number): number {
       window()
-      let own = sent.get(client) ?? 0
       let takes = 0
-      for (let report = 0; report < count && own < limits.perClient; report++) {
-        own++
-        const room = own <= limits.share ? limits.total : Math.floor(limits.total / 2)
+      for (let report = 0; report < count; report++) {
+        if (!withinShares(groups, limits.perClient, own)) break
+        const first = withinShares(groups, limits.share, own)
+        countOne(groups)
+        const room = first ? limits.total : Math.floor(limits.total / 2)
         if (taken < room) {
           taken++
           takes++
         }
       }
-      sent.set(client, own)
       return takes
     },
     /** A request with no report: one of the client's, none of the total's; false past its limit. */
-    count(client: string): boolean {
+    count(groups: readonly ClientGroup[]): boolean {
       window()
-      const own = (sent.get(client) ?? 0) + 1
-      sent.set(client, Math.min(own, limits.perClient + 1))
-      return own <= limits.perClient
+      if (!withinShares(groups, limits.perClient, own)) return false
+      countOne(groups)
+      return true
     },
   }
 }
@@ -195,7 +205,7 @@ export async function cspReportRoute(app: FastifyInstance, options: CspReportOpt
     const reports = readCspReports(request.body)
     // What is no report counts as one of the client's (a client past its limit is told so
     // whatever it sends), and takes nothing of the total.
-    const client = clientOf(request.ip)
+    const client = clientGroups(request.ip)
     if (reports.length === 0) return reply.code(budget.count(client) ? 400 : 429).send()
     const taken = budget.take(client, reports.length)
     if (taken === 0) return reply.code(429).send()

@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { createApp } from './app'
+import { connectionsCheck } from './connection-limits'
 import { purge } from './forms/operations'
 import { openFormsService, readFormsSettings } from './forms/service'
 import { healthRoutes } from './health'
@@ -79,6 +80,7 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
     checks: [
       { name: 'database', check: () => forms.database.query('SELECT 1') },
       { name: 'mail', check: () => forms.mailReady() },
+      connectionsCheck(app),
     ],
     ...(metrics ? { registry: metrics.registry } : {}),
   })

@@ -292,26 +292,30 @@ export interface ServerProcess {
 
 /**
  * The forms service as its own process (`tests/support/forms-server.ts`, what `npm start`
- * serves) on the fixture's forms, configured by `env`, without rate limit or hourly mail cap.
+ * serves) on the fixture's forms, configured by `env`, without rate limit or hourly mail cap;
+ * with `openFiles`, allowed that many open files (`prlimit`, as `ulimit -n` would).
  */
-export function spawnFormsServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'tests/support/forms-server.ts')],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        FORMS_RATE_LIMIT: '0',
-        CONFIRMATION_MAILS_PER_HOUR: '0',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+export function spawnFormsServer(
+  env: NodeJS.ProcessEnv,
+  { openFiles }: { openFiles?: number } = {},
+): Promise<ServerProcess> {
+  const node = [process.execPath, '--import', 'tsx', join(ROOT, 'tests/support/forms-server.ts')]
+  const [command = '', ...args] = openFiles
+    ? ['prlimit', `--nofile=${openFiles}:${openFiles}`, '--', ...node]
+    : node
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      FORMS_RATE_LIMIT: '0',
+      CONFIRMATION_MAILS_PER_HOUR: '0',
+      ...env,
     },
-  )
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   return new Promise((done, fail) => {
     let output = ''
     child.stdout?.on('data', (chunk: Buffer) => {

@@ -27,6 +27,7 @@ import { FORM_MESSAGES } from '../../shared/forms/messages'
 import { type FormResponse, validateSubmission } from '../../shared/forms/validate'
 import type { Language } from '../../shared/languages'
 import { networkOf } from '../client-address'
+import { ClientGroupsStore } from '../client-rate-limit'
 import { consentRoute } from './consent-route'
 import { failureOf } from './mail-failure'
 import type { FormsMetrics, SubmissionResult } from './metrics'
@@ -127,9 +128,10 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
     await app.register(rateLimit, {
       global: false,
       timeWindow: limit.timeWindowMs,
-      // The plugin's default, said here since the limit relies on it: an IPv6 client is its
-      // /64 (it may take any address in it), an IPv4-mapped one its IPv4 address.
-      ipv6Subnet: 64,
+      // A client counted in its groups (an IPv6 one in its /64, /56 and /48 at once; an
+      // IPv4-mapped one as its IPv4 address): see client-address.ts.
+      keyGenerator: (request) => request.ip,
+      store: ClientGroupsStore,
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
         ok: false,

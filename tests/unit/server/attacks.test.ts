@@ -200,6 +200,62 @@ describe('the site, attacked', () => {
     expectPolicyHeaders(answer, '417')
   })
 
+  it('answers a body it refuses unread with no 100 Continue first: 413 for one declared too large, 405, 403', async () => {
+    for (const [request, status] of [
+      [
+        rawRequest('POST', '/api/forms/newsletter', {
+          expect: '100-continue',
+          'content-type': 'application/json',
+          'content-length': '10000000',
+        }),
+        413,
+      ],
+      [rawRequest('POST', '/en/', { expect: '100-continue', 'content-length': '10' }), 405],
+      [
+        rawRequest('POST', '/api/consent', {
+          expect: '100-continue',
+          origin: 'https://evil.example',
+          'content-type': 'application/json',
+          'content-length': '10',
+        }),
+        403,
+      ],
+    ] as const) {
+      const answer = await sendRaw(port, request)
+      expect(answer.status, request).toBe(status)
+      expect(answer.text, request).not.toContain('100 Continue')
+      expectPolicyHeaders(answer, String(status))
+    }
+    // A body the route takes is asked for, and answered.
+    const body = '{"choices":{}}'
+    const socket = connect(port, '127.0.0.1')
+    let received = ''
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1')
+    })
+    const closed = new Promise((done) => socket.on('close', done))
+    socket.write(
+      rawRequest('POST', '/api/consent', {
+        expect: '100-continue',
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+      }),
+    )
+    for (let wait = 0; wait < 40 && !received; wait++) await new Promise((r) => setTimeout(r, 50))
+    expect(received).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n$/)
+    socket.end(body)
+    await closed
+    expect(received).toMatch(/\r\n\r\nHTTP\/1\.1 [2-4]\d\d /)
+  })
+
+  it('answers a request line of another version than HTTP/1.0 and 1.1 with 505 and the headers', async () => {
+    for (const version of ['HTTP/2.0', 'HTTP/0.9', 'HTTP/1.2', 'HTTP/3.0']) {
+      const answer = await sendRaw(port, `GET /en/ ${version}\r\nHost: localhost\r\n\r\n`)
+      expect(answer.status, version).toBe(505)
+      expectPolicyHeaders(answer, version)
+    }
+  })
+
   it('redirects a folder to its slash on this site, encoding what it repeats', async () => {
     expect((await get('/en')).headers.location).toBe('/en/')
     expect((await get('/en/newsletter?ref=mail')).headers.location).toBe('/en/newsletter/?ref=mail')

@@ -1,6 +1,14 @@
 /** Who a client is for the limits per client, and its network for the shares of a budget. */
 import { describe, expect, it } from 'vitest'
-import { clientOf, ipv6Groups, networkOf } from '../../../src/server/client-address'
+import {
+  clientGroups,
+  clientOf,
+  ipv6Groups,
+  networkGroups,
+  networkOf,
+  withinShares,
+} from '../../../src/server/client-address'
+import { ClientGroupsStore } from '../../../src/server/client-rate-limit'
 
 describe('clientOf and networkOf', () => {
   it.each([
@@ -41,5 +49,82 @@ describe('clientOf and networkOf', () => {
     expect(ipv6Groups('1::8')).toEqual([1, 0, 0, 0, 0, 0, 0, 8])
     expect(ipv6Groups('::')).toEqual([0, 0, 0, 0, 0, 0, 0, 0])
     expect(ipv6Groups('192.0.2.1')).toBeUndefined()
+  })
+})
+
+describe('clientGroups and withinShares', () => {
+  it.each([
+    ['192.0.2.17', [['192.0.2.17', 1]]],
+    ['::ffff:192.0.2.17', [['192.0.2.17', 1]]],
+    [
+      '2001:db8:1:2ab::1',
+      [
+        ['2001:db8:1:2ab::/64', 1],
+        ['2001:db8:1:200::/56', 2],
+        ['2001:db8:1::/48', 4],
+      ],
+    ],
+    [
+      '2001:0db8:0001:02ff:ffff:ffff:ffff:ffff',
+      [
+        ['2001:db8:1:2ff::/64', 1],
+        ['2001:db8:1:200::/56', 2],
+        ['2001:db8:1::/48', 4],
+      ],
+    ],
+    ['unix', [['other:unix', 1]]],
+  ])('%s counts in %j', (address, groups) => {
+    expect(clientGroups(address).map(({ key, times }) => [key, times])).toEqual(groups)
+  })
+
+  it('counts a network for its share of a budget: an IPv4 /24, an IPv6 client’s groups', () => {
+    expect(networkGroups('192.0.2.17')).toEqual([{ key: '192.0.2.0/24', times: 1 }])
+    expect(networkGroups('::ffff:192.0.2.17')).toEqual([{ key: '192.0.2.0/24', times: 1 }])
+    expect(networkGroups('2001:db8:1:2ab::1')).toEqual(clientGroups('2001:db8:1:2ab::1'))
+    expect(networkGroups('2001:db8:1:2ab::1')[0]?.key).toBe(networkOf('2001:db8:1:2ab::1'))
+  })
+
+  it('holds every group of a client to its share', () => {
+    const taken = new Map<string, number>()
+    const take = (address: string) => {
+      const groups = clientGroups(address)
+      if (!withinShares(groups, 3, (key) => taken.get(key) ?? 0)) return false
+      for (const { key } of groups) taken.set(key, (taken.get(key) ?? 0) + 1)
+      return true
+    }
+    // One /64: 3. Its /56: 6, whichever /64s. Its /48: 12.
+    expect([1, 2, 3, 4].map(() => take('2001:db8:0:1::1'))).toEqual([true, true, true, false])
+    expect([2, 3, 4, 5].map((net) => take(`2001:db8:0:${net}::1`))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ])
+    const otherFifty6s = Array.from({ length: 8 }, (_, index) =>
+      take(`2001:db8:0:${(index + 1) * 256}::1`),
+    )
+    expect(otherFifty6s).toEqual([true, true, true, true, true, true, false, false])
+    expect(take('2001:db8:1::1')).toBe(true)
+    expect(take('192.0.2.1')).toBe(true)
+  })
+})
+
+describe('ClientGroupsStore (the forms rate limit)', () => {
+  const count = (store: ClientGroupsStore, address: string) =>
+    new Promise<number>((done) =>
+      store.incr(address, (_error, result) => done(result?.current ?? Number.NaN), 60_000),
+    )
+
+  it('counts a request as the most any group of its client has used of its share', async () => {
+    const store = new ClientGroupsStore()
+    expect(await count(store, '2001:db8:0:1::1')).toBe(1)
+    expect(await count(store, '2001:db8:0:1::2')).toBe(2)
+    // Another /64 of the /56: its own first, the /56's third (of a share twice as large).
+    expect(await count(store, '2001:db8:0:2::1')).toBe(2)
+    expect(await count(store, '2001:db8:0:3::1')).toBe(2)
+    expect(await count(store, '2001:db8:0:4::1')).toBe(3)
+    expect(await count(store, '192.0.2.1')).toBe(1)
+    expect(await count(store, '192.0.2.1')).toBe(2)
+    expect(store.child()).not.toBe(store)
   })
 })

@@ -37,6 +37,7 @@ const TRANSPORT = {
   keepAliveTimeoutMs: 1000,
   idleTimeoutMs: 2000,
   maxConnections: 100,
+  maxConnectionsPerClient: 100,
   shutdownTimeoutMs: 1000,
 }
 /** How long an unfinished request may keep its connection: its timeout, and some. */
