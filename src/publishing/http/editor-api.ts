@@ -25,6 +25,7 @@ import {
   type FileChange,
   type GitRepository,
   RefMovedError,
+  SpecialEntryError,
   UnsafePathError,
 } from '../git/repository'
 import type { Person } from '../people/roles'
@@ -202,8 +203,17 @@ async function sameData(
   )
 }
 
-/** Writes the content and images of `commit` into `dir` (git archive, unpacked by tar). */
+/**
+ * Writes the content and images of `commit` into `dir` (git archive, unpacked by tar). A tree
+ * with a symbolic link or a submodule is refused before anything is written: unpacked, a link
+ * would take the check's writes (an image saved under its path) wherever it points.
+ */
 export async function exportTree(repo: GitRepository, commit: string, dir: string): Promise<void> {
+  await repo.requireRegularFiles(
+    commit,
+    `the version ${commit.slice(0, 12)}`,
+    'nothing can be saved on it until that is removed',
+  )
   const archive = await repo.git(['archive', '--format=tar', commit, CMS_CONTENT_ROOT, 'public'])
   await new Promise<void>((resolve, reject) => {
     const tar = execFile('tar', ['-x', '-C', dir], (error) => (error ? reject(error) : resolve()))
@@ -742,6 +752,7 @@ export function refusal(error: unknown): CmsAnswer {
       body: { error: `The site did not build, so nothing was published. ${message}` },
     }
   }
+  if (error instanceof SpecialEntryError) return { status: 422, body: { error: message } }
   if (error instanceof PublishBusyError) return { status: 503, body: { error: message } }
   if (error instanceof NoDraftError) return { status: 404, body: { error: message } }
   if (error instanceof RefMovedError) {

@@ -16,7 +16,7 @@ import { isProcessAlive } from '../../shared/process-alive'
 import { type GitRepository, MergeConflictError } from '../git/repository'
 import { NO_METRICS, type PublishingMetrics } from '../metrics'
 import { DraftConflictError, type Drafts, MAIN } from './drafts'
-import { BuildFailedError, checkOutTree } from './releases'
+import { BuildFailedError, checkedOut, checkOutTree } from './releases'
 
 export interface PreviewsOptions {
   repo: GitRepository
@@ -83,7 +83,9 @@ export class Previews {
       })
       const workspace = join(this.options.dir, WORKSPACE)
       await this.clearDeadWorkspaces()
-      await checkOutTree(repo, commit, workspace, this.options.nodeModules)
+      await checkedOut(commit, () =>
+        checkOutTree(repo, commit, workspace, this.options.nodeModules),
+      )
       const cacheDir = join(workspace, '.cache', 'previews')
       // The first preview starts from the site's own build cache, as a publication's does.
       if (!(await exists(cacheDir))) await seedCache(this.options.buildConfig.cacheDir, cacheDir)
