@@ -478,8 +478,14 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
         if (error instanceof CmsPathError) return { status: 400, body: { error: error.message } }
         if (error instanceof OutsideFolderError)
           return { status: 422, body: { error: `Refused: ${error.message}.` } }
-        const reason = error instanceof Error ? error.message : String(error)
-        return { status: 500, body: { error: `the content store could not answer: ${reason}` } }
+        // The reason names files by where they are on the server: the editor gets its code only.
+        const code = (error as NodeJS.ErrnoException | undefined)?.code
+        return {
+          status: 500,
+          body: {
+            error: `the content store could not answer${typeof code === 'string' ? ` (${code.slice(0, 40)})` : ''}`,
+          },
+        }
       }
     },
   }
