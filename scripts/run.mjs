@@ -21,11 +21,13 @@ const PROGRAMS = Object.fromEntries(
     .map((file) => [file.slice(0, -'.ts'.length), join('src', 'programs', file)]),
 )
 /**
- * Worker threads the programs start, compiled beside them: a program finds them in the folder
- * `SITE_PROGRAMS_DIR` names (run without this script, as in tests, they work in-thread).
+ * Worker threads and processes the programs start, compiled beside them: a program finds them
+ * in the folder `SITE_PROGRAMS_DIR` names (run without this script, as in tests, the PDF writer
+ * works in-thread and the card renderer runs its source).
  */
 const WORKERS = {
   'pdf-worker': 'src/engine/pdf/worker.ts',
+  'card-worker': 'src/engine/assets/card-worker.ts',
 }
 /** Compiled versions kept (switching branches back and forth). */
 const KEPT_VERSIONS = 3

@@ -11,8 +11,8 @@
  *   expected, and the files on disk stay as they were.
  */
 import { createHash } from 'node:crypto'
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readdir, readFile, rename } from 'node:fs/promises'
+import { join } from 'node:path'
 import { type ContentProblem, ContentValidationError, formatProblem } from '../content/errors'
 import { formatContentFile } from '../content/file-format'
 import { createFileStore, listContentFiles, parseContentFile } from '../content/file-store'
@@ -21,6 +21,7 @@ import { loadContent } from '../content/load'
 import type { SiteContent } from '../content/site-content'
 import type { ContentSource } from '../content/source'
 import { generatedImageDirOf } from '../shared/images'
+import { OutsideFolderError, removeInside, writeInside } from './inside-folder'
 import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from './paths'
 import { drawingProblem } from './svg'
 
@@ -272,11 +273,10 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
     }
     for (const [file, text] of changes) {
       const path = join(contentDir, file)
-      if (text === null) await rm(path, { force: true })
+      if (text === null) await removeInside(contentDir, path)
       else {
-        await mkdir(dirname(path), { recursive: true })
         // Write beside, then rename: a reader never sees half a file.
-        await writeFile(`${path}.cms-tmp`, text)
+        await writeInside(contentDir, `${path}.cms-tmp`, text)
         await rename(`${path}.cms-tmp`, path)
       }
     }
@@ -342,17 +342,14 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
     const replaced = await Promise.all(
       images.map(({ path }) => readFile(path).catch(() => undefined)),
     )
-    for (const { path, data } of images) {
-      await mkdir(dirname(path), { recursive: true })
-      await writeFile(path, data)
-    }
+    for (const { path, data } of images) await writeInside(publicDir, path, data)
     try {
       await applyChanges(changes, 'This change')
     } catch (error) {
       await Promise.all(
         images.map(({ path }, index) => {
           const before = replaced[index]
-          return before ? writeFile(path, before) : rm(path, { force: true })
+          return before ? writeInside(publicDir, path, before) : removeInside(publicDir, path)
         }),
       )
       throw error
@@ -363,8 +360,7 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
   async function writeMedia(asset: MediaAsset) {
     const path = mediaFileOf(asset.path)
     const data = await checkedImage(asset)
-    await mkdir(dirname(path), { recursive: true })
-    await writeFile(path, data)
+    await writeInside(publicDir, path, data)
   }
 
   async function deletePaths(paths: string[]) {
@@ -395,10 +391,12 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
         data: await readFile(mediaFileOf(path)).catch(() => undefined),
       })),
     )
-    for (const { file } of kept) await rm(file, { force: true })
+    for (const { file } of kept) await removeInside(publicDir, file)
     const added = (await problemsNow()).filter((problem) => !known.has(formatProblem(problem)))
     if (added.length > 0) {
-      await Promise.all(kept.map(({ file, data }) => (data ? writeFile(file, data) : undefined)))
+      await Promise.all(
+        kept.map(({ file, data }) => (data ? writeInside(publicDir, file, data) : undefined)),
+      )
       throw new CmsRequestError(
         `Deleting this image would break the content, so nothing was deleted. ${added
           .map((problem) => formatProblem(problem, CONTENT))
@@ -478,8 +476,16 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
         if (error instanceof CmsRequestError)
           return { status: error.status, body: { error: error.message } }
         if (error instanceof CmsPathError) return { status: 400, body: { error: error.message } }
-        const reason = error instanceof Error ? error.message : String(error)
-        return { status: 500, body: { error: `the content store could not answer: ${reason}` } }
+        if (error instanceof OutsideFolderError)
+          return { status: 422, body: { error: `Refused: ${error.message}.` } }
+        // The reason names files by where they are on the server: the editor gets its code only.
+        const code = (error as NodeJS.ErrnoException | undefined)?.code
+        return {
+          status: 500,
+          body: {
+            error: `the content store could not answer${typeof code === 'string' ? ` (${code.slice(0, 40)})` : ''}`,
+          },
+        }
       }
     },
   }

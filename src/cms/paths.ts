@@ -23,12 +23,30 @@ export const CMS_CONTENT_ROOT = 'content'
 const SHARED = new Set<string>(Object.values(SHARED_FILES))
 const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
-/** The path's segments; anything that could leave the folder it names is refused. */
-export function segmentsOf(path: unknown): string[] {
+/**
+ * The longest name a file or folder of the store or its images may have, in characters. File
+ * systems take 255 bytes, which a name of non-Latin letters reaches sooner: that is refused too.
+ */
+export const MAX_NAME_LENGTH = 100
+const MAX_NAME_BYTES = 255
+
+/**
+ * The path's segments; anything that could leave the folder it names is refused, and so is a
+ * name longer than a file system takes, naming `field` (where the request carried the path).
+ */
+export function segmentsOf(path: unknown, field = 'path'): string[] {
   if (typeof path !== 'string' || path === '') throw new CmsPathError('expected a path')
   const segments = path.replace(/^\/+/, '').split('/')
   if (segments.some((part) => part === '' || part === '.' || part === '..' || part.includes('\\')))
-    throw new CmsPathError(`not a path inside the content store: ${path}`)
+    throw new CmsPathError(`not a path inside the content store: ${path.slice(0, 200)}`)
+  const long = segments.find(
+    (part) => part.length > MAX_NAME_LENGTH || Buffer.byteLength(part) > MAX_NAME_BYTES,
+  )
+  if (long !== undefined) {
+    throw new CmsPathError(
+      `${field}: the name ${JSON.stringify(`${long.slice(0, 40)}…`)} is ${long.length} characters long; a file’s or folder’s name may be ${MAX_NAME_LENGTH} characters at most: choose a shorter one`,
+    )
+  }
   return segments
 }
 

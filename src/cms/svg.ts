@@ -18,7 +18,8 @@
  * 2. The document as browsers read a file served as `image/svg+xml`: parsed as XML (jsdom's
  *    `DOMParser`); not well-formed, or not an `<svg>` of the SVG namespace, is refused. The
  *    site shows drawings with `<img>` and never writes their text into a page, so this is the
- *    only way they are ever parsed.
+ *    only way they are ever parsed. A drawing that would cost too much to draw (too many filter
+ *    primitives, elements filtered, or path data: `costProblem`) is refused here too.
  * 3. DOMPurify, a maintained sanitiser, walks that document in place with its SVG profile
  *    (SVG and its filters; no `<use>`, `<foreignObject>`, `<set>` or `<animate>`), keeping
  *    comments and CDATA sections (it still removes those that hold markup). Whatever it removes
@@ -223,6 +224,66 @@ const MAX_ELEMENTS = 20_000
 const MAX_DEPTH = 128
 const MAX_ATTRIBUTES = 128
 
+/**
+ * What a drawing may cost to draw. librsvg draws each filtered element through its whole filter
+ * at the sharing card's size: a blur and a turbulence took about a quarter of a second an
+ * element on two cores, so a drawing of 5 KB that applied one to 100 shapes held a preview for
+ * a minute. Covers use a few filters at most, and their paths are a few kilobytes.
+ */
+export const MAX_FILTER_PRIMITIVES = 16
+export const MAX_FILTERED_ELEMENTS = 8
+export const MAX_PATH_DATA = 256 * 1024
+
+/** A CSS declaration that applies a filter (`filter: none` applies none). */
+const FILTER_DECLARATION = /(?:^|[;{\s])filter\s*:(?!\s*none\s*(?:;|}|$|!))/i
+
+/** How many elements the rules of a `<style>` that set a filter select (all, when unreadable). */
+function filteredByStyle(root: Element, css: string, all: number): number {
+  let count = 0
+  for (const rule of css.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
+    const [, selector = '', body = ''] = rule
+    if (!FILTER_DECLARATION.test(`;${body}`)) continue
+    try {
+      count += root.querySelectorAll(selector.trim()).length
+    } catch {
+      return all
+    }
+  }
+  return count
+}
+
+/**
+ * A drawing that would cost too much to draw: too many filter primitives, too many elements
+ * a filter applies to (by attribute, style or a `<style>` rule), or too much path data.
+ */
+function costProblem(root: Element): string | undefined {
+  const elements = [root, ...root.getElementsByTagName('*')]
+  const primitives = elements.filter(
+    (element) => element.namespaceURI === SVG_NAMESPACE && /^fe[A-Z]/.test(element.localName),
+  ).length
+  if (primitives > MAX_FILTER_PRIMITIVES)
+    return `has ${primitives} filter primitives (<fe…> elements), more than a drawing may (${MAX_FILTER_PRIMITIVES}): use fewer filters`
+  let filtered = 0
+  let pathData = 0
+  for (const element of elements) {
+    const filter = element.getAttribute('filter')
+    if (
+      (filter !== null && filter.trim().toLowerCase() !== 'none') ||
+      FILTER_DECLARATION.test(`;${element.getAttribute('style') ?? ''}`)
+    )
+      filtered += 1
+    if (element.localName === 'style')
+      filtered += filteredByStyle(root, element.textContent ?? '', elements.length)
+    pathData +=
+      (element.getAttribute('d') ?? '').length + (element.getAttribute('points') ?? '').length
+  }
+  if (filtered > MAX_FILTERED_ELEMENTS)
+    return `applies filters to ${filtered} elements, more than a drawing may (${MAX_FILTERED_ELEMENTS}): filter a group of them once, or fewer shapes`
+  if (pathData > MAX_PATH_DATA)
+    return `has ${Math.ceil(pathData / 1024)} KB of path data, more than a drawing may (${MAX_PATH_DATA / 1024} KB): simplify its paths`
+  return undefined
+}
+
 const skipPast = (text: string, end: string, from: number) => {
   const at = text.indexOf(end, from)
   return at === -1 ? text.length : at + end.length
@@ -327,6 +388,8 @@ export async function drawingProblem(data: Buffer): Promise<string | undefined> 
   const root = document.documentElement
   if (root.localName !== 'svg' || root.namespaceURI !== SVG_NAMESPACE)
     return `is not an SVG drawing: it begins with <${root.nodeName}>, not <svg xmlns="${SVG_NAMESPACE}">`
+  const cost = costProblem(root)
+  if (cost) return cost
 
   const findings: Finding[] = []
   for (const node of document.childNodes) {

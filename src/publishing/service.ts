@@ -14,6 +14,7 @@ import type { BuildConfig } from '../engine/config'
 import { createMailer, type Mailer } from '../server/forms/mail'
 import type { QueueSender, SenderTiming } from '../server/forms/queue-sender'
 import { AuditCheckpoints, CHECKPOINT_REF, mainTrailers } from './audit/anchors'
+import { writeHeldRefusals } from './audit/refusal-limit'
 import { checkAuditKey, recordAuditKey, setAuditKeys, trailOwnedByServiceRole } from './audit/trail'
 import { cloneBare, GitRepository } from './git/repository'
 import { NO_METRICS, type PublishingMetrics, publishingMetrics } from './metrics'
@@ -246,6 +247,7 @@ export async function openPublishingService(
       async close() {
         await sender.stop()
         await mailer.close()
+        await writeHeldRefusals(database).catch(() => {})
         await database.close()
       },
     }

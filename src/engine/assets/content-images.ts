@@ -161,7 +161,7 @@ export async function prepareImages(
       }
       svgs.set(src, svg)
       await writeFile(join(options.outDir, svg.url), text)
-      cards.push({ svgFile: file, outFile: join(options.outDir, cardOf(src)) })
+      cards.push({ svgFile: file, outFile: join(options.outDir, cardOf(src)), name: src })
     }
     const size = svgSize(svg.text)
     if (size) Object.assign(field, size)

@@ -10,6 +10,7 @@ import type { Sharp as SharpImage } from 'sharp'
 import { HASHED_IMAGES_DIR, type ResponsiveImage } from '../../shared/images'
 import { slugify } from '../../shared/slug'
 import { placeFile } from '../cache/place-file'
+import { type CardRenderer, CardTimeLimitError, openCardRenderer } from './card-renderer'
 
 export interface ImageRequest {
   /** As content names it: `/images/…` below the source directory. */
@@ -143,33 +144,39 @@ export interface SvgCard {
   svgFile: string
   outFile: string
   size?: { width: number; height: number }
+  /** How errors name the drawing (`/images/blog/a.svg`); its file when absent. */
+  name?: string
+}
+
+export interface CardOptions {
+  cacheDir?: string
+  /** Draws the cards (a process of its own, with a time limit each); one is opened if absent. */
+  renderer?: CardRenderer
+  /** The time limit of a renderer opened here (`CARD_TIME_LIMIT_MS`). */
+  timeLimitMs?: number
 }
 
 /**
- * Renders an SVG (a blog cover) to a PNG of `size`, cropped to fill it, for `og:image`.
- * Returns the name of its cache entry, or undefined without a cache.
+ * Renders an SVG (a blog cover) to a PNG of `size`, cropped to fill it, for `og:image`, in the
+ * card renderer's process, within its time limit (`./card-renderer.ts`). Returns the name of
+ * its cache entry, or undefined without a cache.
  */
 export async function rasterizeSvgCard(
   svgFile: string,
   outFile: string,
   size = { width: 1200, height: 630 },
-  options: { cacheDir?: string } = {},
+  options: CardOptions & { name?: string } = {},
 ): Promise<string | undefined> {
   const svg = await readSource(svgFile)
   const name = `${hashOf(JSON.stringify({ PIPELINE_VERSION, size, png: SETTINGS.card }), svg)}.png`
   const cacheDir = options.cacheDir && join(options.cacheDir, 'cards')
   await mkdir(dirname(outFile), { recursive: true })
   if (cacheDir && (await placeFile(join(cacheDir, name), outFile).then(ok, fail))) return name
-  const sharp = await loadSharp()
-  const png = await describeFailure(svgFile, async () => {
-    const drawn = await sharp(svg).metadata()
-    // librsvg draws at 72 dpi: scale the density so the drawing covers the card at full
-    // sharpness instead of being enlarged afterwards.
-    const scale = Math.max(size.width / drawn.width, size.height / drawn.height)
-    return sharp(svg, { density: Math.max(1, Math.ceil(72 * scale)) })
-      .resize({ ...size, fit: 'cover' })
-      .png(SETTINGS.card)
-      .toBuffer()
+  const renderer = options.renderer ?? openCardRenderer(rendererOptions(options))
+  const png = await describeFailure(svgFile, () =>
+    renderer.render(svg, size, SETTINGS.card.compressionLevel, options.name ?? svgFile),
+  ).finally(() => {
+    if (!options.renderer) renderer.close()
   })
   if (!cacheDir) {
     await writeFile(outFile, png)
@@ -186,17 +193,35 @@ export async function rasterizeSvgCard(
   return name
 }
 
-/** Renders every card, then drops cached cards the current build no longer has. */
+/** The card renderer's settings: the time limit given, and the build's share of the cores. */
+const rendererOptions = (options: CardOptions) => ({
+  timeLimitMs: options.timeLimitMs,
+  threads: Math.max(1, Math.floor(availableParallelism() / PARALLEL_IMAGES)),
+})
+
+/**
+ * Renders every card (in one renderer process, started only if a card is not cached), then
+ * drops cached cards the current build no longer has.
+ */
 export async function rasterizeSvgCards(
   cards: SvgCard[],
-  options: { cacheDir?: string } = {},
+  options: CardOptions = {},
 ): Promise<void> {
   const run = limiter(PARALLEL_IMAGES)
+  const renderer = options.renderer ?? openCardRenderer(rendererOptions(options))
   const used = await Promise.all(
     cards.map((card) =>
-      run(() => rasterizeSvgCard(card.svgFile, card.outFile, card.size, options)),
+      run(() =>
+        rasterizeSvgCard(card.svgFile, card.outFile, card.size, {
+          ...options,
+          renderer,
+          name: card.name,
+        }),
+      ),
     ),
-  )
+  ).finally(() => {
+    if (!options.renderer) renderer.close()
+  })
   if (options.cacheDir) {
     const cacheDir = join(options.cacheDir, 'cards')
     await mkdir(cacheDir, { recursive: true })
@@ -360,6 +385,9 @@ async function describeFailure<T>(file: string, work: () => Promise<T>): Promise
   try {
     return await work()
   } catch (error) {
+    // It names the drawing and says what to do already.
+    if (error instanceof CardTimeLimitError)
+      throw new Error(`Image ${error.message}`, { cause: error })
     throw new Error(`Image ${file} could not be processed: ${(error as Error).message}`, {
       cause: error,
     })

@@ -41,6 +41,48 @@ export class RefMovedError extends Error {
 /** A path a change may not name: outside the tree, or git's own. */
 export class UnsafePathError extends Error {}
 
+/**
+ * A tree entry git would write as something other than a plain file: a symbolic link (120000),
+ * a submodule (a gitlink, 160000), or any other mode. Checked out, a link would let whatever
+ * the tree puts under its path be written, and read, wherever the link points.
+ */
+export interface SpecialEntry {
+  path: string
+  mode: string
+}
+
+/** The modes of the files the service takes: a regular file, executable or not. */
+const REGULAR_MODES = new Set(['100644', '100755'])
+
+/** What an entry of `mode` is, in the words of a refusal. */
+export function kindOfMode(mode: string): string {
+  if (mode === '120000') return 'a symbolic link'
+  if (mode === '160000') return 'a submodule'
+  return `a file of mode ${mode}`
+}
+
+/** At most this many special entries are named in a refusal; the rest are counted. */
+const NAMED_ENTRIES = 5
+
+/** A tree that holds links, submodules or other entries that are no regular file. */
+export class SpecialEntryError extends Error {
+  constructor(
+    /** What holds them, as the sentence begins: `the remote's main`, `the draft`. */
+    readonly holder: string,
+    readonly entries: SpecialEntry[],
+    /** What to do, as the sentence ends: `remove it on the remote`. */
+    advice = '',
+  ) {
+    const named = entries
+      .slice(0, NAMED_ENTRIES)
+      .map((entry) => `${entry.path} (${kindOfMode(entry.mode)})`)
+    const more = entries.length > NAMED_ENTRIES ? ` and ${entries.length - NAMED_ENTRIES} more` : ''
+    super(
+      `${holder} holds ${named.join(', ')}${more}: the service takes regular files only, no symbolic links or submodules${advice ? `; ${advice}` : ''}`,
+    )
+  }
+}
+
 /** Two lines of work that change the same lines: which files, for the person to re-save. */
 export class MergeConflictError extends Error {
   constructor(readonly files: string[]) {
@@ -196,6 +238,29 @@ export class GitRepository {
   }
 
   /**
+   * The entries of `treeish` (a commit or a tree) that are no regular file: symbolic links,
+   * submodules, anything but modes 100644 and 100755. Empty for a tree the service may write
+   * out.
+   */
+  async specialEntries(treeish: string): Promise<SpecialEntry[]> {
+    const output = await this.git(['ls-tree', '-r', '-z', '--full-tree', treeish])
+    const found: SpecialEntry[] = []
+    for (const line of output.toString('utf8').split('\0')) {
+      if (!line) continue
+      const tab = line.indexOf('\t')
+      const mode = line.slice(0, line.indexOf(' '))
+      if (!REGULAR_MODES.has(mode)) found.push({ path: line.slice(tab + 1), mode })
+    }
+    return found
+  }
+
+  /** Throws `SpecialEntryError` (naming `holder`) when `treeish` has entries no regular file. */
+  async requireRegularFiles(treeish: string, holder: string, advice = ''): Promise<void> {
+    const found = await this.specialEntries(treeish)
+    if (found.length > 0) throw new SpecialEntryError(holder, found, advice)
+  }
+
+  /**
    * Makes a commit of `changes` on `parent` (or on nothing, for a first commit) and moves `ref`
    * to it if `ref` still points at `parent` (or `expected`); throws `RefMovedError` when it moved
    * meanwhile.
@@ -250,7 +315,10 @@ export class GitRepository {
       if (lines.length) {
         await this.git(['update-index', '-z', '--index-info'], `${lines.join('\0')}\0`, env)
       }
-      return (await this.git(['write-tree'], undefined, env)).toString().trim()
+      const tree = (await this.git(['write-tree'], undefined, env)).toString().trim()
+      // No commit of the service carries a link or a submodule, whatever its parent held.
+      await this.requireRegularFiles(tree, 'the tree this change makes')
+      return tree
     } finally {
       await rm(index, { force: true })
     }

@@ -25,6 +25,7 @@ import {
   type FileChange,
   type GitRepository,
   RefMovedError,
+  SpecialEntryError,
   UnsafePathError,
 } from '../git/repository'
 import type { Person } from '../people/roles'
@@ -132,9 +133,12 @@ function versionSent(params: Record<string, unknown>): string | null {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** The repository path of a path the editor names (an entry, or an image). */
-export function repositoryPathOf(cmsPath: unknown): string {
-  const segments = segmentsOf(cmsPath)
+/**
+ * The repository path of a path the editor names (an entry, or an image); `field` names where
+ * the request carried it, for a refusal.
+ */
+export function repositoryPathOf(cmsPath: unknown, field?: string): string {
+  const segments = segmentsOf(cmsPath, field)
   const path = segments.join('/')
   if (segments[0] === CMS_CONTENT_ROOT) return `${CMS_CONTENT_ROOT}/${storeFileOf(path)}`
   if (path.startsWith(`${MEDIA_ROOT}/`) && segments.length > 2) {
@@ -202,8 +206,17 @@ async function sameData(
   )
 }
 
-/** Writes the content and images of `commit` into `dir` (git archive, unpacked by tar). */
+/**
+ * Writes the content and images of `commit` into `dir` (git archive, unpacked by tar). A tree
+ * with a symbolic link or a submodule is refused before anything is written: unpacked, a link
+ * would take the check's writes (an image saved under its path) wherever it points.
+ */
 export async function exportTree(repo: GitRepository, commit: string, dir: string): Promise<void> {
+  await repo.requireRegularFiles(
+    commit,
+    `the version ${commit.slice(0, 12)}`,
+    'nothing can be saved on it until that is removed',
+  )
   const archive = await repo.git(['archive', '--format=tar', commit, CMS_CONTENT_ROOT, 'public'])
   await new Promise<void>((resolve, reject) => {
     const tar = execFile('tar', ['-x', '-C', dir], (error) => (error ? reject(error) : resolve()))
@@ -323,8 +336,8 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
     }
     const draft = await drafts.get(id)
     const tip = await mainTip()
-    for (const asset of assets) {
-      const path = repositoryPathOf(asset.path)
+    for (const [index, asset] of assets.entries()) {
+      const path = repositoryPathOf(asset.path, `assets[${index}].path`)
       if (draft?.files.includes(path)) continue
       if ((await repo.listFiles(tip, path)).length > 0) {
         throw new CmsRequestError(
@@ -408,7 +421,7 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
     const t = TEXTS[person.language]
     const named = Array.isArray(params.paths) ? params.paths : [params.path]
     if (named.length === 0 || named.length > 20) throw new CmsRequestError(t.whichFiles)
-    const paths = [...new Set(named.map(repositoryPathOf))]
+    const paths = [...new Set(named.map((path) => repositoryPathOf(path)))]
     const images = paths.filter((path) => path.startsWith(`${MEDIA_ROOT}/`))
     let id: string
     if (paths.some((path) => Object.values(SETTINGS_FILES).includes(path))) {
@@ -470,7 +483,7 @@ export function createCmsApi({ repo, drafts, publisher, previewUrl }: CmsApiOpti
   async function uploadAsDraft(person: Person, params: Record<string, unknown>) {
     const t = TEXTS[person.language]
     const asset = isRecord(params.asset) ? params.asset : {}
-    const path = repositoryPathOf(asset.path)
+    const path = repositoryPathOf(asset.path, 'asset.path')
     if (!path.startsWith(`${MEDIA_ROOT}/`) || !MEDIA_TYPES.test(path)) {
       throw new CmsRequestError(t.notAnImage(path), 400)
     }
@@ -742,6 +755,7 @@ export function refusal(error: unknown): CmsAnswer {
       body: { error: `The site did not build, so nothing was published. ${message}` },
     }
   }
+  if (error instanceof SpecialEntryError) return { status: 422, body: { error: message } }
   if (error instanceof PublishBusyError) return { status: 503, body: { error: message } }
   if (error instanceof NoDraftError) return { status: 404, body: { error: message } }
   if (error instanceof RefMovedError) {

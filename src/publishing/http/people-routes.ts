@@ -6,13 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { unanchoredOf, verifyWithAnchors } from '../audit/anchors'
-import {
-  AUDIT_ACTIONS,
-  type AuditAction,
-  appendAudit,
-  exportAudit,
-  readAudit,
-} from '../audit/trail'
+import { appendRefusal } from '../audit/refusal-limit'
+import { AUDIT_ACTIONS, type AuditAction, exportAudit, readAudit } from '../audit/trail'
 import { auditPage, forbiddenPage, peoplePage } from '../pages/manage'
 import { peopleView } from '../pages/people-view'
 import {
@@ -61,7 +56,7 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
     const decision = decide(person)
     if (decision.allowed) return person
     if (!reading) {
-      await appendAudit(
+      await appendRefusal(
         database,
         {
           actor: person.email,

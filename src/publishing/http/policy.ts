@@ -9,9 +9,9 @@ import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { STRICT_TRANSPORT_SECURITY } from '../../shared/http-headers'
+import { appendRefusal } from '../audit/refusal-limit'
 import { anchorWanted, requestRecordSettled, withRequestRecord } from '../audit/refusal-record'
 import { findUnstorable, unstorableMessage } from '../audit/storable'
-import { appendAudit } from '../audit/trail'
 import { type HttpContext, isRecord, JSON_TYPE, pathOf } from './requests'
 
 /**
@@ -70,7 +70,7 @@ async function recordRefusal(
   const person = await context.signedIn(request).catch(() => null)
   if (!person) return
   const { database, clock } = context.service
-  await appendAudit(
+  await appendRefusal(
     database,
     { actor: person.email, action: 'refusal', subject: subject.slice(0, 200), details },
     clock(),
@@ -251,7 +251,7 @@ export function registerPolicy(app: FastifyInstance, context: HttpContext): void
     // Recorded for a signed-in person only: nobody without an account can grow the trail.
     if (person && !reading(request)) {
       const action = isRecord(request.body) ? request.body.action : undefined
-      await appendAudit(
+      await appendRefusal(
         service.database,
         {
           actor: person.email,

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { siteTarget } from '../../server/request-path'
 import { createStaticHandler, readSitePolicy } from '../../server/static-files'
 import { checkDraftId, DraftConflictError, MAIN } from '../workflow/drafts'
+import { PreviewTimeoutError } from '../workflow/previews'
 import { BuildFailedError } from '../workflow/releases'
 import { IMAGE_POLICY } from './policy'
 import { cookieOf, type HttpContext, refuse } from './requests'
@@ -47,7 +48,7 @@ export function registerPreviews(app: FastifyInstance, context: HttpContext): vo
       if (!person) return reply.redirect('/sign-in', 303)
       const id = `${request.params.collection}/${request.params.slug}`
       try {
-        const folder = await service.previews.siteOf(checkDraftId(id))
+        const folder = await service.previews.siteOf(checkDraftId(id), person.email)
         const draft = await service.drafts.get(id)
         if (!folder || !draft) return refuse(reply, 404, `There is no draft ${id} to preview.`)
         reply.header(
@@ -58,6 +59,7 @@ export function registerPreviews(app: FastifyInstance, context: HttpContext): vo
         return reply.redirect(await service.previews.pageOf(folder, file), 303)
       } catch (error) {
         if (error instanceof DraftConflictError) return refuse(reply, 409, error.message)
+        if (error instanceof PreviewTimeoutError) return refuse(reply, 503, error.message)
         if (error instanceof BuildFailedError) {
           return refuse(reply, 422, `The site does not build with this draft. ${error.message}`)
         }
@@ -71,9 +73,10 @@ export function registerPreviews(app: FastifyInstance, context: HttpContext): vo
   /** A page or file of the preview the person opened last, or `undefined`. */
   const fromPreview = async (request: FastifyRequest) => {
     const id = cookieOf(request, PREVIEW_COOKIE) ?? ''
-    if (!id || !(await signedIn(request))) return undefined
+    const person = id ? await signedIn(request) : null
+    if (!person) return undefined
     const folder = await Promise.resolve()
-      .then(() => service.previews.siteOf(checkDraftId(id)))
+      .then(() => service.previews.siteOf(checkDraftId(id), person.email))
       .catch(() => null)
     if (!folder) return undefined
     const target = siteTarget(request.url)

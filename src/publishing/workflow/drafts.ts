@@ -8,6 +8,7 @@
  * every action and refusal goes to the audit trail in the same transaction as its record.
  */
 import type { Database } from '../../database/database'
+import { appendRefusal } from '../audit/refusal-limit'
 import { appendAudit } from '../audit/trail'
 import {
   authorOf,
@@ -119,7 +120,7 @@ export async function refuseUnless(
   details: Record<string, unknown> = {},
 ): Promise<void> {
   if (decision.allowed) return
-  await appendAudit(
+  await appendRefusal(
     database,
     {
       actor: person.email,
@@ -762,7 +763,7 @@ export class Drafts {
       tree = await this.repo.mergeTrees(mainBefore, draft.head)
     } catch (error) {
       if (error instanceof MergeConflictError) {
-        await appendAudit(
+        await appendRefusal(
           this.database,
           {
             actor: person.email,
@@ -854,7 +855,7 @@ export class Drafts {
     subject: string,
     details: { code: string; reason: string; action?: string },
   ): Promise<void> {
-    await appendAudit(
+    await appendRefusal(
       this.database,
       { actor: person.email, action: 'refusal', subject: subject.slice(0, 200), details },
       this.clock(),

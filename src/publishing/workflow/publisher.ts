@@ -24,8 +24,10 @@ import {
   commitsBetween,
   fetchBranch,
   type GitRepository,
+  kindOfMode,
   MergeConflictError,
   pushBranch,
+  SpecialEntryError,
 } from '../git/repository'
 import { NO_METRICS, type PublicationOutcome, type PublishingMetrics } from '../metrics'
 import { personOf } from '../people/people'
@@ -126,6 +128,17 @@ export class UpstreamConflictError extends Error {
     super(
       `the remote's main changed the same files as the published content (${files.join(', ')}): merge it there, then publish again`,
     )
+  }
+}
+
+/**
+ * The remote's main holds what the service does not take (a symbolic link, a submodule): its
+ * commits are not taken in, and nothing is published until they are gone there.
+ */
+export class UpstreamSpecialEntryError extends UpstreamConflictError {
+  constructor(readonly refusal: SpecialEntryError) {
+    super(refusal.entries.map((entry) => entry.path))
+    this.message = refusal.message
   }
 }
 
@@ -798,6 +811,35 @@ export class Publisher {
     const theirs = await fetchBranch(repo, remote.url, remote.branch)
     const ours = await repo.resolve(MAIN)
     if (!theirs || !ours || theirs === ours || (await repo.isAncestor(theirs, ours))) return
+    // A link or a submodule would be written out by every build and preview: refused whole.
+    const special = await repo.specialEntries(theirs)
+    if (special.length > 0) {
+      const refusal = new SpecialEntryError(
+        `the remote's main (${theirs.slice(0, 12)})`,
+        special,
+        'nothing was taken in: remove them on the remote, then publish again',
+      )
+      await appendAudit(
+        database,
+        {
+          actor: SERVICE,
+          action: 'refusal',
+          subject: remote.branch,
+          before: ours,
+          after: theirs,
+          details: {
+            code: 'special-files',
+            files: special.slice(0, 50).map((entry) => ({
+              path: entry.path,
+              kind: kindOfMode(entry.mode),
+            })),
+            reason: refusal.message,
+          },
+        },
+        this.clock(),
+      )
+      throw new UpstreamSpecialEntryError(refusal)
+    }
     let next = theirs
     if (!(await repo.isAncestor(ours, theirs))) {
       let tree: string

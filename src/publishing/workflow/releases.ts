@@ -18,7 +18,7 @@ import { basename, join } from 'node:path'
 import type { BuildReport } from '../../engine/build'
 import { seedCache } from '../../engine/cache/seed'
 import type { BuildConfig } from '../../engine/config'
-import type { GitRepository } from '../git/repository'
+import { type GitRepository, SpecialEntryError } from '../git/repository'
 
 const exists = (path: string) =>
   access(path).then(
@@ -96,7 +96,7 @@ export class Releases {
     commit: string,
     now: Date,
   ): Promise<{ folder: string; report: BuildReport }> {
-    await this.checkOut(repo, commit)
+    await checkedOut(commit, () => this.checkOut(repo, commit))
     await mkdir(this.options.dir, { recursive: true })
     const folder = await this.freeName(commit, now)
     const live = await this.current()
@@ -193,9 +193,24 @@ export class Releases {
 }
 
 /**
+ * Runs a check-out of `commit`; a tree the service does not write out (a symbolic link, a
+ * submodule) fails as a build does, with the paths named.
+ */
+export async function checkedOut(commit: string, checkOut: () => Promise<void>): Promise<void> {
+  try {
+    await checkOut()
+  } catch (error) {
+    if (error instanceof SpecialEntryError) throw new BuildFailedError(error.message, commit)
+    throw error
+  }
+}
+
+/**
  * A working tree of the service's own at `commit`: changed files rewritten, removed files
  * deleted, the rest left untouched (their times too, which the build's caches read), with an
  * index of its own beside it. The service's `node_modules` is linked in, as the tree has none.
+ * A tree with a symbolic link or a submodule is refused (`SpecialEntryError`) before anything
+ * is written: checked out, a link would take the build's reads and writes outside.
  */
 export async function checkOutTree(
   repo: GitRepository,
@@ -203,6 +218,7 @@ export async function checkOutTree(
   workspace: string,
   nodeModules: string,
 ): Promise<void> {
+  await repo.requireRegularFiles(commit, `commit ${commit.slice(0, 12)}`, 'nothing was built')
   await mkdir(workspace, { recursive: true })
   await repo.git(['read-tree', '-u', '--reset', commit], undefined, {
     GIT_INDEX_FILE: `${workspace}.index`,

@@ -411,3 +411,62 @@ describe('drawings editors upload: what is refused, and why', () => {
     expect(await readFile(stored('kept.svg'), 'utf8')).toBe(before)
   })
 })
+
+describe('drawings that would cost too much to draw', () => {
+  /** The probe's cover: 5 KB, one blur and turbulence applied to 100 shapes (a minute to draw). */
+  const FILTER =
+    '<defs><filter id="f"><feGaussianBlur stdDeviation="100"/><feTurbulence baseFrequency="0.9"/></filter></defs>'
+  const shapes = (count: number, attributes: string) =>
+    Array.from(
+      { length: count },
+      (_, index) => `<rect x="${index}" width="1200" height="630" ${attributes}/>`,
+    ).join('')
+
+  const refusals: [string, string, RegExp][] = [
+    [
+      'a filter applied to 100 shapes',
+      svg(FILTER + shapes(100, 'filter="url(#f)"')),
+      /^slow\.svg applies filters to 100 elements, more than a drawing may \(8\): filter a group of them once, or fewer shapes$/,
+    ],
+    [
+      'a filter applied to 100 shapes by their style',
+      svg(FILTER + shapes(100, 'style="fill: red; filter: url(#f)"')),
+      /^slow\.svg applies filters to 100 elements, more than a drawing may \(8\)/,
+    ],
+    [
+      'a filter applied to 100 shapes by a <style> rule',
+      svg(`<style>rect { filter: url(#f) }</style>${FILTER}${shapes(100, '')}`),
+      /^slow\.svg applies filters to 100 elements, more than a drawing may \(8\)/,
+    ],
+    [
+      'a filter of 40 primitives',
+      svg(
+        `<defs><filter id="f">${'<feGaussianBlur stdDeviation="50"/>'.repeat(40)}</filter></defs><rect filter="url(#f)"/>`,
+      ),
+      /^slow\.svg has 40 filter primitives \(<fe…> elements\), more than a drawing may \(16\): use fewer filters$/,
+    ],
+    [
+      'a path of 300 KB',
+      svg(`<path d="M0 0${' L1 1'.repeat(60_000)}"/>`),
+      /^slow\.svg has 293 KB of path data, more than a drawing may \(256 KB\): simplify its paths$/,
+    ],
+  ]
+
+  it.each(refusals)(
+    'refuses %s, naming file and limit, and writes nothing',
+    async (_what, drawing, reason) => {
+      expect(Buffer.byteLength(drawing)).toBeLessThan(1024 * 1024)
+      const { status, body } = await upload('slow.svg', drawing)
+      expect(status).toBe(400)
+      expect((body as { error: string }).error).toMatch(reason)
+      expect(existsSync(stored('slow.svg'))).toBe(false)
+    },
+  )
+
+  it('takes a few filtered shapes, a filter turned off and a backdrop-filter', async () => {
+    const drawing = svg(
+      `<style>rect { filter: none }</style>${FILTER}${shapes(8, 'filter="url(#f)"')}${shapes(20, 'style="backdrop-filter: blur(2px)"')}`,
+    )
+    expect((await upload('fine.svg', drawing)).status).toBe(200)
+  })
+})

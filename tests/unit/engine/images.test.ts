@@ -2,6 +2,8 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { drawingProblem } from '../../../src/cms/svg'
+import { openCardRenderer } from '../../../src/engine/assets/card-renderer'
 import {
   processImages,
   rasterizeSvgCard,
@@ -328,6 +330,40 @@ describe('SVG cards', () => {
     const kept = await filesWithTimes(join(cacheDir, 'cards'))
     expect(kept.size).toBe(1)
     expect([...kept].every(([name, time]) => cached.get(name) === time)).toBe(true)
+  })
+
+  it('stops a drawing that passes the check but draws too slowly, and draws the next card', async () => {
+    // Eight shapes through a blur and turbulence: within the check's limits, four seconds to
+    // draw on two cores (the limit here is 0.4 s).
+    const shapes = Array.from(
+      { length: 8 },
+      (_, index) => `<rect x="${index}" width="1200" height="630" filter="url(#f)"/>`,
+    ).join('')
+    const slow = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630"><defs><filter id="f"><feGaussianBlur stdDeviation="100"/><feTurbulence baseFrequency="0.9" numOctaves="4"/></filter></defs>${shapes}</svg>`
+    expect(await drawingProblem(Buffer.from(slow))).toBeUndefined()
+    const svgFile = join(root, 'slow.svg')
+    await writeFile(svgFile, slow)
+    const renderer = openCardRenderer({ timeLimitMs: 400 })
+    try {
+      const started = performance.now()
+      await expect(
+        rasterizeSvgCards(
+          [{ svgFile, outFile: join(root, 'slow/card.png'), name: '/images/blog/slow.svg' }],
+          { renderer },
+        ),
+      ).rejects.toThrow(
+        'Image /images/blog/slow.svg: drawing its sharing card took longer than 0.4 s, so it was stopped; simplify the drawing (fewer filters, shapes or path data)',
+      )
+      // Stopped at its limit, not drawn to the end.
+      expect(performance.now() - started).toBeLessThan(3000)
+      // The renderer goes on with a process of its own for the next card.
+      await rasterizeSvgCards(
+        [{ svgFile: join(sourceDir, 'images/blog/cover.svg'), outFile: join(root, 'after/a.png') }],
+        { renderer },
+      )
+    } finally {
+      renderer.close()
+    }
   })
 
   it('names a missing SVG in its error', async () => {
