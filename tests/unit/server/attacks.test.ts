@@ -416,6 +416,33 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
     expect(total).toBe(6)
   })
 
+  it('spends none of a mailbox’s allowance on sign-ups that mail nothing', async () => {
+    expect((await post(signUp('victim@example.com'))).statusCode).toBe(200)
+    const [first] = await service.inbox.waitFor(1)
+    // Repeats within the cooling period mail nothing, and so spend nothing.
+    for (let n = 0; n < 6; n++)
+      expect((await post(signUp('victim@example.com'))).statusCode).toBe(200)
+    await service.app.inject({ method: 'POST', url: pathOf(linkIn(first, '/confirm')) })
+    // Nor do sign-ups of a confirmed address, an hour later.
+    clock += 61 * 60_000
+    for (let n = 0; n < 6; n++)
+      expect((await post(signUp('victim@example.com'))).statusCode).toBe(200)
+    await settle()
+    expect(service.inbox.mails).toHaveLength(1)
+    // The owner still has the mailbox's three mails of this hour.
+    const { topics: _, ...noTopics } = signUp('victim@example.com')
+    expect((await post(noTopics, {}, 'productupdates')).statusCode).toBe(200)
+    await post(signUp('victim+shop@example.com'))
+    await post(signUp('victim-news@example.com'))
+    await service.inbox.waitFor(4)
+    await settle()
+    expect(service.inbox.mails).toHaveLength(4)
+    // And no more: a fourth mail this hour is still refused.
+    await post(signUp('victim+4@example.com'))
+    await settle()
+    expect(service.inbox.mails).toHaveLength(4)
+  })
+
   it('counts sub-addresses with a hyphen, Proton’s and Fastmail’s spellings as one mailbox, and refuses % routing', async () => {
     const spellings = {
       'example.com': [
@@ -791,6 +818,26 @@ describe.each(databases())(
       expect(shares).toEqual({ rows: 1 + 10 + 2 + 1, plain: 0 })
       expect(logs.join('')).toContain('sign-up from a network that had its share of mails')
       expect(logs.join('')).not.toMatch(/127\.0\.|2001:db8/)
+    })
+
+    it('spends none of a mailbox’s allowance on sign-ups a network’s share refuses', async () => {
+      const attacker = (n: number) => ({ localAddress: `127.0.0.${n + 2}` })
+      for (let n = 0; n < 4; n++) {
+        expect((await signUpFrom(attacker(n), `filler${n}@example.com`)).status).toBe(200)
+      }
+      // The network had its share: its sign-ups of the victim are refused, and cost her nothing.
+      for (let n = 4; n < 10; n++) {
+        expect((await signUpFrom(attacker(n), `victim+${n}@example.com`)).status).toBe(429)
+      }
+      for (let n = 1; n <= 3; n++) {
+        const own = await signUpFrom({ localAddress: `127.0.${n}.9` }, `victim+own${n}@example.com`)
+        expect(own.status).toBe(200)
+      }
+      await service.inbox.waitFor(7)
+      const toVictim = service.inbox.mails.filter((mail) =>
+        mail.to?.[0]?.address?.startsWith('victim+own'),
+      )
+      expect(toVictim).toHaveLength(3)
     })
 
     it('logs a client that resets its connection mid-request at info level at most', async () => {
