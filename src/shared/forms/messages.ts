@@ -9,6 +9,7 @@ import { answerField, type FormDefinition } from './definition'
 export const ERROR_CODES = [
   'required',
   'email',
+  'emailDomain',
   'tooLong',
   'choice',
   'chooseOne',
@@ -64,6 +65,8 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
     errors: {
       required: 'Please fill in this field.',
       email: 'Please enter a valid e-mail address, such as name@example.com.',
+      emailDomain:
+        'We cannot send e-mails to this domain: it is reserved for tests or local networks. Please enter another address.',
       tooLong: 'Please shorten this answer.',
       choice: 'Please choose one of the answers offered.',
       chooseOne: 'Please choose at least one.',
@@ -112,6 +115,8 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
     errors: {
       required: 'Bitte füllen Sie dieses Feld aus.',
       email: 'Bitte geben Sie eine gültige E-Mail-Adresse ein, zum Beispiel name@beispiel.de.',
+      emailDomain:
+        'An diese Domain können wir keine E-Mails senden: Sie ist für Tests oder lokale Netze reserviert. Bitte geben Sie eine andere Adresse ein.',
       tooLong: 'Bitte kürzen Sie diese Antwort.',
       choice: 'Bitte wählen Sie eine der angebotenen Antworten.',
       chooseOne: 'Bitte wählen Sie mindestens eine Option.',

@@ -17,6 +17,7 @@ import {
   type Question,
   type SurveyForm,
 } from './definition'
+import { hasValidLabels, isReservedDomain } from './domain'
 import { ERROR_CODES, type ErrorCode, type FieldError } from './messages'
 
 const fail = (code: ErrorCode) => ({ error: code, abort: true })
@@ -67,7 +68,9 @@ const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{1,62}
 /**
  * The address as stored and mailed: lowercase, its domain in ASCII (`bücher.de` becomes
  * `xn--bcher-kva.de`); undefined for anything that is not one plain address (a display name,
- * a group, a comment, control characters).
+ * a group, a comment, control characters, a label `xn--…` that is no international name).
+ * A well-formed address at a domain reserved for special use (`.test`, `.local`, …) is one:
+ * the form refuses it with an error of its own (`emailDomain`).
  */
 export function normalizeEmail(value: string): string | undefined {
   const text = value.trim()
@@ -89,12 +92,18 @@ export function normalizeEmail(value: string): string | undefined {
   } catch {
     return undefined
   }
-  if (!DOMAIN.test(ascii)) return undefined
+  if (!DOMAIN.test(ascii) || !hasValidLabels(ascii)) return undefined
   const address = `${local.toLowerCase()}@${ascii}`
   return address.length <= MAX_EMAIL_LENGTH ? address : undefined
 }
 
 const trimmed = (value: string) => value.trim()
+
+/** The domain of an address `normalizeEmail` takes, as it stores it. */
+const domainOf = (value: string) => {
+  const address = normalizeEmail(value) ?? ''
+  return address.slice(address.lastIndexOf('@') + 1)
+}
 
 /** A list of values: a form sends one value as a string, several as an array. */
 const values = (value: unknown): string[] | undefined =>
@@ -131,6 +140,7 @@ function listSchema(form: ListForm) {
       z.refine((value) => trimmed(value) !== '', fail('required')),
       z.refine((value) => trimmed(value).length <= MAX_EMAIL_LENGTH, fail('tooLong')),
       z.refine((value) => normalizeEmail(value) !== undefined, fail('email')),
+      z.refine((value) => !isReservedDomain(domainOf(value)), fail('emailDomain')),
     ),
     consent: z.literal(['yes', 'on', true], fail('consent')),
     ...topics,

@@ -687,6 +687,54 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
     expect(printable.statusCode).toBe(200)
   })
 
+  it('refuses addresses at reserved domains and broken international names, in the visitor’s language', async () => {
+    const reserved = [
+      'x@printer.local',
+      'x@mail.invalid',
+      'x@site.test',
+      'x@host.example',
+      'x@app.localhost',
+      'x@hiddenservice.onion',
+      'x@router.home.arpa',
+      'x@corp.internal',
+    ]
+    for (const email of reserved) {
+      const answer = await post(signUp(email))
+      expect(answer.statusCode, email).toBe(422)
+      expect(answer.json().errors, email).toEqual([{ field: 'email', code: 'emailDomain' }])
+    }
+    const broken = await post(signUp('x@xn--a.org'))
+    expect(broken.statusCode).toBe(422)
+    expect(broken.json().errors).toEqual([{ field: 'email', code: 'email' }])
+    // Without script: a page naming the field and what to do, in the form's language.
+    const page = (email: string, language: string) =>
+      service.app.inject({
+        method: 'POST',
+        url: '/api/forms/newsletter',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+        payload: new URLSearchParams({
+          email,
+          topics: 'services',
+          consent: 'yes',
+          version: 'v1',
+          language,
+        }).toString(),
+        remoteAddress: `10.200.${posted++ % 250}.1`,
+      })
+    const english = await page('x@printer.local', 'en')
+    expect(english.statusCode).toBe(422)
+    expect(english.body).toContain(
+      '<strong>E-mail address:</strong> We cannot send e-mails to this domain',
+    )
+    const german = await page('x@printer.local', 'de')
+    expect(german.body).toContain(
+      '<strong>E-Mail-Adresse:</strong> An diese Domain können wir keine E-Mails senden',
+    )
+    await settle()
+    expect(service.inbox.mails).toHaveLength(0)
+    expect(await service.query('SELECT * FROM subscribers')).toEqual([])
+  })
+
   it('takes no address literal for a domain', async () => {
     for (const email of ['ip@127.0.0.10', 'ip@[127.0.0.1]', 'ip@0x7f.1', 'ip@example.123']) {
       const answer = await post(signUp(email))

@@ -170,6 +170,41 @@ describe('form validation', () => {
     expect(result.ok ? [] : result.errors).toEqual([{ field, code }])
   })
 
+  it.each(['x@xn--a.org', 'x@xn--abc.example.com', 'x@xn--zz.de', 'x@sub.xn--.org'])(
+    'refuses %s: its label is no international name',
+    (email) => {
+      const result = validateSubmission(list, { ...body, email })
+      expect(result.ok ? [] : result.errors).toEqual([{ field: 'email', code: 'email' }])
+    },
+  )
+
+  it('takes international domains, as punycode or not', () => {
+    for (const [email, stored] of [
+      ['x@bücher.de', 'x@xn--bcher-kva.de'],
+      ['x@xn--bcher-kva.de', 'x@xn--bcher-kva.de'],
+      ['x@испытание.рф', 'x@xn--80akhbyknj4f.xn--p1ai'],
+    ]) {
+      const result = validateSubmission(list, { ...body, email })
+      expect(result.ok && result.value.kind === 'list' && result.value.email, email).toBe(stored)
+    }
+  })
+
+  it.each([
+    'x@printer.local',
+    'x@mail.invalid',
+    'x@site.test',
+    'x@host.example',
+    'x@app.localhost',
+    'x@abcdefghijklmnop.onion',
+    'x@router.home.arpa',
+    'x@corp.internal',
+    'x@name.alt',
+    'x@HOST.LOCAL',
+  ])('refuses %s: its domain is reserved and reaches no mailbox', (email) => {
+    const result = validateSubmission(list, { ...body, email })
+    expect(result.ok ? [] : result.errors).toEqual([{ field: 'email', code: 'emailDomain' }])
+  })
+
   it('counts errors in words in both languages', () => {
     expect(summaryText('en', 1)).toBe('Please correct 1 entry:')
     expect(summaryText('de', 3)).toBe('Bitte korrigieren Sie 3 Angaben:')
