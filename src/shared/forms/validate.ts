@@ -113,11 +113,27 @@ const values = (value: unknown): string[] | undefined =>
       ? value
       : undefined
 
-/** At least one value, each one of `allowed`. */
+/**
+ * The values chosen, each once, in the order first sent: a form sends a checkbox once; a
+ * repeated value is dropped rather than stored (and proved) as many times as it came.
+ */
+const chosen = (value: unknown): string[] => [
+  ...new Set((values(value) ?? []).filter((v) => v !== '')),
+]
+
+/**
+ * No more values than there are options (and so no list of thousands to check): a value
+ * sent twice is harmless and dropped, a list longer than the form's options is no form's.
+ */
+const withinOptions = (allowed: ReadonlySet<string>) =>
+  z.refine((value: unknown) => (values(value) ?? []).length <= allowed.size, fail('choice'))
+
+/** At least one value, each one of `allowed`, no more than there are. */
 const someOf = (allowed: ReadonlySet<string>) =>
   z.unknown().check(
     z.refine((value) => value !== undefined, fail('chooseOne')),
     z.refine((value) => values(value) !== undefined, fail('invalid')),
+    withinOptions(allowed),
     z.refine((value) => (values(value) ?? []).some((v) => v !== ''), fail('chooseOne')),
     z.refine(
       (value) => (values(value) ?? []).every((v) => v === '' || allowed.has(v)),
@@ -158,6 +174,7 @@ function answerSchema(question: Question) {
       const allowed = new Set(question.options.map((option) => option.id))
       check = z.unknown().check(
         z.refine((value) => values(value) !== undefined, fail('invalid')),
+        withinOptions(allowed),
         z.refine(
           (value) => question.type === 'multiple' || (values(value) ?? []).length <= 1,
           fail('choice'),
@@ -286,7 +303,7 @@ export function validateSubmission(form: FormDefinition, body: unknown): Validat
       value: {
         kind: 'list',
         email: normalizeEmail(String(data.email)) ?? '',
-        topics: (values(data.topics) ?? []).filter((v) => v !== ''),
+        topics: chosen(data.topics),
         language,
         version: form.version,
         bot,
@@ -303,9 +320,9 @@ export function validateSubmission(form: FormDefinition, body: unknown): Validat
       const text = trimmed(String(value))
       if (text !== '') answers[question.id] = text
     } else {
-      const chosen = (values(value) ?? []).filter((v) => v !== '')
-      if (chosen.length > 0)
-        answers[question.id] = question.type === 'single' ? (chosen[0] as string) : chosen
+      const picked = chosen(value)
+      if (picked.length > 0)
+        answers[question.id] = question.type === 'single' ? (picked[0] as string) : picked
     }
   }
   return { ok: true, value: { kind: 'survey', answers, language, version: form.version, bot } }

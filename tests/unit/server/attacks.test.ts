@@ -687,6 +687,46 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
     expect(printable.statusCode).toBe(200)
   })
 
+  it('stores each chosen topic and answer once, and refuses more choices than offered (422)', async () => {
+    const flood = await post(signUp('ada@example.com', { topics: Array(3000).fill('services') }))
+    expect(flood.statusCode).toBe(422)
+    expect(flood.json().errors).toEqual([{ field: 'topics', code: 'choice' }])
+    const survey = {
+      'answers.role': 'partner',
+      'answers.satisfaction': '3',
+      version: '3',
+      language: 'en',
+    }
+    const answers = await post(
+      { ...survey, 'answers.services': Array(5000).fill('cards') },
+      {},
+      'survey',
+    )
+    expect(answers.statusCode).toBe(422)
+    expect(answers.json().errors).toEqual([{ field: 'answers.services', code: 'choice' }])
+    expect(await service.query('SELECT * FROM survey_responses')).toEqual([])
+    expect(await service.query('SELECT * FROM subscribers')).toEqual([])
+    // Twice the same value, as a hand-made request may send it: kept once.
+    const twice = await post(signUp('ada@example.com', { topics: ['services', 'services'] }))
+    expect(twice.statusCode).toBe(200)
+    const repeated = await post(
+      { ...survey, 'answers.services': ['loans', 'loans', 'cards'] },
+      {},
+      'survey',
+    )
+    expect(repeated.statusCode).toBe(200)
+    const [subscriber] = await service.query<{ topics: string[] }>('SELECT topics FROM subscribers')
+    expect(subscriber?.topics).toEqual(['services'])
+    const [proof] = await service.query<{ topics: string[] }>(
+      'SELECT topics FROM subscription_events',
+    )
+    expect(proof?.topics).toEqual(['services'])
+    const [response] = await service.query<{ answers: Record<string, unknown> }>(
+      'SELECT answers FROM survey_responses',
+    )
+    expect(response?.answers.services).toEqual(['loans', 'cards'])
+  })
+
   it('refuses addresses at reserved domains and broken international names, in the visitor’s language', async () => {
     const reserved = [
       'x@printer.local',

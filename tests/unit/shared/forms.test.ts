@@ -170,6 +170,29 @@ describe('form validation', () => {
     expect(result.ok ? [] : result.errors).toEqual([{ field, code }])
   })
 
+  it('keeps each choice once, and refuses more choices than the form offers', () => {
+    const signUp = validateSubmission(list, { ...body, topics: ['a', 'b', 'a'] })
+    expect(signUp.ok ? [] : signUp.errors).toEqual([{ field: 'topics', code: 'choice' }])
+    const twice = validateSubmission(list, { ...body, topics: ['b', 'b'] })
+    expect(twice.ok && twice.value.kind === 'list' && twice.value.topics).toEqual(['b'])
+    const flood = validateSubmission(list, { ...body, topics: Array(3000).fill('a') })
+    expect(flood.ok ? [] : flood.errors).toEqual([{ field: 'topics', code: 'choice' }])
+    const answers = (uses: string[]) =>
+      validateSubmission(survey, {
+        'answers.role': 'x',
+        'answers.uses': uses,
+        version: '2',
+        language: 'en',
+      })
+    const repeated = answers(['y', 'y'])
+    expect(repeated.ok && repeated.value.kind === 'survey' && repeated.value.answers).toEqual({
+      role: 'x',
+      uses: ['y'],
+    })
+    const many = answers(Array(5000).fill('x'))
+    expect(many.ok ? [] : many.errors).toEqual([{ field: 'answers.uses', code: 'choice' }])
+  })
+
   it.each(['x@xn--a.org', 'x@xn--abc.example.com', 'x@xn--zz.de', 'x@sub.xn--.org'])(
     'refuses %s: its label is no international name',
     (email) => {
