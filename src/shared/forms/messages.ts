@@ -39,6 +39,8 @@ interface Messages {
   required: string
   optional: string
   sending: string
+  /** The hint of a text answer: how long it may be, `{count}` characters (`textLength`). */
+  maxLength: string
   /** Reasons a form could not be sent at all. */
   failed: {
     network: string
@@ -84,6 +86,7 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
     required: 'required',
     optional: 'optional',
     sending: 'Sending …',
+    maxLength: 'At most {count} characters.',
     failed: {
       network: 'The form could not be sent. Please check your connection and try again.',
       rateLimited: 'Too many attempts from your connection. Please wait a few minutes.',
@@ -135,6 +138,7 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
     required: 'Pflichtfeld',
     optional: 'optional',
     sending: 'Wird gesendet …',
+    maxLength: 'Höchstens {count} Zeichen.',
     failed: {
       network:
         'Das Formular konnte nicht gesendet werden. Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',

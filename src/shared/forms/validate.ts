@@ -105,6 +105,27 @@ const domainOf = (value: string) => {
   return address.slice(address.lastIndexOf('@') + 1)
 }
 
+/**
+ * The length of a text as its visitor counts it: in characters (Unicode code points), so an
+ * emoji or a letter beyond the Basic Multilingual Plane is one, not two UTF-16 units. The page
+ * (its hint and its check before sending) and the service count the same way. Code points,
+ * not grapheme clusters: their count is the same in every browser and Node.js (grapheme rules
+ * change with each Unicode version), and bounds what is stored (four bytes each at most).
+ */
+export function textLength(text: string): number {
+  let length = 0
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    // A high surrogate followed by a low one is one character.
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) index++
+    }
+    length++
+  }
+  return length
+}
+
 /** A list of values: a form sends one value as a string, several as an array. */
 const values = (value: unknown): string[] | undefined =>
   typeof value === 'string'
@@ -202,7 +223,7 @@ function answerSchema(question: Question) {
     case 'text':
       check = z.string(fail('invalid')).check(
         z.refine((value) => !hasControl(value) && !hasLoneSurrogate(value), fail('invalid')),
-        z.refine((value) => trimmed(value).length <= question.maxLength, fail('tooLong')),
+        z.refine((value) => textLength(trimmed(value)) <= question.maxLength, fail('tooLong')),
       )
       break
   }

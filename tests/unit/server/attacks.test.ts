@@ -727,6 +727,24 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
     expect(response?.answers.services).toEqual(['loans', 'cards'])
   })
 
+  it('counts a text answer in characters, so twenty emoji fit an answer of twenty', async () => {
+    const survey = (comment: string) => ({
+      'answers.role': 'partner',
+      'answers.satisfaction': '3',
+      'answers.comment': comment,
+      version: '3',
+      language: 'en',
+    })
+    expect((await post(survey('👍'.repeat(20)), {}, 'survey')).statusCode).toBe(200)
+    const [response] = await service.query<{ answers: Record<string, unknown> }>(
+      'SELECT answers FROM survey_responses',
+    )
+    expect(response?.answers.comment).toBe('👍'.repeat(20))
+    const long = await post(survey('👍'.repeat(21)), {}, 'survey')
+    expect(long.statusCode).toBe(422)
+    expect(long.json().errors).toEqual([{ field: 'answers.comment', code: 'tooLong' }])
+  })
+
   it('refuses addresses at reserved domains and broken international names, in the visitor’s language', async () => {
     const reserved = [
       'x@printer.local',

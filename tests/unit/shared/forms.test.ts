@@ -193,6 +193,23 @@ describe('form validation', () => {
     expect(many.ok ? [] : many.errors).toEqual([{ field: 'answers.uses', code: 'choice' }])
   })
 
+  it('counts a text answer in characters: an emoji is one, as the page’s hint says', () => {
+    const note = (text: string) =>
+      validateSubmission(survey, {
+        'answers.role': 'x',
+        'answers.note': text,
+        version: '2',
+        language: 'en',
+      })
+    // Ten characters of two UTF-16 units each: within the note's 10.
+    expect(note('😀'.repeat(10)).ok).toBe(true)
+    expect(note('𝔸'.repeat(10)).ok).toBe(true)
+    const long = note('😀'.repeat(11))
+    expect(long.ok ? [] : long.errors).toEqual([{ field: 'answers.note', code: 'tooLong' }])
+    expect(FORM_MESSAGES.en.maxLength.replace('{count}', '10')).toBe('At most 10 characters.')
+    expect(FORM_MESSAGES.de.maxLength.replace('{count}', '10')).toBe('Höchstens 10 Zeichen.')
+  })
+
   it.each(['x@xn--a.org', 'x@xn--abc.example.com', 'x@xn--zz.de', 'x@sub.xn--.org'])(
     'refuses %s: its label is no international name',
     (email) => {
