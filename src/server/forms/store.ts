@@ -357,10 +357,13 @@ export class FormsStore {
       if (found.expires_at <= now || found.status !== 'pending') {
         return { outcome: 'expired', list, language }
       }
-      await tx.query('UPDATE subscriber_tokens SET used_at = $2 WHERE hash = $1', [
-        hashToken(token),
-        now,
-      ])
+      // Every link of this request is used with it (a mail sent again after a crash carries a
+      // second one): each now shows the subscription confirmed, none says it expired.
+      await tx.query(
+        `UPDATE subscriber_tokens SET used_at = $2
+         WHERE subscriber_id = $1 AND purpose = 'confirm' AND used_at IS NULL`,
+        [found.subscriber_id, now],
+      )
       await tx.query(
         `UPDATE subscribers SET status = 'confirmed', confirmed_at = $2, unsubscribed_at = NULL
          WHERE id = $1`,
