@@ -76,6 +76,7 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
     checks: [
       { name: 'database', check: () => forms.database.query('SELECT 1') },
       { name: 'mail', check: () => forms.mailReady() },
+      { name: 'disk', check: () => forms.diskReady() },
     ],
     ...(metrics ? { registry: metrics.registry } : {}),
   })

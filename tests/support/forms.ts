@@ -305,24 +305,26 @@ export interface ServerProcess {
  * The forms service as its own process (`tests/support/forms-server.ts`, what `npm start`
  * serves) on the fixture's forms, configured by `env`, without rate limit or hourly mail cap.
  */
-export function spawnFormsServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'tests/support/forms-server.ts')],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        FORMS_RATE_LIMIT: '0',
-        CONFIRMATION_MAILS_PER_HOUR: '0',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+export function spawnFormsServer(
+  env: NodeJS.ProcessEnv,
+  /** A command that runs the server's command line, given after it (`unshare … sh -c …`). */
+  prefix: string[] = [],
+): Promise<ServerProcess> {
+  const command = [process.execPath, '--import', 'tsx', join(ROOT, 'tests/support/forms-server.ts')]
+  const [program = '', ...args] = [...prefix, ...command]
+  const child = spawn(program, args, {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      FORMS_RATE_LIMIT: '0',
+      CONFIRMATION_MAILS_PER_HOUR: '0',
+      ...env,
     },
-  )
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   return new Promise((done, fail) => {
     let output = ''
     child.stdout?.on('data', (chunk: Buffer) => {
