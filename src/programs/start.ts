@@ -13,6 +13,7 @@ import { readlink } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { ContentValidationError } from '../content/errors'
+import { DataFolderError, ensureWritableFolder } from '../database/folder'
 import { inputHash, isFresh } from '../engine/cache/stamp'
 import { readBuildConfig } from '../engine/config'
 import { readPublishingSettings } from '../publishing/settings'
@@ -43,7 +44,14 @@ async function main(): Promise<void> {
     if (forPerson) console.log(`Forms service: ${addressOf(app, host)}api/`)
     return
   }
-  const { releasesDir } = readPublishingSettings(config.root)
+  const { releasesDir, dir } = readPublishingSettings(config.root)
+  // Its repository and database are written first: a folder that cannot be is one line.
+  if (runsPublishing()) {
+    await ensureWritableFolder(dir, {
+      what: "the publishing service's folder",
+      setting: 'DATA_DIR',
+    })
+  }
   const release = await readlink(join(releasesDir, CURRENT)).catch(() => undefined)
   if (release) {
     console.log(
@@ -79,6 +87,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ContentValidationError ? error.message : error)
+  console.error(
+    error instanceof ContentValidationError || error instanceof DataFolderError
+      ? error.message
+      : error,
+  )
   process.exit(1)
 })

@@ -9,6 +9,7 @@ import type { Registry } from 'prom-client'
 import { createFileStore } from '../../content/file-store'
 import { loadFormsContent } from '../../content/forms'
 import type { Database } from '../../database/database'
+import { ensureWritableFolder } from '../../database/folder'
 import { openDatabase } from '../../database/open'
 import { DiskSpace, watchingDisk } from './disk-space'
 import { createMailer, type Mailer } from './mail'
@@ -140,6 +141,23 @@ export async function openFormsService(
   const { forms, settings: site } = await loadFormsContent(createFileStore(settings.contentDir))
   const dataDir =
     settings.databaseUrl || storeOptions.memory ? undefined : resolve(settings.dataDir, 'db')
+  // PGlite's folder (and the lock file beside it), and the outbox without SMTP_URL, are
+  // written: a folder that cannot be is said in one line before anything opens.
+  if (dataDir) {
+    const database = {
+      what: "the forms service's database folder",
+      setting: 'DATA_DIR (or DATABASE_URL, for PostgreSQL)',
+    }
+    // The lock file is written beside the folder, the database's files in it.
+    await ensureWritableFolder(resolve(settings.dataDir), database)
+    await ensureWritableFolder(dataDir, { ...database, deep: true })
+  }
+  if (!settings.smtpUrl) {
+    await ensureWritableFolder(outboxOf(settings.dataDir), {
+      what: "the forms service's outbox",
+      setting: 'DATA_DIR (or SMTP_URL, to send mail)',
+    })
+  }
   const disk = new DiskSpace(dataDir ? { folder: dataDir } : {})
   // Every statement's error that says the disk is full is noted, the sender's too.
   const database = watchingDisk(
