@@ -164,7 +164,7 @@ export async function openFormsService(
     await openDatabase({
       url: settings.databaseUrl,
       ownerUrl: settings.databaseOwnerUrl,
-      dataDir: storeOptions.memory ? undefined : resolve(settings.dataDir, 'db'),
+      dataDir,
       schema: storeOptions.schema,
       migrations: FORMS_MIGRATIONS,
     }),
