@@ -123,7 +123,8 @@ export const newToken = () => randomBytes(32).toString('base64url')
  *
  * `due` reads the statement's snapshot: two sign-ups of one new address at the same moment
  * both find it due and both count, while the second mails nothing (on PostgreSQL only; PGlite
- * runs one statement at a time). Every mail is counted; a race may count one more.
+ * runs one statement at a time). The second then gives back what it counted (`REFUND`, a
+ * statement of its own: a process that dies between the two leaves one count too many).
  *
  * Parameters: list, email, language, topics, consent version and text, now, the end of the
  * cooling period, a day ago, the mailbox, an hour ago, the hourly cap (0: none), the client's
@@ -158,7 +159,7 @@ WITH capped AS (
                         ELSE c.hour_start END,
       hour_count = CASE WHEN c.hour_start <= $11::timestamptz THEN 1 ELSE c.hour_count + 1 END
   WHERE c.hour_start <= $11::timestamptz OR c.hour_count < $14::int
-  RETURNING 1
+  RETURNING c.hour_start
 ), shared AS (
   SELECT NOT (SELECT mails FROM due) OR $14::int <= 0 OR EXISTS (SELECT 1 FROM share) AS within
 ), quota AS (
@@ -174,7 +175,7 @@ WITH capped AS (
       day_count = CASE WHEN q.day_start <= $9::timestamptz THEN 1 ELSE q.day_count + 1 END
   WHERE (q.hour_start <= $11::timestamptz OR q.hour_count < ${MAILBOX_MAILS.perHour})
     AND (q.day_start <= $9::timestamptz OR q.day_count < ${MAILBOX_MAILS.perDay})
-  RETURNING 1
+  RETURNING q.hour_start, q.day_start
 ), asked AS (
   INSERT INTO subscribers AS s (list, email, language, topics, status, consent_version,
     consent_text, created_at, requested_at, mailed_at)
@@ -209,8 +210,28 @@ SELECT (SELECT reached FROM capped) AS capped,
   (SELECT within FROM shared) AS within,
   CASE WHEN NOT (SELECT within FROM shared) THEN (SELECT c.hour_start FROM client_quota c
     WHERE c.network = (SELECT key FROM network)) END AS share_start,
+  (SELECT hour_start FROM quota) AS quota_hour, (SELECT day_start FROM quota) AS quota_day,
+  (SELECT hour_start FROM share) AS share_hour, (SELECT key FROM network) AS network,
   queued.id, queued.subscriber_id
 FROM (SELECT 1) AS one LEFT JOIN queued ON true`
+
+/**
+ * Gives back what a sign-up counted but did not mail (`SIGN_UP`'s race: another sign-up of the
+ * same address, at the same instant, mailed first): one of the mailbox's hour and day, if they
+ * are still the ones counted, and one of the network's share, likewise. Parameters: the
+ * mailbox, its hour and day as counted, the network's key and its hour as counted (or null).
+ */
+const REFUND = `
+WITH mailbox AS (
+  UPDATE mailbox_quota
+  SET hour_count = CASE WHEN hour_start = $2::timestamptz THEN GREATEST(hour_count - 1, 0)
+                        ELSE hour_count END,
+      day_count = CASE WHEN day_start = $3::timestamptz THEN GREATEST(day_count - 1, 0)
+                       ELSE day_count END
+  WHERE mailbox = $1
+)
+UPDATE client_quota SET hour_count = GREATEST(hour_count - 1, 0)
+WHERE network = $4 AND hour_start = $5::timestamptz`
 
 /** A new link of `purpose` for a subscriber: the token to mail; only its hash is stored. */
 export async function insertToken(
@@ -274,6 +295,10 @@ export class FormsStore {
       allowed: boolean
       within: boolean
       share_start: Date | string | null
+      quota_hour: Date | null
+      quota_day: Date | null
+      share_hour: Date | null
+      network: string
       id: string | null
       subscriber_id: string | null
     }>(
@@ -306,9 +331,20 @@ export class FormsStore {
       return { outcome: 'clientShare', retryAfterSeconds: Math.min(3600, Math.max(60, seconds)) }
     }
     if (!row.allowed) return { outcome: 'mailboxLimit' }
-    return row.id && row.subscriber_id
-      ? { outcome: 'queued', subscriberId: row.subscriber_id, jobId: String(row.id) }
-      : { outcome: 'repeated' }
+    if (row.id && row.subscriber_id) {
+      return { outcome: 'queued', subscriberId: row.subscriber_id, jobId: String(row.id) }
+    }
+    if (row.quota_hour) {
+      // Counted, yet nothing mailed: lost a race with a sign-up of the same address.
+      await this.#db.query(REFUND, [
+        mailboxOf(request.email),
+        row.quota_hour,
+        row.quota_day,
+        row.network,
+        row.share_hour,
+      ])
+    }
+    return { outcome: 'repeated' }
   }
 
   /** The confirmation e-mail could not be sent: the next sign-up may try again at once. */

@@ -8,6 +8,7 @@ import { connect, createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../../src/server/app'
+import { FormsStore } from '../../../src/server/forms/store'
 import { healthRoutes } from '../../../src/server/health'
 import {
   databases,
@@ -441,6 +442,39 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
     await post(signUp('victim+4@example.com'))
     await settle()
     expect(service.inbox.mails).toHaveLength(4)
+  })
+
+  it('counts one sign-up of a mailbox when many of one address race, and mails once', async () => {
+    // The store itself, as many processes at once would call it: on PostgreSQL every statement
+    // of a round starts before the first commits.
+    const store = new FormsStore(service.database, { now: () => new Date(clock), mailsPerHour: 0 })
+    for (const racer of ['racer', 'runner', 'sprinter']) {
+      const outcomes = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          store.signUp({
+            list: 'newsletter',
+            email: `${racer}@example.com`,
+            language: 'en',
+            topics: ['services'],
+            consentVersion: 'v1',
+            consentText: 'Yes, please.',
+          }),
+        ),
+      )
+      expect(outcomes.filter((outcome) => outcome.outcome === 'queued')).toHaveLength(1)
+      const [quota] = await service.query<{ hour_count: number; day_count: number }>(
+        'SELECT hour_count, day_count FROM mailbox_quota WHERE mailbox = $1',
+        [`${racer}@example.com`],
+      )
+      expect(quota, racer).toEqual({ hour_count: 1, day_count: 1 })
+    }
+    // The mailbox's two other mails of the hour are still there.
+    await post(signUp('racer+1@example.com'))
+    await post(signUp('racer+2@example.com'))
+    await service.inbox.waitFor(5)
+    await settle()
+    const toRacer = service.inbox.mails.filter((mail) => mail.to?.[0]?.address?.startsWith('racer'))
+    expect(toRacer).toHaveLength(3)
   })
 
   it('counts sub-addresses with a hyphen, Proton’s and Fastmail’s spellings as one mailbox, and refuses % routing', async () => {
