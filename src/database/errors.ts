@@ -49,6 +49,31 @@ function isOutage(error: unknown): boolean {
   )
 }
 
+/** A code or message that says the database's disk (or PGlite's folder) is full. */
+function isNoSpace(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false
+  const { code, message, errors } = error as { code?: unknown; message?: unknown; errors?: unknown }
+  // disk_full (PostgreSQL, and PGlite reporting its file system's ENOSPC); ENOSPC itself from a
+  // write of PGlite's outside PostgreSQL.
+  if (code === '53100' || code === 'ENOSPC') return true
+  if (Array.isArray(errors) && errors.some(isNoSpace)) return true
+  return typeof message === 'string' && /No space left on device/.test(message)
+}
+
+/**
+ * Whether an error means the database's disk is full: nothing was stored (the statement or
+ * transaction failed whole), and only freeing space helps. Only an error the database raised
+ * can say so.
+ */
+export function isDiskFull(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { [FROM_DATABASE]?: boolean })[FROM_DATABASE] === true &&
+    isNoSpace(error)
+  )
+}
+
 /**
  * Whether an error means the database cannot be reached right now (stopped, restarting,
  * refusing connections, a connection lost), rather than a fault of the request: nothing was

@@ -6,13 +6,18 @@
  */
 
 import { ContentValidationError } from '../content/errors'
+import { DataFolderError } from '../database/folder'
 import { readBuildConfig } from '../engine/config'
 import { serve } from '../server/serve'
 
 const config = readBuildConfig()
 serve({ root: config.root, contentDir: config.contentDir, siteUrl: config.siteUrl }).catch(
   (error: unknown) => {
-    console.error(error instanceof ContentValidationError ? error.message : error)
+    console.error(
+      error instanceof ContentValidationError || error instanceof DataFolderError
+        ? error.message
+        : error,
+    )
     process.exit(1)
   },
 )

@@ -13,10 +13,11 @@ import { readlink } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { ContentValidationError } from '../content/errors'
+import { DataFolderError, ensureWritableFolder } from '../database/folder'
 import { inputHash, isFresh } from '../engine/cache/stamp'
 import { readBuildConfig } from '../engine/config'
 import { AuditKeyError } from '../publishing/audit/trail'
-import { releasesDirOf } from '../publishing/settings'
+import { publishingDirOf, releasesDirOf } from '../publishing/settings'
 import { runsPublishing, startPublishing } from '../publishing/start'
 import { CURRENT } from '../publishing/workflow/releases'
 import { logFormatOf } from '../server/logger'
@@ -45,6 +46,13 @@ async function main(): Promise<void> {
     return
   }
   const releasesDir = releasesDirOf(config.root)
+  // Its repository and database are written first: a folder that cannot be is one line.
+  if (runsPublishing()) {
+    await ensureWritableFolder(publishingDirOf(config.root), {
+      what: "the publishing service's folder",
+      setting: 'DATA_DIR',
+    })
+  }
   const release = await readlink(join(releasesDir, CURRENT)).catch(() => undefined)
   if (release) {
     console.log(
@@ -96,6 +104,10 @@ async function startPublishingAlone(print: (line: string) => void) {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ContentValidationError ? error.message : error)
+  console.error(
+    error instanceof ContentValidationError || error instanceof DataFolderError
+      ? error.message
+      : error,
+  )
   process.exit(1)
 })

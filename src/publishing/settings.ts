@@ -103,12 +103,17 @@ export function releasesDirOf(root: string, env: NodeJS.ProcessEnv = process.env
   return resolve(root, env.RELEASES_DIR ?? join(resolve(root, env.DATA_DIR ?? 'data'), 'releases'))
 }
 
+/** The publishing service's own folder (its database and repository), under `DATA_DIR`. */
+export function publishingDirOf(root: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(resolve(root, env.DATA_DIR ?? 'data'), 'publishing')
+}
+
 export function readPublishingSettings(
   root: string,
   env: NodeJS.ProcessEnv = process.env,
 ): PublishingSettings {
   const dataDir = resolve(root, env.DATA_DIR ?? 'data')
-  const dir = join(dataDir, 'publishing')
+  const dir = publishingDirOf(root, env)
   const port = number('CMS_PORT', env.CMS_PORT, 8081, 0)
   const host = env.CMS_HOST || 'localhost'
   const url = (env.CMS_URL || `http://localhost:${port}`).replace(/\/+$/, '')

@@ -2,8 +2,9 @@
  * `GET /healthz` and `GET /readyz`, for load balancers and orchestrators: `/healthz` answers
  * 200 while the process runs; `/readyz` 200 when every part the service needs can do its work
  * (each check within a second), else 503 naming the parts that cannot (`database`, `mail`,
- * `repository`, `connections`: names only, nothing of how they failed), and 503 while the server shuts down.
- * Both are JSON, never cached, not rate-limited and not logged per request.
+ * `disk`, `repository`, `connections`: names only, nothing of how they failed), and 503 while
+ * the server shuts down. Both are JSON, never cached, not rate-limited and not logged per
+ * request.
  *
  * With the operators' metrics on, the same checks are the gauge `service_ready{check}` (1 or
  * 0), run at each scrape.

@@ -81,6 +81,7 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
       { name: 'database', check: () => forms.database.query('SELECT 1') },
       { name: 'mail', check: () => forms.mailReady() },
       connectionsCheck(app),
+      { name: 'disk', check: () => forms.diskReady() },
     ],
     ...(metrics ? { registry: metrics.registry } : {}),
   })

@@ -35,6 +35,11 @@ export interface Inbox {
   start(): Promise<void>
   /** Holds every mail at RCPT TO until `release` (a slow server): held mails are not received. */
   hold(): void
+  /**
+   * Takes every mail (it is received, in `mails`) but holds the answer to its data until
+   * `release`: the sender cannot know it was delivered.
+   */
+  holdReplies(): void
   release(): void
   close(): Promise<void>
 }
@@ -43,6 +48,7 @@ export async function startSmtp(options: { rejectRecipients?: boolean } = {}): P
   const mails: Email[] = []
   const waiting = new Set<() => void>()
   let held: (() => void)[] | undefined
+  let repliesHeld: (() => void)[] | undefined
   const create = () => {
     const created = new SMTPServer({
       authOptional: true,
@@ -71,7 +77,8 @@ export async function startSmtp(options: { rejectRecipients?: boolean } = {}): P
             (mail) => {
               mails.push(mail)
               for (const wake of waiting) wake()
-              callback()
+              if (repliesHeld) repliesHeld.push(() => callback())
+              else callback()
             },
             (error: Error) => callback(error),
           )
@@ -131,9 +138,13 @@ export async function startSmtp(options: { rejectRecipients?: boolean } = {}): P
     hold() {
       held ??= []
     },
+    holdReplies() {
+      repliesHeld ??= []
+    },
     release() {
-      const waiting = held ?? []
+      const waiting = [...(held ?? []), ...(repliesHeld ?? [])]
       held = undefined
+      repliesHeld = undefined
       for (const go of waiting) go()
     },
     close: stop,
@@ -297,12 +308,18 @@ export interface ServerProcess {
  */
 export function spawnFormsServer(
   env: NodeJS.ProcessEnv,
-  { openFiles }: { openFiles?: number } = {},
+  options: {
+    /** The open files the process may have (`prlimit`). */
+    openFiles?: number
+    /** A command that runs the server's command line, given after it (`unshare … sh -c …`). */
+    prefix?: string[]
+  } = {},
 ): Promise<ServerProcess> {
   const node = [process.execPath, '--import', 'tsx', join(ROOT, 'tests/support/forms-server.ts')]
-  const [command = '', ...args] = openFiles
-    ? ['prlimit', `--nofile=${openFiles}:${openFiles}`, '--', ...node]
+  const limited = options.openFiles
+    ? ['prlimit', `--nofile=${options.openFiles}:${options.openFiles}`, '--', ...node]
     : node
+  const [command = '', ...args] = [...(options.prefix ?? []), ...limited]
   const child = spawn(command, args, {
     cwd: ROOT,
     env: {

@@ -105,18 +105,25 @@ export async function prepareJobs(
       )
     }
     if (ready.length === 0) return ready
-    // Only the newest confirmation link works.
+    // Only the newest request's confirmation links work: those of an earlier request go. The
+    // links of this very mail's earlier attempts stay: a sender that died after the mail
+    // server took the mail, before marking it sent, has delivered them, and the mail is sent
+    // again with new links (only hashes are stored: the old ones cannot be mailed again).
     await tx.query(
-      `DELETE FROM subscriber_tokens
-         WHERE subscriber_id = ANY($1::uuid[]) AND purpose = 'confirm' AND used_at IS NULL`,
-      [ready.map((job) => job.subscriber_id)],
+      `DELETE FROM subscriber_tokens t
+         USING unnest($1::uuid[], $2::bigint[]) AS r (subscriber_id, job_id)
+         WHERE t.subscriber_id = r.subscriber_id AND t.purpose = 'confirm'
+           AND t.used_at IS NULL AND t.job_id IS DISTINCT FROM r.job_id`,
+      [ready.map((job) => job.subscriber_id), ready.map((job) => job.id)],
       { name: 'forms-mail-old-links' },
     )
     await tx.query(
-      `INSERT INTO subscriber_tokens (hash, subscriber_id, purpose, created_at, expires_at)
+      `INSERT INTO subscriber_tokens (hash, subscriber_id, purpose, created_at, expires_at,
+           job_id)
          SELECT hash, subscriber_id, purpose, $4::timestamptz,
-           CASE purpose WHEN 'confirm' THEN $5::timestamptz ELSE $6::timestamptz END
-         FROM unnest($1::text[], $2::uuid[], $3::text[]) AS t (hash, subscriber_id, purpose)`,
+           CASE purpose WHEN 'confirm' THEN $5::timestamptz ELSE $6::timestamptz END, job_id
+         FROM unnest($1::text[], $2::uuid[], $3::text[], $7::bigint[])
+           AS t (hash, subscriber_id, purpose, job_id)`,
       [
         ready.flatMap((job) => [hashToken(job.confirmToken), hashToken(job.unsubscribeToken)]),
         ready.flatMap((job) => [job.subscriber_id, job.subscriber_id]),
@@ -124,6 +131,7 @@ export async function prepareJobs(
         now,
         new Date(now.getTime() + ttl.confirm),
         new Date(now.getTime() + ttl.unsubscribe),
+        ready.flatMap((job) => [job.id, job.id]),
       ],
       { name: 'forms-mail-links' },
     )

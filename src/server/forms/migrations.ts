@@ -146,6 +146,17 @@ const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    id: '0005-token-jobs',
+    statements: [
+      // The mail whose links a token is (NULL for links made otherwise, such as an export's).
+      // A mail sent again after its sender died (its lease ended before it was marked sent)
+      // gets new links, and the links of the earlier attempt, which may have been delivered,
+      // are kept: every link mailed for one sign-up works. No foreign key: sent mails are
+      // purged after 30 days, their unsubscribe links must keep working.
+      'ALTER TABLE subscriber_tokens ADD COLUMN job_id bigint',
+    ],
+  },
 ]
 
 export const FORMS_MIGRATIONS: MigrationSet = {

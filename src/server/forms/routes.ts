@@ -21,7 +21,7 @@ import formBody from '@fastify/formbody'
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import { type FormsContent, localizeForm } from '../../content/forms'
-import { isUnavailable } from '../../database/errors'
+import { isDiskFull, isUnavailable } from '../../database/errors'
 import type { FormDefinition } from '../../shared/forms/definition'
 import { FORM_MESSAGES } from '../../shared/forms/messages'
 import { type FormResponse, validateSubmission } from '../../shared/forms/validate'
@@ -29,6 +29,7 @@ import type { Language } from '../../shared/languages'
 import { networkOf } from '../client-address'
 import { ClientGroupsStore } from '../client-rate-limit'
 import { consentRoute } from './consent-route'
+import { DISK_FULL_RETRY_SECONDS, type DiskSpace } from './disk-space'
 import { failureOf } from './mail-failure'
 import type { FormsMetrics, SubmissionResult } from './metrics'
 import { errorPage, html, problemPage } from './pages'
@@ -51,6 +52,8 @@ export interface FormsServiceOptions {
   rateLimit?: { max: number; timeWindowMs: number } | false
   /** What the sends came to, for the operators' metrics (`./metrics.ts`). */
   metrics?: FormsMetrics
+  /** Told of a full disk and of forms stored (readiness, `./disk-space.ts`). */
+  diskSpace?: DiskSpace
 }
 
 /** The route a form is sent to. */
@@ -91,6 +94,19 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
     )
     capLoggedAt = Date.now()
     capRefused = 0
+  }
+  // A full disk fails every sign-up: logged once a minute (the log may be on that disk).
+  let diskLoggedAt = Number.NEGATIVE_INFINITY
+  let diskRefused = 0
+  const diskFull = (log: FastifyBaseLogger, error: unknown) => {
+    diskRefused++
+    if (Date.now() - diskLoggedAt < CAP_LOG_EVERY_MS) return
+    log.error(
+      { ...failureOf(error), refused: diskRefused },
+      'database disk full; forms refused until space is freed',
+    )
+    diskLoggedAt = Date.now()
+    diskRefused = 0
   }
   const siteUrl = options.siteUrl.replace(/\/$/, '')
   // Each form in each language made once (its checks are built once per definition); only
@@ -149,6 +165,19 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
   })
 
   app.setErrorHandler(async (error: { statusCode?: number }, request, reply) => {
+    // The database's disk is full: nothing was stored (the statement failed whole, and what
+    // was stored before stays), and the visitor may come back once an operator freed space.
+    if (options.diskSpace?.failed(error) || isDiskFull(error)) {
+      options.metrics?.databaseError()
+      count(request, 'unavailable')
+      diskFull(request.log, error)
+      reply.header('retry-after', String(DISK_FULL_RETRY_SECONDS))
+      const language = languageOf(request)
+      if (wantsPage(request)) {
+        return html(reply, 503, problemPage(language, [FORM_MESSAGES[language].failed.unavailable]))
+      }
+      return reply.code(503).send({ ok: false, reason: 'unavailable' } satisfies FormResponse)
+    }
     // The database cannot be reached: nothing was stored (every change is one transaction),
     // and the visitor is told to try again shortly.
     const unavailable = isUnavailable(error)
@@ -243,6 +272,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
           language: submission.language,
           answers: submission.answers,
         })
+        options.diskSpace?.stored()
         request.log.info({ form: id }, 'survey answered')
         count(request, 'accepted')
       } else {
@@ -257,6 +287,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
           consentText: list.consent[submission.language],
           client: networkOf(request.ip),
         })
+        options.diskSpace?.stored()
         switch (signedUp.outcome) {
           case 'queued':
             options.mailQueued?.()

@@ -9,7 +9,9 @@ import type { Registry } from 'prom-client'
 import { createFileStore } from '../../content/file-store'
 import { loadFormsContent } from '../../content/forms'
 import type { Database } from '../../database/database'
+import { ensureWritableFolder } from '../../database/folder'
 import { openDatabase } from '../../database/open'
+import { DiskSpace, watchingDisk } from './disk-space'
 import { createMailer, type Mailer } from './mail'
 import { formsMetrics } from './metrics'
 import { FORMS_MIGRATIONS } from './migrations'
@@ -111,6 +113,11 @@ export interface FormsService {
    * than `MAIL_OUTAGE_MINUTES` and mails are waiting (a readiness check).
    */
   mailReady(): Promise<void>
+  /**
+   * Resolves while the database has room; rejects after it reported its disk full, and with
+   * PGlite while its folder's file system has little space left (a readiness check).
+   */
+  diskReady(): Promise<void>
   /** Starts sending the queued mails in the background, logging to `log`. */
   startSender(log: SenderLog): void
   /** Stops the sender (its mails in flight finished), then closes mailer and database. */
@@ -132,13 +139,37 @@ export async function openFormsService(
   } = {},
 ): Promise<FormsService> {
   const { forms, settings: site } = await loadFormsContent(createFileStore(settings.contentDir))
-  const database = await openDatabase({
-    url: settings.databaseUrl,
-    ownerUrl: settings.databaseOwnerUrl,
-    dataDir: storeOptions.memory ? undefined : resolve(settings.dataDir, 'db'),
-    schema: storeOptions.schema,
-    migrations: FORMS_MIGRATIONS,
-  })
+  const dataDir =
+    settings.databaseUrl || storeOptions.memory ? undefined : resolve(settings.dataDir, 'db')
+  // PGlite's folder (and the lock file beside it), and the outbox without SMTP_URL, are
+  // written: a folder that cannot be is said in one line before anything opens.
+  if (dataDir) {
+    const database = {
+      what: "the forms service's database folder",
+      setting: 'DATA_DIR (or DATABASE_URL, for PostgreSQL)',
+    }
+    // The lock file is written beside the folder, the database's files in it.
+    await ensureWritableFolder(resolve(settings.dataDir), database)
+    await ensureWritableFolder(dataDir, { ...database, deep: true })
+  }
+  if (!settings.smtpUrl) {
+    await ensureWritableFolder(outboxOf(settings.dataDir), {
+      what: "the forms service's outbox",
+      setting: 'DATA_DIR (or SMTP_URL, to send mail)',
+    })
+  }
+  const disk = new DiskSpace(dataDir ? { folder: dataDir } : {})
+  // Every statement's error that says the disk is full is noted, the sender's too.
+  const database = watchingDisk(
+    await openDatabase({
+      url: settings.databaseUrl,
+      ownerUrl: settings.databaseOwnerUrl,
+      dataDir,
+      schema: storeOptions.schema,
+      migrations: FORMS_MIGRATIONS,
+    }),
+    disk,
+  )
   const mailer = await createMailer({
     smtpUrl: settings.smtpUrl,
     outboxDir: outboxOf(settings.dataDir),
@@ -181,6 +212,7 @@ export async function openFormsService(
       siteUrl: settings.siteUrl,
       rateLimit: settings.rateLimit > 0 ? { max: settings.rateLimit, timeWindowMs: 60_000 } : false,
       mailQueued: () => sender.wake(),
+      diskSpace: disk,
       ...(metrics ? { metrics } : {}),
     },
     async mailReady() {
@@ -192,6 +224,7 @@ export async function openFormsService(
       )
       if ((waiting?.n ?? 0) > 0) throw new Error('mails wait and none could be sent')
     },
+    diskReady: () => disk.ready(),
     startSender: (log) => sender.start(log),
     close() {
       closed ??= (async () => {

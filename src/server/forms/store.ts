@@ -108,17 +108,27 @@ export const newToken = () => randomBytes(32).toString('base64url')
  * (the conditions of ON CONFLICT … WHERE; the row is locked either way), then only for a row
  * asked: its unused confirmation links dropped, the proof written as the row now is, and the
  * mail queued (an older mail still queued is dropped by the sender: only the newest goes).
+ *
  * Before all that, in the same statement: the service's hourly cap (a count of the last hour's
- * mails, without a lock: processes signing up at the same moment may pass it by a few), then
- * the mailbox's quota (an upsert into `mailbox_quota`: its row lock makes concurrent sign-ups
- * of one mailbox wait for each other, and counts every sign-up, mailed or not), then the
- * client network's share (the same upsert into `client_quota`, counting the sign-ups its
- * mailbox allowed, keyed by the network's SHA-256 salted with `forms_secrets`' client key, so
- * that the table holds no address). Any one saying no stops the sign-up before the subscriber
- * is written.
+ * mails, without a lock: processes signing up at the same moment may pass it by a few); then
+ * whether a mail is due at all (`due`: the subscriber's rules read ahead: a new address, or one
+ * not confirmed, not mailed within the cooling period and mailed fewer than three times a day);
+ * only then the client network's share (an upsert into `client_quota`, keyed by the network's
+ * SHA-256 salted with `forms_secrets`' client key, so that the table holds no address), and
+ * last the mailbox's quota (the same upsert into `mailbox_quota`, whose row lock makes
+ * concurrent sign-ups of one mailbox wait for each other). So a sign-up that mails nothing (a
+ * repeat, a confirmed address) or that the network's share refuses spends none of the
+ * mailbox's allowance: nobody can use up a stranger's mails without mailing them. Any one
+ * saying no stops the sign-up before the subscriber is written.
+ *
+ * `due` reads the statement's snapshot: two sign-ups of one new address at the same moment
+ * both find it due and both count, while the second mails nothing (on PostgreSQL only; PGlite
+ * runs one statement at a time). The second then gives back what it counted (`REFUND`, a
+ * statement of its own: a process that dies between the two leaves one count too many).
+ *
  * Parameters: list, email, language, topics, consent version and text, now, the end of the
  * cooling period, a day ago, the mailbox, an hour ago, the hourly cap (0: none), the client's
- * network, its share (0: none). One row: whether the cap, the quota or the share stopped it
+ * network, its share (0: none). One row: whether the cap, the share or the quota stopped it
  * (with the hour the share began), and the queued mail, if any.
  */
 const SIGN_UP = `
@@ -127,9 +137,35 @@ WITH capped AS (
     SELECT 1 FROM subscription_events
     WHERE event = 'requested' AND at > $11::timestamptz LIMIT GREATEST($12::int, 0)
   ) AS recent
+), due AS (
+  SELECT NOT (SELECT reached FROM capped) AND NOT EXISTS (
+    SELECT 1 FROM subscribers s
+    WHERE s.list = $1 AND s.email = $2
+      AND (s.status = 'confirmed'
+        OR (s.mailed_at IS NOT NULL AND s.mailed_at > $8::timestamptz)
+        OR (SELECT count(*) FROM subscription_events e
+            WHERE e.subscriber_id = s.id AND e.event = 'requested'
+              AND e.at > $9::timestamptz) >= ${MAILS_PER_DAY})
+  ) AS mails
+), network AS (
+  SELECT encode(sha256(convert_to(
+    COALESCE((SELECT value FROM forms_secrets WHERE name = 'client-key'), '') || $13::text,
+    'UTF8')), 'hex') AS key
+), share AS (
+  INSERT INTO client_quota AS c (network, hour_start, hour_count)
+  SELECT key, $7::timestamptz, 1 FROM network WHERE $14::int > 0 AND (SELECT mails FROM due)
+  ON CONFLICT (network) DO UPDATE
+  SET hour_start = CASE WHEN c.hour_start <= $11::timestamptz THEN EXCLUDED.hour_start
+                        ELSE c.hour_start END,
+      hour_count = CASE WHEN c.hour_start <= $11::timestamptz THEN 1 ELSE c.hour_count + 1 END
+  WHERE c.hour_start <= $11::timestamptz OR c.hour_count < $14::int
+  RETURNING c.hour_start
+), shared AS (
+  SELECT NOT (SELECT mails FROM due) OR $14::int <= 0 OR EXISTS (SELECT 1 FROM share) AS within
 ), quota AS (
   INSERT INTO mailbox_quota AS q (mailbox, hour_start, hour_count, day_start, day_count)
-  SELECT $10, $7::timestamptz, 1, $7::timestamptz, 1 WHERE NOT (SELECT reached FROM capped)
+  SELECT $10, $7::timestamptz, 1, $7::timestamptz, 1
+  WHERE (SELECT mails FROM due) AND (SELECT within FROM shared)
   ON CONFLICT (mailbox) DO UPDATE
   SET hour_start = CASE WHEN q.hour_start <= $11::timestamptz THEN EXCLUDED.hour_start
                         ELSE q.hour_start END,
@@ -139,28 +175,13 @@ WITH capped AS (
       day_count = CASE WHEN q.day_start <= $9::timestamptz THEN 1 ELSE q.day_count + 1 END
   WHERE (q.hour_start <= $11::timestamptz OR q.hour_count < ${MAILBOX_MAILS.perHour})
     AND (q.day_start <= $9::timestamptz OR q.day_count < ${MAILBOX_MAILS.perDay})
-  RETURNING 1
-), network AS (
-  SELECT encode(sha256(convert_to(
-    COALESCE((SELECT value FROM forms_secrets WHERE name = 'client-key'), '') || $13::text,
-    'UTF8')), 'hex') AS key
-), share AS (
-  INSERT INTO client_quota AS c (network, hour_start, hour_count)
-  SELECT key, $7::timestamptz, 1 FROM network WHERE $14::int > 0 AND EXISTS (SELECT 1 FROM quota)
-  ON CONFLICT (network) DO UPDATE
-  SET hour_start = CASE WHEN c.hour_start <= $11::timestamptz THEN EXCLUDED.hour_start
-                        ELSE c.hour_start END,
-      hour_count = CASE WHEN c.hour_start <= $11::timestamptz THEN 1 ELSE c.hour_count + 1 END
-  WHERE c.hour_start <= $11::timestamptz OR c.hour_count < $14::int
-  RETURNING 1
-), shared AS (
-  SELECT $14::int <= 0 OR EXISTS (SELECT 1 FROM share) AS within
+  RETURNING q.hour_start, q.day_start
 ), asked AS (
   INSERT INTO subscribers AS s (list, email, language, topics, status, consent_version,
     consent_text, created_at, requested_at, mailed_at)
   SELECT $1, $2, $3, $4::text[], 'pending', $5, $6, $7::timestamptz, $7::timestamptz,
     $7::timestamptz
-  WHERE EXISTS (SELECT 1 FROM quota) AND (SELECT within FROM shared)
+  WHERE EXISTS (SELECT 1 FROM quota)
   ON CONFLICT (list, email) DO UPDATE
   SET language = EXCLUDED.language, topics = EXCLUDED.topics,
       consent_version = EXCLUDED.consent_version, consent_text = EXCLUDED.consent_text,
@@ -184,12 +205,33 @@ WITH capped AS (
   SELECT id, 'confirm', list, language, $7::timestamptz, $7::timestamptz FROM asked
   RETURNING id, subscriber_id
 )
-SELECT (SELECT reached FROM capped) AS capped, EXISTS (SELECT 1 FROM quota) AS allowed,
+SELECT (SELECT reached FROM capped) AS capped,
+  NOT (SELECT mails FROM due) OR EXISTS (SELECT 1 FROM quota) AS allowed,
   (SELECT within FROM shared) AS within,
   CASE WHEN NOT (SELECT within FROM shared) THEN (SELECT c.hour_start FROM client_quota c
     WHERE c.network = (SELECT key FROM network)) END AS share_start,
+  (SELECT hour_start FROM quota) AS quota_hour, (SELECT day_start FROM quota) AS quota_day,
+  (SELECT hour_start FROM share) AS share_hour, (SELECT key FROM network) AS network,
   queued.id, queued.subscriber_id
 FROM (SELECT 1) AS one LEFT JOIN queued ON true`
+
+/**
+ * Gives back what a sign-up counted but did not mail (`SIGN_UP`'s race: another sign-up of the
+ * same address, at the same instant, mailed first): one of the mailbox's hour and day, if they
+ * are still the ones counted, and one of the network's share, likewise. Parameters: the
+ * mailbox, its hour and day as counted, the network's key and its hour as counted (or null).
+ */
+const REFUND = `
+WITH mailbox AS (
+  UPDATE mailbox_quota
+  SET hour_count = CASE WHEN hour_start = $2::timestamptz THEN GREATEST(hour_count - 1, 0)
+                        ELSE hour_count END,
+      day_count = CASE WHEN day_start = $3::timestamptz THEN GREATEST(day_count - 1, 0)
+                       ELSE day_count END
+  WHERE mailbox = $1
+)
+UPDATE client_quota SET hour_count = GREATEST(hour_count - 1, 0)
+WHERE network = $4 AND hour_start = $5::timestamptz`
 
 /** A new link of `purpose` for a subscriber: the token to mail; only its hash is stored. */
 export async function insertToken(
@@ -239,11 +281,12 @@ export class FormsStore {
    * links of an earlier request stop working (only the newest link works).
    *
    * Before that, and changing nothing when they say no: the service may have sent its hourly
-   * cap, the address's mailbox may have been signed up `MAILBOX_MAILS` times (across its
-   * `+tags` and lists, one sign-up at a time per mailbox, whichever process takes it), and the
-   * client's network may have made its share of the hour's sign-ups (`mailsPerClient`, counted
-   * the same way). All of it is one statement (`SIGN_UP`). The mail itself is sent by the
-   * sender (`sender.ts`).
+   * cap, the client's network may have made its share of the hour's mailing sign-ups
+   * (`mailsPerClient`), and the address's mailbox may have been mailed `MAILBOX_MAILS` times
+   * (across its `+tags` and lists, one sign-up at a time per mailbox, whichever process takes
+   * it). Only a sign-up that mails counts against the share and the mailbox: a repeat, a
+   * confirmed address or a sign-up the share refused spends nothing. All of it is one
+   * statement (`SIGN_UP`). The mail itself is sent by the sender (`sender.ts`).
    */
   async signUp(request: SignUp): Promise<SignUpOutcome> {
     const now = this.#now()
@@ -252,6 +295,10 @@ export class FormsStore {
       allowed: boolean
       within: boolean
       share_start: Date | string | null
+      quota_hour: Date | null
+      quota_day: Date | null
+      share_hour: Date | null
+      network: string
       id: string | null
       subscriber_id: string | null
     }>(
@@ -274,8 +321,8 @@ export class FormsStore {
       ],
       { name: 'forms-sign-up' },
     )
-    if (row?.capped) return { outcome: 'serviceCap' }
-    if (!row?.allowed) return { outcome: 'mailboxLimit' }
+    if (!row) throw new Error('the sign-up statement answered no row')
+    if (row.capped) return { outcome: 'serviceCap' }
     if (!row.within) {
       // Until the network's hour is over; an hour when its row is newer than this statement
       // (another sign-up of the network made it meanwhile).
@@ -283,9 +330,21 @@ export class FormsStore {
       const seconds = Math.ceil((start + HOUR - now.getTime()) / 1000)
       return { outcome: 'clientShare', retryAfterSeconds: Math.min(3600, Math.max(60, seconds)) }
     }
-    return row.id && row.subscriber_id
-      ? { outcome: 'queued', subscriberId: row.subscriber_id, jobId: String(row.id) }
-      : { outcome: 'repeated' }
+    if (!row.allowed) return { outcome: 'mailboxLimit' }
+    if (row.id && row.subscriber_id) {
+      return { outcome: 'queued', subscriberId: row.subscriber_id, jobId: String(row.id) }
+    }
+    if (row.quota_hour) {
+      // Counted, yet nothing mailed: lost a race with a sign-up of the same address.
+      await this.#db.query(REFUND, [
+        mailboxOf(request.email),
+        row.quota_hour,
+        row.quota_day,
+        row.network,
+        row.share_hour,
+      ])
+    }
+    return { outcome: 'repeated' }
   }
 
   /** The confirmation e-mail could not be sent: the next sign-up may try again at once. */
@@ -334,10 +393,13 @@ export class FormsStore {
       if (found.expires_at <= now || found.status !== 'pending') {
         return { outcome: 'expired', list, language }
       }
-      await tx.query('UPDATE subscriber_tokens SET used_at = $2 WHERE hash = $1', [
-        hashToken(token),
-        now,
-      ])
+      // Every link of this request is used with it (a mail sent again after a crash carries a
+      // second one): each now shows the subscription confirmed, none says it expired.
+      await tx.query(
+        `UPDATE subscriber_tokens SET used_at = $2
+         WHERE subscriber_id = $1 AND purpose = 'confirm' AND used_at IS NULL`,
+        [found.subscriber_id, now],
+      )
       await tx.query(
         `UPDATE subscribers SET status = 'confirmed', confirmed_at = $2, unsubscribed_at = NULL
          WHERE id = $1`,

@@ -9,6 +9,7 @@ import { answerField, type FormDefinition } from './definition'
 export const ERROR_CODES = [
   'required',
   'email',
+  'emailDomain',
   'tooLong',
   'choice',
   'chooseOne',
@@ -38,6 +39,8 @@ interface Messages {
   required: string
   optional: string
   sending: string
+  /** The hint of a text answer: how long it may be, `{count}` characters (`textLength`). */
+  maxLength: string
   /** Reasons a form could not be sent at all. */
   failed: {
     network: string
@@ -64,6 +67,8 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
     errors: {
       required: 'Please fill in this field.',
       email: 'Please enter a valid e-mail address, such as name@example.com.',
+      emailDomain:
+        'We cannot send e-mails to this domain: it is reserved for tests or local networks. Please enter another address.',
       tooLong: 'Please shorten this answer.',
       choice: 'Please choose one of the answers offered.',
       chooseOne: 'Please choose at least one.',
@@ -81,6 +86,7 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
     required: 'required',
     optional: 'optional',
     sending: 'Sending …',
+    maxLength: 'At most {count} characters.',
     failed: {
       network: 'The form could not be sent. Please check your connection and try again.',
       rateLimited: 'Too many attempts from your connection. Please wait a few minutes.',
@@ -112,6 +118,8 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
     errors: {
       required: 'Bitte füllen Sie dieses Feld aus.',
       email: 'Bitte geben Sie eine gültige E-Mail-Adresse ein, zum Beispiel name@beispiel.de.',
+      emailDomain:
+        'An diese Domain können wir keine E-Mails senden: Sie ist für Tests oder lokale Netze reserviert. Bitte geben Sie eine andere Adresse ein.',
       tooLong: 'Bitte kürzen Sie diese Antwort.',
       choice: 'Bitte wählen Sie eine der angebotenen Antworten.',
       chooseOne: 'Bitte wählen Sie mindestens eine Option.',
@@ -130,6 +138,7 @@ export const FORM_MESSAGES: Record<Language, Messages> = {
     required: 'Pflichtfeld',
     optional: 'optional',
     sending: 'Wird gesendet …',
+    maxLength: 'Höchstens {count} Zeichen.',
     failed: {
       network:
         'Das Formular konnte nicht gesendet werden. Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',

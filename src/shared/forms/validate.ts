@@ -17,6 +17,7 @@ import {
   type Question,
   type SurveyForm,
 } from './definition'
+import { hasValidLabels, isReservedDomain } from './domain'
 import { ERROR_CODES, type ErrorCode, type FieldError } from './messages'
 
 const fail = (code: ErrorCode) => ({ error: code, abort: true })
@@ -67,7 +68,9 @@ const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{1,62}
 /**
  * The address as stored and mailed: lowercase, its domain in ASCII (`bücher.de` becomes
  * `xn--bcher-kva.de`); undefined for anything that is not one plain address (a display name,
- * a group, a comment, control characters).
+ * a group, a comment, control characters, a label `xn--…` that is no international name).
+ * A well-formed address at a domain reserved for special use (`.test`, `.local`, …) is one:
+ * the form refuses it with an error of its own (`emailDomain`).
  */
 export function normalizeEmail(value: string): string | undefined {
   const text = value.trim()
@@ -89,12 +92,39 @@ export function normalizeEmail(value: string): string | undefined {
   } catch {
     return undefined
   }
-  if (!DOMAIN.test(ascii)) return undefined
+  if (!DOMAIN.test(ascii) || !hasValidLabels(ascii)) return undefined
   const address = `${local.toLowerCase()}@${ascii}`
   return address.length <= MAX_EMAIL_LENGTH ? address : undefined
 }
 
 const trimmed = (value: string) => value.trim()
+
+/** The domain of an address `normalizeEmail` takes, as it stores it. */
+const domainOf = (value: string) => {
+  const address = normalizeEmail(value) ?? ''
+  return address.slice(address.lastIndexOf('@') + 1)
+}
+
+/**
+ * The length of a text as its visitor counts it: in characters (Unicode code points), so an
+ * emoji or a letter beyond the Basic Multilingual Plane is one, not two UTF-16 units. The page
+ * (its hint and its check before sending) and the service count the same way. Code points,
+ * not grapheme clusters: their count is the same in every browser and Node.js (grapheme rules
+ * change with each Unicode version), and bounds what is stored (four bytes each at most).
+ */
+export function textLength(text: string): number {
+  let length = 0
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    // A high surrogate followed by a low one is one character.
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) index++
+    }
+    length++
+  }
+  return length
+}
 
 /** A list of values: a form sends one value as a string, several as an array. */
 const values = (value: unknown): string[] | undefined =>
@@ -104,11 +134,27 @@ const values = (value: unknown): string[] | undefined =>
       ? value
       : undefined
 
-/** At least one value, each one of `allowed`. */
+/**
+ * The values chosen, each once, in the order first sent: a form sends a checkbox once; a
+ * repeated value is dropped rather than stored (and proved) as many times as it came.
+ */
+const chosen = (value: unknown): string[] => [
+  ...new Set((values(value) ?? []).filter((v) => v !== '')),
+]
+
+/**
+ * No more values than there are options (and so no list of thousands to check): a value
+ * sent twice is harmless and dropped, a list longer than the form's options is no form's.
+ */
+const withinOptions = (allowed: ReadonlySet<string>) =>
+  z.refine((value: unknown) => (values(value) ?? []).length <= allowed.size, fail('choice'))
+
+/** At least one value, each one of `allowed`, no more than there are. */
 const someOf = (allowed: ReadonlySet<string>) =>
   z.unknown().check(
     z.refine((value) => value !== undefined, fail('chooseOne')),
     z.refine((value) => values(value) !== undefined, fail('invalid')),
+    withinOptions(allowed),
     z.refine((value) => (values(value) ?? []).some((v) => v !== ''), fail('chooseOne')),
     z.refine(
       (value) => (values(value) ?? []).every((v) => v === '' || allowed.has(v)),
@@ -131,6 +177,7 @@ function listSchema(form: ListForm) {
       z.refine((value) => trimmed(value) !== '', fail('required')),
       z.refine((value) => trimmed(value).length <= MAX_EMAIL_LENGTH, fail('tooLong')),
       z.refine((value) => normalizeEmail(value) !== undefined, fail('email')),
+      z.refine((value) => !isReservedDomain(domainOf(value)), fail('emailDomain')),
     ),
     consent: z.literal(['yes', 'on', true], fail('consent')),
     ...topics,
@@ -148,6 +195,7 @@ function answerSchema(question: Question) {
       const allowed = new Set(question.options.map((option) => option.id))
       check = z.unknown().check(
         z.refine((value) => values(value) !== undefined, fail('invalid')),
+        withinOptions(allowed),
         z.refine(
           (value) => question.type === 'multiple' || (values(value) ?? []).length <= 1,
           fail('choice'),
@@ -175,7 +223,7 @@ function answerSchema(question: Question) {
     case 'text':
       check = z.string(fail('invalid')).check(
         z.refine((value) => !hasControl(value) && !hasLoneSurrogate(value), fail('invalid')),
-        z.refine((value) => trimmed(value).length <= question.maxLength, fail('tooLong')),
+        z.refine((value) => textLength(trimmed(value)) <= question.maxLength, fail('tooLong')),
       )
       break
   }
@@ -276,7 +324,7 @@ export function validateSubmission(form: FormDefinition, body: unknown): Validat
       value: {
         kind: 'list',
         email: normalizeEmail(String(data.email)) ?? '',
-        topics: (values(data.topics) ?? []).filter((v) => v !== ''),
+        topics: chosen(data.topics),
         language,
         version: form.version,
         bot,
@@ -293,9 +341,9 @@ export function validateSubmission(form: FormDefinition, body: unknown): Validat
       const text = trimmed(String(value))
       if (text !== '') answers[question.id] = text
     } else {
-      const chosen = (values(value) ?? []).filter((v) => v !== '')
-      if (chosen.length > 0)
-        answers[question.id] = question.type === 'single' ? (chosen[0] as string) : chosen
+      const picked = chosen(value)
+      if (picked.length > 0)
+        answers[question.id] = question.type === 'single' ? (picked[0] as string) : picked
     }
   }
   return { ok: true, value: { kind: 'survey', answers, language, version: form.version, bot } }

@@ -8,6 +8,7 @@ import { connect, createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../../src/server/app'
+import { FormsStore } from '../../../src/server/forms/store'
 import { healthRoutes } from '../../../src/server/health'
 import {
   databases,
@@ -472,6 +473,66 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
     expect(total).toBe(6)
   })
 
+  it('spends none of a mailbox’s allowance on sign-ups that mail nothing', async () => {
+    expect((await post(signUp('victim@example.com'))).statusCode).toBe(200)
+    const [first] = await service.inbox.waitFor(1)
+    // Repeats within the cooling period mail nothing, and so spend nothing.
+    for (let n = 0; n < 6; n++)
+      expect((await post(signUp('victim@example.com'))).statusCode).toBe(200)
+    await service.app.inject({ method: 'POST', url: pathOf(linkIn(first, '/confirm')) })
+    // Nor do sign-ups of a confirmed address, an hour later.
+    clock += 61 * 60_000
+    for (let n = 0; n < 6; n++)
+      expect((await post(signUp('victim@example.com'))).statusCode).toBe(200)
+    await settle()
+    expect(service.inbox.mails).toHaveLength(1)
+    // The owner still has the mailbox's three mails of this hour.
+    const { topics: _, ...noTopics } = signUp('victim@example.com')
+    expect((await post(noTopics, {}, 'productupdates')).statusCode).toBe(200)
+    await post(signUp('victim+shop@example.com'))
+    await post(signUp('victim-news@example.com'))
+    await service.inbox.waitFor(4)
+    await settle()
+    expect(service.inbox.mails).toHaveLength(4)
+    // And no more: a fourth mail this hour is still refused.
+    await post(signUp('victim+4@example.com'))
+    await settle()
+    expect(service.inbox.mails).toHaveLength(4)
+  })
+
+  it('counts one sign-up of a mailbox when many of one address race, and mails once', async () => {
+    // The store itself, as many processes at once would call it: on PostgreSQL every statement
+    // of a round starts before the first commits.
+    const store = new FormsStore(service.database, { now: () => new Date(clock), mailsPerHour: 0 })
+    for (const racer of ['racer', 'runner', 'sprinter']) {
+      const outcomes = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          store.signUp({
+            list: 'newsletter',
+            email: `${racer}@example.com`,
+            language: 'en',
+            topics: ['services'],
+            consentVersion: 'v1',
+            consentText: 'Yes, please.',
+          }),
+        ),
+      )
+      expect(outcomes.filter((outcome) => outcome.outcome === 'queued')).toHaveLength(1)
+      const [quota] = await service.query<{ hour_count: number; day_count: number }>(
+        'SELECT hour_count, day_count FROM mailbox_quota WHERE mailbox = $1',
+        [`${racer}@example.com`],
+      )
+      expect(quota, racer).toEqual({ hour_count: 1, day_count: 1 })
+    }
+    // The mailbox's two other mails of the hour are still there.
+    await post(signUp('racer+1@example.com'))
+    await post(signUp('racer+2@example.com'))
+    await service.inbox.waitFor(5)
+    await settle()
+    const toRacer = service.inbox.mails.filter((mail) => mail.to?.[0]?.address?.startsWith('racer'))
+    expect(toRacer).toHaveLength(3)
+  })
+
   it('counts sub-addresses with a hyphen, Proton’s and Fastmail’s spellings as one mailbox, and refuses % routing', async () => {
     const spellings = {
       'example.com': [
@@ -716,6 +777,112 @@ describe.each(databases())('the forms service, attacked, on $name', (database) =
     expect(printable.statusCode).toBe(200)
   })
 
+  it('stores each chosen topic and answer once, and refuses more choices than offered (422)', async () => {
+    const flood = await post(signUp('ada@example.com', { topics: Array(3000).fill('services') }))
+    expect(flood.statusCode).toBe(422)
+    expect(flood.json().errors).toEqual([{ field: 'topics', code: 'choice' }])
+    const survey = {
+      'answers.role': 'partner',
+      'answers.satisfaction': '3',
+      version: '3',
+      language: 'en',
+    }
+    const answers = await post(
+      { ...survey, 'answers.services': Array(5000).fill('cards') },
+      {},
+      'survey',
+    )
+    expect(answers.statusCode).toBe(422)
+    expect(answers.json().errors).toEqual([{ field: 'answers.services', code: 'choice' }])
+    expect(await service.query('SELECT * FROM survey_responses')).toEqual([])
+    expect(await service.query('SELECT * FROM subscribers')).toEqual([])
+    // Twice the same value, as a hand-made request may send it: kept once.
+    const twice = await post(signUp('ada@example.com', { topics: ['services', 'services'] }))
+    expect(twice.statusCode).toBe(200)
+    const repeated = await post(
+      { ...survey, 'answers.services': ['loans', 'loans', 'cards'] },
+      {},
+      'survey',
+    )
+    expect(repeated.statusCode).toBe(200)
+    const [subscriber] = await service.query<{ topics: string[] }>('SELECT topics FROM subscribers')
+    expect(subscriber?.topics).toEqual(['services'])
+    const [proof] = await service.query<{ topics: string[] }>(
+      'SELECT topics FROM subscription_events',
+    )
+    expect(proof?.topics).toEqual(['services'])
+    const [response] = await service.query<{ answers: Record<string, unknown> }>(
+      'SELECT answers FROM survey_responses',
+    )
+    expect(response?.answers.services).toEqual(['loans', 'cards'])
+  })
+
+  it('counts a text answer in characters, so twenty emoji fit an answer of twenty', async () => {
+    const survey = (comment: string) => ({
+      'answers.role': 'partner',
+      'answers.satisfaction': '3',
+      'answers.comment': comment,
+      version: '3',
+      language: 'en',
+    })
+    expect((await post(survey('👍'.repeat(20)), {}, 'survey')).statusCode).toBe(200)
+    const [response] = await service.query<{ answers: Record<string, unknown> }>(
+      'SELECT answers FROM survey_responses',
+    )
+    expect(response?.answers.comment).toBe('👍'.repeat(20))
+    const long = await post(survey('👍'.repeat(21)), {}, 'survey')
+    expect(long.statusCode).toBe(422)
+    expect(long.json().errors).toEqual([{ field: 'answers.comment', code: 'tooLong' }])
+  })
+
+  it('refuses addresses at reserved domains and broken international names, in the visitor’s language', async () => {
+    const reserved = [
+      'x@printer.local',
+      'x@mail.invalid',
+      'x@site.test',
+      'x@host.example',
+      'x@app.localhost',
+      'x@hiddenservice.onion',
+      'x@router.home.arpa',
+      'x@corp.internal',
+    ]
+    for (const email of reserved) {
+      const answer = await post(signUp(email))
+      expect(answer.statusCode, email).toBe(422)
+      expect(answer.json().errors, email).toEqual([{ field: 'email', code: 'emailDomain' }])
+    }
+    const broken = await post(signUp('x@xn--a.org'))
+    expect(broken.statusCode).toBe(422)
+    expect(broken.json().errors).toEqual([{ field: 'email', code: 'email' }])
+    // Without script: a page naming the field and what to do, in the form's language.
+    const page = (email: string, language: string) =>
+      service.app.inject({
+        method: 'POST',
+        url: '/api/forms/newsletter',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+        payload: new URLSearchParams({
+          email,
+          topics: 'services',
+          consent: 'yes',
+          version: 'v1',
+          language,
+        }).toString(),
+        remoteAddress: `10.200.${posted++ % 250}.1`,
+      })
+    const english = await page('x@printer.local', 'en')
+    expect(english.statusCode).toBe(422)
+    expect(english.body).toContain(
+      '<strong>E-mail address:</strong> We cannot send e-mails to this domain',
+    )
+    const german = await page('x@printer.local', 'de')
+    expect(german.body).toContain(
+      '<strong>E-Mail-Adresse:</strong> An diese Domain können wir keine E-Mails senden',
+    )
+    await settle()
+    expect(service.inbox.mails).toHaveLength(0)
+    expect(await service.query('SELECT * FROM subscribers')).toEqual([])
+  })
+
   it('takes no address literal for a domain', async () => {
     for (const email of ['ip@127.0.0.10', 'ip@[127.0.0.1]', 'ip@0x7f.1', 'ip@example.123']) {
       const answer = await post(signUp(email))
@@ -847,6 +1014,26 @@ describe.each(databases())(
       expect(shares).toEqual({ rows: 1 + 10 + 2 + 1, plain: 0 })
       expect(logs.join('')).toContain('sign-up from a network that had its share of mails')
       expect(logs.join('')).not.toMatch(/127\.0\.|2001:db8/)
+    })
+
+    it('spends none of a mailbox’s allowance on sign-ups a network’s share refuses', async () => {
+      const attacker = (n: number) => ({ localAddress: `127.0.0.${n + 2}` })
+      for (let n = 0; n < 4; n++) {
+        expect((await signUpFrom(attacker(n), `filler${n}@example.com`)).status).toBe(200)
+      }
+      // The network had its share: its sign-ups of the victim are refused, and cost her nothing.
+      for (let n = 4; n < 10; n++) {
+        expect((await signUpFrom(attacker(n), `victim+${n}@example.com`)).status).toBe(429)
+      }
+      for (let n = 1; n <= 3; n++) {
+        const own = await signUpFrom({ localAddress: `127.0.${n}.9` }, `victim+own${n}@example.com`)
+        expect(own.status).toBe(200)
+      }
+      await service.inbox.waitFor(7)
+      const toVictim = service.inbox.mails.filter((mail) =>
+        mail.to?.[0]?.address?.startsWith('victim+own'),
+      )
+      expect(toVictim).toHaveLength(3)
     })
 
     it('logs a client that resets its connection mid-request at info level at most', async () => {

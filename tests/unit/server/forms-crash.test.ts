@@ -13,6 +13,8 @@ import {
   databases,
   type Inbox,
   killFormsServer,
+  linkIn,
+  SITE_URL,
   signUp,
   spawnFormsServer,
   startSmtp,
@@ -132,6 +134,47 @@ describe.each(databases())('a crash under load on $name', (database) => {
       expect(rows.length).toBe(inbox.mails.length)
     } finally {
       await db.close()
+    }
+  }, 60_000)
+
+  it('keeps every link working when a mail the dead process had delivered is sent again', async () => {
+    // The mail server takes the mail but the process dies before it hears so, and before it
+    // marks it sent: after the restart it is sent again, with new links.
+    inbox.mails.length = 0
+    inbox.holdReplies()
+    const first = await spawnFormsServer(env)
+    const email = 'twice@example.com'
+    const answer = await fetch(`${first.origin}/api/forms/newsletter`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(signUp(email)),
+    })
+    expect(answer.status).toBe(200)
+    await inbox.waitFor(1, 15_000)
+    expect(await killFormsServer(first)).toBe('SIGKILL')
+    inbox.release()
+    const second = await spawnFormsServer(env)
+    try {
+      const mails = await inbox.waitFor(2, 15_000)
+      expect(mails.map((mail) => mail.to?.[0]?.address)).toEqual([email, email])
+      const links = mails.map((mail) => linkIn(mail, '/confirm'))
+      expect(new Set(links).size).toBe(2)
+      const at = (link: string) => link.replace(SITE_URL, second.origin)
+      const open = (link: string) => fetch(at(link), { redirect: 'manual' })
+      const press = (link: string) => fetch(at(link), { method: 'POST', redirect: 'manual' })
+      // Either link would confirm: each shows its button.
+      for (const link of links) expect((await open(link)).status).toBe(200)
+      // The first mail's link confirms; then both show the subscription confirmed.
+      const confirmed = await press(links[0] as string)
+      expect(confirmed.headers.get('location')).toBe('/en/newsletter-confirmed/')
+      for (const link of links) {
+        expect((await open(link)).headers.get('location')).toBe('/en/newsletter-confirmed/')
+        expect((await press(link)).headers.get('location')).toBe('/en/newsletter-confirmed/')
+      }
+      // Both mails' unsubscribe links work.
+      for (const mail of mails) expect((await open(linkIn(mail, '/unsubscribe'))).status).toBe(200)
+    } finally {
+      expect(await stopFormsServer(second)).toBe(0)
     }
   }, 60_000)
 })

@@ -259,14 +259,14 @@ describe.skipIf(!postgres)('two service processes on one PostgreSQL', () => {
           send(
             servers[index % 2] as ServerProcess,
             `127.0.0.${index + 2}`,
-            `share${index}@x.example`,
+            `share${index}@example.com`,
           ),
       )
       expect(statuses.filter((status) => status === 200)).toHaveLength(4)
       expect(statuses.filter((status) => status === 429)).toHaveLength(36)
       // Another network, at either process.
       for (const [index, server] of servers.entries()) {
-        expect(await send(server, '127.0.5.1', `other${index}@x.example`)).toBe(200)
+        expect(await send(server, '127.0.5.1', `other${index}@example.com`)).toBe(200)
       }
       await inbox.waitFor(before + 6, 15_000)
     } finally {

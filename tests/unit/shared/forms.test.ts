@@ -170,6 +170,81 @@ describe('form validation', () => {
     expect(result.ok ? [] : result.errors).toEqual([{ field, code }])
   })
 
+  it('keeps each choice once, and refuses more choices than the form offers', () => {
+    const signUp = validateSubmission(list, { ...body, topics: ['a', 'b', 'a'] })
+    expect(signUp.ok ? [] : signUp.errors).toEqual([{ field: 'topics', code: 'choice' }])
+    const twice = validateSubmission(list, { ...body, topics: ['b', 'b'] })
+    expect(twice.ok && twice.value.kind === 'list' && twice.value.topics).toEqual(['b'])
+    const flood = validateSubmission(list, { ...body, topics: Array(3000).fill('a') })
+    expect(flood.ok ? [] : flood.errors).toEqual([{ field: 'topics', code: 'choice' }])
+    const answers = (uses: string[]) =>
+      validateSubmission(survey, {
+        'answers.role': 'x',
+        'answers.uses': uses,
+        version: '2',
+        language: 'en',
+      })
+    const repeated = answers(['y', 'y'])
+    expect(repeated.ok && repeated.value.kind === 'survey' && repeated.value.answers).toEqual({
+      role: 'x',
+      uses: ['y'],
+    })
+    const many = answers(Array(5000).fill('x'))
+    expect(many.ok ? [] : many.errors).toEqual([{ field: 'answers.uses', code: 'choice' }])
+  })
+
+  it('counts a text answer in characters: an emoji is one, as the page’s hint says', () => {
+    const note = (text: string) =>
+      validateSubmission(survey, {
+        'answers.role': 'x',
+        'answers.note': text,
+        version: '2',
+        language: 'en',
+      })
+    // Ten characters of two UTF-16 units each: within the note's 10.
+    expect(note('😀'.repeat(10)).ok).toBe(true)
+    expect(note('𝔸'.repeat(10)).ok).toBe(true)
+    const long = note('😀'.repeat(11))
+    expect(long.ok ? [] : long.errors).toEqual([{ field: 'answers.note', code: 'tooLong' }])
+    expect(FORM_MESSAGES.en.maxLength.replace('{count}', '10')).toBe('At most 10 characters.')
+    expect(FORM_MESSAGES.de.maxLength.replace('{count}', '10')).toBe('Höchstens 10 Zeichen.')
+  })
+
+  it.each(['x@xn--a.org', 'x@xn--abc.example.com', 'x@xn--zz.de', 'x@sub.xn--.org'])(
+    'refuses %s: its label is no international name',
+    (email) => {
+      const result = validateSubmission(list, { ...body, email })
+      expect(result.ok ? [] : result.errors).toEqual([{ field: 'email', code: 'email' }])
+    },
+  )
+
+  it('takes international domains, as punycode or not', () => {
+    for (const [email, stored] of [
+      ['x@bücher.de', 'x@xn--bcher-kva.de'],
+      ['x@xn--bcher-kva.de', 'x@xn--bcher-kva.de'],
+      ['x@испытание.рф', 'x@xn--80akhbyknj4f.xn--p1ai'],
+    ]) {
+      const result = validateSubmission(list, { ...body, email })
+      expect(result.ok && result.value.kind === 'list' && result.value.email, email).toBe(stored)
+    }
+  })
+
+  it.each([
+    'x@printer.local',
+    'x@mail.invalid',
+    'x@site.test',
+    'x@host.example',
+    'x@app.localhost',
+    'x@abcdefghijklmnop.onion',
+    'x@router.home.arpa',
+    'x@corp.internal',
+    'x@name.alt',
+    'x@HOST.LOCAL',
+  ])('refuses %s: its domain is reserved and reaches no mailbox', (email) => {
+    const result = validateSubmission(list, { ...body, email })
+    expect(result.ok ? [] : result.errors).toEqual([{ field: 'email', code: 'emailDomain' }])
+  })
+
   it('counts errors in words in both languages', () => {
     expect(summaryText('en', 1)).toBe('Please correct 1 entry:')
     expect(summaryText('de', 3)).toBe('Bitte korrigieren Sie 3 Angaben:')

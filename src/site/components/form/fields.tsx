@@ -160,24 +160,21 @@ export function QuestionField({
           <label className={styles.label} htmlFor={id}>
             {question.label} <Marker required={question.required} messages={messages} />
           </label>
-          {question.hint && (
-            <p id={`${id}-hint`} className={styles.hint}>
-              {question.hint}
-            </p>
-          )}
+          <p id={`${id}-hint`} className={styles.hint}>
+            {question.hint && `${question.hint} `}
+            {messages.maxLength.replace('{count}', String(question.maxLength))}
+          </p>
           {error}
+          {/* No maxLength attribute: browsers count it in UTF-16 units (an emoji is two), the
+              service in characters (textLength); the check before sending counts as it does. */}
           <textarea
             className={styles.input}
             id={id}
             name={name}
             rows={5}
-            maxLength={question.maxLength}
             required={question.required}
             aria-invalid={invalid ? true : undefined}
-            aria-describedby={
-              [question.hint && `${id}-hint`, invalid && `${id}-error`].filter(Boolean).join(' ') ||
-              undefined
-            }
+            aria-describedby={[`${id}-hint`, invalid && `${id}-error`].filter(Boolean).join(' ')}
           />
         </div>
       )
