@@ -26,7 +26,7 @@ import type { FormDefinition } from '../../shared/forms/definition'
 import { FORM_MESSAGES } from '../../shared/forms/messages'
 import { type FormResponse, validateSubmission } from '../../shared/forms/validate'
 import type { Language } from '../../shared/languages'
-import { networkOf } from '../client-address'
+import { networkGroups } from '../client-address'
 import { ClientGroupsStore } from '../client-rate-limit'
 import { consentRoute } from './consent-route'
 import { DISK_FULL_RETRY_SECONDS, type DiskSpace } from './disk-space'
@@ -285,7 +285,7 @@ export async function formsRoutes(app: FastifyInstance, options: FormsServiceOpt
           topics: submission.topics,
           consentVersion: list.consentVersion,
           consentText: list.consent[submission.language],
-          client: networkOf(request.ip),
+          client: networkGroups(request.ip),
         })
         options.diskSpace?.stored()
         switch (signedUp.outcome) {

@@ -4,10 +4,12 @@
  * make sign-ups safe under concurrency live in the SQL (a unique address per list, a cooling
  * period checked and set in one statement).
  */
+
 import { createHash, randomBytes } from 'node:crypto'
 import type { Database, Queryable } from '../../database/database'
 import type { Answer } from '../../shared/forms/validate'
 import type { Language } from '../../shared/languages'
+import type { ClientGroup } from '../client-address'
 import { mailboxOf } from './mailbox'
 
 export interface StoreOptions {
@@ -25,7 +27,8 @@ export interface StoreOptions {
    */
   mailsPerHour?: number
   /**
-   * Sign-ups that could mail, per client network (an IPv4 /24, an IPv6 /64) and hour, at most
+   * Sign-ups that could mail, per client network (an IPv4 /24; an IPv6 /64, its /56 twice as
+   * many, its /48 four times) and hour, at most
    * (`CONFIRMATION_MAILS_PER_CLIENT`): by default a 25th of `mailsPerHour` (20 of 500), at
    * least 1, none without a cap; 0 for no share.
    */
@@ -40,10 +43,11 @@ export interface SignUp {
   consentVersion: string
   consentText: string
   /**
-   * The network the sign-up comes from (`networkOf`), held to its share of the mails; none
-   * (the operators' tools) is held to none.
+   * Where the sign-up's client counts (`networkGroups`: an IPv4 /24; an IPv6 client's /64, /56
+   * and /48, each with its multiple of the share), held to its share of the mails; none (the
+   * operators' tools) is held to none.
    */
-  client?: string
+  client?: readonly ClientGroup[]
 }
 
 /** A confirmation e-mail queued by a sign-up. */
@@ -113,8 +117,11 @@ export const newToken = () => randomBytes(32).toString('base64url')
  * mails, without a lock: processes signing up at the same moment may pass it by a few); then
  * whether a mail is due at all (`due`: the subscriber's rules read ahead: a new address, or one
  * not confirmed, not mailed within the cooling period and mailed fewer than three times a day);
- * only then the client network's share (an upsert into `client_quota`, keyed by the network's
- * SHA-256 salted with `forms_secrets`' client key, so that the table holds no address), and
+ * only then the client's share (not once any of its groups has its multiple of it, then an
+ * upsert into `client_quota` for each group, keyed by the group's SHA-256 salted with
+ * `forms_secrets`' client key, so that the table holds no address; the upsert's row lock and
+ * condition hold each group to its share exactly, and what the other groups counted for a
+ * sign-up one group refused at the same instant is given back, `REFUND`), and
  * last the mailbox's quota (the same upsert into `mailbox_quota`, whose row lock makes
  * concurrent sign-ups of one mailbox wait for each other). So a sign-up that mails nothing (a
  * repeat, a confirmed address) or that the network's share refuses spends none of the
@@ -128,7 +135,7 @@ export const newToken = () => randomBytes(32).toString('base64url')
  *
  * Parameters: list, email, language, topics, consent version and text, now, the end of the
  * cooling period, a day ago, the mailbox, an hour ago, the hourly cap (0: none), the client's
- * network, its share (0: none). One row: whether the cap, the share or the quota stopped it
+ * groups, its share (0: none), each group's multiple of it. One row: whether the cap, the share or the quota stopped it
  * (with the hour the share began), and the queued mail, if any.
  */
 const SIGN_UP = `
@@ -149,19 +156,26 @@ WITH capped AS (
   ) AS mails
 ), network AS (
   SELECT encode(sha256(convert_to(
-    COALESCE((SELECT value FROM forms_secrets WHERE name = 'client-key'), '') || $13::text,
-    'UTF8')), 'hex') AS key
+    COALESCE((SELECT value FROM forms_secrets WHERE name = 'client-key'), '') || g.name,
+    'UTF8')), 'hex') AS key, g.times
+  FROM unnest($13::text[], $15::int[]) AS g(name, times)
+), full_groups AS (
+  SELECT c.hour_start FROM client_quota c JOIN network n ON n.key = c.network
+  WHERE c.hour_start > $11::timestamptz AND c.hour_count >= $14::int * n.times
 ), share AS (
   INSERT INTO client_quota AS c (network, hour_start, hour_count)
-  SELECT key, $7::timestamptz, 1 FROM network WHERE $14::int > 0 AND (SELECT mails FROM due)
+  SELECT key, $7::timestamptz, 1 FROM network
+  WHERE $14::int > 0 AND (SELECT mails FROM due) AND NOT EXISTS (SELECT 1 FROM full_groups)
   ON CONFLICT (network) DO UPDATE
   SET hour_start = CASE WHEN c.hour_start <= $11::timestamptz THEN EXCLUDED.hour_start
                         ELSE c.hour_start END,
       hour_count = CASE WHEN c.hour_start <= $11::timestamptz THEN 1 ELSE c.hour_count + 1 END
-  WHERE c.hour_start <= $11::timestamptz OR c.hour_count < $14::int
-  RETURNING c.hour_start
+  WHERE c.hour_start <= $11::timestamptz
+    OR c.hour_count < $14::int * (SELECT n.times FROM network n WHERE n.key = c.network)
+  RETURNING c.network, c.hour_start
 ), shared AS (
-  SELECT NOT (SELECT mails FROM due) OR $14::int <= 0 OR EXISTS (SELECT 1 FROM share) AS within
+  SELECT NOT (SELECT mails FROM due) OR $14::int <= 0
+    OR (SELECT count(*) FROM share) = (SELECT count(*) FROM network) AS within
 ), quota AS (
   INSERT INTO mailbox_quota AS q (mailbox, hour_start, hour_count, day_start, day_count)
   SELECT $10, $7::timestamptz, 1, $7::timestamptz, 1
@@ -208,18 +222,20 @@ WITH capped AS (
 SELECT (SELECT reached FROM capped) AS capped,
   NOT (SELECT mails FROM due) OR EXISTS (SELECT 1 FROM quota) AS allowed,
   (SELECT within FROM shared) AS within,
-  CASE WHEN NOT (SELECT within FROM shared) THEN (SELECT c.hour_start FROM client_quota c
-    WHERE c.network = (SELECT key FROM network)) END AS share_start,
+  CASE WHEN NOT (SELECT within FROM shared) THEN (SELECT max(c.hour_start) FROM client_quota c
+    JOIN network n ON n.key = c.network) END AS share_start,
   (SELECT hour_start FROM quota) AS quota_hour, (SELECT day_start FROM quota) AS quota_day,
-  (SELECT hour_start FROM share) AS share_hour, (SELECT key FROM network) AS network,
+  ARRAY(SELECT network FROM share) AS networks,
+  ARRAY(SELECT hour_start::text FROM share) AS network_hours,
   queued.id, queued.subscriber_id
 FROM (SELECT 1) AS one LEFT JOIN queued ON true`
 
 /**
  * Gives back what a sign-up counted but did not mail (`SIGN_UP`'s race: another sign-up of the
  * same address, at the same instant, mailed first): one of the mailbox's hour and day, if they
- * are still the ones counted, and one of the network's share, likewise. Parameters: the
- * mailbox, its hour and day as counted, the network's key and its hour as counted (or null).
+ * are still the ones counted, and one of each of the client's groups' shares, likewise.
+ * Parameters: the mailbox, its hour and day as counted, the groups' keys and their hours as
+ * counted (arrays, empty when none).
  */
 const REFUND = `
 WITH mailbox AS (
@@ -230,8 +246,9 @@ WITH mailbox AS (
                        ELSE day_count END
   WHERE mailbox = $1
 )
-UPDATE client_quota SET hour_count = GREATEST(hour_count - 1, 0)
-WHERE network = $4 AND hour_start = $5::timestamptz`
+UPDATE client_quota c SET hour_count = GREATEST(c.hour_count - 1, 0)
+FROM unnest($4::text[], $5::timestamptz[]) AS counted(network, hour_start)
+WHERE c.network = counted.network AND c.hour_start = counted.hour_start`
 
 /** A new link of `purpose` for a subscriber: the token to mail; only its hash is stored. */
 export async function insertToken(
@@ -297,8 +314,8 @@ export class FormsStore {
       share_start: Date | string | null
       quota_hour: Date | null
       quota_day: Date | null
-      share_hour: Date | null
-      network: string
+      networks: string[]
+      network_hours: string[]
       id: string | null
       subscriber_id: string | null
     }>(
@@ -316,14 +333,20 @@ export class FormsStore {
         mailboxOf(request.email),
         new Date(now.getTime() - HOUR),
         this.#mailsPerHour,
-        request.client ?? '',
+        (request.client ?? []).map((group) => group.key),
         request.client === undefined ? 0 : this.#mailsPerClient,
+        (request.client ?? []).map((group) => group.times),
       ],
       { name: 'forms-sign-up' },
     )
     if (!row) throw new Error('the sign-up statement answered no row')
     if (row.capped) return { outcome: 'serviceCap' }
     if (!row.within) {
+      // A group that had room counted, another's share was taken meanwhile (by a sign-up of
+      // the same group at the same instant, the upsert's row lock deciding): given back.
+      if (row.networks.length > 0) {
+        await this.#db.query(REFUND, ['', null, null, row.networks, row.network_hours])
+      }
       // Until the network's hour is over; an hour when its row is newer than this statement
       // (another sign-up of the network made it meanwhile).
       const start = row.share_start ? new Date(row.share_start).getTime() : now.getTime()
@@ -340,8 +363,8 @@ export class FormsStore {
         mailboxOf(request.email),
         row.quota_hour,
         row.quota_day,
-        row.network,
-        row.share_hour,
+        row.networks,
+        row.network_hours,
       ])
     }
     return { outcome: 'repeated' }

@@ -995,23 +995,33 @@ describe.each(databases())(
         )
         expect(visitor.status, `127.0.${n}.7`).toBe(200)
       }
-      // An IPv6 network is its /64, forwarded by a trusted proxy or not.
+      // An IPv6 client counts in its /64 (the share), its /56 (twice) and its /48 (four
+      // times), forwarded by a trusted proxy or not.
       const v6: number[] = []
       for (let host = 1; host <= 6; host++) {
         const from = { localAddress: '::1', forwardedFor: `2001:db8:20:2::${host}` }
         v6.push((await signUpFrom(from, `six${host}@example.com`)).status)
       }
       expect(v6).toEqual([200, 200, 200, 200, 429, 429])
-      const next = { localAddress: '::1', forwardedFor: '2001:db8:20:3::1' }
+      // Other /64s of the same /56: four more, then the /56 had its 8.
+      const sameSlash56: number[] = []
+      for (const subnet of [3, 4, 5, 6, 7]) {
+        const from = { localAddress: '::1', forwardedFor: `2001:db8:20:${subnet}::1` }
+        sameSlash56.push((await signUpFrom(from, `net${subnet}@example.com`)).status)
+      }
+      expect(sameSlash56).toEqual([200, 200, 200, 200, 429])
+      // Another /56 of the same /48 is served; so is the proxy itself.
+      const next = { localAddress: '::1', forwardedFor: '2001:db8:20:100::1' }
       expect((await signUpFrom(next, 'next@example.com')).status).toBe(200)
       expect((await signUpFrom({ localAddress: '::1' }, 'proxy@example.com')).status).toBe(200)
-      await service.inbox.waitFor(4 + 10 + 4 + 2)
+      await service.inbox.waitFor(4 + 10 + 4 + 4 + 2)
       const [shares] = await service.query<{ rows: number; plain: number }>(
         `SELECT count(*)::int AS rows, count(*) FILTER (WHERE network ~ '[.:]')::int AS plain
          FROM client_quota`,
       )
-      // One row per network, none holding an address.
-      expect(shares).toEqual({ rows: 1 + 10 + 2 + 1, plain: 0 })
+      // One row per network and group, none holding an address: IPv4 11; the six /64s that
+      // mailed, their two /56s and one /48; the proxy's /64, /56 and /48.
+      expect(shares).toEqual({ rows: 11 + (6 + 2 + 1) + 3, plain: 0 })
       expect(logs.join('')).toContain('sign-up from a network that had its share of mails')
       expect(logs.join('')).not.toMatch(/127\.0\.|2001:db8/)
     })

@@ -11,6 +11,7 @@ import { createFileStore } from '../../../src/content/file-store'
 import { loadFormsContent } from '../../../src/content/forms'
 import type { Database } from '../../../src/database/database'
 import { openDatabase } from '../../../src/database/open'
+import { networkGroups } from '../../../src/server/client-address'
 import { createMailer, type Mailer, readOutbox } from '../../../src/server/forms/mail'
 import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
 import {
@@ -143,7 +144,7 @@ describe('operators’ tools', () => {
       topics: [],
       consentVersion: '7',
       consentText: 'Yes',
-      client: '192.0.2.0/24',
+      client: networkGroups('192.0.2.7'),
     })
     expect(dora).toBeDefined()
     const networks = async () =>
