@@ -76,7 +76,8 @@ describe('new PGlite databases', () => {
       expect(await db.query<{ ok: number }>('SELECT 1 AS ok')).toEqual([{ ok: 1 }])
     })
     expect((await stat(made as string)).mtimeMs).toBe(mtimeMs)
-  })
+    // initdb in WebAssembly, then five databases: over 30 s on two busy cores in CI.
+  }, 120_000)
 
   it('runs initdb when the kept copy is damaged, and drops it', async () => {
     const made = (await template()) as string
@@ -89,7 +90,7 @@ describe('new PGlite databases', () => {
     expect(await count(folder)).toBe(2)
     // Dropped: the next new database makes a sound one.
     expect(await template()).toBeUndefined()
-  })
+  }, 120_000)
 
   it('leaves a folder that already holds files to initdb, and its files where they are', async () => {
     const folder = join(dir, 'not-empty')
