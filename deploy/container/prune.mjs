@@ -13,7 +13,7 @@
  * `node_modules`, then its parents'), so a new dependency is kept without a change here.
  */
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 
 /** Packages whose dependencies are not loaded at run time, and packages not needed at all. */
 const LEAVES = new Set(['node_modules/decap-cms'])

@@ -242,7 +242,9 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
       // Started early, it would keep the process alive when the content failed to load.
       pdfWriter.close(),
     ])
-    await rm(stage, { recursive: true, force: true })
+    // Sharing cards may still be landing in the stage: a folder that will not go away now must
+    // not hide why the build failed.
+    await rm(stage, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined)
     throw (failed as PromiseRejectedResult).reason
   }
   const content = (loaded as PromiseFulfilledResult<SiteContent>).value

@@ -8,11 +8,13 @@
  * never loads Vite. The first build after a change to the code makes them.
  */
 import { createHash, randomUUID } from 'node:crypto'
+import { constants } from 'node:fs'
 import {
   access,
   mkdir,
   readdir,
   readFile,
+  realpath,
   rename,
   rm,
   stat,
@@ -133,17 +135,44 @@ async function pruneCache(dir: string): Promise<void> {
 /**
  * The renderer (`server.js`) imports React and the rest from `node_modules` by Node's search up
  * its folders: bundles kept outside the project (`BUILD_CACHE_DIR` elsewhere) are given a link
- * to the project's, beside them.
+ * to the project's, beside them, unless a folder above them has the same `node_modules` already
+ * (the compiled programs' bundles, used by the publishing service's workspaces, whose
+ * `node_modules` links to the service's).
  */
 async function linkModules(root: string, home: string): Promise<void> {
   const path = relative(root, home)
   if (!path.startsWith('..') && !isAbsolute(path)) return
+  const wanted = await realpath(join(root, 'node_modules')).catch(() => undefined)
+  for (let dir = home; wanted && dir !== dirname(dir); dir = dirname(dir)) {
+    const found = await realpath(join(dir, 'node_modules')).catch(() => undefined)
+    if (found === wanted) return
+    if (found) break
+  }
   await mkdir(home, { recursive: true })
   await symlink(join(root, 'node_modules'), join(home, 'node_modules'), 'dir').catch(
     (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EEXIST') throw error
     },
   )
+}
+
+/**
+ * Where the bundles of `codeVersion` are: beside the compiled programs (`config.bundlesDir`)
+ * when they are there or can be made there, else in the build cache: a read-only installation
+ * (the container image) ships the bundles of its own code, and a workspace whose code differs
+ * (the bank's repository moved on) makes its own where it may write.
+ */
+async function versionsDirOf(config: BuildConfig, codeVersion: string): Promise<string> {
+  const own = join(config.cacheDir, 'bundles')
+  if (!config.bundlesDir) return own
+  if (await exists(join(config.bundlesDir, codeVersion, COMPLETE))) return config.bundlesDir
+  try {
+    await mkdir(config.bundlesDir, { recursive: true })
+    await access(config.bundlesDir, constants.W_OK)
+    return config.bundlesDir
+  } catch {
+    return own
+  }
 }
 
 /**
@@ -157,9 +186,9 @@ export async function bundle(
   config: BuildConfig,
   { measure }: Pick<Timeline, 'measure'> = untimed,
 ): Promise<Bundle> {
-  const versionsDir = config.bundlesDir ?? join(config.cacheDir, 'bundles')
-  await linkModules(config.root, dirname(versionsDir))
   const codeVersion = await codeHash(config.root)
+  const versionsDir = await versionsDirOf(config, codeVersion)
+  await linkModules(config.root, dirname(versionsDir))
   const version = join(versionsDir, codeVersion)
   const cached = await exists(join(version, COMPLETE))
   if (!cached) await compile(config, version, measure)

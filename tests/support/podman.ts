@@ -1,0 +1,112 @@
+/**
+ * The image and the Kubernetes manifests under podman, for `tests/containers/`: the image built
+ * from the checkout (on the base `deploy/container/base.sh` makes, or `CONTAINER_BASE`), and
+ * manifests played with `podman kube play --network host`, as ../shared/docs/CONTAINERS.md
+ * says podman runs here (runc, `default_ulimits` at or below the machine's).
+ */
+import { execFile, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { parseAllDocuments, stringify } from 'yaml'
+import { ROOT } from '../../src/engine/config'
+
+const run = promisify(execFile)
+
+/** podman is installed (CI installs Debian's, with runc). */
+export const podmanInstalled = () =>
+  spawnSync('podman', ['--version'], { stdio: 'ignore' }).status === 0
+
+/** Runs podman; resolves with its standard output, fails with its standard error. */
+export async function podman(args: string[], options: { timeoutMs?: number } = {}) {
+  try {
+    const { stdout } = await run('podman', args, {
+      cwd: ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: options.timeoutMs ?? 120_000,
+    })
+    return stdout
+  } catch (error) {
+    const { stderr, message } = error as { stderr?: string; message: string }
+    throw new Error(`podman ${args.join(' ')}: ${stderr?.trim() || message}`)
+  }
+}
+
+export const BASE_IMAGE = process.env.CONTAINER_BASE ?? 'localhost/lumora-node-base:26'
+export const IMAGE = 'localhost/lumora-website:latest'
+
+/**
+ * Builds the image from the checkout, on the base made without a registry when it is missing;
+ * npm reaches its registry with the certificate authority the machine's npm uses.
+ */
+export async function buildImage(): Promise<{ seconds: number; bytes: number }> {
+  const started = performance.now()
+  if (!(await podman(['images', '-q', BASE_IMAGE])).trim()) {
+    await run(join(ROOT, 'deploy/container/base.sh'), [BASE_IMAGE], {
+      cwd: ROOT,
+      timeout: 600_000,
+    })
+  }
+  const cafile = spawnSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).stdout.trim()
+  const revision = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' })
+  await podman(
+    [
+      'build',
+      '--format',
+      'docker',
+      '--network',
+      'host',
+      '--build-arg',
+      `BASE=${BASE_IMAGE}`,
+      '--build-arg',
+      `REVISION=${revision.stdout.trim() || 'unknown'}`,
+      ...(cafile && cafile !== 'null' && existsSync(cafile)
+        ? ['--secret', `id=npm-ca,src=${cafile}`]
+        : []),
+      '-t',
+      IMAGE,
+      '-f',
+      'Containerfile',
+      '.',
+    ],
+    { timeoutMs: 900_000 },
+  )
+  const bytes = Number(await podman(['image', 'inspect', IMAGE, '--format', '{{.Size}}']))
+  return { seconds: (performance.now() - started) / 1000, bytes }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: Kubernetes objects, read and changed as plain data
+export type KubeObject = Record<string, any>
+
+/** The objects of a manifest under `deploy/kubernetes/`. */
+export async function readManifest(name: string): Promise<KubeObject[]> {
+  const { readFile } = await import('node:fs/promises')
+  const text = await readFile(join(ROOT, 'deploy', 'kubernetes', name), 'utf8')
+  return parseAllDocuments(text).map((document) => document.toJS() as KubeObject)
+}
+
+/** Plays `objects` (written to `file`) on the host's network; resolves once podman has. */
+export async function play(file: string, objects: KubeObject[]): Promise<void> {
+  await writeFile(file, objects.map((object) => stringify(object)).join('---\n'))
+  await podman(['kube', 'play', '--network', 'host', file], { timeoutMs: 180_000 })
+}
+
+/** Stops and removes what `file` made (its volumes stay, as a claim's would). */
+export async function down(file: string): Promise<void> {
+  if (existsSync(file)) await podman(['kube', 'down', file]).catch(() => undefined)
+}
+
+/** The name podman gives the container `container` of a Deployment's or Pod's pod. */
+export const containerOf = (object: KubeObject, container: string) =>
+  `${object.metadata.name}${object.kind === 'Deployment' ? '-pod-0' : ''}-${container}`
+
+/** A container's memory in use now, in MiB (`podman stats`). */
+export async function memoryMiB(container: string): Promise<number> {
+  const text = await podman(['stats', '--no-stream', '--format', 'json', container])
+  const [stats] = JSON.parse(text) as { mem_usage: string }[]
+  const match = /^([\d.]+)\s*([kMG]?B)/i.exec(stats?.mem_usage ?? '')
+  if (!match) return Number.NaN
+  const scale = { B: 1 / 2 ** 20, kB: 1 / 1024, KB: 1 / 1024, MB: 1, GB: 1024 }
+  return Number(match[1]) * (scale[match[2] as keyof typeof scale] ?? 1)
+}
