@@ -120,6 +120,37 @@ export function checkPath(path: string): string {
 }
 
 /**
+ * How git proves itself to the bank's remote, from the service's settings (the machine's and the
+ * user's git configuration are ignored, credential helpers there too):
+ * - `PUBLISHING_REMOTE_TOKEN` (with `PUBLISHING_REMOTE_USER`, default `git`) over HTTPS: a
+ *   credential helper given as configuration in the environment, which reads the token from
+ *   git's environment, so it is never on a command line;
+ * - `PUBLISHING_SSH_KEY` (a private key file, a deploy key) over SSH, checked against
+ *   `PUBLISHING_SSH_KNOWN_HOSTS` (a known_hosts file; without it, against none: refused).
+ */
+export function remoteCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const credentials: NodeJS.ProcessEnv = {}
+  if (env.PUBLISHING_REMOTE_TOKEN) {
+    credentials.GIT_CONFIG_COUNT = '1'
+    credentials.GIT_CONFIG_KEY_0 = 'credential.helper'
+    credentials.GIT_CONFIG_VALUE_0 =
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's, when git runs it
+      '!f() { test "$1" = get && printf \'username=%s\\npassword=%s\\n\' "${PUBLISHING_REMOTE_USER:-git}" "$PUBLISHING_REMOTE_TOKEN"; }; f'
+  }
+  if (env.PUBLISHING_SSH_KEY) {
+    const quote = (path: string) => `'${path.replaceAll("'", "'\\''")}'`
+    credentials.GIT_SSH_COMMAND = [
+      'ssh',
+      '-i',
+      quote(env.PUBLISHING_SSH_KEY),
+      '-o IdentitiesOnly=yes -o BatchMode=yes -o StrictHostKeyChecking=yes',
+      `-o UserKnownHostsFile=${quote(env.PUBLISHING_SSH_KNOWN_HOSTS || '/dev/null')}`,
+    ].join(' ')
+  }
+  return credentials
+}
+
+/**
  * The trailer by which the service's commits on main anchor the audit trail
  * (../audit/anchors.ts). A line of an editor's message that would read as one is defused.
  */
@@ -153,6 +184,7 @@ export class GitRepository {
       GIT_CONFIG_GLOBAL: '/dev/null',
       GIT_TERMINAL_PROMPT: '0',
       LC_ALL: 'C',
+      ...remoteCredentials(process.env),
       ...extra,
     }
   }

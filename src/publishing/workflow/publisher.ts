@@ -278,6 +278,9 @@ export function withoutServiceSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv
     'AUDIT_KEY',
     'OIDC_CLIENT_SECRET',
     'SMTP_URL',
+    'PUBLISHING_REMOTE_TOKEN',
+    'METRICS_TOKEN',
+    'CMS_METRICS_TOKEN',
   ]) {
     delete kept[name]
   }
