@@ -4,7 +4,13 @@
  * runs its own code. A service's log lines (JSON) are kept for the test to read.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { copyFile, mkdir } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
 import { freePort } from './free-port'
+
+/** The publishing service with a stand-in build, for any version (see the file). */
+const PUBLISHING_PROCESS = join('tests', 'fixtures', 'upgrade', 'publishing-process.mjs')
+const PROJECT = resolve(import.meta.dirname, '../..')
 
 /** Settings of the test's own environment that no program started here may inherit. */
 const LEFT_OUT = [
@@ -78,6 +84,28 @@ export async function startProgram(
     env: environment({ HOST: '127.0.0.1', ...env, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  const service = watched(child, `http://127.0.0.1:${port}`)
+  const { lines } = service
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${name} in ${root} stopped before it was ready:\n${lines.join('\n')}`)
+    }
+    const healthy = await fetch(`${service.origin}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    )
+    if (healthy) return service
+    if (Date.now() > deadline) {
+      await service.stop()
+      throw new Error(`${name} in ${root} was not ready within a minute:\n${lines.join('\n')}`)
+    }
+    await new Promise((done) => setTimeout(done, 100))
+  }
+}
+
+/** A child process's lines, its log and its stop, as a `RunningService` at `origin`. */
+function watched(child: ChildProcess, origin: string): RunningService {
   const lines: string[] = []
   const collect = (stream: NodeJS.ReadableStream | null) => {
     let rest = ''
@@ -91,8 +119,7 @@ export async function startProgram(
   collect(child.stdout)
   collect(child.stderr)
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
-  const origin = `http://127.0.0.1:${port}`
-  const service: RunningService = {
+  return {
     child,
     origin,
     lines,
@@ -102,8 +129,11 @@ export async function startProgram(
           const entry = JSON.parse(line) as Record<string, unknown>
           return typeof entry.level === 'number' && entry.level >= level ? [entry] : []
         } catch {
-          // Not a log line (a message printed before the logger started): counted as an error.
-          return level <= 50 ? [{ level: 50, msg: line }] : []
+          // Not a log line: the lines the service prints itself are not errors.
+          return /^(listening \d+|First administrator: |Nobody has signed in yet)/.test(line) ||
+            level > 50
+            ? []
+            : [{ level: 50, msg: line }]
         }
       })
     },
@@ -112,20 +142,37 @@ export async function startProgram(
       return exited
     },
   }
+}
+
+/**
+ * The publishing service of the checkout at `root`, this one or an older version's:
+ * `publishing-process.mjs` (copied into an older version's folder) puts it together as its
+ * `start.ts` does, with a stand-in build. `env` sets it as `npm run serve:cms` is set, with
+ * `CMS_PORT` (it listens on 127.0.0.1); resolves once it listens.
+ */
+export async function startPublishingProcess(
+  root: string,
+  env: NodeJS.ProcessEnv & { CMS_PORT: string },
+): Promise<RunningService> {
+  if (resolve(root) !== PROJECT) {
+    await mkdir(dirname(join(root, PUBLISHING_PROCESS)), { recursive: true })
+    await copyFile(join(PROJECT, PUBLISHING_PROCESS), join(root, PUBLISHING_PROCESS))
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', PUBLISHING_PROCESS], {
+    cwd: root,
+    env: environment({ LOG_LEVEL: 'info', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const service = watched(child, `http://127.0.0.1:${env.CMS_PORT}`)
   const deadline = Date.now() + 60_000
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${name} in ${root} stopped before it was ready:\n${lines.join('\n')}`)
-    }
-    const healthy = await fetch(`${origin}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    )
-    if (healthy) return service
-    if (Date.now() > deadline) {
+  while (!service.lines.some((line) => /^listening \d+$/.test(line))) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       await service.stop()
-      throw new Error(`${name} in ${root} was not ready within a minute:\n${lines.join('\n')}`)
+      throw new Error(
+        `the publishing service in ${root} did not start:\n${service.lines.join('\n')}`,
+      )
     }
     await new Promise((done) => setTimeout(done, 100))
   }
+  return service
 }
