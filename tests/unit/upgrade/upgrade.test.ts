@@ -225,7 +225,7 @@ describe.skipIf(missing).each(engines)(
         expect(
           await readFile(join(env.DATA_DIR as string, 'releases', live, 'index.html'), 'utf8'),
         ).toBe(fixture.publishing.drafts.published.title)
-      })
+      }, 90_000)
 
       it('signs people in with the passkeys and the sessions they made', async () => {
         for (const person of fixture.publishing.people) {
@@ -249,7 +249,7 @@ describe.skipIf(missing).each(engines)(
           (await listPeople(service.database)).find((person) => person.email === invitation.email)
             ?.roles,
         ).toEqual(invitation.roles)
-      })
+      }, 90_000)
 
       it('keeps the drafts, approvals and the schedule, and publishes on top', async () => {
         const { drafts } = fixture.publishing
@@ -314,7 +314,7 @@ describe.skipIf(missing).each(engines)(
         expect(releases.map((release) => release.folder)).toContain(current)
         const actions = (await readAudit(service.database)).map((entry) => entry.action)
         expect(actions.filter((action) => action === 'publish')).toHaveLength(3)
-      })
+      }, 90_000)
 
       it('anchors what it adds with the key, and the whole trail verifies', async () => {
         await expect
@@ -324,14 +324,14 @@ describe.skipIf(missing).each(engines)(
           )
           .toBe('intact')
         expect(logged.filter((line) => JSON.parse(line).level >= 50)).toEqual([])
-      })
+      }, 90_000)
     })
 
     it('verifies the trail from the command line after the new version wrote to it', async () => {
       const verified = await runProgram(PROJECT_ROOT, 'cms', ['verify'], env)
       expect(verified.stderr).toMatch(/Intact and fully anchored\./)
       expect(verified.code).toBe(0)
-    }, 60_000)
+    }, 120_000)
 
     describe('the forms service', () => {
       let api: RunningService
@@ -358,7 +358,7 @@ describe.skipIf(missing).each(engines)(
         for (const mail of mails) {
           expect(await press(api.origin, linkIn(mail, '/confirm'))).toMatch(/confirmed/)
         }
-      })
+      }, 90_000)
 
       it('takes the links the older version mailed', async () => {
         for (const [email, links] of Object.entries(fixture.forms.links)) {
@@ -369,7 +369,7 @@ describe.skipIf(missing).each(engines)(
         const [leaving] = fixture.forms.confirmed
         const unsubscribe = fixture.forms.links[leaving as string]?.unsubscribe as string
         expect(await press(api.origin, unsubscribe)).toMatch(/unsubscribed/)
-      })
+      }, 90_000)
 
       it('takes a new sign-up, and mails it once', async () => {
         const list = await readFile(
@@ -394,7 +394,7 @@ describe.skipIf(missing).each(engines)(
         expect(await press(api.origin, linkIn(mail, '/confirm'))).toMatch(/confirmed/)
         // One mail each: the waiting ones and the new one.
         expect([...forms.countByRecipient().values()].every((count) => count === 1)).toBe(true)
-      })
+      }, 90_000)
 
       it('keeps every subscriber once, with the state each is in, and logs no error', async () => {
         expect(await api.stop()).toBe(0)
@@ -424,7 +424,7 @@ describe.skipIf(missing).each(engines)(
           ),
         )
         expect(counts).toEqual({ surveys: fixture.forms.surveys, waiting: 0 })
-      })
+      }, 90_000)
     })
   },
 )
