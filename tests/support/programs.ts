@@ -104,6 +104,10 @@ export async function startProgram(
   }
 }
 
+/** What a service prints besides its log, and Node.js's warnings (`(node:123) …Warning: …`). */
+const PRINTED =
+  /^(listening \d+$|First administrator: |Nobody has signed in yet|\(node:\d+\) \w*Warning: |\(Use `node --trace-warnings)/
+
 /** A child process's lines, its log and its stop, as a `RunningService` at `origin`. */
 function watched(child: ChildProcess, origin: string): RunningService {
   const lines: string[] = []
@@ -129,11 +133,9 @@ function watched(child: ChildProcess, origin: string): RunningService {
           const entry = JSON.parse(line) as Record<string, unknown>
           return typeof entry.level === 'number' && entry.level >= level ? [entry] : []
         } catch {
-          // Not a log line: the lines the service prints itself are not errors.
-          return /^(listening \d+|First administrator: |Nobody has signed in yet)/.test(line) ||
-            level > 50
-            ? []
-            : [{ level: 50, msg: line }]
+          // Not a log line: the lines the service prints itself, and Node.js's warnings
+          // (an experimental API a library uses), are not errors; anything else is.
+          return PRINTED.test(line) || level > 50 ? [] : [{ level: 50, msg: line }]
         }
       })
     },
