@@ -16,13 +16,21 @@ const OBJECTS = execFileSync('git', ['rev-parse', '--path-format=absolute', '--g
   .toString()
   .trim()
 
-/** A bare repository at `gitDir` whose main is the checkout's HEAD. */
-export async function siteRepository(gitDir: string): Promise<GitRepository> {
+/**
+ * A bare repository at `gitDir` whose main is the checkout's HEAD, or `commit` of its history
+ * (an older version's site, for the upgrade fixture).
+ */
+export async function siteRepository(gitDir: string, commit = HEAD): Promise<GitRepository> {
   const repo = await initBare(gitDir)
+  await shareObjects(gitDir)
+  await repo.moveRef('refs/heads/main', commit, null)
+  return repo
+}
+
+/** Lets the repository at `gitDir` read every object of this checkout's (nothing is copied). */
+export async function shareObjects(gitDir: string): Promise<void> {
   await mkdir(join(gitDir, 'objects', 'info'), { recursive: true })
   await writeFile(join(gitDir, 'objects', 'info', 'alternates'), `${join(OBJECTS, 'objects')}\n`)
-  await repo.moveRef('refs/heads/main', HEAD, null)
-  return repo
 }
 
 export const DEVELOPER = { name: 'Developer', email: 'dev@bank.example' }
