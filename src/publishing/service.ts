@@ -13,6 +13,7 @@ import type { BuildReport } from '../engine/build'
 import type { BuildConfig } from '../engine/config'
 import { createMailer, type Mailer } from '../server/forms/mail'
 import type { QueueSender, SenderTiming } from '../server/forms/queue-sender'
+import { SettingError } from '../shared/settings-error'
 import { AuditCheckpoints, CHECKPOINT_REF, mainTrailers } from './audit/anchors'
 import { writeHeldRefusals } from './audit/refusal-limit'
 import { checkAuditKey, recordAuditKey, setAuditKeys, trailOwnedByServiceRole } from './audit/trail'
@@ -75,6 +76,11 @@ export interface OpenOptions {
   }
   /** The operators' metrics (`METRICS_PORT` or `METRICS_TOKEN`): counted into this registry. */
   registry?: Registry
+  /**
+   * The database URLs are the settings (a program's start): a server that cannot be used is
+   * said as `DATABASE_URL`'s fault (see database/settings.ts).
+   */
+  fromSettings?: boolean
   /** The notices' sender's timing (tests shorten its retries). */
   noticeSender?: SenderTiming
 }
@@ -85,11 +91,25 @@ async function openRepository(settings: PublishingSettings): Promise<GitReposito
     return new GitRepository({ gitDir: settings.repository })
   }
   if (!settings.remote) {
-    throw new Error(
-      `there is no repository at ${settings.repository}: set PUBLISHING_REPO to the site's repository, or PUBLISHING_REMOTE to one to start from`,
+    throw new SettingError(
+      'PUBLISHING_REPO',
+      `there is no repository at ${settings.repository}`,
+      "set PUBLISHING_REPO to the site's repository, or PUBLISHING_REMOTE to one to start from",
     )
   }
-  const repo = await cloneBare(settings.remote.url, settings.repository, settings.remote.branch)
+  const { url, branch } = settings.remote
+  const repo = await cloneBare(url, settings.repository, branch).catch((error: unknown) => {
+    // What git said, on one line, without a password a URL may carry.
+    const said = String(error instanceof Error ? error.message : error)
+      .replace(/\/\/[^/@\s]*@/g, '//')
+      .split('\n')
+      .find((line) => /fatal|error|has no branch/i.test(line))
+    throw new SettingError(
+      'PUBLISHING_REMOTE',
+      `the service's repository could not be made from branch ${branch} of ${url.replace(/\/\/[^/@\s]*@/, '//')}${said ? ` (${said.trim()})` : ''}`,
+      "set PUBLISHING_REMOTE to the bank's repository and PUBLISHING_BRANCH to its branch, or PUBLISHING_REPO to a repository the service made before",
+    )
+  })
   // The audit trail's checkpoints go on from the remote's (a repository made anew).
   const listed = await repo.git(['ls-remote', settings.remote.url, CHECKPOINT_REF])
   if (listed.toString('utf8').trim()) {
@@ -119,6 +139,7 @@ export async function openPublishingService(
         }
       : { dataDir: join(settings.dir, 'db') }),
     migrations: PUBLISHING_MIGRATIONS,
+    fromSettings: options.fromSettings,
   })
   const metrics = options.registry ? publishingMetrics(options.registry, { database }) : NO_METRICS
   try {
