@@ -53,7 +53,6 @@ async function main(): Promise<void> {
   const host = site.listener.host
   await checkContentDir(config)
   if (!site.servesStatic) {
-    await checkDatabaseUrls(site.forms)
     const app = await serve(
       { root: config.root, contentDir: config.contentDir, siteUrl: config.siteUrl },
       site,
@@ -66,9 +65,9 @@ async function main(): Promise<void> {
     ...serveListeners(site),
     ...(publishing ? publishingListeners(publishing) : []),
   ])
+  await checkDatabaseUrls(site.forms)
   // Its repository and database are written first: a folder that cannot be is one line.
   if (publishing) await checkPublishingFolders(publishing.settings)
-  await checkDatabaseUrls(site.forms)
   const releasesDir = releasesDirOf(config.root)
   const release = await readlink(join(releasesDir, CURRENT)).catch(() => undefined)
   if (release) {

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { ensureWritableFolder } from '../database/folder'
+import { checkDatabaseUrls } from '../database/open'
 import { type BuildConfig, readBuildConfig } from '../engine/config'
 import { checkListeners, type ListenerSetting, listenFailure } from '../server/listeners'
 import { type LogFormat, logFormatOf, logLevelOf, logStreamFor } from '../server/logger'
@@ -123,8 +124,8 @@ export async function checkPublishingFolders(settings: PublishingSettings): Prom
 
 /**
  * Starts the service on what `env` says (`start`: settings read and checked already, by a
- * caller that checks everything before it starts anything). Its ports and folders are checked
- * first: a wrong one stops it before its database opens.
+ * caller that checks everything before it starts anything). Its ports, its database server and
+ * its folders are checked first: a wrong one stops it before it makes or opens anything.
  */
 export async function startPublishing(
   env: NodeJS.ProcessEnv = process.env,
@@ -133,6 +134,7 @@ export async function startPublishing(
 ): Promise<StartedPublishing> {
   const { buildConfig, settings, metrics: metricsSettings } = start
   await checkListeners(publishingListeners(start))
+  await checkDatabaseUrls(settings)
   await checkPublishingFolders(settings)
   const logStream = logStreamFor(start.logFormat)
   const metrics = metricsSettings ? createMetrics('publishing') : undefined

@@ -66,18 +66,17 @@ const listen = (server: Server, listener: ListenerSetting) =>
   })
 
 /**
- * Binds every listener (but those on port 0, any free one) and lets them go again, all held
- * until the last is bound: a port taken (by another process, or by two of these settings), one
- * this user may not bind, or a host that is not this machine's throws its setting's error
- * before the caller starts anything.
+ * Binds every listener and lets them go again, all held until the last is bound: a port taken
+ * (by another process, or by two of these settings), one this user may not bind, or a host
+ * that is not this machine's throws its setting's error before the caller starts anything.
  */
 export async function checkListeners(listeners: readonly ListenerSetting[]): Promise<void> {
   const servers: Server[] = []
   try {
     const bound: ListenerSetting[] = []
     for (const listener of listeners) {
-      if (listener.port === 0) continue
-      const same = bound.find((other) => other.port === listener.port)
+      // Port 0 takes any free one: bound all the same, for its host.
+      const same = listener.port !== 0 && bound.find((other) => other.port === listener.port)
       if (same && (same.host === listener.host || [same.host, listener.host].includes('0.0.0.0'))) {
         throw new SettingError(
           listener.portSetting,

@@ -7,6 +7,7 @@
  */
 import { isIP } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import { checkDatabaseUrls } from '../database/open'
 import { portSetting, switchSetting } from '../shared/setting-values'
 import { SettingError } from '../shared/settings-error'
 import { createApp } from './app'
@@ -118,7 +119,7 @@ export function serveListeners(settings: ServeSettings): ListenerSetting[] {
 /**
  * Serves until SIGINT or SIGTERM. Its `settings` are read from `options.env` unless given (a
  * caller that reads them first, to check everything before it starts anything); a port taken
- * stops it before its database opens.
+ * or a database server it cannot use stops it before it makes or opens anything.
  */
 export async function serve(
   options: ServeOptions,
@@ -126,6 +127,7 @@ export async function serve(
 ): Promise<FastifyInstance> {
   const { transport, metrics: metricsSettings, trustProxy } = settings
   await checkListeners(serveListeners(settings))
+  await checkDatabaseUrls(settings.forms)
   const logStream = logStreamFor(settings.logFormat)
   const metrics = metricsSettings ? createMetrics('site') : undefined
   const forms = await openFormsService(
