@@ -4,7 +4,7 @@
  * drafts, the releases and the publisher. `start.ts` puts them behind HTTP (`http/`).
  */
 import { existsSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Registry } from 'prom-client'
 import type { Database } from '../database/database'
@@ -98,30 +98,67 @@ async function openRepository(settings: PublishingSettings): Promise<GitReposito
     )
   }
   const { url, branch } = settings.remote
-  const repo = await cloneBare(url, settings.repository, branch).catch((error: unknown) => {
-    // What git said, on one line, without a password a URL may carry.
-    const said = String(error instanceof Error ? error.message : error)
-      .replace(/\/\/[^/@\s]*@/g, '//')
-      .split('\n')
-      .find((line) => /fatal|error|has no branch/i.test(line))
-    throw new SettingError(
-      'PUBLISHING_REMOTE',
-      `the service's repository could not be made from branch ${branch} of ${url.replace(/\/\/[^/@\s]*@/, '//')}${said ? ` (${said.trim()})` : ''}`,
-      "set PUBLISHING_REMOTE to the bank's repository and PUBLISHING_BRANCH to its branch, or PUBLISHING_REPO to a repository the service made before",
-    )
-  })
-  // The audit trail's checkpoints go on from the remote's (a repository made anew).
-  const listed = await repo.git(['ls-remote', settings.remote.url, CHECKPOINT_REF])
-  if (listed.toString('utf8').trim()) {
-    await repo.git([
-      'fetch',
-      '--quiet',
-      '--no-tags',
-      settings.remote.url,
-      `${CHECKPOINT_REF}:${CHECKPOINT_REF}`,
-    ])
+  // Made beside and renamed into place whole: a clone that fails leaves nothing a next start
+  // would take for the repository (it would have an empty one, without main).
+  const staging = `${settings.repository}.new-${process.pid}`
+  await rm(staging, { recursive: true, force: true })
+  try {
+    const made = await cloneBare(url, staging, branch).catch((error: unknown) => {
+      throw remoteFailure(error, url, branch)
+    })
+    // The audit trail's checkpoints go on from the remote's (a repository made anew).
+    const listed = await made.git(['ls-remote', url, CHECKPOINT_REF])
+    if (listed.toString('utf8').trim()) {
+      await made.git(['fetch', '--quiet', '--no-tags', url, `${CHECKPOINT_REF}:${CHECKPOINT_REF}`])
+    }
+    made.close()
+    // Over the empty folder the start's check made, if it did.
+    await rename(staging, settings.repository).catch(async (error: unknown) => {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error
+      // Another process starting at the same time made it first: theirs is taken.
+      if (existsSync(join(settings.repository, 'HEAD'))) {
+        await rm(staging, { recursive: true, force: true })
+        return
+      }
+      throw new SettingError(
+        'PUBLISHING_REPO',
+        `${settings.repository} holds files but no repository`,
+        'move them away, or set PUBLISHING_REPO to an empty or missing folder',
+      )
+    })
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true })
+    throw error
   }
-  return repo
+  return new GitRepository({ gitDir: settings.repository })
+}
+
+/** A URL without the password it may carry. */
+const withoutPassword = (text: string) => text.replace(/\/\/[^/@\s]*@/g, '//')
+
+/**
+ * Why the repository could not be made from the remote, as the setting's error: the branch is
+ * not there (PUBLISHING_BRANCH), or the remote could not be read (PUBLISHING_REMOTE); what git
+ * said on one line, without a password.
+ */
+function remoteFailure(error: unknown, url: string, branch: string): SettingError {
+  const said = withoutPassword(String(error instanceof Error ? error.message : error))
+    .split('\n')
+    .find((line) => /fatal|error|has no branch/i.test(line))
+    ?.trim()
+  if (said && /has no branch/.test(said)) {
+    return new SettingError(
+      'PUBLISHING_BRANCH',
+      `${withoutPassword(url)} has no branch ${branch} to make the service's repository from`,
+      'set PUBLISHING_BRANCH to its main branch, or unset it for main',
+    )
+  }
+  return new SettingError(
+    'PUBLISHING_REMOTE',
+    `the service's repository could not be made from branch ${branch} of ${withoutPassword(url)}${said ? ` (${said})` : ''}`,
+    "set PUBLISHING_REMOTE to the bank's repository, or PUBLISHING_REPO to a repository the service made before",
+  )
 }
 
 export async function openPublishingService(
