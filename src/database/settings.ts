@@ -135,10 +135,11 @@ export function connectionFailure(
       `create it (createdb ${database || 'NAME'}), or set ${setting} to a database that exists`,
     )
   }
-  if (code === '42501' && setting === 'DATABASE_URL') {
+  // insufficient_privilege, or no schema it may create in (invalid_schema_name).
+  if ((code === '42501' || code === '3F000') && setting === 'DATABASE_URL') {
     return new SettingError(
       setting,
-      `role "${role}" may not create or change the service's tables at ${where} (permission denied)`,
+      `role "${role}" may not create or change the service's tables at ${where} (${code === '42501' ? 'permission denied' : 'no schema it may create in'})`,
       "run the migrations as the tables' owner (npm run cms -- migrate, with DATABASE_OWNER_URL), or set DATABASE_OWNER_URL",
     )
   }

@@ -7,7 +7,8 @@
  *
  * A port this user may not bind (EACCES) is not among them: the tests run as root, whom no port
  * is refused. The cases that need the PostgreSQL server (a wrong password, a database that is
- * not there) run when `TEST_DATABASE_URL` names one.
+ * not there) run when `TEST_DATABASE_URL` names one; a role that may not create the tables
+ * when `TEST_DATABASE_SERVICE_URL` names the service's own role too.
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -15,9 +16,12 @@ import { writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { quoteIdentifier } from '../../../src/database/database'
+import { openDatabase } from '../../../src/database/open'
 import { ROOT } from '../../../src/engine/config'
 import { CONFIG_EXIT_CODE, failureOf, SettingError } from '../../../src/shared/settings-error'
 import { freePort } from '../../support/free-port'
+import { createSchema, type Schema } from '../../support/schema'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 interface Run {
@@ -112,10 +116,16 @@ interface Case {
   never?: string
   /** Run only when this holds (a PostgreSQL server to talk to). */
   when?: () => boolean
+  /** Known only once it has begun (made its folders): the data folder may be there. */
+  late?: boolean
 }
 
 const SECRET = 'hunter2-secret'
 const hasPostgres = () => Boolean(process.env.TEST_DATABASE_URL)
+/** The service's own role, owning nothing (CI makes it, see .ci/run). */
+const SERVICE_URL = process.env.TEST_DATABASE_SERVICE_URL
+/** A schema the service's role may use but create nothing in, as PostgreSQL's public is. */
+let denied: Schema | undefined
 /** `TEST_DATABASE_URL` with `change` made to it. */
 const testDatabase = (change: (url: URL) => void) => {
   const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://forms@127.0.0.1:5432/forms')
@@ -444,6 +454,16 @@ const CASES: Case[] = [
     when: hasPostgres,
   },
   {
+    name: 'a role that may not create the tables',
+    program: 'serve-api',
+    env: () => ({ DATABASE_URL: denied?.urlOf(SERVICE_URL ?? '') ?? '' }),
+    setting: 'DATABASE_URL',
+    says: /role "\w+" may not create or change the service's tables at [\w.]+:\d+ \(permission denied\); run the migrations as the tables' owner/,
+    when: () => hasPostgres() && Boolean(SERVICE_URL),
+    // Said by the migrations, which run once the outbox is made.
+    late: true,
+  },
+  {
     name: 'a database PostgreSQL does not have',
     program: 'serve-api',
     env: () => ({
@@ -613,12 +633,22 @@ beforeAll(async () => {
   await new Promise<void>((done) => holder?.listen(0, '127.0.0.1', done))
   const address = holder.address()
   heldPort = typeof address === 'object' && address ? address.port : 0
+  if (process.env.TEST_DATABASE_URL && SERVICE_URL) {
+    denied = await createSchema(process.env.TEST_DATABASE_URL, 'settings_errors')
+    const admin = await openDatabase({ url: process.env.TEST_DATABASE_URL, poolSize: 1 })
+    const role = decodeURIComponent(new URL(SERVICE_URL).username)
+    await admin.query(
+      `GRANT USAGE ON SCHEMA ${quoteIdentifier(denied.name)} TO ${quoteIdentifier(role)}`,
+    )
+    await admin.close()
+  }
   // Compiled once (scripts/run.mjs) before the cases run side by side.
   await run('start', [], { PORT: 'warm-up' }, join(scratch, 'warm-up'))
 }, 120_000)
 
 afterAll(async () => {
   await new Promise((done) => holder?.close(done))
+  await denied?.drop()
   await removeFolder(scratch)
 })
 
@@ -641,7 +671,8 @@ describe.concurrent('a wrong setting stops the program with one line and exit co
       expect(result.code, output).toBe(CONFIG_EXIT_CODE)
       // Nothing started: nothing said on standard output, no data folder made.
       expect(result.stdout).toBe('')
-      if (!testCase.setting.endsWith('_DIR') && testCase.setting !== 'PUBLISHING_REPO') {
+      const folder = testCase.setting.endsWith('_DIR') || testCase.setting === 'PUBLISHING_REPO'
+      if (!folder && !testCase.late) {
         expect(existsSync(data), `${data} was made`).toBe(false)
       }
     },
