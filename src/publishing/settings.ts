@@ -126,7 +126,7 @@ export function readPublishingSettings(
       "set PUBLISHING_REMOTE to the bank's repository, or PUBLISHING_PUSH to off",
     )
   }
-  return {
+  const settings = {
     port,
     host,
     url: origin.origin,
@@ -139,7 +139,6 @@ export function readPublishingSettings(
     releasesKept: wholeNumberSetting(env, 'RELEASES_KEPT', 10, { min: 1 }),
     afterRelease: env.AFTER_RELEASE || undefined,
     ...readDatabaseUrls(env),
-    auditKeys: auditKeysOf(env.AUDIT_KEY),
     checkpointMinutes: wholeNumberSetting(env, 'AUDIT_CHECKPOINT_MINUTES', 5, { min: 1 }),
     scheduleCheckSeconds: wholeNumberSetting(env, 'SCHEDULE_CHECK_SECONDS', 15, { min: 1 }),
     oidc: readOidcSettings(env),
@@ -151,4 +150,6 @@ export function readPublishingSettings(
       outageMinutes: positiveNumberSetting(env, 'MAIL_OUTAGE_MINUTES', 15, 'minutes'),
     },
   }
+  // Last: npm start goes on without the service when it alone is wrong, not when others are.
+  return { ...settings, auditKeys: auditKeysOf(env.AUDIT_KEY) }
 }

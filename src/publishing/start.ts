@@ -55,14 +55,15 @@ export interface PublishingStartSettings {
 
 export function readPublishingStart(env: NodeJS.ProcessEnv = process.env): PublishingStartSettings {
   const buildConfig = readBuildConfig(env)
-  return {
-    buildConfig,
-    settings: readPublishingSettings(buildConfig.root, env),
+  const others = {
     logFormat: logFormatOf(env),
     logLevel: logLevelOf(env),
     metrics: readMetricsSettings(env, 'CMS_'),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
   }
+  // Last, with AUDIT_KEY last in it: a wrong audit key stops the service alone under npm
+  // start, but only when nothing else is wrong.
+  return { buildConfig, ...others, settings: readPublishingSettings(buildConfig.root, env) }
 }
 
 /** Where the service listens (`CMS_PORT`, `CMS_HOST`), and its metrics' own listener if any. */

@@ -35,7 +35,7 @@ export function wholeNumberSetting(
     throw new SettingError(
       name,
       `must be a whole number ${range}${note ? ` (${note})` : ''}; got "${value}"`,
-      `set it to one, ${unsetFor(fallback)}`,
+      `set it to such a number, ${unsetFor(fallback)}`,
     )
   }
   return parsed
@@ -55,7 +55,7 @@ export function positiveNumberSetting(
     throw new SettingError(
       name,
       `must be a positive number of ${unit}; got "${value}"`,
-      `set it to one such as ${fallback}, ${unsetFor(fallback)}`,
+      `set it to a number such as ${fallback}, ${unsetFor(fallback)}`,
     )
   }
   return parsed

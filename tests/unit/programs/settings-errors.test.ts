@@ -267,6 +267,14 @@ const CASES: Case[] = [
     says: /must use https .*; set it to the https address/,
   },
   {
+    // A wrong AUDIT_KEY alone leaves npm start running without the publishing service.
+    name: 'a short CMS_METRICS_TOKEN beside a short AUDIT_KEY',
+    program: 'start',
+    env: () => ({ CMS_METRICS_TOKEN: 'too-short-a-token', AUDIT_KEY: 'too-short-a-key' }),
+    setting: 'CMS_METRICS_TOKEN',
+    says: /must be at least 32 characters/,
+  },
+  {
     name: 'CMS_URL not https, in the cms tool',
     program: 'cms',
     args: ['people'],
