@@ -31,3 +31,7 @@ export class ContentValidationError extends Error {
     this.problems = problems
   }
 }
+
+/** What a program prints for the content store's problems (their list); undefined for any other error. */
+export const contentProblems = (error: unknown): string | undefined =>
+  error instanceof ContentValidationError ? error.message : undefined

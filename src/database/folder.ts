@@ -8,9 +8,10 @@ import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
 import { access, mkdir, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { SettingError } from '../shared/settings-error'
 
-/** A folder the service must write cannot be written; its message is the line to print. */
-export class DataFolderError extends Error {}
+/** A folder the service must write cannot be written: the setting that names it is wrong. */
+export class DataFolderError extends SettingError {}
 
 /**
  * The error codes of a folder that cannot be written: rights, a read-only file system (where
@@ -22,11 +23,25 @@ const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', '
  * Makes `folder` (and its parents) if missing and writes a file in it and deletes it again;
  * with `deep`, also checks that everything already in it may be written (PGlite aborts with
  * no more than "Aborted()" on a file it cannot write). Throws `DataFolderError` naming the
- * folder (`what` it is), what could not be written, and the `setting` that moves it.
+ * `setting` that moves it, the folder (`what` it is) and what could not be written; `instead`
+ * names another way, if there is one ("DATABASE_URL, for PostgreSQL").
  */
 export async function ensureWritableFolder(
   folder: string,
-  { what, setting, deep = false }: { what: string; setting: string; deep?: boolean },
+  {
+    what,
+    setting,
+    instead,
+    deep = false,
+    names = 'a folder',
+  }: {
+    what: string
+    setting: string
+    instead?: string
+    deep?: boolean
+    /** What the setting names ("a file" for one written in the folder). */
+    names?: string
+  },
 ): Promise<void> {
   const probe = join(folder, `.write-check-${process.pid}-${randomBytes(4).toString('hex')}`)
   let at = ''
@@ -44,8 +59,19 @@ export async function ensureWritableFolder(
     const code = (error as NodeJS.ErrnoException).code ?? ''
     if (!NOT_WRITABLE.has(code)) throw error
     const user = typeof process.getuid === 'function' ? ` (user ${process.getuid()})` : ''
+    const otherwise = `set ${setting} to ${names === 'a folder' ? names : `${names} in a folder`} it may write${instead ? ` (or ${instead})` : ''}`
+    // A file where a folder should be (the folder itself, or one above it).
+    if (code === 'ENOTDIR' || code === 'EEXIST') {
+      throw new DataFolderError(
+        setting,
+        `cannot make ${what} ${folder}: a file is in its way (${code})`,
+        `move that file, or ${otherwise}`,
+      )
+    }
     throw new DataFolderError(
-      `Cannot write to ${what} ${folder} (${code}${at ? ` at ${at}` : ''}): make it writable for this service${user}, or set ${setting} to a folder it may write.`,
+      setting,
+      `cannot write to ${what} ${folder} (${code}${at ? ` at ${at}` : ''})`,
+      `make it writable for this service${user}, or ${otherwise}`,
     )
   }
 }

@@ -33,8 +33,12 @@ export async function migrate(database: Database, set: MigrationSet): Promise<st
   } catch (error) {
     // insufficient_privilege: the role of DATABASE_URL owns nothing, as it should.
     if ((error as { code?: string }).code !== '42501') throw error
-    throw new Error(
-      `${(error as Error).message}: this database role may not change the tables; run the migrations as their owner (DATABASE_OWNER_URL, or npm run cms -- migrate)`,
+    // Its code kept: a program's start says it as DATABASE_URL's fault (settings.ts).
+    throw Object.assign(
+      new Error(
+        `${(error as Error).message}: this database role may not change the tables; run the migrations as their owner (DATABASE_OWNER_URL, or npm run cms -- migrate)`,
+      ),
+      { code: '42501' },
     )
   }
 }

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { isProcessAlive } from '../shared/process-alive'
+import { SettingError } from '../shared/settings-error'
 import type { Database, Queryable, QueryOptions } from './database'
 
 /**
@@ -25,8 +26,10 @@ async function lockDataDir(dataDir: string): Promise<string> {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
     const owner = Number(await readFile(lock, 'utf8').catch(() => '0'))
     if (owner && owner !== process.pid && isProcessAlive(owner)) {
-      throw new Error(
-        `The database in ${dataDir} is in use by process ${owner} (npm start?). PGlite serves one process at a time: stop that process first, or use PostgreSQL (DATABASE_URL).`,
+      throw new SettingError(
+        'DATA_DIR',
+        `the database in ${dataDir} is in use by process ${owner} (npm start?), and PGlite serves one process at a time`,
+        'stop that process first, set DATA_DIR to another folder, or use PostgreSQL (DATABASE_URL)',
       )
     }
     await writeFile(lock, String(process.pid))

@@ -1,8 +1,12 @@
 /** Build settings, each from the environment variable named beside it. */
 
 import { existsSync } from 'node:fs'
+import { stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
+import { ensureWritableFolder } from '../database/folder'
 import type { TrackingIds } from '../shared/consent'
+import { choiceSetting, switchSetting, urlSetting } from '../shared/setting-values'
+import { SettingError } from '../shared/settings-error'
 import { ECB_HISTORY_URL } from './fetch-rates'
 
 export interface BuildConfig {
@@ -49,25 +53,54 @@ function findRoot(dir: string): string {
 export const ROOT = findRoot(import.meta.dirname)
 
 export function readBuildConfig(env: NodeJS.ProcessEnv = process.env): BuildConfig {
-  const siteUrl = (env.SITE_URL ?? 'http://localhost:8080').replace(/\/+$/, '')
-  try {
-    new URL(siteUrl)
-  } catch {
-    throw new Error(
-      `SITE_URL must be an absolute URL such as https://www.example.com; got "${siteUrl}"`,
-    )
-  }
-  const outDir = resolve(ROOT, env.OUT_DIR ?? 'dist')
+  const siteUrl = (env.SITE_URL || 'http://localhost:8080').replace(/\/+$/, '')
+  urlSetting({ SITE_URL: siteUrl }, 'SITE_URL', siteUrl, { example: 'https://www.example.com' })
+  const outDir = resolve(ROOT, env.OUT_DIR || 'dist')
+  const ratesFetch = choiceSetting(env, 'RATES_FETCH', ['0', '1'], '0') === '1'
   return {
     root: ROOT,
-    contentDir: resolve(ROOT, env.CONTENT_DIR ?? 'content'),
+    contentDir: resolve(ROOT, env.CONTENT_DIR || 'content'),
     outDir,
-    cacheDir: resolve(ROOT, env.BUILD_CACHE_DIR ?? '.cache', slugOf(outDir)),
+    cacheDir: resolve(ROOT, env.BUILD_CACHE_DIR || '.cache', slugOf(outDir)),
     ...(env.SITE_PROGRAMS_DIR ? { bundlesDir: join(env.SITE_PROGRAMS_DIR, 'bundles') } : {}),
     siteUrl,
-    serviceWorker: (env.SERVICE_WORKER ?? 'on') !== 'off',
+    serviceWorker: switchSetting(env, 'SERVICE_WORKER', 'on'),
     tracking: readTrackingIds(env),
-    ratesFetch: env.RATES_FETCH === '1' ? { url: env.RATES_URL ?? ECB_HISTORY_URL } : undefined,
+    ratesFetch: ratesFetch
+      ? {
+          url: urlSetting(env, 'RATES_URL', ECB_HISTORY_URL, { example: ECB_HISTORY_URL }).href,
+        }
+      : undefined,
+  }
+}
+
+/**
+ * The folders a build reads and writes, checked before it starts: `CONTENT_DIR` must be a
+ * folder; `OUT_DIR` (and the folder it is in, where the next site is staged beside it) and
+ * `BUILD_CACHE_DIR` must be writable (each made if missing).
+ */
+export async function checkBuildFolders(config: BuildConfig): Promise<void> {
+  await checkContentDir(config)
+  await ensureWritableFolder(dirname(config.outDir), {
+    what: "the site's parent folder",
+    setting: 'OUT_DIR',
+  })
+  await ensureWritableFolder(config.outDir, { what: "the site's folder", setting: 'OUT_DIR' })
+  await ensureWritableFolder(config.cacheDir, {
+    what: 'the build cache',
+    setting: 'BUILD_CACHE_DIR',
+  })
+}
+
+/** `CONTENT_DIR` must be a folder (the content store). */
+export async function checkContentDir(config: Pick<BuildConfig, 'contentDir'>): Promise<void> {
+  const found = await stat(config.contentDir).catch(() => undefined)
+  if (!found?.isDirectory()) {
+    throw new SettingError(
+      'CONTENT_DIR',
+      `${config.contentDir} is ${found ? 'not a folder' : 'not there'}`,
+      'set it to the content store (a folder with en/ and de/), or unset it for content/',
+    )
   }
 }
 
@@ -88,10 +121,20 @@ export function readTrackingIds(env: NodeJS.ProcessEnv): TrackingIds {
       .filter(Boolean)
     const [format, expected] = ID_FORMATS[name]
     for (const value of values) {
-      if (!format.test(value)) throw new Error(`${name} must be ${expected}; got "${value}"`)
+      if (!format.test(value)) {
+        throw new SettingError(
+          name,
+          `must be ${expected}; got "${value}"`,
+          'set it to the identifier the tracker gave, or unset it to leave the tracker off',
+        )
+      }
     }
     if (name !== 'ADS_IDS' && values.length > 1) {
-      throw new Error(`${name} must be one identifier; got ${values.length}`)
+      throw new SettingError(
+        name,
+        `must be one identifier; got ${values.length}`,
+        'set it to one, the first the tracker gave',
+      )
     }
     return values
   }
@@ -101,8 +144,10 @@ export function readTrackingIds(env: NodeJS.ProcessEnv): TrackingIds {
   const [twitterPixelId] = read('TWITTER_PIXEL_ID')
   // The container belongs to analytics: it loads with the analytics property, never alone.
   if (gtmId && !gaMeasurementId) {
-    throw new Error(
-      'GTM_ID needs GA_MEASUREMENT_ID: the tag manager container loads with analytics consent, beside the analytics property; set both or neither',
+    throw new SettingError(
+      'GTM_ID',
+      'needs GA_MEASUREMENT_ID: the tag manager container loads with analytics consent, beside the analytics property',
+      'set both or neither',
     )
   }
   return {

@@ -1,13 +1,25 @@
 /** `npm run build`: writes the complete static site to `dist/` (or `OUT_DIR`). */
-import { relative } from 'node:path'
-import { ContentValidationError } from '../content/errors'
+import { dirname, relative, resolve } from 'node:path'
+import { contentProblems } from '../content/errors'
+import { ensureWritableFolder } from '../database/folder'
 import { buildSite } from '../engine/build'
-import { readBuildConfig } from '../engine/config'
+import { checkBuildFolders, readBuildConfig } from '../engine/config'
 import { formatProfile, writeProfile } from '../engine/timeline'
+import { runProgram } from '../shared/settings-error'
 
 async function main(): Promise<void> {
   const started = performance.now()
   const config = readBuildConfig()
+  // The folders it reads and writes, checked before it starts: a wrong one is one line.
+  await checkBuildFolders(config)
+  const profile = process.env.BUILD_PROFILE
+  if (profile) {
+    await ensureWritableFolder(dirname(resolve(profile)), {
+      what: "the build profile's folder",
+      setting: 'BUILD_PROFILE',
+      names: 'a file',
+    })
+  }
   const report = await buildSite(config)
   const seconds = ((performance.now() - started) / 1000).toFixed(2)
   const steps = Object.entries(report.timings)
@@ -16,8 +28,8 @@ async function main(): Promise<void> {
   console.log(
     `Built ${report.pages} pages${report.pagesReused ? ` (${report.pagesReused} unchanged, linked)` : ''} to ${relative(process.cwd(), config.outDir) || '.'} in ${seconds} s (${steps}); build ${report.buildHash}${report.bundlesReused ? ' (bundles reused: code unchanged)' : ''}, ${report.precached} files precached.`,
   )
-  if (process.env.BUILD_PROFILE) {
-    await writeProfile(process.env.BUILD_PROFILE, report.profile)
+  if (profile) {
+    await writeProfile(profile, report.profile)
     console.log(formatProfile(report.profile))
   }
   if (process.env.BUILD_REPORT_MEMORY) {
@@ -25,12 +37,6 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ContentValidationError) {
-    console.error(error.message)
-  } else {
-    console.error(error)
-  }
-  // At once: bundling, workers and compression still under way would keep the process alive.
-  process.exit(1)
-})
+// On failure it exits at once: bundling, workers and compression still under way would keep
+// the process alive.
+runProgram(main, contentProblems)

@@ -26,6 +26,7 @@ import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { ensureWritableFolder } from '../database/folder'
 import { openDatabase } from '../database/open'
 import { readBuildConfig } from '../engine/config'
 import {
@@ -40,6 +41,7 @@ import { hasPeople, listPeople, normalEmail, SERVICE_ACTOR } from '../publishing
 import { firstAdministratorMessage } from '../publishing/service'
 import { readPublishingSettings } from '../publishing/settings'
 import { FORMS_MIGRATIONS } from '../server/forms/migrations'
+import { runProgram, SettingError } from '../shared/settings-error'
 
 const USAGE = `usage: npm run cms -- <command>
   audit [--format csv|json] [--out <file>]
@@ -74,6 +76,15 @@ async function main(argv: string[]): Promise<number> {
   const settings = readPublishingSettings(readBuildConfig().root)
   if (command === 'migrate') return migrateAsOwner(settings)
   setAuditKeys(settings.auditKeys)
+  // PGlite writes its folder even to read: one that cannot be written is said in one line.
+  if (!settings.databaseUrl) {
+    await ensureWritableFolder(join(settings.dir, 'db'), {
+      what: "the publishing service's database folder",
+      setting: 'DATA_DIR',
+      instead: 'DATABASE_URL, for PostgreSQL',
+      deep: true,
+    })
+  }
   const database = await openDatabase({
     ...(settings.databaseUrl
       ? {
@@ -82,6 +93,7 @@ async function main(argv: string[]): Promise<number> {
         }
       : { dataDir: join(settings.dir, 'db') }),
     migrations: PUBLISHING_MIGRATIONS,
+    fromSettings: true,
   })
   try {
     if (command === 'verify' || command === 'audit') {
@@ -154,14 +166,21 @@ async function migrateAsOwner(
 ): Promise<number> {
   const { databaseUrl: url, databaseOwnerUrl: ownerUrl } = settings
   if (!url || !ownerUrl) {
-    console.error(
-      'migrate needs DATABASE_URL (the services’ role) and DATABASE_OWNER_URL (the tables’ owner)',
+    throw new SettingError(
+      url ? 'DATABASE_OWNER_URL' : 'DATABASE_URL',
+      'is not set, and migrate needs both DATABASE_URL (the services’ role) and DATABASE_OWNER_URL (the tables’ owner)',
+      `set it to the PostgreSQL URL of ${url ? 'the role that owns the tables' : 'the role the services connect as'}`,
     )
-    return 2
   }
   let role = ''
   for (const migrations of [FORMS_MIGRATIONS, PUBLISHING_MIGRATIONS]) {
-    const database = await openDatabase({ url, ownerUrl, migrations, poolSize: 1 })
+    const database = await openDatabase({
+      url,
+      ownerUrl,
+      migrations,
+      poolSize: 1,
+      fromSettings: true,
+    })
     role = (await database.query<{ name: string }>('SELECT current_user AS name'))[0]?.name ?? ''
     await database.close()
   }
@@ -225,10 +244,8 @@ async function verify(
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error)
-    process.exit(1)
-  },
+// Its own refusals are said in a line; a wrong setting too.
+runProgram(
+  async () => process.exit(await main(process.argv.slice(2))),
+  (error) => (error instanceof Error ? error.message : undefined),
 )

@@ -20,7 +20,7 @@ import type { SiteContent } from '../content/site-content'
 import type { ServerRenderer } from '../engine/assets/bundle'
 import { baseViteConfig, outsideTheCode } from '../engine/assets/vite-config'
 import type { BuildPage } from '../engine/build-page'
-import { ROOT, readBuildConfig } from '../engine/config'
+import { checkContentDir, ROOT, readBuildConfig } from '../engine/config'
 import { CLIENT_ENTRY, SERVER_ENTRY } from '../engine/entries'
 import { escapeHtml, renderDocument } from '../engine/pages/html-document'
 import { createPageData, createStaticQueries, manifestPath } from '../engine/pages/page-data'
@@ -31,11 +31,14 @@ import { rssFeeds } from '../engine/site-files/feeds'
 import { ROBOTS_PATH, robotsTxt, SITEMAP_PATH, sitemapXml } from '../engine/site-files/seo'
 import { KILL_SWITCH_WORKER } from '../engine/site-files/service-worker'
 import { ICON_PATH, iconSvg, webManifest } from '../engine/site-files/web-manifest'
+import { checkListeners, listenFailure } from '../server/listeners'
 import { CONTENT_CHANGED_EVENT } from '../shared/constants'
 import { DRAWING_CONTENT_SECURITY_POLICY } from '../shared/http-headers'
 import { LANGUAGES } from '../shared/languages'
 import { APP_DATA_URL, normalizePath, notFoundPathFor, pageDataName } from '../shared/paths'
 import { isHistoryPath } from '../shared/rates/history'
+import { portSetting } from '../shared/setting-values'
+import { runProgram } from '../shared/settings-error'
 import type { BootData, LayoutData } from '../shared/types'
 
 interface SiteState {
@@ -61,7 +64,17 @@ async function loadState(contentDir: string): Promise<SiteState> {
 
 async function main(): Promise<void> {
   const config = { ...readBuildConfig(), serviceWorker: false }
-  const port = Number(process.env.PORT ?? 5173)
+  await checkContentDir(config)
+  // Every address: Node's default when no host is given.
+  const listener = {
+    port: portSetting(process.env, 'PORT', 5173),
+    host: '',
+    portSetting: 'PORT',
+    hostSetting: 'PORT',
+  }
+  // A port taken stops it before Vite starts.
+  await checkListeners([listener])
+  const { port } = listener
   const siteUrl = `http://localhost:${port}`
   // Hot-reload messages travel over this server's own port, so dev servers can run side by side.
   const server = createHttpServer()
@@ -221,14 +234,13 @@ async function main(): Promise<void> {
   })
   // Browsers and test clients reuse idle connections; keep them open longer than they wait.
   server.keepAliveTimeout = 65_000
-  server.listen(port, () =>
-    console.log(
-      `Dev server on ${siteUrl}/ (content: ${config.contentDir}); content manager on ${siteUrl}${CMS_PATH}`,
-    ),
+  await new Promise<void>((done, fail) => {
+    server.once('error', (error) => fail(listenFailure(error, listener)))
+    server.listen(port, done)
+  })
+  console.log(
+    `Dev server on ${siteUrl}/ (content: ${config.contentDir}); content manager on ${siteUrl}${CMS_PATH}`,
   )
 }
 
-main().catch((error: unknown) => {
-  console.error(error)
-  process.exit(1)
-})
+runProgram(main)

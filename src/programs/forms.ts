@@ -11,6 +11,7 @@
  */
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
+import { ensureWritableFolder } from '../database/folder'
 import { openDatabase } from '../database/open'
 import { readBuildConfig } from '../engine/config'
 import { eraseFromOutbox, readOutbox } from '../server/forms/mail'
@@ -19,6 +20,7 @@ import { eraseEmail, exportSubscribers, exportSurveys, purge } from '../server/f
 import { outboxOf, readFormsSettings } from '../server/forms/service'
 import { subscriptionLink } from '../server/forms/store'
 import { normalizeEmail } from '../shared/forms/validate'
+import { runProgram } from '../shared/settings-error'
 
 const USAGE = `usage: npm run forms -- <command>
   export subscribers [--list <list>] [--out <file.csv>]
@@ -61,11 +63,23 @@ async function main(argv: string[]): Promise<number> {
     } else process.stdout.write(csv)
   }
   const run = async (work: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<void>) => {
+    // PGlite writes its folder (and a lock file beside it) even to read: as npm start, a
+    // folder that cannot be written is said in one line before it opens.
+    if (!settings.databaseUrl) {
+      const database = {
+        what: "the forms service's database folder",
+        setting: 'DATA_DIR',
+        instead: 'DATABASE_URL, for PostgreSQL',
+      }
+      await ensureWritableFolder(settings.dataDir, database)
+      await ensureWritableFolder(`${settings.dataDir}/db`, { ...database, deep: true })
+    }
     const db = await openDatabase({
       url: settings.databaseUrl,
       ownerUrl: settings.databaseOwnerUrl,
       dataDir: `${settings.dataDir}/db`,
       migrations: FORMS_MIGRATIONS,
+      fromSettings: true,
     })
     try {
       await work(db)
@@ -119,10 +133,8 @@ async function main(argv: string[]): Promise<number> {
   return 0
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error)
-    process.exit(1)
-  },
+// Its own refusals (an option it does not take) are said in a line; a wrong setting too.
+runProgram(
+  async () => process.exit(await main(process.argv.slice(2))),
+  (error) => (error instanceof Error ? error.message : undefined),
 )

@@ -14,9 +14,10 @@ import {
   nginxConfig,
   trustProxyNote,
 } from '../engine/site-files/nginx-block'
-import { readPublishingSettings } from '../publishing/settings'
+import { releasesDirOf } from '../publishing/settings'
 import { CURRENT } from '../publishing/workflow/releases'
 import { readSitePolicy } from '../server/static-files'
+import { runProgram } from '../shared/settings-error'
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   // The editors' current release when there is one (nginx follows the link on every request,
   // so a switch takes effect at once), else the checkout's build.
   const config = readBuildConfig()
-  const current = join(readPublishingSettings(config.root).releasesDir, CURRENT)
+  const current = join(releasesDirOf(config.root), CURRENT)
   const root = resolve(values.root ?? (existsSync(current) ? current : config.outDir))
   const policy = await readSitePolicy(root, { required: true })
   const text = nginxConfig(policy, {
@@ -48,7 +49,5 @@ async function main(): Promise<void> {
   console.error(trustProxyNote(values.api ?? DEFAULT_FORMS_SERVICE).replace('\n', ' '))
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error)
-  process.exitCode = 1
-})
+// Its own refusals (no site built there, an option it does not take) are said in a line.
+runProgram(main, (error) => (error instanceof Error ? error.message : undefined))

@@ -5,19 +5,14 @@
  * same settings as `npm start` (`DATABASE_URL`, `SMTP_URL`, `PORT`, `HOST`, …).
  */
 
-import { ContentValidationError } from '../content/errors'
-import { DataFolderError } from '../database/folder'
-import { readBuildConfig } from '../engine/config'
+import { contentProblems } from '../content/errors'
+import { checkContentDir, readBuildConfig } from '../engine/config'
 import { serve } from '../server/serve'
+import { runProgram } from '../shared/settings-error'
 
-const config = readBuildConfig()
-serve({ root: config.root, contentDir: config.contentDir, siteUrl: config.siteUrl }).catch(
-  (error: unknown) => {
-    console.error(
-      error instanceof ContentValidationError || error instanceof DataFolderError
-        ? error.message
-        : error,
-    )
-    process.exit(1)
-  },
-)
+runProgram(async () => {
+  const config = readBuildConfig()
+  await checkContentDir(config)
+  // Its settings are read and its ports checked before the forms service opens (serve()).
+  await serve({ root: config.root, contentDir: config.contentDir, siteUrl: config.siteUrl })
+}, contentProblems)

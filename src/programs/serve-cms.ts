@@ -3,8 +3,10 @@
  * `CMS_HOST`), until SIGINT or SIGTERM.
  */
 import { startPublishing } from '../publishing/start'
+import { runProgram } from '../shared/settings-error'
 
 async function main(): Promise<void> {
+  // Its settings, ports and folders are checked before anything opens (startPublishing).
   const started = await startPublishing()
   const shutdown = (signal: string) => {
     started.app.log.info({ signal }, 'shutting down')
@@ -17,7 +19,4 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => shutdown('SIGTERM'))
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error)
-  process.exit(1)
-})
+runProgram(main)

@@ -12,16 +12,24 @@
 import { readlink } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { ContentValidationError } from '../content/errors'
-import { DataFolderError, ensureWritableFolder } from '../database/folder'
+import { contentProblems } from '../content/errors'
+import { checkDatabaseUrls } from '../database/open'
 import { inputHash, isFresh } from '../engine/cache/stamp'
-import { readBuildConfig } from '../engine/config'
+import { checkBuildFolders, checkContentDir, readBuildConfig } from '../engine/config'
 import { AuditKeyError } from '../publishing/audit/trail'
-import { publishingDirOf, releasesDirOf } from '../publishing/settings'
-import { runsPublishing, startPublishing } from '../publishing/start'
+import { releasesDirOf } from '../publishing/settings'
+import {
+  checkPublishingFolders,
+  type PublishingStartSettings,
+  publishingListeners,
+  readPublishingStart,
+  runsPublishing,
+  startPublishing,
+} from '../publishing/start'
 import { CURRENT } from '../publishing/workflow/releases'
-import { logFormatOf } from '../server/logger'
-import { serve, servesStatic } from '../server/serve'
+import { checkListeners } from '../server/listeners'
+import { readServeSettings, serve, serveListeners } from '../server/serve'
+import { runProgram } from '../shared/settings-error'
 
 /** The address a server bound, as a person opens it (a wildcard host read as localhost). */
 function addressOf(app: FastifyInstance, host: string): string {
@@ -33,26 +41,34 @@ function addressOf(app: FastifyInstance, host: string): string {
 
 async function main(): Promise<void> {
   const config = readBuildConfig()
+  // Every setting is read and checked before anything starts: a wrong one stops npm start with
+  // one line that names it (src/shared/settings-error.ts), nothing half started.
+  const site = readServeSettings({
+    root: config.root,
+    contentDir: config.contentDir,
+    siteUrl: config.siteUrl,
+  })
   // For a person: the addresses together, last; for a log collector, the output as it was.
-  const forPerson = logFormatOf() === 'pretty'
-  const host = process.env.HOST ?? 'localhost'
-  if (!servesStatic()) {
-    const app = await serve({
-      root: config.root,
-      contentDir: config.contentDir,
-      siteUrl: config.siteUrl,
-    })
+  const forPerson = site.logFormat === 'pretty'
+  const host = site.listener.host
+  await checkContentDir(config)
+  if (!site.servesStatic) {
+    const app = await serve(
+      { root: config.root, contentDir: config.contentDir, siteUrl: config.siteUrl },
+      site,
+    )
     if (forPerson) console.log(`Forms service: ${addressOf(app, host)}api/`)
     return
   }
-  const releasesDir = releasesDirOf(config.root)
+  const publishing = runsPublishing() ? readPublishingAlone() : undefined
+  await checkListeners([
+    ...serveListeners(site),
+    ...(publishing ? publishingListeners(publishing) : []),
+  ])
+  await checkDatabaseUrls(site.forms)
   // Its repository and database are written first: a folder that cannot be is one line.
-  if (runsPublishing()) {
-    await ensureWritableFolder(publishingDirOf(config.root), {
-      what: "the publishing service's folder",
-      setting: 'DATA_DIR',
-    })
-  }
+  if (publishing) await checkPublishingFolders(publishing.settings)
+  const releasesDir = releasesDirOf(config.root)
   const release = await readlink(join(releasesDir, CURRENT)).catch(() => undefined)
   if (release) {
     console.log(
@@ -61,6 +77,7 @@ async function main(): Promise<void> {
   } else if (await isFresh(config, await inputHash(config))) {
     console.log(`${config.outDir} is up to date.`)
   } else {
+    await checkBuildFolders(config)
     console.log(`Building the site into ${config.outDir} …`)
     const { buildSite } = await import('../engine/build')
     const report = await buildSite(config)
@@ -71,16 +88,19 @@ async function main(): Promise<void> {
   // administrator's link is made once.
   const addresses: string[] = []
   const print = forPerson ? (line: string) => addresses.push(line) : console.log
-  const publishing = runsPublishing() ? await startPublishingAlone(print) : undefined
+  const started = publishing ? await startPublishingAlone(print, publishing) : undefined
   try {
-    const app = await serve({
-      root: config.root,
-      outDir: config.outDir,
-      releasesDir,
-      ...(publishing ? { alongside: [publishing] } : {}),
-      contentDir: config.contentDir,
-      siteUrl: config.siteUrl,
-    })
+    const app = await serve(
+      {
+        root: config.root,
+        outDir: config.outDir,
+        releasesDir,
+        ...(started ? { alongside: [started] } : {}),
+        contentDir: config.contentDir,
+        siteUrl: config.siteUrl,
+      },
+      site,
+    )
     if (forPerson) addresses.unshift(`Public site: ${addressOf(app, host)}`)
   } finally {
     for (const line of addresses) console.log(line)
@@ -88,26 +108,42 @@ async function main(): Promise<void> {
 }
 
 /**
- * The publishing service, or none when its audit key is wrong or missing: that stops it alone,
- * with a message naming the setting, and the public site and the forms service go on.
+ * The line that says the publishing service did not start because of its audit key, and that
+ * the public site and the forms service go on without it.
  */
-async function startPublishingAlone(print: (line: string) => void) {
+const withoutPublishing = (error: AuditKeyError) =>
+  `${error.message} (the publishing service did not start; the public site and the forms service run without it)`
+
+/**
+ * The publishing service's settings, or none when its audit key is wrong: that stops it alone,
+ * with a line naming the setting, and the public site and the forms service go on. Any other
+ * wrong setting of it stops npm start.
+ */
+function readPublishingAlone(): PublishingStartSettings | undefined {
   try {
-    return await startPublishing(process.env, print)
+    return readPublishingStart(process.env)
   } catch (error) {
     if (!(error instanceof AuditKeyError)) throw error
-    console.error(
-      `The publishing service did not start: ${error.message}. The public site and the forms service run without it; set AUDIT_KEY and start again.`,
-    )
+    console.error(withoutPublishing(error))
     return undefined
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(
-    error instanceof ContentValidationError || error instanceof DataFolderError
-      ? error.message
-      : error,
-  )
-  process.exit(1)
-})
+/**
+ * The publishing service, or none when its audit key does not fit its trail (a keyed trail, a
+ * key missing or not held): as above, it alone does not start.
+ */
+async function startPublishingAlone(
+  print: (line: string) => void,
+  settings: PublishingStartSettings,
+) {
+  try {
+    return await startPublishing(process.env, print, settings)
+  } catch (error) {
+    if (!(error instanceof AuditKeyError)) throw error
+    console.error(withoutPublishing(error))
+    return undefined
+  }
+}
+
+runProgram(main, contentProblems)

@@ -11,7 +11,8 @@ import { createFileStore, parseMarkdownFile, parseYaml } from '../content/file-s
 import { loadContent } from '../content/load'
 import { renderRichText } from '../content/markdown'
 import * as schemas from '../content/schema/entries'
-import { readBuildConfig } from '../engine/config'
+import { checkContentDir, readBuildConfig } from '../engine/config'
+import { runProgram } from '../shared/settings-error'
 
 async function checkFiles(type: string, files: string[]): Promise<number> {
   const schema = (schemas as Record<string, unknown>)[type] as import('zod').ZodType | undefined
@@ -53,6 +54,7 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2)
   if (args[0] === '--as') return checkFiles(args[1] ?? '', args.slice(2))
   const { contentDir, root } = readBuildConfig()
+  await checkContentDir({ contentDir })
   try {
     const content = await loadContent(createFileStore(contentDir), {
       publicDir: resolve(root, 'public'),
@@ -66,6 +68,6 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => {
-  process.exitCode = code
+runProgram(async () => {
+  process.exitCode = await main()
 })

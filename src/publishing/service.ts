@@ -4,7 +4,7 @@
  * drafts, the releases and the publisher. `start.ts` puts them behind HTTP (`http/`).
  */
 import { existsSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Registry } from 'prom-client'
 import type { Database } from '../database/database'
@@ -13,6 +13,7 @@ import type { BuildReport } from '../engine/build'
 import type { BuildConfig } from '../engine/config'
 import { createMailer, type Mailer } from '../server/forms/mail'
 import type { QueueSender, SenderTiming } from '../server/forms/queue-sender'
+import { SettingError } from '../shared/settings-error'
 import { AuditCheckpoints, CHECKPOINT_REF, mainTrailers } from './audit/anchors'
 import { writeHeldRefusals } from './audit/refusal-limit'
 import { checkAuditKey, recordAuditKey, setAuditKeys, trailOwnedByServiceRole } from './audit/trail'
@@ -75,6 +76,11 @@ export interface OpenOptions {
   }
   /** The operators' metrics (`METRICS_PORT` or `METRICS_TOKEN`): counted into this registry. */
   registry?: Registry
+  /**
+   * The database URLs are the settings (a program's start): a server that cannot be used is
+   * said as `DATABASE_URL`'s fault (see database/settings.ts).
+   */
+  fromSettings?: boolean
   /** The notices' sender's timing (tests shorten its retries). */
   noticeSender?: SenderTiming
 }
@@ -85,23 +91,74 @@ async function openRepository(settings: PublishingSettings): Promise<GitReposito
     return new GitRepository({ gitDir: settings.repository })
   }
   if (!settings.remote) {
-    throw new Error(
-      `there is no repository at ${settings.repository}: set PUBLISHING_REPO to the site's repository, or PUBLISHING_REMOTE to one to start from`,
+    throw new SettingError(
+      'PUBLISHING_REPO',
+      `there is no repository at ${settings.repository}`,
+      "set PUBLISHING_REPO to the site's repository, or PUBLISHING_REMOTE to one to start from",
     )
   }
-  const repo = await cloneBare(settings.remote.url, settings.repository, settings.remote.branch)
-  // The audit trail's checkpoints go on from the remote's (a repository made anew).
-  const listed = await repo.git(['ls-remote', settings.remote.url, CHECKPOINT_REF])
-  if (listed.toString('utf8').trim()) {
-    await repo.git([
-      'fetch',
-      '--quiet',
-      '--no-tags',
-      settings.remote.url,
-      `${CHECKPOINT_REF}:${CHECKPOINT_REF}`,
-    ])
+  const { url, branch } = settings.remote
+  // Made beside and renamed into place whole: a clone that fails leaves nothing a next start
+  // would take for the repository (it would have an empty one, without main).
+  const staging = `${settings.repository}.new-${process.pid}`
+  await rm(staging, { recursive: true, force: true })
+  try {
+    const made = await cloneBare(url, staging, branch).catch((error: unknown) => {
+      throw remoteFailure(error, url, branch)
+    })
+    // The audit trail's checkpoints go on from the remote's (a repository made anew).
+    const listed = await made.git(['ls-remote', url, CHECKPOINT_REF])
+    if (listed.toString('utf8').trim()) {
+      await made.git(['fetch', '--quiet', '--no-tags', url, `${CHECKPOINT_REF}:${CHECKPOINT_REF}`])
+    }
+    made.close()
+    // Over the empty folder the start's check made, if it did.
+    await rename(staging, settings.repository).catch(async (error: unknown) => {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error
+      // Another process starting at the same time made it first: theirs is taken.
+      if (existsSync(join(settings.repository, 'HEAD'))) {
+        await rm(staging, { recursive: true, force: true })
+        return
+      }
+      throw new SettingError(
+        'PUBLISHING_REPO',
+        `${settings.repository} holds files but no repository`,
+        'move them away, or set PUBLISHING_REPO to an empty or missing folder',
+      )
+    })
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true })
+    throw error
   }
-  return repo
+  return new GitRepository({ gitDir: settings.repository })
+}
+
+/** A URL without the password it may carry. */
+const withoutPassword = (text: string) => text.replace(/\/\/[^/@\s]*@/g, '//')
+
+/**
+ * Why the repository could not be made from the remote, as the setting's error: the branch is
+ * not there (PUBLISHING_BRANCH), or the remote could not be read (PUBLISHING_REMOTE); what git
+ * said on one line, without a password.
+ */
+function remoteFailure(error: unknown, url: string, branch: string): SettingError {
+  const said = withoutPassword(String(error instanceof Error ? error.message : error))
+    .split('\n')
+    .find((line) => /fatal|error|has no branch/i.test(line))
+    ?.trim()
+  if (said && /has no branch/.test(said)) {
+    return new SettingError(
+      'PUBLISHING_BRANCH',
+      `${withoutPassword(url)} has no branch ${branch} to make the service's repository from`,
+      'set PUBLISHING_BRANCH to its main branch, or unset it for main',
+    )
+  }
+  return new SettingError(
+    'PUBLISHING_REMOTE',
+    `the service's repository could not be made from branch ${branch} of ${withoutPassword(url)}${said ? ` (${said})` : ''}`,
+    "set PUBLISHING_REMOTE to the bank's repository, or PUBLISHING_REPO to a repository the service made before",
+  )
 }
 
 export async function openPublishingService(
@@ -119,6 +176,7 @@ export async function openPublishingService(
         }
       : { dataDir: join(settings.dir, 'db') }),
     migrations: PUBLISHING_MIGRATIONS,
+    fromSettings: options.fromSettings,
   })
   const metrics = options.registry ? publishingMetrics(options.registry, { database }) : NO_METRICS
   try {

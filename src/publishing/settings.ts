@@ -5,6 +5,16 @@
 
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { readDatabaseUrls } from '../database/settings'
+import { mailFromOf, smtpUrlOf } from '../server/forms/mail'
+import {
+  portSetting,
+  positiveNumberSetting,
+  switchSetting,
+  urlSetting,
+  wholeNumberSetting,
+} from '../shared/setting-values'
+import { SettingError } from '../shared/settings-error'
 import { AuditKeyError } from './audit/trail'
 import { type OidcSettings, readOidcSettings } from './people/oidc'
 
@@ -64,32 +74,15 @@ export interface PublishingSettings {
   }
 }
 
-/** A positive number of seconds or minutes (fractions allowed, as the forms service takes them). */
-const positive = (name: string, value: string | undefined, fallback: number) => {
-  if (value === undefined || value === '') return fallback
-  const parsed = Number(value)
-  if (!Number.isFinite(parsed) || parsed <= 0) {
-    throw new Error(`${name} must be a positive number; got "${value}"`)
-  }
-  return parsed
-}
-
-const number = (name: string, value: string | undefined, fallback: number, min: number) => {
-  if (value === undefined || value === '') return fallback
-  const parsed = Number(value)
-  if (!Number.isInteger(parsed) || parsed < min) {
-    throw new Error(`${name} must be a whole number of at least ${min}; got "${value}"`)
-  }
-  return parsed
-}
-
 /** `AUDIT_KEY`: one key or several, comma-separated, each of 32 characters at least. */
 function auditKeysOf(value: string | undefined): string[] | undefined {
   if (!value) return undefined
   const keys = value.split(',').map((key) => key.trim())
-  if (keys.some((key) => key.length < 32)) {
+  const short = keys.findIndex((key) => key.length < 32)
+  if (short >= 0) {
     throw new AuditKeyError(
-      'AUDIT_KEY must be a key of 32 characters at least (e.g. openssl rand -base64 32), or several such keys, comma-separated',
+      `must be a key of 32 characters at least${keys.length > 1 ? ` (key ${short + 1} of ${keys.length} is shorter)` : ''}`,
+      'set it to one such as openssl rand -base64 32 makes, or to several such keys, comma-separated',
     )
   }
   return keys
@@ -100,72 +93,63 @@ function auditKeysOf(value: string | undefined): string[] | undefined {
  * current one whatever the publishing service's other settings).
  */
 export function releasesDirOf(root: string, env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(root, env.RELEASES_DIR ?? join(resolve(root, env.DATA_DIR ?? 'data'), 'releases'))
+  return resolve(root, env.RELEASES_DIR || join(resolve(root, env.DATA_DIR || 'data'), 'releases'))
 }
 
 /** The publishing service's own folder (its database and repository), under `DATA_DIR`. */
 export function publishingDirOf(root: string, env: NodeJS.ProcessEnv = process.env): string {
-  return join(resolve(root, env.DATA_DIR ?? 'data'), 'publishing')
+  return join(resolve(root, env.DATA_DIR || 'data'), 'publishing')
 }
 
 export function readPublishingSettings(
   root: string,
   env: NodeJS.ProcessEnv = process.env,
 ): PublishingSettings {
-  const dataDir = resolve(root, env.DATA_DIR ?? 'data')
+  const dataDir = resolve(root, env.DATA_DIR || 'data')
   const dir = publishingDirOf(root, env)
-  const port = number('CMS_PORT', env.CMS_PORT, 8081, 0)
+  const port = portSetting(env, 'CMS_PORT', 8081)
   const host = env.CMS_HOST || 'localhost'
-  const url = (env.CMS_URL || `http://localhost:${port}`).replace(/\/+$/, '')
-  let origin: URL
-  try {
-    origin = new URL(url)
-  } catch {
-    throw new Error(`CMS_URL must be an absolute URL such as https://cms.example.com; got "${url}"`)
-  }
-  if (
-    origin.protocol !== 'https:' &&
-    !['localhost', '127.0.0.1', '[::1]'].includes(origin.hostname)
-  ) {
-    throw new Error(`CMS_URL must use https (sessions and passkeys need it); got "${url}"`)
-  }
+  const origin = urlSetting(env, 'CMS_URL', `http://localhost:${port}`, {
+    example: 'https://cms.example.com',
+    https: true,
+    why: 'sessions and passkeys need it',
+  })
   const remoteUrl =
     env.PUBLISHING_REMOTE === 'none'
       ? undefined
       : env.PUBLISHING_REMOTE || (existsSync(join(root, '.git')) ? root : undefined)
-  const push = env.PUBLISHING_PUSH ?? 'off'
-  if (push !== 'on' && push !== 'off') {
-    throw new Error(`PUBLISHING_PUSH must be on or off; got "${push}"`)
-  }
-  if (env.DATABASE_OWNER_URL && !env.DATABASE_URL) {
-    throw new Error(
-      'DATABASE_OWNER_URL is the owner of the PostgreSQL that DATABASE_URL names: set both',
+  const push = switchSetting(env, 'PUBLISHING_PUSH', 'off')
+  if (push && !remoteUrl) {
+    throw new SettingError(
+      'PUBLISHING_PUSH',
+      'is on, but there is no remote to push to (PUBLISHING_REMOTE)',
+      "set PUBLISHING_REMOTE to the bank's repository, or PUBLISHING_PUSH to off",
     )
   }
-  return {
+  const settings = {
     port,
     host,
     url: origin.origin,
     dir,
-    repository: resolve(root, env.PUBLISHING_REPO ?? join(dir, 'site.git')),
+    repository: resolve(root, env.PUBLISHING_REPO || join(dir, 'site.git')),
     remote: remoteUrl
-      ? { url: remoteUrl, branch: env.PUBLISHING_BRANCH || 'main', push: push === 'on' }
+      ? { url: remoteUrl, branch: env.PUBLISHING_BRANCH || 'main', push }
       : undefined,
     releasesDir: releasesDirOf(root, env),
-    releasesKept: number('RELEASES_KEPT', env.RELEASES_KEPT, 10, 1),
+    releasesKept: wholeNumberSetting(env, 'RELEASES_KEPT', 10, { min: 1 }),
     afterRelease: env.AFTER_RELEASE || undefined,
-    databaseUrl: env.DATABASE_URL || undefined,
-    databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
-    auditKeys: auditKeysOf(env.AUDIT_KEY),
-    checkpointMinutes: number('AUDIT_CHECKPOINT_MINUTES', env.AUDIT_CHECKPOINT_MINUTES, 5, 1),
-    scheduleCheckSeconds: number('SCHEDULE_CHECK_SECONDS', env.SCHEDULE_CHECK_SECONDS, 15, 1),
+    ...readDatabaseUrls(env),
+    checkpointMinutes: wholeNumberSetting(env, 'AUDIT_CHECKPOINT_MINUTES', 5, { min: 1 }),
+    scheduleCheckSeconds: wholeNumberSetting(env, 'SCHEDULE_CHECK_SECONDS', 15, { min: 1 }),
     oidc: readOidcSettings(env),
     mail: {
-      smtpUrl: env.SMTP_URL || undefined,
+      smtpUrl: smtpUrlOf(env),
       outboxDir: join(dataDir, 'outbox'),
-      from: env.CMS_MAIL_FROM || 'Lumora Bank <publishing@lumora-bank.example>',
-      leaseSeconds: positive('MAIL_LEASE_SECONDS', env.MAIL_LEASE_SECONDS, 60),
-      outageMinutes: positive('MAIL_OUTAGE_MINUTES', env.MAIL_OUTAGE_MINUTES, 15),
+      from: mailFromOf(env, 'CMS_MAIL_FROM', 'Lumora Bank <publishing@lumora-bank.example>'),
+      leaseSeconds: positiveNumberSetting(env, 'MAIL_LEASE_SECONDS', 60, 'seconds'),
+      outageMinutes: positiveNumberSetting(env, 'MAIL_OUTAGE_MINUTES', 15, 'minutes'),
     },
   }
+  // Last: npm start goes on without the service when it alone is wrong, not when others are.
+  return { ...settings, auditKeys: auditKeysOf(env.AUDIT_KEY) }
 }

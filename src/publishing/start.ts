@@ -6,19 +6,28 @@
  * listener on `CMS_METRICS_HOST`; `CMS_METRICS_TOKEN`: `/metrics` on its port), so that each
  * service is one target for Prometheus however the two are run.
  */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { readBuildConfig } from '../engine/config'
-import { logFormatOf, logStreamFor } from '../server/logger'
+import { ensureWritableFolder } from '../database/folder'
+import { checkDatabaseUrls } from '../database/open'
+import { type BuildConfig, readBuildConfig } from '../engine/config'
+import { checkListeners, type ListenerSetting, listenFailure } from '../server/listeners'
+import { type LogFormat, logFormatOf, logLevelOf, logStreamFor } from '../server/logger'
 import {
   createMetrics,
   listenBeside,
+  type MetricsSettings,
+  metricsListener,
   readMetricsSettings,
   type ServiceMetrics,
 } from '../server/metrics'
 import { trustProxyOf } from '../server/serve'
+import { switchSetting } from '../shared/setting-values'
+import { SettingError } from '../shared/settings-error'
 import { createPublishingApp } from './http/app'
 import { firstAdministratorMessage, openPublishingService } from './service'
-import { readPublishingSettings } from './settings'
+import { type PublishingSettings, readPublishingSettings } from './settings'
 
 export interface StartedPublishing {
   app: FastifyInstance
@@ -31,21 +40,104 @@ export interface StartedPublishing {
 
 /** `PUBLISHING`: `on` (the default) runs the publishing service with `npm start`, `off` not. */
 export function runsPublishing(env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = env.PUBLISHING || 'on'
-  if (value !== 'on' && value !== 'off') {
-    throw new Error(`PUBLISHING must be on or off; got "${env.PUBLISHING}"`)
-  }
-  return value === 'on'
+  return switchSetting(env, 'PUBLISHING', 'on')
 }
 
+/** Everything the service takes from the environment, each checked before anything opens. */
+export interface PublishingStartSettings {
+  buildConfig: BuildConfig
+  settings: PublishingSettings
+  logFormat: LogFormat
+  logLevel: string
+  metrics: MetricsSettings | undefined
+  trustProxy: boolean | string | undefined
+}
+
+export function readPublishingStart(env: NodeJS.ProcessEnv = process.env): PublishingStartSettings {
+  const buildConfig = readBuildConfig(env)
+  const others = {
+    logFormat: logFormatOf(env),
+    logLevel: logLevelOf(env),
+    metrics: readMetricsSettings(env, 'CMS_'),
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
+  }
+  // Last, with AUDIT_KEY last in it: a wrong audit key stops the service alone under npm
+  // start, but only when nothing else is wrong.
+  return { buildConfig, ...others, settings: readPublishingSettings(buildConfig.root, env) }
+}
+
+/** Where the service listens (`CMS_PORT`, `CMS_HOST`), and its metrics' own listener if any. */
+export function publishingListeners(start: PublishingStartSettings): ListenerSetting[] {
+  const metrics = metricsListener(start.metrics, 'CMS_')
+  return [
+    {
+      port: start.settings.port,
+      host: start.settings.host,
+      portSetting: 'CMS_PORT',
+      hostSetting: 'CMS_HOST',
+    },
+    ...(metrics ? [metrics] : []),
+  ]
+}
+
+/**
+ * The folders the service writes, each checked (made if missing) before it opens anything: its
+ * own (`DATA_DIR/publishing`), the releases (`RELEASES_DIR`), its repository
+ * (`PUBLISHING_REPO`, which must be there unless there is a remote to make it from) and,
+ * without `SMTP_URL`, the outbox. Each that cannot be written is said as its setting's fault.
+ */
+export async function checkPublishingFolders(settings: PublishingSettings): Promise<void> {
+  if (!settings.remote && !existsSync(join(settings.repository, 'HEAD'))) {
+    throw new SettingError(
+      'PUBLISHING_REPO',
+      `there is no repository at ${settings.repository}, and no remote to make it from (PUBLISHING_REMOTE is none)`,
+      "set PUBLISHING_REPO to the site's repository, or PUBLISHING_REMOTE to one to start from",
+    )
+  }
+  await ensureWritableFolder(settings.dir, {
+    what: "the publishing service's folder",
+    setting: 'DATA_DIR',
+  })
+  if (!settings.databaseUrl) {
+    await ensureWritableFolder(join(settings.dir, 'db'), {
+      what: "the publishing service's database folder",
+      setting: 'DATA_DIR',
+      instead: 'DATABASE_URL, for PostgreSQL',
+      deep: true,
+    })
+  }
+  await ensureWritableFolder(settings.releasesDir, {
+    what: "the publishing service's releases folder",
+    setting: 'RELEASES_DIR',
+  })
+  await ensureWritableFolder(settings.repository, {
+    what: "the publishing service's repository",
+    setting: 'PUBLISHING_REPO',
+  })
+  if (!settings.mail.smtpUrl) {
+    await ensureWritableFolder(settings.mail.outboxDir, {
+      what: "the publishing service's outbox",
+      setting: 'DATA_DIR',
+      instead: 'SMTP_URL, to send mail',
+    })
+  }
+}
+
+/**
+ * Starts the service on what `env` says (`start`: settings read and checked already, by a
+ * caller that checks everything before it starts anything). Its ports, its database server and
+ * its folders are checked first: a wrong one stops it before it makes or opens anything.
+ */
 export async function startPublishing(
   env: NodeJS.ProcessEnv = process.env,
   print: (line: string) => void = console.log,
+  start: PublishingStartSettings = readPublishingStart(env),
 ): Promise<StartedPublishing> {
-  const buildConfig = readBuildConfig(env)
-  const settings = readPublishingSettings(buildConfig.root, env)
-  const logStream = logStreamFor(logFormatOf(env))
-  const metricsSettings = readMetricsSettings(env, 'CMS_')
+  const { buildConfig, settings, metrics: metricsSettings } = start
+  await checkListeners(publishingListeners(start))
+  await checkDatabaseUrls(settings)
+  await checkPublishingFolders(settings)
+  const logStream = logStreamFor(start.logFormat)
   const metrics = metricsSettings ? createMetrics('publishing') : undefined
   // The service logs through the server's logger, made once the service is open.
   let logger: FastifyInstance['log'] | undefined
@@ -58,11 +150,12 @@ export async function startPublishing(
       error: (data, message) => logger?.error(data, message),
     },
     ...(metrics ? { registry: metrics.registry } : {}),
+    fromSettings: true,
   })
   // Behind the bank's reverse proxy (TRUST_PROXY), sign-in is limited per visitor, not per proxy.
-  const trustProxy = trustProxyOf(env.TRUST_PROXY)
+  const { trustProxy } = start
   const app = await createPublishingApp(service, {
-    logLevel: env.LOG_LEVEL ?? 'info',
+    logLevel: start.logLevel,
     ...(logStream ? { logStream } : {}),
     bundleEditor: true,
     ...(trustProxy === undefined ? {} : { trustProxy }),
@@ -83,8 +176,11 @@ export async function startPublishing(
   service.notices.sender.start(app.log)
   app.addHook('onClose', () => service.close())
   // Opened before the app listens: no hook may be added after.
-  if (metrics) await listenBeside(app, metrics.registry, metricsSettings)
-  await app.listen({ port: settings.port, host: settings.host })
+  if (metrics) await listenBeside(app, metrics.registry, metricsSettings, 'CMS_')
+  const [listener] = publishingListeners(start)
+  await app.listen({ port: settings.port, host: settings.host }).catch((error: unknown) => {
+    throw listener ? listenFailure(error, listener) : error
+  })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : settings.port
   // The configured address, or, on localhost, the one with the port actually bound (0: any).

@@ -12,6 +12,7 @@
  */
 import type { FastifyServerOptions } from 'fastify'
 import { build } from 'pino-pretty'
+import { choiceSetting } from '../shared/setting-values'
 
 /** The longest path a log line repeats (the site's own are far shorter). */
 const LOGGED_PATH_LENGTH = 200
@@ -33,11 +34,15 @@ export function logFormatOf(
   env: NodeJS.ProcessEnv = process.env,
   terminal: boolean = Boolean(process.stdout.isTTY),
 ): LogFormat {
-  const value = env.LOG_FORMAT || (terminal ? 'pretty' : 'json')
-  if (value !== 'json' && value !== 'pretty') {
-    throw new Error(`LOG_FORMAT must be json or pretty; got "${env.LOG_FORMAT}"`)
-  }
-  return value
+  return choiceSetting(env, 'LOG_FORMAT', ['json', 'pretty'], terminal ? 'pretty' : 'json')
+}
+
+/** pino's levels, the quietest last. */
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
+
+/** `LOG_LEVEL`: one of pino's levels (`info` by default). */
+export function logLevelOf(env: NodeJS.ProcessEnv = process.env): string {
+  return choiceSetting(env, 'LOG_LEVEL', LOG_LEVELS, 'info')
 }
 
 /** The stream for lines in `format`; none for JSON, which pino writes to stdout itself. */

@@ -18,6 +18,9 @@ import { createServer, type Server } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { collectDefaultMetrics, Registry } from 'prom-client'
 import { responseKind } from '../shared/http-headers'
+import { portSetting, settingOf } from '../shared/setting-values'
+import { SettingError } from '../shared/settings-error'
+import { type ListenerSetting, listenFailure } from './listeners'
 
 export const METRICS_PATH = '/metrics'
 const MIN_TOKEN_LENGTH = 32
@@ -44,25 +47,34 @@ export function readMetricsSettings(
   const portName = `${prefix}METRICS_PORT`
   const tokenName = `${prefix}METRICS_TOKEN`
   const hostName = `${prefix}METRICS_HOST`
-  const rawPort = env[portName]
-  const token = env[tokenName]
-  if (!rawPort && !token) return undefined
-  let port: number | undefined
-  if (rawPort) {
-    port = Number(rawPort)
-    if (!/^\d+$/.test(rawPort) || port < 1 || port > 65_535) {
-      throw new Error(`${portName} must be a port number (1-65535); got "${rawPort}"`)
-    }
-  }
+  const token = settingOf(env, tokenName)
+  if (!settingOf(env, portName) && !token) return undefined
+  const port = portSetting(env, portName, undefined, { min: 1, example: 9464 })
   if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
-    throw new Error(
-      `${tokenName} must be a secret of at least ${MIN_TOKEN_LENGTH} characters (e.g. openssl rand -hex 32)`,
+    throw new SettingError(
+      tokenName,
+      `must be at least ${MIN_TOKEN_LENGTH} characters (it has ${token.length})`,
+      `set a longer token (openssl rand -hex 32 makes one) or unset it`,
     )
   }
   return {
     ...(port ? { port } : {}),
     host: env[hostName] || '127.0.0.1',
     ...(token ? { token } : {}),
+  }
+}
+
+/** The listener of metrics `settings` ask for, with the names of its settings; none without a port. */
+export function metricsListener(
+  settings: MetricsSettings | undefined,
+  prefix = '',
+): ListenerSetting | undefined {
+  if (!settings?.port) return undefined
+  return {
+    port: settings.port,
+    host: settings.host,
+    portSetting: `${prefix}METRICS_PORT`,
+    hostSetting: `${prefix}METRICS_HOST`,
   }
 }
 
@@ -269,9 +281,17 @@ export async function listenBeside(
   app: FastifyInstance,
   registry: Registry,
   settings: MetricsSettings | undefined,
+  /** `CMS_` for the publishing service's settings: a port taken is said as theirs. */
+  prefix = '',
 ): Promise<void> {
-  if (!settings?.port) return
-  const listener = await listenForMetrics(registry, { port: settings.port, host: settings.host })
+  const wanted = metricsListener(settings, prefix)
+  if (!settings?.port || !wanted) return
+  const listener = await listenForMetrics(registry, {
+    port: settings.port,
+    host: settings.host,
+  }).catch((error: unknown) => {
+    throw listenFailure(error, wanted)
+  })
   app.addHook('onClose', () => new Promise<void>((done) => listener.close(() => done())))
   app.log.info({ host: settings.host, port: settings.port }, 'metrics served for Prometheus')
 }

@@ -5,16 +5,27 @@
  * closes the database and exits. `npm start` runs it after building; `npm run serve:api` (or
  * `SERVE_STATIC=off`) runs the forms service alone; the tests run it directly.
  */
+import { isIP } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import { checkDatabaseUrls } from '../database/open'
+import { portSetting, switchSetting } from '../shared/setting-values'
+import { SettingError } from '../shared/settings-error'
 import { createApp } from './app'
 import { connectionsCheck } from './connection-limits'
 import { purge } from './forms/operations'
-import { openFormsService, readFormsSettings } from './forms/service'
+import { type FormsSettings, openFormsService, readFormsSettings } from './forms/service'
 import { healthRoutes } from './health'
-import { logFormatOf, logStreamFor } from './logger'
-import { createMetrics, listenBeside, readMetricsSettings } from './metrics'
+import { checkListeners, type ListenerSetting, listenFailure } from './listeners'
+import { type LogFormat, logFormatOf, logLevelOf, logStreamFor } from './logger'
+import {
+  createMetrics,
+  listenBeside,
+  type MetricsSettings,
+  metricsListener,
+  readMetricsSettings,
+} from './metrics'
 import { warnOfUntrustedProxy } from './proxy-warning'
-import { readTransportSettings } from './transport'
+import { readTransportSettings, type TransportSettings } from './transport'
 
 const PURGE_EVERY_MS = 6 * 3_600_000
 
@@ -34,11 +45,19 @@ export interface ServeOptions {
 
 /** `SERVE_STATIC`: `on` (the default) serves the built site beside the service, `off` not. */
 export function servesStatic(env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = env.SERVE_STATIC || 'on'
-  if (value !== 'on' && value !== 'off') {
-    throw new Error(`SERVE_STATIC must be on or off; got "${env.SERVE_STATIC}"`)
-  }
-  return value === 'on'
+  return switchSetting(env, 'SERVE_STATIC', 'on')
+}
+
+/** The names `TRUST_PROXY` may hold besides addresses and ranges (connection-limits.ts). */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal']
+
+/** Whether `entry` is an address, a range (`address/bits`) or a named range. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGES.includes(entry)) return true
+  const [address = '', bits, more] = entry.split('/')
+  const version = isIP(address)
+  if (version === 0 || more !== undefined) return false
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128))
 }
 
 /** `TRUST_PROXY`: `true`, or the addresses (comma-separated) of the proxies in front. */
@@ -46,27 +65,82 @@ export function trustProxyOf(value: string | undefined): boolean | string | unde
   if (!value) return undefined
   if (value === 'true') return true
   if (value === 'false') return false
+  const wrong = value.split(',').find((entry) => !isProxyEntry(entry.trim()))
+  if (wrong !== undefined) {
+    throw new SettingError(
+      'TRUST_PROXY',
+      `must be true, or the proxies' addresses or ranges, comma-separated; "${wrong.trim()}" is none`,
+      `set it to addresses such as 127.0.0.1 or 10.0.0.0/8 (or ${PROXY_RANGES.join(', ')}), or unset it`,
+    )
+  }
   return value
 }
 
-export async function serve(options: ServeOptions): Promise<FastifyInstance> {
+/** Everything `serve` takes from the environment, each checked before anything opens. */
+export interface ServeSettings {
+  transport: TransportSettings
+  logFormat: LogFormat
+  logLevel: string
+  metrics: MetricsSettings | undefined
+  forms: FormsSettings
+  trustProxy: boolean | string | undefined
+  servesStatic: boolean
+  /** `PORT` (8080) and `HOST` (localhost). */
+  listener: ListenerSetting
+}
+
+export function readServeSettings(
+  options: Pick<ServeOptions, 'root' | 'contentDir' | 'siteUrl' | 'env'>,
+): ServeSettings {
   const env = options.env ?? process.env
-  // Checked before anything opens: a wrong value is refused at start.
-  const transport = readTransportSettings(env)
-  const logStream = logStreamFor(logFormatOf(env))
-  const metricsSettings = readMetricsSettings(env)
+  return {
+    transport: readTransportSettings(env),
+    logFormat: logFormatOf(env),
+    logLevel: logLevelOf(env),
+    metrics: readMetricsSettings(env),
+    forms: readFormsSettings(options.root, options.contentDir, options.siteUrl, env),
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
+    servesStatic: servesStatic(env),
+    listener: {
+      port: portSetting(env, 'PORT', 8080),
+      host: env.HOST || 'localhost',
+      portSetting: 'PORT',
+      hostSetting: 'HOST',
+    },
+  }
+}
+
+/** The addresses `settings` listen on: the site's, and the metrics' own when asked for. */
+export function serveListeners(settings: ServeSettings): ListenerSetting[] {
+  const metrics = metricsListener(settings.metrics)
+  return [settings.listener, ...(metrics ? [metrics] : [])]
+}
+
+/**
+ * Serves until SIGINT or SIGTERM. Its `settings` are read from `options.env` unless given (a
+ * caller that reads them first, to check everything before it starts anything); a port taken
+ * or a database server it cannot use stops it before it makes or opens anything.
+ */
+export async function serve(
+  options: ServeOptions,
+  settings: ServeSettings = readServeSettings(options),
+): Promise<FastifyInstance> {
+  const { transport, metrics: metricsSettings, trustProxy } = settings
+  await checkListeners(serveListeners(settings))
+  await checkDatabaseUrls(settings.forms)
+  const logStream = logStreamFor(settings.logFormat)
   const metrics = metricsSettings ? createMetrics('site') : undefined
   const forms = await openFormsService(
-    readFormsSettings(options.root, options.contentDir, options.siteUrl, env),
-    metrics ? { registry: metrics.registry } : {},
+    settings.forms,
+    metrics ? { registry: metrics.registry, fromSettings: true } : { fromSettings: true },
   )
   const app = await createApp({
-    ...(options.outDir && servesStatic(env) ? { root: options.outDir } : {}),
-    ...(options.releasesDir && servesStatic(env) ? { releasesDir: options.releasesDir } : {}),
-    logLevel: env.LOG_LEVEL ?? 'info',
+    ...(options.outDir && settings.servesStatic ? { root: options.outDir } : {}),
+    ...(options.releasesDir && settings.servesStatic ? { releasesDir: options.releasesDir } : {}),
+    logLevel: settings.logLevel,
     ...(logStream ? { logStream } : {}),
     forms: forms.options,
-    trustProxy: trustProxyOf(env.TRUST_PROXY),
+    trustProxy,
     transport,
     ...(metrics
       ? {
@@ -75,7 +149,7 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
       : {}),
   })
   // Behind a proxy it was not told of, the service says so (see proxy-warning.ts).
-  warnOfUntrustedProxy(app, trustProxyOf(env.TRUST_PROXY))
+  warnOfUntrustedProxy(app, trustProxy)
   await app.register(healthRoutes, {
     checks: [
       { name: 'database', check: () => forms.database.query('SELECT 1') },
@@ -104,7 +178,10 @@ export async function serve(options: ServeOptions): Promise<FastifyInstance> {
   if (metrics) await listenBeside(app, metrics.registry, metricsSettings)
   forms.startSender(app.log)
   app.log.info({ database: forms.database.kind, mail: forms.mailer.target }, 'forms service ready')
-  await app.listen({ port: Number(env.PORT ?? 8080), host: env.HOST ?? 'localhost' })
+  const { listener } = settings
+  await app.listen({ port: listener.port, host: listener.host }).catch((error: unknown) => {
+    throw listenFailure(error, listener)
+  })
   await purgeNow()
   const shutdown = (signal: string) => {
     app.log.info({ signal }, 'shutting down')

@@ -30,6 +30,8 @@ import {
 } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import { positiveNumberSetting, wholeNumberSetting } from '../shared/setting-values'
+import { SettingError } from '../shared/settings-error'
 import { limitConnections, limitPerClient, trustedProxies } from './connection-limits'
 import { closeIdle } from './idle-connections'
 import { inTurn } from './pipelining'
@@ -66,22 +68,10 @@ export const TRANSPORT_DEFAULTS: TransportSettings = {
 
 /** The settings from the environment, each checked; the defaults for those not set. */
 export function readTransportSettings(env: NodeJS.ProcessEnv = process.env): TransportSettings {
-  const seconds = (name: string, fallbackMs: number) => {
-    const value = env[name]
-    if (value === undefined || value === '') return fallbackMs
-    const parsed = Number(value)
-    if (!Number.isFinite(parsed) || parsed <= 0) {
-      throw new Error(`${name} must be a positive number of seconds; got "${value}"`)
-    }
-    return Math.max(1, Math.round(parsed * 1000))
-  }
-  const count = (name: string, fallback: number) => {
-    const value = Number(env[name] || fallback)
-    if (!Number.isInteger(value) || value <= 0) {
-      throw new Error(`${name} must be a positive whole number; got "${env[name]}"`)
-    }
-    return value
-  }
+  const seconds = (name: string, fallbackMs: number) =>
+    Math.max(1, Math.round(positiveNumberSetting(env, name, fallbackMs / 1000, 'seconds') * 1000))
+  const count = (name: string, fallback: number) =>
+    wholeNumberSetting(env, name, fallback, { min: 1 })
   const maxConnections = count('MAX_CONNECTIONS', TRANSPORT_DEFAULTS.maxConnections)
   const maxConnectionsPerClient = count(
     'MAX_CONNECTIONS_PER_CLIENT',
@@ -111,7 +101,11 @@ export function readTransportSettings(env: NodeJS.ProcessEnv = process.env): Tra
 function checkTransportSettings(settings: TransportSettings): void {
   // Node refuses it too, less clearly.
   if (settings.headersTimeoutMs > settings.requestTimeoutMs) {
-    throw new Error('HEADERS_TIMEOUT_SECONDS may not be longer than REQUEST_TIMEOUT_SECONDS')
+    throw new SettingError(
+      'HEADERS_TIMEOUT_SECONDS',
+      `may not be longer than REQUEST_TIMEOUT_SECONDS (${settings.headersTimeoutMs / 1000} > ${settings.requestTimeoutMs / 1000})`,
+      'shorten it, or lengthen REQUEST_TIMEOUT_SECONDS',
+    )
   }
 }
 

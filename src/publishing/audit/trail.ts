@@ -17,6 +17,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { Database, Queryable } from '../../database/database'
+import { SettingError } from '../../shared/settings-error'
 import { settleRequestRecord, wantAnchor } from './refusal-record'
 import { storableText, storableValue } from './storable'
 
@@ -243,8 +244,15 @@ export function checkAnchorTag(anchor: {
   return given.length === expected.length && timingSafeEqual(given, expected) ? 'valid' : 'forged'
 }
 
-/** The trail is keyed and this process cannot append to it or check it as it should. */
-export class AuditKeyError extends Error {}
+/**
+ * `AUDIT_KEY` is wrong or missing: the trail is keyed and this process cannot append to it or
+ * check it as it should (or the key is too short to be one).
+ */
+export class AuditKeyError extends SettingError {
+  constructor(problem: string, advice: string) {
+    super('AUDIT_KEY', problem, advice)
+  }
+}
 
 /**
  * Whether this process may append to the trail as it stands: a keyed trail needs its key (an
@@ -258,12 +266,14 @@ export async function checkAuditKey(database: Queryable): Promise<void> {
   if (!last?.key_id) return
   if (!signingKey) {
     throw new AuditKeyError(
-      `the audit trail is keyed from an AUDIT_KEY (its last entry, ${last.id}, with key ${last.key_id}): set AUDIT_KEY to that key`,
+      `is not set, and the audit trail is keyed from an AUDIT_KEY (its last entry, ${last.id}, with key ${last.key_id})`,
+      'set AUDIT_KEY to that key',
     )
   }
   if (!knownKeys.has(last.key_id)) {
     throw new AuditKeyError(
-      `AUDIT_KEY does not hold the key the audit trail's last entry (${last.id}) is keyed with (key ${last.key_id}): keep the old key after the new one, comma-separated`,
+      `does not hold the key the audit trail's last entry (${last.id}) is keyed with (key ${last.key_id})`,
+      'keep the old key after the new one, comma-separated',
     )
   }
 }
@@ -317,7 +327,8 @@ export async function appendAudit(
     // Keyed once, keyed for good: without the key nothing more is written.
     if (last?.key_id && !signingKey) {
       throw new AuditKeyError(
-        `the audit trail is keyed (its last entry with key ${last.key_id}): set AUDIT_KEY to append to it`,
+        `is not set, and the audit trail is keyed (its last entry with key ${last.key_id})`,
+        'set AUDIT_KEY to append to it',
       )
     }
     const unsigned = {

@@ -21,6 +21,7 @@ import {
   randomPKCECodeVerifier,
   randomState,
 } from 'openid-client'
+import { SettingError } from '../../shared/settings-error'
 import { normalEmail } from './people'
 import { ROLES, type Role } from './roles'
 
@@ -41,30 +42,63 @@ export class OidcError extends Error {}
 /** The provider settings, or `undefined` when none is configured. */
 export function readOidcSettings(env: NodeJS.ProcessEnv): OidcSettings | undefined {
   const issuer = env.OIDC_ISSUER
-  if (!issuer) return undefined
-  const clientId = env.OIDC_CLIENT_ID
-  if (!clientId) throw new Error('OIDC_ISSUER needs OIDC_CLIENT_ID')
+  if (!issuer) {
+    const orphan = ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ROLE_MAP'].find(
+      (name) => env[name],
+    )
+    if (orphan) {
+      throw new SettingError(
+        'OIDC_ISSUER',
+        `is not set, but ${orphan} is: sign-in with the identity provider needs its issuer`,
+        `set OIDC_ISSUER to the provider's issuer URL, or unset the OIDC_ settings for passkeys`,
+      )
+    }
+    return undefined
+  }
+  const example = 'https://login.bank.example/realms/staff'
   let url: URL
   try {
     url = new URL(issuer)
   } catch {
-    throw new Error(`OIDC_ISSUER must be the provider's issuer URL; got "${issuer}"`)
+    throw new SettingError(
+      'OIDC_ISSUER',
+      `must be the provider's issuer URL; got "${issuer}"`,
+      `set it to one such as ${example}`,
+    )
   }
   if (url.protocol !== 'https:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
-    throw new Error(`OIDC_ISSUER must use https; got "${issuer}"`)
+    throw new SettingError(
+      'OIDC_ISSUER',
+      `must use https; got "${issuer}"`,
+      `set it to the provider's https issuer URL, such as ${example}`,
+    )
+  }
+  const clientId = env.OIDC_CLIENT_ID
+  if (!clientId) {
+    throw new SettingError(
+      'OIDC_CLIENT_ID',
+      'is not set, and OIDC_ISSUER needs it',
+      "set it to the service's client ID at the provider (and OIDC_CLIENT_SECRET, if it has one), or unset OIDC_ISSUER for passkeys",
+    )
   }
   const roleMap = new Map<string, Role>()
   for (const pair of (env.OIDC_ROLE_MAP ?? '').split(',').filter((part) => part.trim())) {
     const [group, role] = pair.split('=').map((part) => part.trim())
     if (!group || !role || !(ROLES as readonly string[]).includes(role)) {
-      throw new Error(
-        `OIDC_ROLE_MAP must read group=role,… with roles ${ROLES.join(', ')}; got "${pair}"`,
+      throw new SettingError(
+        'OIDC_ROLE_MAP',
+        `must read group=role,… with roles ${ROLES.join(', ')}; got "${pair}"`,
+        `set it to such pairs, e.g. cms-authors=author,cms-admins=administrator`,
       )
     }
     roleMap.set(group, role as Role)
   }
   if (roleMap.size === 0) {
-    throw new Error('OIDC_ROLE_MAP must map the provider’s groups to roles (group=role,…)')
+    throw new SettingError(
+      'OIDC_ROLE_MAP',
+      `is not set, and OIDC_ISSUER needs it: the provider's groups must map to roles (${ROLES.join(', ')})`,
+      'set it to group=role pairs, comma-separated, e.g. cms-authors=author,cms-admins=administrator',
+    )
   }
   return {
     issuer,

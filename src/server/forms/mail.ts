@@ -6,6 +6,8 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Transporter } from 'nodemailer'
+import { type Environment, settingOf } from '../../shared/setting-values'
+import { SettingError } from '../../shared/settings-error'
 
 export interface Mail {
   to: string
@@ -26,6 +28,40 @@ export interface MailerOptions {
   smtpUrl?: string
   outboxDir: string
   from: string
+}
+
+/**
+ * `SMTP_URL`, checked: an `smtp://` or `smtps://` URL with a host, or undefined (the outbox).
+ * The value is not repeated in the error (it holds a password).
+ */
+export function smtpUrlOf(env: Environment): string | undefined {
+  const value = settingOf(env, 'SMTP_URL')
+  if (value === undefined) return undefined
+  let url: URL | undefined
+  try {
+    url = new URL(value)
+  } catch {}
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
+    throw new SettingError(
+      'SMTP_URL',
+      'is not an SMTP URL with a host (it must begin with smtp:// or smtps://)',
+      'set it to one such as smtps://user:password@smtp.example.com, or unset it to write the mails to the outbox (DATA_DIR/outbox)',
+    )
+  }
+  return value
+}
+
+/** A sender (`MAIL_FROM`, `CMS_MAIL_FROM`): an address, with a name before it in <> or not. */
+export function mailFromOf(env: Environment, name: string, fallback: string): string {
+  const value = settingOf(env, name) ?? fallback
+  if (!/^(?:[^<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/.test(value.trim())) {
+    throw new SettingError(
+      name,
+      `must be an e-mail address, with a name before it or not; got "${value}"`,
+      `set it to one such as ${fallback}, or unset it for that`,
+    )
+  }
+  return value
 }
 
 /**

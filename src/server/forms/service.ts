@@ -11,8 +11,10 @@ import { loadFormsContent } from '../../content/forms'
 import type { Database } from '../../database/database'
 import { ensureWritableFolder } from '../../database/folder'
 import { openDatabase } from '../../database/open'
+import { readDatabaseUrls } from '../../database/settings'
+import { positiveNumberSetting, wholeNumberSetting } from '../../shared/setting-values'
 import { DiskSpace, watchingDisk } from './disk-space'
-import { createMailer, type Mailer } from './mail'
+import { createMailer, type Mailer, mailFromOf, smtpUrlOf } from './mail'
 import { formsMetrics } from './metrics'
 import { FORMS_MIGRATIONS } from './migrations'
 import type { FormsServiceOptions } from './routes'
@@ -56,46 +58,33 @@ export function readFormsSettings(
   siteUrl: string,
   env: NodeJS.ProcessEnv = process.env,
 ): FormsSettings {
-  const rateLimit = Number(env.FORMS_RATE_LIMIT ?? 10)
-  if (!Number.isInteger(rateLimit) || rateLimit < 0) {
-    throw new Error(
-      `FORMS_RATE_LIMIT must be a whole number (0 turns it off); got "${env.FORMS_RATE_LIMIT}"`,
-    )
-  }
-  const lease = Number(env.MAIL_LEASE_SECONDS ?? 60)
-  if (!Number.isFinite(lease) || lease <= 0) {
-    throw new Error(`MAIL_LEASE_SECONDS must be a positive number; got "${env.MAIL_LEASE_SECONDS}"`)
-  }
-  const mailsPerHour = Number(env.CONFIRMATION_MAILS_PER_HOUR ?? DEFAULTS.mailsPerHour)
-  if (!Number.isInteger(mailsPerHour) || mailsPerHour < 0) {
-    throw new Error(
-      `CONFIRMATION_MAILS_PER_HOUR must be a whole number (0 turns the cap off); got "${env.CONFIRMATION_MAILS_PER_HOUR}"`,
-    )
-  }
-  const perClient = env.CONFIRMATION_MAILS_PER_CLIENT
-  const mailsPerClient = perClient ? Number(perClient) : defaultMailsPerClient(mailsPerHour)
-  if (!Number.isInteger(mailsPerClient) || mailsPerClient < 0) {
-    throw new Error(
-      `CONFIRMATION_MAILS_PER_CLIENT must be a whole number (0: no share per client network); got "${perClient}"`,
-    )
-  }
-  const outage = Number(env.MAIL_OUTAGE_MINUTES ?? 15)
-  if (!Number.isFinite(outage) || outage <= 0) {
-    throw new Error(
-      `MAIL_OUTAGE_MINUTES must be a positive number of minutes; got "${env.MAIL_OUTAGE_MINUTES}"`,
-    )
-  }
+  const rateLimit = wholeNumberSetting(env, 'FORMS_RATE_LIMIT', 10, { note: '0 turns it off' })
+  const lease = positiveNumberSetting(env, 'MAIL_LEASE_SECONDS', 60, 'seconds')
+  const mailsPerHour = wholeNumberSetting(
+    env,
+    'CONFIRMATION_MAILS_PER_HOUR',
+    DEFAULTS.mailsPerHour,
+    {
+      note: '0 turns the cap off',
+    },
+  )
+  const mailsPerClient = wholeNumberSetting(
+    env,
+    'CONFIRMATION_MAILS_PER_CLIENT',
+    defaultMailsPerClient(mailsPerHour),
+    { note: '0: no share per client network' },
+  )
+  const outage = positiveNumberSetting(env, 'MAIL_OUTAGE_MINUTES', 15, 'minutes')
   return {
     contentDir,
     siteUrl,
     mailsPerHour,
     mailOutageMinutes: outage,
     mailsPerClient,
-    databaseUrl: env.DATABASE_URL || undefined,
-    databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
-    dataDir: resolve(root, env.DATA_DIR ?? 'data'),
-    smtpUrl: env.SMTP_URL || undefined,
-    mailFrom: env.MAIL_FROM ?? 'Lumora Bank <newsletter@lumora-bank.example>',
+    ...readDatabaseUrls(env),
+    dataDir: resolve(root, env.DATA_DIR || 'data'),
+    smtpUrl: smtpUrlOf(env),
+    mailFrom: mailFromOf(env, 'MAIL_FROM', 'Lumora Bank <newsletter@lumora-bank.example>'),
     rateLimit,
     mailLeaseSeconds: lease,
   }
@@ -131,6 +120,11 @@ export async function openFormsService(
     memory?: boolean
     /** The operators' metrics (`METRICS_PORT` or `METRICS_TOKEN`): counted into this registry. */
     registry?: Registry
+    /**
+     * The database URLs are the settings (a program's start): a server that cannot be used is
+     * said as `DATABASE_URL`'s fault (see database/settings.ts).
+     */
+    fromSettings?: boolean
     /** The sender's timing (tests shorten it). */
     sender?: Pick<
       SenderOptions,
@@ -146,7 +140,8 @@ export async function openFormsService(
   if (dataDir) {
     const database = {
       what: "the forms service's database folder",
-      setting: 'DATA_DIR (or DATABASE_URL, for PostgreSQL)',
+      setting: 'DATA_DIR',
+      instead: 'DATABASE_URL, for PostgreSQL',
     }
     // The lock file is written beside the folder, the database's files in it.
     await ensureWritableFolder(resolve(settings.dataDir), database)
@@ -155,7 +150,8 @@ export async function openFormsService(
   if (!settings.smtpUrl) {
     await ensureWritableFolder(outboxOf(settings.dataDir), {
       what: "the forms service's outbox",
-      setting: 'DATA_DIR (or SMTP_URL, to send mail)',
+      setting: 'DATA_DIR',
+      instead: 'SMTP_URL, to send mail',
     })
   }
   const disk = new DiskSpace(dataDir ? { folder: dataDir } : {})
@@ -167,6 +163,7 @@ export async function openFormsService(
       dataDir,
       schema: storeOptions.schema,
       migrations: FORMS_MIGRATIONS,
+      fromSettings: storeOptions.fromSettings,
     }),
     disk,
   )

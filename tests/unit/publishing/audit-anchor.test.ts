@@ -651,7 +651,7 @@ describe('the publishing service with AUDIT_KEY', () => {
       ).toContain(`Audit-Trail: 1 ${entry?.hash}`)
       await first.close()
       await expect(openServiceWithStandInBuild(env)).rejects.toThrow(
-        /the audit trail is keyed from an AUDIT_KEY .*: set AUDIT_KEY to that key/,
+        /^AUDIT_KEY: is not set, and the audit trail is keyed from an AUDIT_KEY .*; set AUDIT_KEY to that key$/,
       )
       // Started again with its key: nothing more to record.
       const again = await openServiceWithStandInBuild({ ...env, AUDIT_KEY: KEY })

@@ -15,6 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src/database/open'
 import { ROOT } from '../../../src/engine/config'
 import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
+import { CONFIG_EXIT_CODE } from '../../../src/shared/settings-error'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 /** `npm run serve:api` on `dataDir`, behind `prefix`: its exit code and what it printed. */
@@ -57,9 +58,10 @@ function expectOneClearLine(
   result: { code: number | null; stdout: string; stderr: string },
   folder: string,
 ) {
-  expect(result.code).toBe(1)
+  expect(result.code).toBe(CONFIG_EXIT_CODE)
   const lines = result.stderr.trim().split('\n')
   expect(lines, result.stderr).toHaveLength(1)
+  expect(lines[0]).toMatch(/^DATA_DIR: /)
   expect(lines[0]).toContain(`database folder ${folder}`)
   expect(lines[0]).toContain('set DATA_DIR')
   expect(result.stdout).not.toContain('listening')

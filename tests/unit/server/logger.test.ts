@@ -17,7 +17,7 @@ describe('the log format', () => {
   it('refuses any other value, naming the setting and what it takes', () => {
     for (const value of ['xml', 'JSON', 'pretty ']) {
       expect(() => logFormatOf({ LOG_FORMAT: value }, true)).toThrow(
-        `LOG_FORMAT must be json or pretty; got "${value}"`,
+        `LOG_FORMAT: must be json or pretty; got "${value}"`,
       )
     }
   })

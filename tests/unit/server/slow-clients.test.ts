@@ -364,15 +364,18 @@ describe('the settings', () => {
       maxConnectionsPerClient: 8,
     })
     const refused: [NodeJS.ProcessEnv, RegExp][] = [
-      [{ REQUEST_TIMEOUT_SECONDS: '0' }, /REQUEST_TIMEOUT_SECONDS must be a positive number/],
-      [{ HEADERS_TIMEOUT_SECONDS: '-1' }, /HEADERS_TIMEOUT_SECONDS must be/],
-      [{ KEEP_ALIVE_TIMEOUT_SECONDS: 'soon' }, /KEEP_ALIVE_TIMEOUT_SECONDS must be/],
-      [{ IDLE_TIMEOUT_SECONDS: 'Infinity' }, /IDLE_TIMEOUT_SECONDS must be/],
-      [{ SHUTDOWN_TIMEOUT_SECONDS: '0' }, /SHUTDOWN_TIMEOUT_SECONDS must be/],
-      [{ MAX_CONNECTIONS: '1.5' }, /MAX_CONNECTIONS must be/],
-      [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS must be/],
-      [{ MAX_CONNECTIONS_PER_CLIENT: '-2' }, /MAX_CONNECTIONS_PER_CLIENT must be/],
-      [{ HEADERS_TIMEOUT_SECONDS: '40' }, /may not be longer than REQUEST_TIMEOUT_SECONDS/],
+      [{ REQUEST_TIMEOUT_SECONDS: '0' }, /REQUEST_TIMEOUT_SECONDS: must be a positive number/],
+      [{ HEADERS_TIMEOUT_SECONDS: '-1' }, /HEADERS_TIMEOUT_SECONDS: must be/],
+      [{ KEEP_ALIVE_TIMEOUT_SECONDS: 'soon' }, /KEEP_ALIVE_TIMEOUT_SECONDS: must be/],
+      [{ IDLE_TIMEOUT_SECONDS: 'Infinity' }, /IDLE_TIMEOUT_SECONDS: must be/],
+      [{ SHUTDOWN_TIMEOUT_SECONDS: '0' }, /SHUTDOWN_TIMEOUT_SECONDS: must be/],
+      [{ MAX_CONNECTIONS: '1.5' }, /MAX_CONNECTIONS: must be/],
+      [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS: must be/],
+      [{ MAX_CONNECTIONS_PER_CLIENT: '-2' }, /MAX_CONNECTIONS_PER_CLIENT: must be/],
+      [
+        { HEADERS_TIMEOUT_SECONDS: '40' },
+        /HEADERS_TIMEOUT_SECONDS: may not be longer than REQUEST_TIMEOUT_SECONDS/,
+      ],
     ]
     for (const [env, message] of refused) {
       expect(() => readTransportSettings(env), JSON.stringify(env)).toThrow(message)

@@ -173,9 +173,12 @@ describe('npm start', () => {
     )
     expect(keyed).toMatch(/^Publishing service \(the editors' sign-in and editor\): /m)
     for (const [key, said] of [
-      ['another key of 32 characters or more not the first', /AUDIT_KEY does not hold the key/],
-      ['', /the audit trail is keyed from an AUDIT_KEY .*: set AUDIT_KEY to that key/],
-      ['too short', /AUDIT_KEY must be a key of 32 characters at least/],
+      ['another key of 32 characters or more not the first', /^AUDIT_KEY: does not hold the key/m],
+      [
+        '',
+        /^AUDIT_KEY: is not set, and the audit trail is keyed from an AUDIT_KEY .*; set AUDIT_KEY to that key/m,
+      ],
+      ['too short', /^AUDIT_KEY: must be a key of 32 characters at least; /m],
     ] as const) {
       // The public site starts, and its forms service takes a sign-up (startAndSignUp).
       const output = await startAndSignUp(
@@ -184,6 +187,10 @@ describe('npm start', () => {
       )
       expect(output).not.toMatch(/^Publishing service \(the editors' sign-in and editor\): /m)
       expect(output).toMatch(said)
+      // One line, with what goes on without it.
+      expect(output).toMatch(
+        /^AUDIT_KEY: .*\(the publishing service did not start; the public site and the forms service run without it\)$/m,
+      )
     }
   }, 240_000)
 

@@ -294,11 +294,11 @@ describe('tracking identifiers from the environment', () => {
     [
       'GTM_ID',
       'UA-1234',
-      'GTM_ID must be a tag manager container such as GTM-ABC1234; got "UA-1234"',
+      'GTM_ID: must be a tag manager container such as GTM-ABC1234; got "UA-1234"',
     ],
-    ['GA_MEASUREMENT_ID', 'G-1,G-2', 'GA_MEASUREMENT_ID must be'],
-    ['ADS_IDS', 'AW-1', 'ADS_IDS must be Ads site tags such as AW-123456789'],
-    ['LINKEDIN_PARTNER_ID', '<script>', 'LINKEDIN_PARTNER_ID must be a LinkedIn partner ID'],
+    ['GA_MEASUREMENT_ID', 'G-1,G-2', 'GA_MEASUREMENT_ID: must be'],
+    ['ADS_IDS', 'AW-1', 'ADS_IDS: must be Ads site tags such as AW-123456789'],
+    ['LINKEDIN_PARTNER_ID', '<script>', 'LINKEDIN_PARTNER_ID: must be a LinkedIn partner ID'],
   ])('refuses %s=%s with a clear error', async (name, value, message) => {
     const { readTrackingIds } = await import('../../../src/engine/config')
     expect(() => readTrackingIds({ [name]: value })).toThrow(message)
@@ -307,7 +307,7 @@ describe('tracking identifiers from the environment', () => {
   it('refuses a tag manager container without the analytics property it loads with', async () => {
     const { readTrackingIds } = await import('../../../src/engine/config')
     expect(() => readTrackingIds({ GTM_ID: 'GTM-ABC1234' })).toThrow(
-      'GTM_ID needs GA_MEASUREMENT_ID',
+      'GTM_ID: needs GA_MEASUREMENT_ID',
     )
   })
 })
