@@ -4,7 +4,7 @@
  * fresh database (PostgreSQL or PGlite) and a fresh `DATA_DIR`.
  */
 import { execFile } from 'node:child_process'
-import { cp, readFile } from 'node:fs/promises'
+import { cp, readFile, symlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { type Queryable, quoteIdentifier } from '../../src/database/database'
@@ -148,7 +148,19 @@ export async function restoreRepository(gitDir: string): Promise<void> {
   ])
 }
 
-/** The releases the older version published, with its `current` link, into `releasesDir`. */
+/**
+ * The releases the older version published, with its `current` link, into `releasesDir`. The
+ * fixture names the live release in `current.txt`: a symbolic link in the repository would be
+ * refused by the publishing service, which builds from this repository's tree.
+ */
 export async function restoreReleases(releasesDir: string): Promise<void> {
-  await cp(join(FIXTURE_DIR, 'releases'), releasesDir, { recursive: true, verbatimSymlinks: true })
+  await cp(join(FIXTURE_DIR, 'releases'), releasesDir, {
+    recursive: true,
+    filter: (source) => !source.endsWith(LIVE_RELEASE_FILE),
+  })
+  const live = (await readFile(join(FIXTURE_DIR, 'releases', LIVE_RELEASE_FILE), 'utf8')).trim()
+  await symlink(live, join(releasesDir, 'current'), 'dir')
 }
+
+/** The file of the fixture's releases that names the live one. */
+export const LIVE_RELEASE_FILE = 'current.txt'
