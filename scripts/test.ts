@@ -1,8 +1,9 @@
 /**
  * `npm test`: the unit tests (Vitest), the browser tests (Playwright and Chromium against the
- * built site), then the scenarios every engine must pass (Chromium, Firefox, WebKit), and one
- * closing line `N passed, M failed` over all, so CI records what ran. `npm test -- unit`,
- * `-- e2e` or `-- engines` runs one suite.
+ * built site), the scenarios every engine must pass (Chromium, Firefox, WebKit), then the
+ * container image and the Kubernetes manifests under podman (skipped, and said so, where podman
+ * is missing), and one closing line `N passed, M failed` over all, so CI records what ran.
+ * `npm test -- unit`, `-- e2e`, `-- engines` or `-- containers` runs one suite.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
@@ -84,6 +85,10 @@ const suites = [
   // The scenarios every engine must pass (Chromium, Firefox, WebKit; ENGINES= picks some).
   ...(chosen('engines')
     ? [timed('engines', () => vitest('engines', ['--config', 'vitest.engines.config.ts']))]
+    : []),
+  // The image built and the manifests played with podman (tests/containers/).
+  ...(chosen('containers')
+    ? [timed('containers', () => vitest('containers', ['--config', 'vitest.containers.config.ts']))]
     : []),
 ]
 const total = suites.reduce(

@@ -287,10 +287,16 @@ export function withoutServiceSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv
   return kept
 }
 
-/** Longer than any build; a dead holder's lease lapses after it. */
-const LEASE_MS = 10 * 60_000
-/** The longest a turn keeps renewing the lease: three leases, far above any build. */
-const MAX_TURN_MS = 3 * LEASE_MS
+/**
+ * The lease's length, renewed every quarter of it while its turn runs: a holder that died (a
+ * pod killed, a node lost, where no process of the same machine can tell) lets it lapse within
+ * a minute. A holder stalled longer than that finds it taken at its next step and stops.
+ */
+const LEASE_MS = 60_000
+/** The longest a turn keeps renewing the lease: far above any build. */
+const MAX_TURN_MS = 30 * 60_000
+/** The lease's holder tokens of this process's turns under way, whichever publisher runs them. */
+const turnsUnderWay = new Set<string>()
 const SERVICE = 'service'
 const SERVICE_PERSON = { name: 'Publishing service', email: 'publishing@localhost' }
 
@@ -1027,7 +1033,7 @@ export class Publisher {
 
   /**
    * Takes the lease over from a process of this machine that died holding it (killed during a
-   * publication): its lease would otherwise stand for ten minutes.
+   * publication, or this container's process before a restart) at once, not after the lease.
    */
   private async takeOverFromDead(holder: string): Promise<boolean> {
     const { database } = this.options
@@ -1036,9 +1042,10 @@ export class Publisher {
       [LEASE],
     )
     const [host, pid] = (row?.holder ?? '').split(':')
-    if (host !== hostname() || !pid || Number(pid) === process.pid || isProcessAlive(Number(pid))) {
-      return false
-    }
+    if (host !== hostname() || !pid || !row || turnsUnderWay.has(row.holder)) return false
+    // This process's number, not one of its turns: an earlier process of the same container,
+    // restarted (a container's processes get the same numbers again).
+    if (Number(pid) !== process.pid && isProcessAlive(Number(pid))) return false
     const [taken] = await database.query<{ holder: string }>(
       `UPDATE publish_lease
        SET holder = $2, until = now() + $3 * interval '1 millisecond', since = now()
@@ -1090,8 +1097,9 @@ export class Publisher {
     const began = Date.now()
     const renewal = setInterval(() => {
       if (Date.now() - began < MAX_TURN_MS) this.renew(holder).catch(() => {})
-    }, LEASE_MS / 3)
+    }, LEASE_MS / 4)
     renewal.unref()
+    turnsUnderWay.add(holder)
     try {
       return await this.turn.run(holder, async () => {
         const settled = await settleMainMoves(database, this.options.repo, this.clock())
@@ -1105,6 +1113,7 @@ export class Publisher {
       })
     } finally {
       clearInterval(renewal)
+      turnsUnderWay.delete(holder)
       await database
         .query('DELETE FROM publish_lease WHERE name = $1 AND holder = $2', [LEASE, holder])
         .catch(() => {})
