@@ -90,6 +90,8 @@ export interface GitAnchor extends TrailAnchor {
   commit: string
   /** On a commit of main (anyone who may push there could write one) or a checkpoint. */
   source: 'main' | 'checkpoint'
+  /** When its commit was made (ISO 8601, as git records it). */
+  at?: string
   /** Its tag, when written with `AUDIT_KEY`: the key's id and the HMAC. */
   keyId?: string
   tag?: string
@@ -107,6 +109,15 @@ function anchorsIn(message: string): FoundAnchor[] {
     head: match[2] ?? '',
     ...(match[3] && match[4] ? { keyId: match[3], tag: match[4] } : {}),
   }))
+}
+
+/** The anchors one commit's own message records (none for a commit that is no anchor). */
+export async function anchorsOfCommit(
+  repo: GitRepository,
+  commit: string,
+): Promise<(TrailState & { keyId?: string })[]> {
+  const body = (await repo.git(['log', '-1', '--format=%B', commit, '--'])).toString('utf8')
+  return anchorsIn(body).map(({ tag: _tag, ...anchor }) => anchor)
 }
 
 /**
@@ -135,7 +146,7 @@ async function anchorsOf(
     const [id = '', at = '', subject = '', body = ''] = record.split('\x1f')
     if (!id) continue
     const name = nameOf({ id, at, subject })
-    for (const state of anchorsIn(body)) anchors.push({ ...state, commit: id, name, source })
+    for (const state of anchorsIn(body)) anchors.push({ ...state, commit: id, name, source, at })
   }
   return anchors
 }
