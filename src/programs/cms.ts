@@ -376,7 +376,15 @@ async function verify(
   try {
     const { check, sources, outcome } = await verifyWithAnchors(database, repo, settings.remote)
     const say = (line: string) => console.error(line)
-    if (outcome.kind === 'tampered') {
+    if (outcome.kind === 'tampered' && outcome.behind) {
+      const { behind } = outcome
+      say(
+        `Behind its anchors: the audit trail was restored on ${behind.restoredAt} from a backup${behind.takenAt ? ` taken ${behind.takenAt}` : ''} with ${count(behind.backupEntries, 'entry', 'entries')} (entry ${behind.entry} records the restore); ${behind.anchor}, written before the restore, records ${behind.lacks.to}: the backup lacks entries ${behind.lacks.from} to ${behind.lacks.to} (${count(behind.lacks.to - behind.lacks.from + 1, 'entry', 'entries')}) of the trail before the restore, which the database no longer has.`,
+      )
+      say(
+        `Their content is lost; ${count(behind.anchors.length, 'anchor')} in git prove they existed: keep them. Restore a newer backup that has them; docs/operators.md (Backup and restore) says what to do.`,
+      )
+    } else if (outcome.kind === 'tampered') {
       say(
         `Tampered: the audit trail is broken at entry ${outcome.brokenAt}: ${outcome.reason}.${outcome.anchor ? ` (anchor: ${outcome.anchor})` : ''}`,
       )

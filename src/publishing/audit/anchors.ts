@@ -382,7 +382,15 @@ export type AuditOutcome =
   | { kind: 'intact'; entries: number; anchors: number }
   | { kind: 'unanchored'; entries: number; anchors: number; unanchored: number }
   | { kind: 'unverifiable'; entries: number; reason: string }
-  | { kind: 'tampered'; entries: number; brokenAt: number; reason: string; anchor?: string }
+  | {
+      kind: 'tampered'
+      entries: number
+      brokenAt: number
+      reason: string
+      anchor?: string
+      /** The trail was restored from a backup older than anchors written before the restore. */
+      behind?: RestoredBehind
+    }
 
 /** `npm run cms -- verify`'s exit code for each outcome (2 is a wrong command). */
 export const OUTCOME_EXIT_CODES: Record<AuditOutcomeKind, number> = {
@@ -398,7 +406,22 @@ export const OUTCOME_EXIT_CODES: Record<AuditOutcomeKind, number> = {
  * back; unverifiable when there is no key, entries of a key not held, or no anchor at all;
  * else intact, with the entries after the furthest anchor counted.
  */
-export function auditOutcome(check: AuditCheck, sources: AnchorSources | undefined): AuditOutcome {
+export function auditOutcome(
+  check: AuditCheck,
+  sources: AnchorSources | undefined,
+  behind?: RestoredBehind | null,
+): AuditOutcome {
+  if (!check.ok && behind) {
+    const { lacks, backupEntries, takenAt, restoredAt, entry, anchor } = behind
+    return {
+      kind: 'tampered',
+      entries: check.entries,
+      brokenAt: lacks.from,
+      reason: `it was restored from an older backup: entry ${entry} records the restore on ${restoredAt} of a backup${takenAt ? ` taken ${takenAt}` : ''} with ${backupEntries} entries, and ${anchor}, written before the restore, records ${lacks.to}: the backup lacks entries ${lacks.from} to ${lacks.to} (${lacks.to - lacks.from + 1}), which the database no longer has`,
+      anchor,
+      behind,
+    }
+  }
   if (!check.ok) {
     return {
       kind: 'tampered',
@@ -473,6 +496,82 @@ export async function unanchoredOf(
   return { entries: outcome.unanchored, ageSeconds: Math.max(0, ageMs / 1000) }
 }
 
+/** A trail restored from a backup older than anchors written before the restore. */
+export interface RestoredBehind {
+  /** The entry that records the restore (`npm run cms -- restore`). */
+  entry: number
+  restoredAt: string
+  /** When the backup was taken, as its manifest says. */
+  takenAt: string | null
+  /** The entries the backup had. */
+  backupEntries: number
+  /** The entries the backup lacks: those the anchors written before the restore record. */
+  lacks: { from: number; to: number }
+  /** The furthest of those anchors, for people. */
+  anchor: string
+  /** The anchors written before the restore that the trail now disagrees with. */
+  anchors: GitAnchor[]
+}
+
+/**
+ * Whether the trail disagrees with its anchors only because it was restored from a backup older
+ * than some of them: every anchor that disagrees (or lies beyond the trail's end) was written
+ * before a restore recorded at or below its length (a `restore` entry, written by
+ * `npm run cms -- restore`), and the chain checks out against every other anchor. Then those
+ * anchors name the entries the backup lacks; anything else stays what it is (tampering).
+ */
+export async function restoredBehind(
+  database: Queryable,
+  anchors: readonly GitAnchor[],
+): Promise<RestoredBehind | null> {
+  const restores = (
+    await database.query<{
+      id: string | number
+      at: Date | string
+      details: Record<string, unknown> | string
+    }>(`SELECT id, at, details FROM audit_entries WHERE action = 'restore' ORDER BY id`)
+  ).map((row) => ({
+    id: Number(row.id),
+    at: new Date(row.at),
+    details: (typeof row.details === 'string' ? JSON.parse(row.details) : row.details) as {
+      backup?: { takenAt?: string; entries?: number }
+    },
+  }))
+  if (restores.length === 0) return null
+  const lengths = [...new Set(anchors.map((anchor) => anchor.length))]
+  const held = new Map(
+    (
+      await database.query<{ id: string | number; hash: string }>(
+        'SELECT id, hash FROM audit_entries WHERE id = ANY($1::bigint[])',
+        [lengths],
+      )
+    ).map((row) => [Number(row.id), row.hash]),
+  )
+  const older = anchors.filter((anchor) => held.get(anchor.length) !== anchor.head)
+  if (older.length === 0) return null
+  let restore: (typeof restores)[number] | undefined
+  for (const anchor of older) {
+    const before = restores.filter((entry) => entry.id <= anchor.length).at(-1)
+    // Written after the restore (git keeps seconds): the trail was changed since, not restored.
+    if (!before || !anchor.at || Date.parse(anchor.at) > before.at.getTime()) return null
+    if (!restore || before.id > restore.id) restore = before
+  }
+  if (!restore) return null
+  const rest = anchors.filter((anchor) => !older.includes(anchor))
+  if (!(await verifyAudit(database, rest)).ok) return null
+  const furthest = older.reduce((a, b) => (b.length > a.length ? b : a))
+  const backupEntries = Number(restore.details.backup?.entries ?? restore.id - 1)
+  return {
+    entry: restore.id,
+    restoredAt: restore.at.toISOString(),
+    takenAt: restore.details.backup?.takenAt ?? null,
+    backupEntries,
+    lacks: { from: backupEntries + 1, to: furthest.length },
+    anchor: furthest.name,
+    anchors: older,
+  }
+}
+
 /** The trail checked against every anchor found (`npm run cms -- verify`). */
 export async function verifyWithAnchors(
   database: Queryable,
@@ -482,7 +581,8 @@ export async function verifyWithAnchors(
   const read = repo ? await readAnchors(repo, remote) : undefined
   const sources = read ? await countedAnchors(database, read) : undefined
   const check = await verifyAudit(database, sources?.anchors ?? [])
-  return { check, sources, outcome: auditOutcome(check, sources) }
+  const behind = !check.ok && sources ? await restoredBehind(database, sources.anchors) : null
+  return { check, sources, outcome: auditOutcome(check, sources, behind) }
 }
 
 /** The trail no longer has what its last checkpoint recorded. */
