@@ -31,6 +31,11 @@
  *                                            targets that are not empty unless --force, records
  *                                            the restore in the trail, then verifies (its exit
  *                                            code is verify's; 5: not restored)
+ *   record-gap                               after an older backup was restored while anchors
+ *                                            in git record entries it lacks: records that gap in
+ *                                            the trail (those anchors no longer count; they stay
+ *                                            as the proof), continues the checkpoint on the
+ *                                            remote's, then verifies
  */
 import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
@@ -43,6 +48,7 @@ import {
   ANCHOR_WITHIN_MS,
   AuditCheckpoints,
   OUTCOME_EXIT_CODES,
+  recordRestoreGap,
   verifyWithAnchors,
 } from '../publishing/audit/anchors'
 import { appendAudit, exportAudit, setAuditKeys } from '../publishing/audit/trail'
@@ -65,7 +71,8 @@ const USAGE = `usage: npm run cms -- <command>
   first-administrator
   release-account <email>
   backup <file> [--wait <seconds>]
-  restore <file> [--force]`
+  restore <file> [--force]
+  record-gap`
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -88,6 +95,7 @@ async function main(argv: string[]): Promise<number> {
     'release-account',
     'backup',
     'restore',
+    'record-gap',
   ]
   if (!command || !commands.includes(command)) {
     console.error(USAGE)
@@ -137,6 +145,7 @@ async function main(argv: string[]): Promise<number> {
       else process.stdout.write(text)
       return code
     }
+    if (command === 'record-gap') return await recordGap(database, settings)
     if (command === 'people') {
       for (const person of await listPeople(database)) {
         console.log(
@@ -287,6 +296,37 @@ async function backup(file: string, targets: Targets, root: string, waitMs: numb
   return 0
 }
 
+/**
+ * `record-gap`: the gap an older backup's restore left recorded in the trail (restoredBehind),
+ * the checkpoint continued on the remote's; then the same check as `verify`.
+ */
+async function recordGap(
+  database: Awaited<ReturnType<typeof openDatabase>>,
+  settings: ReturnType<typeof readPublishingSettings>,
+): Promise<number> {
+  if (!existsSync(join(settings.repository, 'HEAD'))) {
+    console.error(`There is no repository at ${settings.repository} (PUBLISHING_REPO).`)
+    return 1
+  }
+  const repo = new GitRepository({ gitDir: settings.repository })
+  try {
+    const recorded = await recordRestoreGap(database, repo, settings.remote)
+    if (!recorded) {
+      console.error(
+        'Nothing to record: no anchor written before a restore records entries the trail lacks.',
+      )
+    } else {
+      const { behind, entry, checkpoint } = recorded
+      console.log(
+        `Recorded as entry ${entry.id}: the backup restored in entry ${behind.entry} lacks entries ${behind.lacks.from} to ${behind.lacks.to}; their ${count(behind.anchors.length, 'anchor')} in git no longer count, and stay as the proof. The checkpoint (${checkpoint.slice(0, 12)}) goes on from ${settings.remote?.push ? "the remote's, pushed" : 'here'}.`,
+      )
+    }
+    return await verify(database, settings)
+  } finally {
+    repo.close()
+  }
+}
+
 /** Exit code of a restore refused or failed: nothing (or nothing more) was written. */
 const NOT_RESTORED = 5
 
@@ -382,7 +422,7 @@ async function verify(
         `Behind its anchors: the audit trail was restored on ${behind.restoredAt} from a backup${behind.takenAt ? ` taken ${behind.takenAt}` : ''} with ${count(behind.backupEntries, 'entry', 'entries')} (entry ${behind.entry} records the restore); ${behind.anchor}, written before the restore, records ${behind.lacks.to}: the backup lacks entries ${behind.lacks.from} to ${behind.lacks.to} (${count(behind.lacks.to - behind.lacks.from + 1, 'entry', 'entries')}) of the trail before the restore, which the database no longer has.`,
       )
       say(
-        `Their content is lost; ${count(behind.anchors.length, 'anchor')} in git prove they existed: keep them. Restore a newer backup that has them; docs/operators.md (Backup and restore) says what to do.`,
+        `Their content is lost; ${count(behind.anchors.length, 'anchor')} in git prove they existed: keep them. Restore a newer backup that has them, or record the gap with npm run cms -- record-gap (docs/operators.md, Backup and restore).`,
       )
     } else if (outcome.kind === 'tampered') {
       say(
@@ -400,6 +440,7 @@ async function verify(
     }
     for (const problem of sources?.problems ?? []) say(`Not read: ${problem}.`)
     for (const ignored of sources?.ignored ?? []) say(`Not counted: ${ignored}.`)
+    for (const gap of sources?.gaps ?? []) say(`Not counted: ${gap}.`)
     for (const unknown of sources?.unknownKeys ?? []) {
       say(`Not counted: ${unknown} is tagged with a key AUDIT_KEY does not hold.`)
     }

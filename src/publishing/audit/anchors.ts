@@ -26,12 +26,15 @@
  * `npm run cms -- verify` and its metric: intact and fully anchored, intact with entries not
  * anchored yet, unverifiable (no anchor, or no key), tampered.
  */
+import { hostname, userInfo } from 'node:os'
 import type { Database, Queryable } from '../../database/database'
 import { ANCHOR_TRAILER, type GitRepository, pushRefs, RefMovedError } from '../git/repository'
 import type { AuditOutcomeKind, PublishingMetrics } from '../metrics'
 import {
   type AuditCheck,
+  type AuditEntry,
   anchorTag,
+  appendAudit,
   checkAnchorTag,
   GENESIS,
   holdsAuditKey,
@@ -226,6 +229,11 @@ export interface AnchorSources {
   ignored: string[]
   /** Anchors tagged with a key `AUDIT_KEY` does not hold: not counted, and not disowned. */
   unknownKeys: string[]
+  /**
+   * Anchors of entries an older backup lacked, written before it was restored, that the trail
+   * records as a gap (`restore-gap`, `npm run cms -- record-gap`): not counted, and named.
+   */
+  gaps?: string[]
 }
 
 /**
@@ -572,6 +580,57 @@ export async function restoredBehind(
   }
 }
 
+/** The anchors a `restore-gap` entry records: `<commit> <length> <head>` each. */
+async function recordedGaps(
+  database: Queryable,
+): Promise<{ entry: number; restore: number; from: number; to: number; anchors: Set<string> }[]> {
+  const rows = await database.query<{
+    id: string | number
+    details: Record<string, unknown> | string
+  }>(`SELECT id, details FROM audit_entries WHERE action = 'restore-gap' ORDER BY id`)
+  return rows.map((row) => {
+    const details = (typeof row.details === 'string' ? JSON.parse(row.details) : row.details) as {
+      restore?: number
+      lacks?: { from?: number; to?: number }
+      anchors?: { commit?: string; length?: number; head?: string }[]
+    }
+    return {
+      entry: Number(row.id),
+      restore: Number(details.restore ?? 0),
+      from: Number(details.lacks?.from ?? 0),
+      to: Number(details.lacks?.to ?? 0),
+      anchors: new Set(
+        (details.anchors ?? []).map((anchor) => `${anchor.commit} ${anchor.length} ${anchor.head}`),
+      ),
+    }
+  })
+}
+
+/**
+ * The anchors that count, less those of gaps the trail records (`restore-gap`): the anchors,
+ * written before a restore, of entries the backup restored lacked. Each gap is named.
+ */
+async function withoutRecordedGaps(
+  database: Queryable,
+  sources: AnchorSources,
+): Promise<AnchorSources> {
+  const gaps = await recordedGaps(database)
+  if (gaps.length === 0) return sources
+  const named: string[] = []
+  const anchors = sources.anchors.filter((anchor) => {
+    const key = `${anchor.commit} ${anchor.length} ${anchor.head}`
+    return !gaps.some((gap) => gap.anchors.has(key))
+  })
+  for (const gap of gaps) {
+    named.push(
+      `${count(gap.anchors.size, 'anchor')} of entries ${gap.from} to ${gap.to} of the trail before the restore in entry ${gap.restore}: the backup restored lacked those entries, and entry ${gap.entry} records the gap`,
+    )
+  }
+  return { ...sources, anchors, gaps: named }
+}
+
+const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
+
 /** The trail checked against every anchor found (`npm run cms -- verify`). */
 export async function verifyWithAnchors(
   database: Queryable,
@@ -579,10 +638,83 @@ export async function verifyWithAnchors(
   remote?: { url: string; branch: string; push: boolean },
 ): Promise<{ check: AuditCheck; sources: AnchorSources | undefined; outcome: AuditOutcome }> {
   const read = repo ? await readAnchors(repo, remote) : undefined
-  const sources = read ? await countedAnchors(database, read) : undefined
+  const sources = read
+    ? await withoutRecordedGaps(database, await countedAnchors(database, read))
+    : undefined
   const check = await verifyAudit(database, sources?.anchors ?? [])
   const behind = !check.ok && sources ? await restoredBehind(database, sources.anchors) : null
   return { check, sources, outcome: auditOutcome(check, sources, behind) }
+}
+
+/**
+ * `npm run cms -- record-gap`: after an older backup was restored while anchors written before
+ * the restore record entries it lacks (`restoredBehind`), records that gap in the trail (a
+ * keyed `restore-gap` entry naming each of those anchors, so that they no longer count, and
+ * only they), and goes on with the checkpoint's chain on top of the remote's, so that the
+ * checkpoint fast-forwards there again. The anchors stay in git as the proof that the entries
+ * existed. Reads the remote's anchors whenever there is a remote. Returns `null` when the
+ * trail has no such gap.
+ */
+export async function recordRestoreGap(
+  database: Database,
+  repo: GitRepository,
+  remote: { url: string; branch: string; push: boolean } | undefined,
+  now: Date = new Date(),
+): Promise<{ entry: AuditEntry; behind: RestoredBehind; checkpoint: string } | null> {
+  if (!holdsAuditKey()) {
+    throw new Error(
+      'recording a gap needs AUDIT_KEY: without it no anchor can be told from a forgery',
+    )
+  }
+  const read = await readAnchors(repo, remote ? { ...remote, push: true } : undefined)
+  for (const problem of read.problems) throw new Error(problem)
+  const sources = await withoutRecordedGaps(database, await countedAnchors(database, read))
+  const behind = await restoredBehind(database, sources.anchors)
+  if (!behind) return null
+  const entry = await appendAudit(
+    database,
+    {
+      actor: 'service',
+      action: 'restore-gap',
+      subject: `entries ${behind.lacks.from} to ${behind.lacks.to}`,
+      details: {
+        from: 'npm run cms -- record-gap',
+        by: `${userInfo().username}@${hostname()}`,
+        restore: behind.entry,
+        lacks: behind.lacks,
+        anchors: behind.anchors.map(({ commit, length, head, source, at, name }) => ({
+          commit,
+          length,
+          head,
+          source,
+          at,
+          name,
+        })),
+      },
+    },
+    now,
+  )
+  const local = await repo.resolve(CHECKPOINT_REF)
+  const theirs = await repo.resolve(`${REMOTE_COPY}/checkpoint`)
+  const parents = [
+    ...(local ? [local] : []),
+    ...(theirs && theirs !== local && !(local && (await repo.isAncestor(theirs, local)))
+      ? [theirs]
+      : []),
+  ]
+  const state = await trailState(database)
+  const tree = (await repo.git(['mktree'], '')).toString().trim()
+  const checkpoint = await repo.commitTree(tree, {
+    parents,
+    author: SERVICE_PERSON,
+    message: `Audit trail: ${state.length} entries, the gap of a restore recorded\n\n${anchorLine(state)}\n`,
+    date: now,
+  })
+  await repo.moveRef(CHECKPOINT_REF, checkpoint, local, {
+    log: `checkpoint: ${state.length} entries, the gap of a restore recorded`,
+  })
+  if (remote?.push) await pushRefs(repo, remote.url, [CHECKPOINT_REF])
+  return { entry, behind, checkpoint }
 }
 
 /** The trail no longer has what its last checkpoint recorded. */

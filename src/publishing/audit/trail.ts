@@ -53,6 +53,7 @@ export const AUDIT_ACTIONS = [
   'audit-key',
   'notice-setting',
   'restore',
+  'restore-gap',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -100,6 +101,7 @@ export const ANCHORED_AT_ONCE = new Set<AuditAction>([
   'unreviewed-live',
   'audit-key',
   'restore',
+  'restore-gap',
 ])
 
 /** The hash the first entry links to. */
