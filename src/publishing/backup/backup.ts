@@ -331,6 +331,13 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
   const started = Date.now()
   const { targets } = options
   const file = options.file
+  const folder = await lstat(dirname(file)).catch(() => null)
+  if (!folder?.isDirectory()) {
+    throw new Error(`Cannot write the backup ${file}: there is no folder ${dirname(file)}`)
+  }
+  if ((await lstat(file).catch(() => null))?.isDirectory()) {
+    throw new Error(`Cannot write the backup ${file}: it is a folder; name the archive's file`)
+  }
   const stamp = `${process.pid}-${randomBytes(4).toString('hex')}`
   const parts = join(dirname(file), `.${basename(file)}.parts-${stamp}`)
   const partial = join(dirname(file), `.${basename(file)}.partial-${stamp}`)

@@ -287,9 +287,10 @@ async function loadService(
         await tx.query(`DROP TABLE IF EXISTS ${quoteIdentifier(table)} CASCADE`)
       }
       await tx.query(`DROP TABLE IF EXISTS ${quoteIdentifier(set.table)}`)
-      for (const name of functionsOf(set.migrations)) {
-        await tx.query(`DROP FUNCTION IF EXISTS ${name} CASCADE`)
-      }
+    }
+    // A function a migration makes, left behind by tables dropped by hand, would stop it.
+    for (const name of functionsOf(set.migrations)) {
+      await tx.query(`DROP FUNCTION IF EXISTS ${name}${replace ? ' CASCADE' : ''}`)
     }
     const table = quoteIdentifier(set.table)
     await tx.query(
