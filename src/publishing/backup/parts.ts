@@ -89,7 +89,10 @@ export async function gitWithFiles(
   const [code] = await Promise.all([exited, writing])
   if (code !== 0) {
     throw new Error(
-      `git ${args[0]} failed in ${gitDir} (${code}): ${Buffer.concat(errors).toString().trim()}`,
+      `git ${args[0]} failed in ${gitDir} (${code}): ${Buffer.concat(errors)
+        .toString()
+        .trim()
+        .replace(/\s*\n\s*/g, '; ')}`,
     )
   }
 }

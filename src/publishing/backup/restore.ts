@@ -556,7 +556,13 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       try {
         for (const service of services) {
           const dump = manifest.database.services[service] as ServiceDump
-          await loadService(owner, service, dump, parts, force)
+          await loadService(owner, service, dump, parts, force).catch((error: unknown) => {
+            // insufficient_privilege: the services' role, which owns nothing, as it should.
+            if ((error as { code?: string }).code !== '42501') throw error
+            throw new Error(
+              `${(error as Error).message}: the role of ${target.ownerUrl ? 'DATABASE_OWNER_URL' : 'DATABASE_URL'} may not make the tables; give the restore the tables' owner as DATABASE_OWNER_URL`,
+            )
+          })
         }
       } finally {
         await owner.close()
