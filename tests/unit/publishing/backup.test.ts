@@ -94,6 +94,9 @@ async function pgliteAt(name: string, extra: Record<string, string> = {}): Promi
 
 async function postgresqlAt(name: string): Promise<Place> {
   const owner = OWNER_URL as string
+  const data = join(dir, `postgresql-${name}`)
+  // The repository first: should it fail, no schema is left behind.
+  await siteRepository(join(data, 'publishing', 'site.git'))
   const schema = `backup_${name}_${process.pid}_${Date.now().toString(36)}`
   const admin = await openDatabase({ url: owner, poolSize: 1 })
   await admin.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`)
@@ -102,7 +105,6 @@ async function postgresqlAt(name: string): Promise<Place> {
     scopedUrl.searchParams.set('options', `-c search_path=${schema}`)
     return scopedUrl.toString()
   }
-  const data = join(dir, `postgresql-${name}`)
   const env = {
     DATA_DIR: data,
     DATABASE_URL: scoped(SERVICE_URL as string),
@@ -111,7 +113,6 @@ async function postgresqlAt(name: string): Promise<Place> {
     PUBLISHING_REMOTE: 'none',
     AUDIT_KEY: KEY,
   }
-  await siteRepository(env.PUBLISHING_REPO)
   return {
     env,
     openForms: () =>
