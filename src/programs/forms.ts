@@ -8,6 +8,10 @@
  *   erase <e-mail address>                                    a person's data on every list
  *   purge [--days 30] [--years 3]                             what is no longer needed
  *   outbox [--last 5]                                         mails written without SMTP_URL
+ *   help                                                      these commands
+ *
+ * Backups of the forms service's data are made with the publishing service's, in one archive:
+ * `npm run cms -- backup <file>` and `npm run cms -- restore <file>` (docs/operators.md).
  */
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
@@ -27,7 +31,13 @@ const USAGE = `usage: npm run forms -- <command>
   export surveys [--survey <survey>] [--out <file.csv>]
   erase <e-mail address>
   purge [--days <days>] [--years <years>]
-  outbox [--last <count>]`
+  outbox [--last <count>]
+  help
+
+Backups hold both services' data (these subscribers, answers and mails too):
+  npm run cms -- backup <file>              (.tar, or .tar.gz)
+  npm run cms -- restore <file> [--force]   with the services stopped
+See docs/operators.md, "Backup and restore".`
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -45,6 +55,11 @@ async function main(argv: string[]): Promise<number> {
   const [command, subject] = positionals
   const config = readBuildConfig()
   const settings = readFormsSettings(config.root, config.contentDir, config.siteUrl)
+
+  if (command === 'help') {
+    console.log(USAGE)
+    return 0
+  }
 
   if (command === 'outbox') {
     const mails = (await readOutbox(outboxOf(settings.dataDir))).slice(-Number(values.last))

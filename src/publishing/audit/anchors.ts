@@ -26,12 +26,15 @@
  * `npm run cms -- verify` and its metric: intact and fully anchored, intact with entries not
  * anchored yet, unverifiable (no anchor, or no key), tampered.
  */
+import { hostname, userInfo } from 'node:os'
 import type { Database, Queryable } from '../../database/database'
 import { ANCHOR_TRAILER, type GitRepository, pushRefs, RefMovedError } from '../git/repository'
 import type { AuditOutcomeKind, PublishingMetrics } from '../metrics'
 import {
   type AuditCheck,
+  type AuditEntry,
   anchorTag,
+  appendAudit,
   checkAnchorTag,
   GENESIS,
   holdsAuditKey,
@@ -90,6 +93,8 @@ export interface GitAnchor extends TrailAnchor {
   commit: string
   /** On a commit of main (anyone who may push there could write one) or a checkpoint. */
   source: 'main' | 'checkpoint'
+  /** When its commit was made (ISO 8601, as git records it). */
+  at?: string
   /** Its tag, when written with `AUDIT_KEY`: the key's id and the HMAC. */
   keyId?: string
   tag?: string
@@ -107,6 +112,15 @@ function anchorsIn(message: string): FoundAnchor[] {
     head: match[2] ?? '',
     ...(match[3] && match[4] ? { keyId: match[3], tag: match[4] } : {}),
   }))
+}
+
+/** The anchors one commit's own message records (none for a commit that is no anchor). */
+export async function anchorsOfCommit(
+  repo: GitRepository,
+  commit: string,
+): Promise<(TrailState & { keyId?: string })[]> {
+  const body = (await repo.git(['log', '-1', '--format=%B', commit, '--'])).toString('utf8')
+  return anchorsIn(body).map(({ tag: _tag, ...anchor }) => anchor)
 }
 
 /**
@@ -135,7 +149,7 @@ async function anchorsOf(
     const [id = '', at = '', subject = '', body = ''] = record.split('\x1f')
     if (!id) continue
     const name = nameOf({ id, at, subject })
-    for (const state of anchorsIn(body)) anchors.push({ ...state, commit: id, name, source })
+    for (const state of anchorsIn(body)) anchors.push({ ...state, commit: id, name, source, at })
   }
   return anchors
 }
@@ -215,6 +229,11 @@ export interface AnchorSources {
   ignored: string[]
   /** Anchors tagged with a key `AUDIT_KEY` does not hold: not counted, and not disowned. */
   unknownKeys: string[]
+  /**
+   * Anchors of entries an older backup lacked, written before it was restored, that the trail
+   * records as a gap (`restore-gap`, `npm run cms -- record-gap`): not counted, and named.
+   */
+  gaps?: string[]
 }
 
 /**
@@ -371,7 +390,15 @@ export type AuditOutcome =
   | { kind: 'intact'; entries: number; anchors: number }
   | { kind: 'unanchored'; entries: number; anchors: number; unanchored: number }
   | { kind: 'unverifiable'; entries: number; reason: string }
-  | { kind: 'tampered'; entries: number; brokenAt: number; reason: string; anchor?: string }
+  | {
+      kind: 'tampered'
+      entries: number
+      brokenAt: number
+      reason: string
+      anchor?: string
+      /** The trail was restored from a backup older than anchors written before the restore. */
+      behind?: RestoredBehind
+    }
 
 /** `npm run cms -- verify`'s exit code for each outcome (2 is a wrong command). */
 export const OUTCOME_EXIT_CODES: Record<AuditOutcomeKind, number> = {
@@ -387,7 +414,22 @@ export const OUTCOME_EXIT_CODES: Record<AuditOutcomeKind, number> = {
  * back; unverifiable when there is no key, entries of a key not held, or no anchor at all;
  * else intact, with the entries after the furthest anchor counted.
  */
-export function auditOutcome(check: AuditCheck, sources: AnchorSources | undefined): AuditOutcome {
+export function auditOutcome(
+  check: AuditCheck,
+  sources: AnchorSources | undefined,
+  behind?: RestoredBehind | null,
+): AuditOutcome {
+  if (!check.ok && behind) {
+    const { lacks, backupEntries, takenAt, restoredAt, entry, anchor } = behind
+    return {
+      kind: 'tampered',
+      entries: check.entries,
+      brokenAt: lacks.from,
+      reason: `it was restored from an older backup: entry ${entry} records the restore on ${restoredAt} of a backup${takenAt ? ` taken ${takenAt}` : ''} with ${backupEntries} entries, and ${anchor}, written before the restore, records ${lacks.to}: the backup lacks entries ${lacks.from} to ${lacks.to} (${lacks.to - lacks.from + 1}), which the database no longer has`,
+      anchor,
+      behind,
+    }
+  }
   if (!check.ok) {
     return {
       kind: 'tampered',
@@ -462,6 +504,133 @@ export async function unanchoredOf(
   return { entries: outcome.unanchored, ageSeconds: Math.max(0, ageMs / 1000) }
 }
 
+/** A trail restored from a backup older than anchors written before the restore. */
+export interface RestoredBehind {
+  /** The entry that records the restore (`npm run cms -- restore`). */
+  entry: number
+  restoredAt: string
+  /** When the backup was taken, as its manifest says. */
+  takenAt: string | null
+  /** The entries the backup had. */
+  backupEntries: number
+  /** The entries the backup lacks: those the anchors written before the restore record. */
+  lacks: { from: number; to: number }
+  /** The furthest of those anchors, for people. */
+  anchor: string
+  /** The anchors written before the restore that the trail now disagrees with. */
+  anchors: GitAnchor[]
+}
+
+/**
+ * Whether the trail disagrees with its anchors only because it was restored from a backup older
+ * than some of them: every anchor that disagrees (or lies beyond the trail's end) was written
+ * before a restore recorded at or below its length (a `restore` entry, written by
+ * `npm run cms -- restore`), and the chain checks out against every other anchor. Then those
+ * anchors name the entries the backup lacks; anything else stays what it is (tampering).
+ */
+export async function restoredBehind(
+  database: Queryable,
+  anchors: readonly GitAnchor[],
+): Promise<RestoredBehind | null> {
+  const restores = (
+    await database.query<{
+      id: string | number
+      at: Date | string
+      details: Record<string, unknown> | string
+    }>(`SELECT id, at, details FROM audit_entries WHERE action = 'restore' ORDER BY id`)
+  ).map((row) => ({
+    id: Number(row.id),
+    at: new Date(row.at),
+    details: (typeof row.details === 'string' ? JSON.parse(row.details) : row.details) as {
+      backup?: { takenAt?: string; entries?: number }
+    },
+  }))
+  if (restores.length === 0) return null
+  const lengths = [...new Set(anchors.map((anchor) => anchor.length))]
+  const held = new Map(
+    (
+      await database.query<{ id: string | number; hash: string }>(
+        'SELECT id, hash FROM audit_entries WHERE id = ANY($1::bigint[])',
+        [lengths],
+      )
+    ).map((row) => [Number(row.id), row.hash]),
+  )
+  const older = anchors.filter((anchor) => held.get(anchor.length) !== anchor.head)
+  if (older.length === 0) return null
+  let restore: (typeof restores)[number] | undefined
+  for (const anchor of older) {
+    const before = restores.filter((entry) => entry.id <= anchor.length).at(-1)
+    // Written after the restore (git keeps seconds): the trail was changed since, not restored.
+    if (!before || !anchor.at || Date.parse(anchor.at) > before.at.getTime()) return null
+    if (!restore || before.id > restore.id) restore = before
+  }
+  if (!restore) return null
+  const rest = anchors.filter((anchor) => !older.includes(anchor))
+  if (!(await verifyAudit(database, rest)).ok) return null
+  const furthest = older.reduce((a, b) => (b.length > a.length ? b : a))
+  const backupEntries = Number(restore.details.backup?.entries ?? restore.id - 1)
+  return {
+    entry: restore.id,
+    restoredAt: restore.at.toISOString(),
+    takenAt: restore.details.backup?.takenAt ?? null,
+    backupEntries,
+    lacks: { from: backupEntries + 1, to: furthest.length },
+    anchor: furthest.name,
+    anchors: older,
+  }
+}
+
+/** The anchors a `restore-gap` entry records: `<commit> <length> <head>` each. */
+async function recordedGaps(
+  database: Queryable,
+): Promise<{ entry: number; restore: number; from: number; to: number; anchors: Set<string> }[]> {
+  const rows = await database.query<{
+    id: string | number
+    details: Record<string, unknown> | string
+  }>(`SELECT id, details FROM audit_entries WHERE action = 'restore-gap' ORDER BY id`)
+  return rows.map((row) => {
+    const details = (typeof row.details === 'string' ? JSON.parse(row.details) : row.details) as {
+      restore?: number
+      lacks?: { from?: number; to?: number }
+      anchors?: { commit?: string; length?: number; head?: string }[]
+    }
+    return {
+      entry: Number(row.id),
+      restore: Number(details.restore ?? 0),
+      from: Number(details.lacks?.from ?? 0),
+      to: Number(details.lacks?.to ?? 0),
+      anchors: new Set(
+        (details.anchors ?? []).map((anchor) => `${anchor.commit} ${anchor.length} ${anchor.head}`),
+      ),
+    }
+  })
+}
+
+/**
+ * The anchors that count, less those of gaps the trail records (`restore-gap`): the anchors,
+ * written before a restore, of entries the backup restored lacked. Each gap is named.
+ */
+async function withoutRecordedGaps(
+  database: Queryable,
+  sources: AnchorSources,
+): Promise<AnchorSources> {
+  const gaps = await recordedGaps(database)
+  if (gaps.length === 0) return sources
+  const named: string[] = []
+  const anchors = sources.anchors.filter((anchor) => {
+    const key = `${anchor.commit} ${anchor.length} ${anchor.head}`
+    return !gaps.some((gap) => gap.anchors.has(key))
+  })
+  for (const gap of gaps) {
+    named.push(
+      `${count(gap.anchors.size, 'anchor')} of entries ${gap.from} to ${gap.to} of the trail before the restore in entry ${gap.restore}: the backup restored lacked those entries, and entry ${gap.entry} records the gap`,
+    )
+  }
+  return { ...sources, anchors, gaps: named }
+}
+
+const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
+
 /** The trail checked against every anchor found (`npm run cms -- verify`). */
 export async function verifyWithAnchors(
   database: Queryable,
@@ -469,9 +638,83 @@ export async function verifyWithAnchors(
   remote?: { url: string; branch: string; push: boolean },
 ): Promise<{ check: AuditCheck; sources: AnchorSources | undefined; outcome: AuditOutcome }> {
   const read = repo ? await readAnchors(repo, remote) : undefined
-  const sources = read ? await countedAnchors(database, read) : undefined
+  const sources = read
+    ? await withoutRecordedGaps(database, await countedAnchors(database, read))
+    : undefined
   const check = await verifyAudit(database, sources?.anchors ?? [])
-  return { check, sources, outcome: auditOutcome(check, sources) }
+  const behind = !check.ok && sources ? await restoredBehind(database, sources.anchors) : null
+  return { check, sources, outcome: auditOutcome(check, sources, behind) }
+}
+
+/**
+ * `npm run cms -- record-gap`: after an older backup was restored while anchors written before
+ * the restore record entries it lacks (`restoredBehind`), records that gap in the trail (a
+ * keyed `restore-gap` entry naming each of those anchors, so that they no longer count, and
+ * only they), and goes on with the checkpoint's chain on top of the remote's, so that the
+ * checkpoint fast-forwards there again. The anchors stay in git as the proof that the entries
+ * existed. Reads the remote's anchors whenever there is a remote. Returns `null` when the
+ * trail has no such gap.
+ */
+export async function recordRestoreGap(
+  database: Database,
+  repo: GitRepository,
+  remote: { url: string; branch: string; push: boolean } | undefined,
+  now: Date = new Date(),
+): Promise<{ entry: AuditEntry; behind: RestoredBehind; checkpoint: string } | null> {
+  if (!holdsAuditKey()) {
+    throw new Error(
+      'recording a gap needs AUDIT_KEY: without it no anchor can be told from a forgery',
+    )
+  }
+  const read = await readAnchors(repo, remote ? { ...remote, push: true } : undefined)
+  for (const problem of read.problems) throw new Error(problem)
+  const sources = await withoutRecordedGaps(database, await countedAnchors(database, read))
+  const behind = await restoredBehind(database, sources.anchors)
+  if (!behind) return null
+  const entry = await appendAudit(
+    database,
+    {
+      actor: 'service',
+      action: 'restore-gap',
+      subject: `entries ${behind.lacks.from} to ${behind.lacks.to}`,
+      details: {
+        from: 'npm run cms -- record-gap',
+        by: `${userInfo().username}@${hostname()}`,
+        restore: behind.entry,
+        lacks: behind.lacks,
+        anchors: behind.anchors.map(({ commit, length, head, source, at, name }) => ({
+          commit,
+          length,
+          head,
+          source,
+          at,
+          name,
+        })),
+      },
+    },
+    now,
+  )
+  const local = await repo.resolve(CHECKPOINT_REF)
+  const theirs = await repo.resolve(`${REMOTE_COPY}/checkpoint`)
+  const parents = [
+    ...(local ? [local] : []),
+    ...(theirs && theirs !== local && !(local && (await repo.isAncestor(theirs, local)))
+      ? [theirs]
+      : []),
+  ]
+  const state = await trailState(database)
+  const tree = (await repo.git(['mktree'], '')).toString().trim()
+  const checkpoint = await repo.commitTree(tree, {
+    parents,
+    author: SERVICE_PERSON,
+    message: `Audit trail: ${state.length} entries, the gap of a restore recorded\n\n${anchorLine(state)}\n`,
+    date: now,
+  })
+  await repo.moveRef(CHECKPOINT_REF, checkpoint, local, {
+    log: `checkpoint: ${state.length} entries, the gap of a restore recorded`,
+  })
+  if (remote?.push) await pushRefs(repo, remote.url, [CHECKPOINT_REF])
+  return { entry, behind, checkpoint }
 }
 
 /** The trail no longer has what its last checkpoint recorded. */

@@ -53,6 +53,8 @@ export const AUDIT_ACTIONS = [
   'refusal',
   'audit-key',
   'notice-setting',
+  'restore',
+  'restore-gap',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -99,6 +101,8 @@ export const ANCHORED_AT_ONCE = new Set<AuditAction>([
   'take-in',
   'unreviewed-live',
   'audit-key',
+  'restore',
+  'restore-gap',
 ])
 
 /** The hash the first entry links to. */
@@ -242,6 +246,41 @@ export function checkAnchorTag(anchor: {
   const expected = Buffer.from(tagOf(key, anchor.length, anchor.head), 'hex')
   const given = Buffer.from(anchor.tag, 'hex')
   return given.length === expected.length && timingSafeEqual(given, expected) ? 'valid' : 'forged'
+}
+
+/** The id of `AUDIT_KEY`'s first key (new entries are keyed with it), or `null` without one. */
+export const auditKeyId = (): string | null => signingKey?.id ?? null
+
+/** Whether `AUDIT_KEY` holds the key of id `keyId` (the first or an older one). */
+export const holdsKeyOf = (keyId: string): boolean => knownKeys.has(keyId)
+
+const keyedTagOf = (key: string, purpose: string, data: Buffer | string) =>
+  createHmac('sha256', key).update(`${purpose}\n`).update(data).digest('hex')
+
+/**
+ * A tag with `AUDIT_KEY`'s first key over `data`, for `purpose` (a backup's manifest): only
+ * the key makes it. None without a key.
+ */
+export function keyedTag(
+  purpose: string,
+  data: Buffer | string,
+): { keyId: string; tag: string } | undefined {
+  return signingKey
+    ? { keyId: signingKey.id, tag: keyedTagOf(signingKey.key, purpose, data) }
+    : undefined
+}
+
+/** What a `keyedTag` says of `data`: made with a key `AUDIT_KEY` holds, not, or unknown. */
+export function checkKeyedTag(
+  purpose: string,
+  data: Buffer | string,
+  given: { keyId: string; tag: string },
+): 'valid' | 'forged' | 'unknown-key' {
+  const key = knownKeys.get(given.keyId)
+  if (key === undefined) return 'unknown-key'
+  const expected = Buffer.from(keyedTagOf(key, purpose, data), 'hex')
+  const tag = Buffer.from(given.tag, 'hex')
+  return tag.length === expected.length && timingSafeEqual(tag, expected) ? 'valid' : 'forged'
 }
 
 /**

@@ -14,10 +14,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { spawn } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
-import { hostname } from 'node:os'
 import type { Database } from '../../database/database'
-import { isProcessAlive } from '../../shared/process-alive'
 import type { AuditCheckpoints } from '../audit/anchors'
 import { appendAudit } from '../audit/trail'
 import {
@@ -48,6 +45,16 @@ import {
   refusalOf,
   requestStands,
 } from './four-eyes'
+import {
+  LEASE_MS,
+  leaseHolder,
+  releaseLease,
+  renewLease,
+  takeOverFromDead,
+  tryTakeLease,
+  turnBegins,
+  turnEnds,
+} from './lease'
 import { type MainMove, moveMain, settleMainMoves } from './main-moves'
 import { BuildFailedError, type Releases } from './releases'
 import {
@@ -260,8 +267,6 @@ export interface PublisherOptions {
   metrics?: PublishingMetrics
 }
 
-const LEASE = 'publish'
-
 /**
  * The after-release command's environment: the service's, less the secrets it has no use for
  * (the database and its owner, the audit trail's key, the identity provider's client, the
@@ -287,16 +292,8 @@ export function withoutServiceSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv
   return kept
 }
 
-/**
- * The lease's length, renewed every quarter of it while its turn runs: a holder that died (a
- * pod killed, a node lost, where no process of the same machine can tell) lets it lapse within
- * a minute. A holder stalled longer than that finds it taken at its next step and stops.
- */
-const LEASE_MS = 60_000
 /** The longest a turn keeps renewing the lease: far above any build. */
 const MAX_TURN_MS = 30 * 60_000
-/** The lease's holder tokens of this process's turns under way, whichever publisher runs them. */
-const turnsUnderWay = new Set<string>()
 const SERVICE = 'service'
 const SERVICE_PERSON = { name: 'Publishing service', email: 'publishing@localhost' }
 
@@ -1032,35 +1029,6 @@ export class Publisher {
   }
 
   /**
-   * Takes the lease over from a process of this machine that died holding it (killed during a
-   * publication, or this container's process before a restart) at once, not after the lease.
-   */
-  private async takeOverFromDead(holder: string): Promise<boolean> {
-    const { database } = this.options
-    const [row] = await database.query<{ holder: string }>(
-      'SELECT holder FROM publish_lease WHERE name = $1',
-      [LEASE],
-    )
-    const [host, pid] = (row?.holder ?? '').split(':')
-    if (host !== hostname() || !pid || !row || turnsUnderWay.has(row.holder)) return false
-    // This process's number, not one of its turns: an earlier process of the same container,
-    // restarted (a container's processes get the same numbers again).
-    if (Number(pid) !== process.pid && isProcessAlive(Number(pid))) return false
-    const [taken] = await database.query<{ holder: string }>(
-      `UPDATE publish_lease
-       SET holder = $2, until = now() + $3 * interval '1 millisecond', since = now()
-       WHERE name = $1 AND holder = $4 RETURNING holder`,
-      [LEASE, holder, LEASE_MS, row?.holder],
-    )
-    if (taken)
-      this.options.log?.info(
-        { from: row?.holder },
-        'took the publication over from a process that died',
-      )
-    return Boolean(taken)
-  }
-
-  /**
    * Runs `work` holding the lease, with the moves of main a killed process left settled first
    * (passed to it); waits (polling) while another holds it, `waitMs` at most.
    */
@@ -1072,20 +1040,14 @@ export class Publisher {
     const deadline = Date.now() + waitMs
     // One token per turn: a process that stalled past its lease while another turn of the
     // same process began cannot pass the other's for its own.
-    const holder = `${hostname()}:${process.pid}:${randomUUID()}`
+    const holder = leaseHolder()
     for (;;) {
-      // The database's time, not the (injectable) clock: every process reads the same.
-      const [taken] = await database.query<{ holder: string }>(
-        `INSERT INTO publish_lease (name, holder, until)
-           VALUES ($1, $2, now() + $3 * interval '1 millisecond')
-         ON CONFLICT (name)
-           DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until, since = now()
-           WHERE publish_lease.until < now()
-         RETURNING holder`,
-        [LEASE, holder, LEASE_MS],
-      )
-      if (taken) break
-      if (await this.takeOverFromDead(holder)) break
+      if (await tryTakeLease(database, holder)) break
+      const dead = await takeOverFromDead(database, holder)
+      if (dead) {
+        this.options.log?.info({ from: dead }, 'took the publication over from a process that died')
+        break
+      }
       if (Date.now() > deadline) {
         throw new PublishBusyError('another publication is under way; try again in a minute')
       }
@@ -1099,7 +1061,7 @@ export class Publisher {
       if (Date.now() - began < MAX_TURN_MS) this.renew(holder).catch(() => {})
     }, LEASE_MS / 4)
     renewal.unref()
-    turnsUnderWay.add(holder)
+    turnBegins(holder)
     try {
       return await this.turn.run(holder, async () => {
         const settled = await settleMainMoves(database, this.options.repo, this.clock())
@@ -1113,21 +1075,14 @@ export class Publisher {
       })
     } finally {
       clearInterval(renewal)
-      turnsUnderWay.delete(holder)
-      await database
-        .query('DELETE FROM publish_lease WHERE name = $1 AND holder = $2', [LEASE, holder])
-        .catch(() => {})
+      turnEnds(holder)
+      await releaseLease(database, holder).catch(() => {})
     }
   }
 
   /** Extends the lease if `holder` still holds it; whether it does. */
-  private async renew(holder: string): Promise<boolean> {
-    const rows = await this.options.database.query<{ holder: string }>(
-      `UPDATE publish_lease SET until = now() + $3 * interval '1 millisecond'
-       WHERE name = $1 AND holder = $2 RETURNING holder`,
-      [LEASE, holder, LEASE_MS],
-    )
-    return rows.length > 0
+  private renew(holder: string): Promise<boolean> {
+    return renewLease(this.options.database, holder)
   }
 
   /**
