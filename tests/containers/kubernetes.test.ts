@@ -23,7 +23,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { chown, readdir, readlink } from 'node:fs/promises'
+import { chown, readdir, readlink, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
@@ -76,6 +76,8 @@ const site: number[] = []
 const publishing: number[] = []
 let cmsUrl = ''
 let nginxPort = 0
+/** Objects of a manifest with the image, the test's values and no ports (set in beforeAll). */
+let preparedObjects: (objects: KubeObject[]) => KubeObject[] = (objects) => objects
 const cookies: Record<string, string> = {}
 const figures: Record<string, string> = {}
 
@@ -261,7 +263,7 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
         MAIL_LEASE_SECONDS: '2',
         SCHEDULE_CHECK_SECONDS: '1',
       }
-      const prepared = (objects: KubeObject[]) => {
+      preparedObjects = (objects: KubeObject[]) => {
         for (const object of objects) {
           const spec = object.kind === 'Pod' ? object.spec : object.spec?.template?.spec
           for (const container of spec?.containers ?? []) {
@@ -286,7 +288,7 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
       }
       const migrateFile = join(dir, 'migrate.yaml')
       played.push(migrateFile)
-      await play(migrateFile, prepared([migrate]))
+      await play(migrateFile, preparedObjects([migrate]))
       const migrator = containerOf(migrate, 'migrate')
       const exit = await podman(['wait', migrator], { timeoutMs: 120_000 })
       expect(exit.trim(), await podman(['logs', migrator]).catch(String)).toBe('0')
@@ -311,7 +313,7 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
       for (const [index, deployment] of deployments.entries()) {
         const file = join(dir, `deployment-${index}.yaml`)
         played.push(file)
-        await play(file, prepared([deployment]))
+        await play(file, preparedObjects([deployment]))
         if (index === 0) {
           await ready(publishing[0] as number)
           figures['publishing ready'] = `${((performance.now() - started) / 1000).toFixed(1)} s`
@@ -332,7 +334,9 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
       // KEEP_PODS=1 leaves them running, to look at after a failure (podman ps, podman logs).
       if (process.env.KEEP_PODS) return
       for (const file of played.reverse()) await down(file)
-      await podman(['volume', 'rm', '--force', VOLUME]).catch(() => undefined)
+      for (const volume of [VOLUME, 'lumora-backups']) {
+        await podman(['volume', 'rm', '--force', volume]).catch(() => undefined)
+      }
       await inbox?.close()
       await database?.close()
       await schema?.drop()
@@ -520,5 +524,32 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
         )
       ).join(', ')
     }, 300_000)
+
+    it('backs both services up from the CronJob while they run', async () => {
+      const [cronJob] = await readManifest('backup.yaml')
+      if (!cronJob) throw new Error('backup.yaml holds no CronJob')
+      const template = cronJob.spec.jobTemplate.spec.template
+      const pod: KubeObject = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: cronJob.metadata.name, labels: template.metadata.labels },
+        spec: { ...template.spec, restartPolicy: 'Never' },
+      }
+      const file = join(dir, 'backup.yaml')
+      played.push(file)
+      const started = performance.now()
+      await play(file, preparedObjects([pod]))
+      const name = containerOf(pod, 'backup')
+      const exit = await podman(['wait', name], { timeoutMs: 180_000 })
+      const log = await podman(['logs', name])
+      expect(exit.trim(), log).toBe('0')
+      const backups = (
+        await podman(['volume', 'inspect', 'lumora-backups', '--format', '{{.Mountpoint}}'])
+      ).trim()
+      const [archive] = await readdir(backups)
+      expect(archive).toMatch(/^lumora-\d{8}T\d{6}Z\.tar\.gz$/)
+      const { size } = await stat(join(backups, archive as string))
+      figures.backup = `${(size / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s (the pod's start included)`
+    }, 240_000)
   },
 )
