@@ -43,7 +43,7 @@ import {
   down,
   IMAGE,
   type KubeObject,
-  memoryMiB,
+  peakMemoryMiB,
   play,
   podman,
   podmanInstalled,
@@ -519,7 +519,7 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
               { kind: 'Deployment', metadata: { name } },
               name.startsWith('lumora-site') ? 'site' : 'publishing',
             )
-            return `${name} ${Math.round(await memoryMiB(container))} MiB`
+            return `${name} ${Math.round(await peakMemoryMiB(container))} MiB at most`
           }),
         )
       ).join(', ')

@@ -101,12 +101,17 @@ export async function down(file: string): Promise<void> {
 export const containerOf = (object: KubeObject, container: string) =>
   `${object.metadata.name}${object.kind === 'Deployment' ? '-pod-0' : ''}-${container}`
 
-/** A container's memory in use now, in MiB (`podman stats`). */
-export async function memoryMiB(container: string): Promise<number> {
-  const text = await podman(['stats', '--no-stream', '--format', 'json', container])
-  const [stats] = JSON.parse(text) as { mem_usage: string }[]
-  const match = /^([\d.]+)\s*([kMG]?B)/i.exec(stats?.mem_usage ?? '')
-  if (!match) return Number.NaN
-  const scale = { B: 1 / 2 ** 20, kB: 1 / 1024, KB: 1 / 1024, MB: 1, GB: 1024 }
-  return Number(match[1]) * (scale[match[2] as keyof typeof scale] ?? 1)
+/**
+ * The most memory a container has used since it started, in MiB: its cgroup's peak (v2's
+ * `memory.peak`, v1's `memory.max_usage_in_bytes`).
+ */
+export async function peakMemoryMiB(container: string): Promise<number> {
+  for (const file of [
+    '/sys/fs/cgroup/memory.peak',
+    '/sys/fs/cgroup/memory/memory.max_usage_in_bytes',
+  ]) {
+    const bytes = Number(await podman(['exec', container, 'cat', file]).catch(() => ''))
+    if (bytes > 0) return bytes / 2 ** 20
+  }
+  return Number.NaN
 }
