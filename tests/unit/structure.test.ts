@@ -5,6 +5,7 @@
  * without knowing either (docs/architecture.md, "Rules the code keeps"). Every relative import
  * counts: static, `export … from`, dynamic `import()` and type-only ones alike.
  */
+import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { parseSync } from 'rolldown/utils'
@@ -236,5 +237,19 @@ describe('the structure of src/', () => {
 
   it('programs are where running starts: no source file imports one', () => {
     expect(importsBetween(graph, () => true, PROGRAMS)).toEqual([])
+  })
+})
+
+describe('the files of the repository', () => {
+  // The publishing service builds from this repository's tree and refuses a tree with a
+  // symbolic link or a submodule (see docs/operators.md): one committed anywhere, a test
+  // fixture too, would stop every publication.
+  it('holds regular files only: no symbolic link, no submodule', () => {
+    const listed = execFileSync('git', ['ls-files', '--stage'], { cwd: ROOT }).toString()
+    const special = listed
+      .split('\n')
+      .filter((line) => /^(120000|160000) /.test(line))
+      .map((line) => line.split('\t')[1])
+    expect(special).toEqual([])
   })
 })
