@@ -95,6 +95,17 @@ if (!existsSync(version)) {
 // element and property and made rendering pages twice as slow. The dev server keeps it.
 if (name !== 'dev') process.env.NODE_ENV ??= 'production'
 
+// UMASK (octal, e.g. 0002): the files and folders the program makes. The image sets 0002, so
+// that its group (0) may write what one user id wrote, as OpenShift's next id must.
+if (process.env.UMASK) {
+  const mask = Number.parseInt(process.env.UMASK, 8)
+  if (!/^0?[0-7]{3}$/.test(process.env.UMASK) || Number.isNaN(mask)) {
+    console.error(`UMASK: must be an octal mask such as 0022 or 0002; got "${process.env.UMASK}"`)
+    process.exit(78)
+  }
+  process.umask(mask)
+}
+
 process.env.SITE_PROGRAMS_DIR = version
 const program = join(version, `${name}.mjs`)
 process.argv = [process.argv[0] ?? 'node', program, ...args]

@@ -376,6 +376,10 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
           200,
         )
       }
+      // What one user id wrote, the group may write (UMASK=0002): OpenShift's next id can.
+      const releases = join(await volumePath(), 'releases')
+      const live = join(releases, await readlink(join(releases, CURRENT)))
+      for (const folder of [releases, live]) expect((await stat(folder)).mode & 0o070).toBe(0o070)
     })
 
     it('takes sign-ups through nginx on both replicas, each stored once and mailed once', async () => {

@@ -135,6 +135,13 @@ const testDatabase = (change: (url: URL) => void) => {
 let closedPort = 0
 
 const CASES: Case[] = [
+  {
+    name: 'a UMASK that is no octal mask',
+    program: 'validate',
+    env: () => ({ UMASK: '0999' }),
+    setting: 'UMASK',
+    says: /must be an octal mask such as 0022 or 0002; got "0999"$/,
+  },
   // Secrets and other values the programs refuse as they read them.
   {
     name: 'a short METRICS_TOKEN',
