@@ -561,5 +561,93 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
       const { size } = await stat(join(backups, archive as string))
       figures.backup = `${(size / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s (the pod's start included); ${log.split('\n')[0]}`
     }, 240_000)
+
+    it('runs the one-off roles as deploying.md shows them: migrate, build, start', async () => {
+      // The migrations as the tables' owner, on a schema of their own.
+      const fresh = await createSchema(OWNER_URL as string, 'kuberun')
+      try {
+        const migrated = await podman([
+          'run',
+          '--rm',
+          '--network',
+          'host',
+          '--read-only',
+          '--tmpfs',
+          '/tmp',
+          '-e',
+          `DATABASE_URL=${fresh.urlOf(SERVICE_URL as string)}`,
+          '-e',
+          `DATABASE_OWNER_URL=${fresh.url}`,
+          IMAGE,
+          'cms',
+          'migrate',
+        ])
+        expect(migrated).toMatch(/migrat/i)
+      } finally {
+        await fresh.drop()
+      }
+      // A build to a folder of the host, for a static host: the image's group may write it.
+      const out = join(dir, 'site')
+      execFileSync('mkdir', ['-m', '2775', out])
+      await chown(out, 0, 0)
+      await podman(
+        [
+          'run',
+          '--rm',
+          '--network',
+          'host',
+          '--read-only',
+          '--tmpfs',
+          '/tmp',
+          '-v',
+          `${out}:/out`,
+          '-e',
+          'OUT_DIR=/out',
+          '-e',
+          'BUILD_CACHE_DIR=/tmp/cache',
+          '-e',
+          'SITE_URL=https://www.lumora-bank.example',
+          IMAGE,
+          'build',
+        ],
+        { timeoutMs: 300_000 },
+      )
+      const built = readFileSync(join(out, 'en', 'index.html'), 'utf8')
+      expect(built).toContain('https://www.lumora-bank.example/en/')
+      // The site alone from the image, on a volume of its own, stopped by SIGTERM.
+      const port = await freePort()
+      const id = (
+        await podman([
+          'run',
+          '--detach',
+          '--network',
+          'host',
+          '--read-only',
+          '--tmpfs',
+          '/tmp',
+          '-v',
+          'lumora-trial:/var/lib/lumora',
+          '-e',
+          `PORT=${port}`,
+          '-e',
+          'HOST=127.0.0.1',
+          '-e',
+          'PUBLISHING=off',
+          IMAGE,
+          'start',
+        ])
+      ).trim()
+      try {
+        await ready(port)
+        expect((await fetch(`http://127.0.0.1:${port}/de/`)).status).toBe(200)
+        const stopped = performance.now()
+        await podman(['stop', '--time', '30', id])
+        figures['stop on SIGTERM'] = `${((performance.now() - stopped) / 1000).toFixed(1)} s`
+        expect(await podman(['inspect', id, '--format', '{{.State.ExitCode}}'])).toMatch(/^0\s*$/)
+      } finally {
+        await podman(['rm', '--force', id]).catch(() => undefined)
+        await podman(['volume', 'rm', '--force', 'lumora-trial']).catch(() => undefined)
+      }
+    }, 600_000)
   },
 )
