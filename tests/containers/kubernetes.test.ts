@@ -563,17 +563,13 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
     }, 240_000)
 
     it('runs the one-off roles as deploying.md shows them: migrate, build, start', async () => {
+      // `podman run` as the docs show it, on the host's network (no port mapped).
+      const RUN_ONCE = ['run', '--rm', '--network', 'host', '--read-only', '--tmpfs', '/tmp']
       // The migrations as the tables' owner, on a schema of their own.
       const fresh = await createSchema(OWNER_URL as string, 'kuberun')
       try {
         const migrated = await podman([
-          'run',
-          '--rm',
-          '--network',
-          'host',
-          '--read-only',
-          '--tmpfs',
-          '/tmp',
+          ...RUN_ONCE,
           '-e',
           `DATABASE_URL=${fresh.urlOf(SERVICE_URL as string)}`,
           '-e',
@@ -592,13 +588,7 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
       await chown(out, 0, 0)
       await podman(
         [
-          'run',
-          '--rm',
-          '--network',
-          'host',
-          '--read-only',
-          '--tmpfs',
-          '/tmp',
+          ...RUN_ONCE,
           '-v',
           `${out}:/out`,
           '-e',
