@@ -582,7 +582,8 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
       } finally {
         await fresh.drop()
       }
-      // A build to a folder of the host, for a static host: the image's group may write it.
+      // A build to a folder of the host, for a static host: the image's group may write it. The
+      // site goes into a folder inside the mount: a build stages beside its output (`site.next`).
       const out = join(dir, 'site')
       execFileSync('mkdir', ['-m', '2775', out])
       await chown(out, 0, 0)
@@ -590,9 +591,9 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
         [
           ...RUN_ONCE,
           '-v',
-          `${out}:/out`,
+          `${out}:/srv`,
           '-e',
-          'OUT_DIR=/out',
+          'OUT_DIR=/srv/site',
           '-e',
           'BUILD_CACHE_DIR=/tmp/cache',
           '-e',
@@ -602,7 +603,7 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
         ],
         { timeoutMs: 300_000 },
       )
-      const built = readFileSync(join(out, 'en', 'index.html'), 'utf8')
+      const built = readFileSync(join(out, 'site', 'en', 'index.html'), 'utf8')
       expect(built).toContain('https://www.lumora-bank.example/en/')
       // The site alone from the image, on a volume of its own, stopped by SIGTERM.
       const port = await freePort()
