@@ -133,16 +133,7 @@ async function main(argv: string[]): Promise<number> {
       deep: true,
     })
   }
-  const database = await openDatabase({
-    ...(settings.databaseUrl
-      ? {
-          url: settings.databaseUrl,
-          ...(settings.databaseOwnerUrl ? { ownerUrl: settings.databaseOwnerUrl } : {}),
-        }
-      : { dataDir: join(settings.dir, 'db') }),
-    migrations: PUBLISHING_MIGRATIONS,
-    fromSettings: true,
-  })
+  const database = await openPublishingDatabaseOf(settings, { fromSettings: true })
   try {
     if (command === 'verify' || command === 'audit') {
       const code = await verify(database, settings)
@@ -207,6 +198,23 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await database.close()
   }
+}
+
+/** The publishing service's database as its settings name it: PostgreSQL, or PGlite in DATA_DIR. */
+function openPublishingDatabaseOf(
+  settings: ReturnType<typeof readPublishingSettings>,
+  options: { fromSettings?: boolean } = {},
+) {
+  return openDatabase({
+    ...(settings.databaseUrl
+      ? {
+          url: settings.databaseUrl,
+          ...(settings.databaseOwnerUrl ? { ownerUrl: settings.databaseOwnerUrl } : {}),
+        }
+      : { dataDir: join(settings.dir, 'db') }),
+    migrations: PUBLISHING_MIGRATIONS,
+    ...options,
+  })
 }
 
 /** `migrate`: both services' migrations as the tables' owner, and the service's role granted. */
@@ -373,15 +381,7 @@ async function restore(
   for (const line of partsOf(manifest)) console.log(line)
   if (result.replaced.length > 0) console.log(`  replaced (--force): ${result.replaced.join(', ')}`)
   if (!manifest.database.services.publishing) return 0
-  const database = await openDatabase({
-    ...(settings.databaseUrl
-      ? {
-          url: settings.databaseUrl,
-          ...(settings.databaseOwnerUrl ? { ownerUrl: settings.databaseOwnerUrl } : {}),
-        }
-      : { dataDir: join(settings.dir, 'db') }),
-    migrations: PUBLISHING_MIGRATIONS,
-  })
+  const database = await openPublishingDatabaseOf(settings)
   try {
     const entry = await appendAudit(database, {
       actor: SERVICE_ACTOR,
