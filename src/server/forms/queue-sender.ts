@@ -245,16 +245,47 @@ export class QueueSender<Job extends QueuedJob> {
     result.skipped = claimed - ready.length
     // A few mails at a time, as many as the mailer has connections: all of a batch at once
     // composed every mail in one go and held up the requests for a tenth of a second.
+    // Each outcome is recorded as soon as the statement before it is done (a group commit):
+    // a process killed mid-round leaves only the mails then in flight to be sent again, not the
+    // batch. A job is not begun once its lease is nearly over: another process may take it then.
+    const leaseEnds = now.getTime() + this.#leaseMs - Math.min(this.#leaseMs / 2, 5000)
     const outcomes: JobOutcome<Job>[] = []
+    const waiting: JobOutcome<Job>[] = []
+    let marking: Promise<void> | undefined
+    let markFailure: { error: unknown } | undefined
+    const markWaiting = async () => {
+      while (waiting.length > 0 && !markFailure) {
+        const group = waiting.splice(0)
+        try {
+          await this.#mark(group)
+        } catch (error) {
+          waiting.unshift(...group)
+          markFailure = { error }
+        }
+      }
+      marking = undefined
+    }
     let next = 0
     await Promise.all(
       Array.from({ length: Math.min(this.#concurrency, ready.length) }, async () => {
-        for (let job = ready[next++]; job; job = ready[next++]) outcomes.push(await this.#send(job))
+        for (let job = ready[next++]; job; job = ready[next++]) {
+          if (this.#now().getTime() >= leaseEnds) {
+            result.skipped++
+            continue
+          }
+          const outcome = await this.#send(job)
+          outcomes.push(outcome)
+          waiting.push(outcome)
+          marking ??= markWaiting()
+        }
       }),
     )
-    this.#unmarked = outcomes
-    await this.#mark(outcomes)
-    this.#unmarked = []
+    await marking
+    if (waiting.length > 0) {
+      // The database failed on the way: the rest is recorded before the next claim.
+      this.#unmarked = waiting
+      throw markFailure?.error ?? new Error('outcomes left unrecorded')
+    }
     for (const outcome of outcomes) {
       if (outcome.result === 'sent') result.sent++
       else if (outcome.result === 'retry') result.retried++
