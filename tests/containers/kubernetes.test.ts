@@ -454,27 +454,31 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
           }
         }),
       )
-      await killed
-      const accepted = emails.filter((_, index) => answers[index] === '200')
-      expect(accepted.length).toBeGreaterThan(emails.length / 2)
-      // Each accepted sign-up gets its mail from the replica alive, after the dead one's lease.
-      await until(
-        async () => accepted.every((email) => inbox?.countByRecipient().has(email)),
-        30_000,
-      )
-      const rows = await database?.query<{ email: string; n: number }>(
-        'SELECT email, count(*)::int AS n FROM subscribers WHERE email LIKE $1 GROUP BY email',
-        ['burst%@example.com'],
-      )
-      const stored = new Map(rows?.map((row) => [row.email, row.n]))
-      for (const email of accepted) expect(stored.get(email), email).toBe(1)
-      // A mail the killed replica handed to the mail server but had not marked sent goes out
-      // again from the other (its links work either way): at most the few in flight then.
-      const twice = accepted.filter((email) => (inbox?.countByRecipient().get(email) ?? 0) > 1)
-      expect(twice.length, twice.join(', ')).toBeLessThanOrEqual(10)
-      // The killed replica comes back (Kubernetes restarts it; here podman does, by hand).
-      await podman(['start', second])
-      await ready(site[1] as number)
+      try {
+        await killed
+        const accepted = emails.filter((_, index) => answers[index] === '200')
+        expect(accepted.length).toBeGreaterThan(emails.length / 2)
+        // Each accepted sign-up gets its mail from the replica alive, after the dead one's lease.
+        await until(
+          async () => accepted.every((email) => inbox?.countByRecipient().has(email)),
+          30_000,
+        )
+        const rows = await database?.query<{ email: string; n: number }>(
+          'SELECT email, count(*)::int AS n FROM subscribers WHERE email LIKE $1 GROUP BY email',
+          ['burst%@example.com'],
+        )
+        const stored = new Map(rows?.map((row) => [row.email, row.n]))
+        for (const email of accepted) expect(stored.get(email), email).toBe(1)
+        // A mail the killed replica handed to the mail server but had not recorded goes out
+        // again from the other (its links work either way): at most those in flight then, the
+        // sends (10, the mailer's connections) and the outcomes being recorded (as many).
+        const twice = accepted.filter((email) => (inbox?.countByRecipient().get(email) ?? 0) > 1)
+        expect(twice.length, twice.join(', ')).toBeLessThanOrEqual(20)
+      } finally {
+        // The killed replica comes back (Kubernetes restarts it; here podman does, by hand).
+        await podman(['start', second])
+        await ready(site[1] as number)
+      }
     }, 120_000)
 
     it('keeps one whole release served when a publishing replica dies mid-publication', async () => {
