@@ -6,8 +6,11 @@ import { startPublishing } from '../publishing/start'
 import { runProgram } from '../shared/settings-error'
 
 async function main(): Promise<void> {
-  // Its settings, ports and folders are checked before anything opens (startPublishing).
-  const started = await startPublishing()
+  // Its settings, ports and folders are checked before anything opens (startPublishing). Alone,
+  // it serves the site of main as its first release at its first start.
+  const started = await startPublishing(process.env, console.log, undefined, {
+    firstRelease: true,
+  })
   const shutdown = (signal: string) => {
     started.app.log.info({ signal }, 'shutting down')
     started.close().then(

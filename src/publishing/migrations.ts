@@ -14,7 +14,11 @@ import {
 } from './people/people'
 import { DRAFTS_MIGRATION, SUBMISSIONS_MIGRATION } from './workflow/drafts'
 import { MAIN_MOVES_MIGRATION, TAKEN_IN_MIGRATION } from './workflow/main-moves'
-import { LEASE_SINCE_MIGRATION, RELEASES_MIGRATION } from './workflow/publisher'
+import {
+  FIRST_RELEASE_MIGRATION,
+  LEASE_SINCE_MIGRATION,
+  RELEASES_MIGRATION,
+} from './workflow/publisher'
 import { ROLLBACK_REQUESTS_MIGRATION } from './workflow/rollbacks'
 import { ONE_SCHEDULE_MIGRATION, SCHEDULES_MIGRATION } from './workflow/schedules'
 
@@ -36,6 +40,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     NOTICES_MIGRATION,
     ROLE_GRANTS_MIGRATION,
     ROLLBACK_REQUESTS_MIGRATION,
+    FIRST_RELEASE_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

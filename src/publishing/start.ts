@@ -132,6 +132,14 @@ export async function startPublishing(
   env: NodeJS.ProcessEnv = process.env,
   print: (line: string) => void = console.log,
   start: PublishingStartSettings = readPublishingStart(env),
+  options: {
+    /**
+     * Makes the first release at start when none is served (`serve:cms`, the service alone):
+     * the site pods find a release to serve, and the first publication can be undone. Under
+     * `npm start` the checkout's own build is served until the first publication.
+     */
+    firstRelease?: boolean
+  } = {},
 ): Promise<StartedPublishing> {
   const { buildConfig, settings, metrics: metricsSettings } = start
   await checkListeners(publishingListeners(start))
@@ -194,10 +202,20 @@ export async function startPublishing(
     clock: service.clock,
   })
   if (first) print(first)
-  service.publisher.recover().then(
-    (release) =>
-      release && app.log.info({ release: release.folder }, 'served site brought up to main'),
-    (error: unknown) => app.log.error({ err: error }, 'bringing the served site up to main failed'),
-  )
+  const { publisher } = service
+  const firstRelease = options.firstRelease
+    ? publisher.firstRelease().then(
+        (release) => release && app.log.info({ release: release.folder }, 'first release served'),
+        (error: unknown) => app.log.error({ err: error }, 'making the first release failed'),
+      )
+    : Promise.resolve()
+  firstRelease
+    .then(() => publisher.recover())
+    .then(
+      (release) =>
+        release && app.log.info({ release: release.folder }, 'served site brought up to main'),
+      (error: unknown) =>
+        app.log.error({ err: error }, 'bringing the served site up to main failed'),
+    )
   return { app, url, ...(metrics ? { metrics } : {}), close: () => app.close() }
 }

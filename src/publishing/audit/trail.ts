@@ -47,6 +47,7 @@ export const AUDIT_ACTIONS = [
   'take-in',
   'unreviewed-live',
   'recovery',
+  'first-release',
   'schedule',
   'schedule-cancel',
   'schedule-fired',

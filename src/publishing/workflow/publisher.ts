@@ -90,6 +90,19 @@ export const RELEASES_MIGRATION = {
   ],
 }
 
+/**
+ * The release the publishing service makes at its first start, of main as it is: the site
+ * before any publication, listed and served, so the first publication can be undone.
+ */
+export const FIRST_RELEASE_MIGRATION = {
+  id: '0017-first-release',
+  statements: [
+    `ALTER TABLE releases DROP CONSTRAINT releases_kind_check`,
+    `ALTER TABLE releases ADD CONSTRAINT releases_kind_check
+       CHECK (kind IN ('publish', 'rollback', 'schedule', 'recovery', 'first'))`,
+  ],
+}
+
 /** When the lease's holder took it (renewals extend `until` only): how long it has been held. */
 export const LEASE_SINCE_MIGRATION = {
   id: '0013-publish-lease-since',
@@ -172,7 +185,7 @@ export interface Release {
   id: number
   folder: string
   commit: string
-  kind: 'publish' | 'rollback' | 'schedule' | 'recovery'
+  kind: 'publish' | 'rollback' | 'schedule' | 'recovery' | 'first'
   madeBy: string
   subject: string
   liveAt: string
@@ -787,6 +800,25 @@ export class Publisher {
     }, waitMs)
   }
 
+  /**
+   * Makes the first release when none is served: main as it is, built and served, recorded as
+   * the service's own (`first`, with a `first-release` entry in the trail), so the site before
+   * any publication is listed and the first publication can be undone. The publishing service
+   * alone (`serve:cms`) runs it at start; the other replicas wait for the lease and find it
+   * made. A site that does not build is thrown, and nothing is served from the releases.
+   */
+  async firstRelease(waitMs?: number): Promise<Release | null> {
+    const { releases, repo } = this.options
+    return this.exclusively(async () => {
+      if (await releases.current()) return null
+      await releases.removeUnfinished()
+      const main = await repo.resolve(MAIN)
+      if (!main) return null
+      const built = await releases.build(repo, main, this.clock())
+      return this.goLive(built.folder, main, 'first', SERVICE, main)
+    }, waitMs)
+  }
+
   /** Main's commit that did not build when the service last brought the site up to it. */
   private unbuildable: string | undefined
 
@@ -962,12 +994,13 @@ export class Publisher {
           tx,
         )
       }
-      // The service bringing the served site up to main names itself in the trail; the other
-      // switches follow the move of main recorded before them.
-      if (kind === 'recovery') {
+      // The service bringing the served site up to main, or serving it first, names itself in
+      // the trail; the other switches follow the move of main recorded before them.
+      if (kind === 'recovery' || kind === 'first') {
+        const action = kind === 'first' ? 'first-release' : 'recovery'
         await appendAudit(
           tx,
-          { actor: madeBy, action: 'recovery', subject: folder, after: commit, details: {} },
+          { actor: madeBy, action, subject: folder, after: commit, details: {} },
           now,
           tx,
         )

@@ -351,6 +351,35 @@ describe('publishing the real site', () => {
     expect(await served(ABOUT_PAGE)).toContain('Landed')
     expect(await publisher.recover()).toBeNull()
   })
+
+  it('serves main as its first release, listed, so the first publication can be undone', async () => {
+    const title = /^title: (.*)$/m.exec(original)?.[1] as string
+    const first = await publisher.firstRelease()
+    expect(first).toMatchObject({
+      kind: 'first',
+      madeBy: 'service',
+      commit: await repo.resolve(MAIN),
+    })
+    expect(await served(ABOUT_PAGE)).toContain(title)
+    // Made once: the next start (or the other replica) finds it served.
+    expect(await publisher.firstRelease()).toBeNull()
+    await approved('After the first release')
+    const published = await publisher.publish(paul, 'pages/about')
+    expect((await publisher.list()).map((release) => [release.folder, release.kind])).toEqual([
+      [published.folder, 'publish'],
+      [first?.folder, 'first'],
+    ])
+    const back = await publisher.rollBack(paul, first?.folder as string)
+    expect(back.kind).toBe('rollback')
+    expect(await served(ABOUT_PAGE)).toContain(title)
+    const trail = await readAudit(database)
+    expect(trail.find((entry) => entry.action === 'first-release')).toMatchObject({
+      actor: 'service',
+      subject: first?.folder,
+      after: first?.commit,
+    })
+    expect((await verifyAudit(database)).ok).toBe(true)
+  })
 })
 
 describe('a publication cut short', () => {
