@@ -317,6 +317,10 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
         if (index === 0) {
           await ready(publishing[0] as number)
           figures['publishing ready'] = `${((performance.now() - started) / 1000).toFixed(1)} s`
+          // Its first release, of main as it is: the site replicas serve it, and build nothing.
+          const current = join(await volumePath(), 'releases', CURRENT)
+          await until(async () => Boolean(await readlink(current).catch(() => '')), 120_000, 250)
+          figures['first release'] = `${((performance.now() - started) / 1000).toFixed(1)} s`
         }
       }
       for (const port of [...publishing, ...site]) await ready(port)
@@ -354,7 +358,16 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
       await expect(podman(['exec', name, 'touch', '/app/written'])).rejects.toThrow(/Read-only/)
     })
 
-    it('serves the pages from both site replicas', async () => {
+    it('serves the pages from both site replicas, from the first release, built by no replica', async () => {
+      for (const index of [0, 1]) {
+        const name = containerOf(
+          { kind: 'Deployment', metadata: { name: index ? 'lumora-site-2' : 'lumora-site' } },
+          'site',
+        )
+        const log = await podman(['logs', name])
+        expect(log).toContain("Serving the editors' release")
+        expect(log).not.toContain('Building the site')
+      }
       for (const port of site) {
         const page = await fetch(`http://127.0.0.1:${port}/en/`)
         expect(page.status).toBe(200)
