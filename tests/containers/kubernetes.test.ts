@@ -2,9 +2,9 @@
  * The image and `deploy/kubernetes/` as an operator runs them, tried with podman: the image is
  * built from the checkout on a base made without a registry, the migration Job runs as the
  * tables' owner, then two replicas of the site with the forms service and two of the publishing
- * service start from the manifests, on one PostgreSQL (the tests' server, in a schema of its
- * own) and one shared volume, each in a read-only root file system as the image's non-root
- * user. Everything is checked from outside, over HTTP.
+ * service start from the manifests, on the PostgreSQL postgres.yaml makes and one shared
+ * volume, each in a read-only root file system as the image's non-root user. Everything is
+ * checked from outside, over HTTP.
  *
  * Where podman does not do what Kubernetes does, the test does it and says so here:
  * - podman 4.3 ignores Services, and a Deployment's replicas on the host's network would bind
@@ -14,6 +14,10 @@
  * - podman 4.3 does not take Secret objects (its `secretKeyRef` reads podman's own secrets in
  *   another format): the test writes the values in place of each `secretKeyRef`.
  * - podman 4.3 has no Jobs: the Job's pod template is played as a Pod that runs once.
+ * - postgres.yaml is played on a stand-in for the official image (CI reaches no registry:
+ *   tests/containers/postgres/), its StatefulSet as its one Pod, on a port of its own (the
+ *   host's PostgreSQL has 5432); podman has no `fsGroup`, so its `emptyDir`s and ConfigMap
+ *   volume are folders of the test, the image's user's.
  * - Containers declare no ports to podman: on the host's network it refuses port mappings.
  * - The test's own settings, added to every container: host names that reach the test's
  *   servers on the loopback (PostgreSQL, SMTP, the bank's git remote as a mounted folder),
@@ -23,7 +27,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { chown, readdir, readlink, stat } from 'node:fs/promises'
+import { chown, mkdir, readdir, readlink, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
@@ -33,23 +37,27 @@ import { ROOT } from '../../src/engine/config'
 import { SESSION_COOKIE } from '../../src/publishing/http/app'
 import { startSession } from '../../src/publishing/people/people'
 import { CURRENT } from '../../src/publishing/workflow/releases'
+import { appliedManifests, asTested, documentedCommands, roleOf } from '../support/deploying-doc'
 import { type Inbox, signUp, startSmtp, until } from '../support/forms'
 import { freePort } from '../support/free-port'
 import { type NginxServer, nginxInstalled, startNginx } from '../support/nginx'
 import { ada, addPeople, paul, rita } from '../support/people'
 import {
   buildImage,
+  buildPostgresStandIn,
   containerOf,
   down,
+  ensureBase,
   IMAGE,
   type KubeObject,
+  POSTGRES_IMAGE,
   peakMemoryMiB,
   play,
   podman,
   podmanInstalled,
   readManifest,
 } from '../support/podman'
-import { createSchema, type Schema } from '../support/schema'
+import { createSchema } from '../support/schema'
 import { removeFolder, temporaryFolder } from '../support/temporary-folder'
 
 const OWNER_URL = process.env.TEST_DATABASE_URL
@@ -66,7 +74,6 @@ const newsletterSignUp = (email: string) =>
   JSON.stringify(signUp(email, { version: NEWSLETTER.consentVersion }))
 
 let dir = ''
-let schema: Schema | undefined
 let database: Database | undefined
 let inbox: Inbox | undefined
 let nginx: NginxServer | undefined
@@ -79,6 +86,12 @@ let nginxPort = 0
 /** Objects of a manifest with the image, the test's values and no ports (set in beforeAll). */
 let preparedObjects: (objects: KubeObject[]) => KubeObject[] = (objects) => objects
 const cookies: Record<string, string> = {}
+/** The manifests the suite played or read, in its order (deploying.md's is checked against it). */
+const manifestsUsed: string[] = []
+const readPlayedManifest = (name: string) => {
+  manifestsUsed.push(name)
+  return readManifest(name)
+}
 const figures: Record<string, string> = {}
 
 /** The container's environment with `values` set (added, or in place of a reference). */
@@ -207,25 +220,123 @@ async function volumePath(): Promise<string> {
   return (await podman(['volume', 'inspect', VOLUME, '--format', '{{.Mountpoint}}'])).trim()
 }
 
+/** The volume podman makes for postgres.yaml's claim template (`data`) of its one replica. */
+const POSTGRES_DATA = 'lumora-postgres-data'
+
+/**
+ * Plays postgres.yaml on the stand-in image, as an operator trying the product would apply it,
+ * on `port` of the loopback (the host's own PostgreSQL has 5432), and waits until its two roles
+ * can sign in. Where podman 4.3 does not do what Kubernetes does, the test does it: the
+ * StatefulSet is played as its one Pod with the claim template's volume; the Secret's values
+ * are written in place (with the test's passwords); the ConfigMap's script and the `emptyDir`s
+ * are folders of the test, the image's user's (podman has no `fsGroup`).
+ */
+async function playPostgres(port: number): Promise<{ ownerUrl: string; serviceUrl: string }> {
+  const objects = await readPlayedManifest('postgres.yaml')
+  const byKind = (kind: string) => {
+    const found = objects.find((object) => object.kind === kind)
+    if (!found) throw new Error(`postgres.yaml holds no ${kind}`)
+    return found
+  }
+  const [secret, init, statefulSet] = ['Secret', 'ConfigMap', 'StatefulSet'].map(byKind) as [
+    KubeObject,
+    KubeObject,
+    KubeObject,
+  ]
+  const passwords: Record<string, string> = {
+    POSTGRES_PASSWORD: 'superuser-of-the-test',
+    LUMORA_OWNER_PASSWORD: 'owner-of-the-test',
+    LUMORA_SERVICE_PASSWORD: 'service-of-the-test',
+  }
+  expect(Object.keys(secret.stringData).sort()).toEqual(Object.keys(passwords).sort())
+  const spec = structuredClone(statefulSet.spec.template.spec)
+  const [container] = spec.containers
+  container.image = POSTGRES_IMAGE
+  delete container.ports
+  for (const entry of container.env) {
+    const key = entry.valueFrom?.secretKeyRef?.key
+    if (!key) continue
+    entry.value = passwords[key]
+    delete entry.valueFrom
+  }
+  // The test's own: a port of its own, and the loopback only.
+  container.env.push({ name: 'PGPORT', value: String(port) })
+  container.args = ['postgres', '-c', 'listen_addresses=127.0.0.1']
+  for (const volume of spec.volumes) {
+    const folder = join(dir, `postgres-${volume.name}`)
+    await mkdir(folder, { recursive: true })
+    if (volume.configMap) {
+      for (const [name, text] of Object.entries(init.data as Record<string, string>)) {
+        await writeFile(join(folder, name), text)
+      }
+      delete volume.configMap
+    } else delete volume.emptyDir
+    await chown(folder, 999, 999)
+    volume.hostPath = { path: folder, type: 'Directory' }
+  }
+  await podman(['volume', 'rm', '--force', POSTGRES_DATA])
+  for (const template of statefulSet.spec.volumeClaimTemplates) {
+    spec.volumes.push({
+      name: template.metadata.name,
+      persistentVolumeClaim: { claimName: `lumora-postgres-${template.metadata.name}` },
+    })
+  }
+  const pod: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: `${statefulSet.metadata.name}-0`,
+      labels: statefulSet.spec.template.metadata.labels,
+    },
+    spec,
+  }
+  const file = join(dir, 'postgres.yaml')
+  played.push(file)
+  const started = performance.now()
+  await play(file, [pod])
+  const url = (role: string, password: string) =>
+    `postgres://${role}:${password}@127.0.0.1:${port}/lumora`
+  const ownerUrl = url('lumora_owner', passwords.LUMORA_OWNER_PASSWORD as string)
+  const serviceUrl = url('lumora_service', passwords.LUMORA_SERVICE_PASSWORD as string)
+  await until(
+    async () => {
+      for (const each of [ownerUrl, serviceUrl]) {
+        const opened = await openDatabase({ url: each }).catch(() => undefined)
+        if (!opened) return false
+        await opened.close()
+      }
+      return true
+    },
+    120_000,
+    500,
+  ).catch(async (error: unknown) => {
+    throw new Error(
+      `${error}\n${await podman(['logs', `${pod.metadata.name}-postgres`]).catch(String)}`,
+    )
+  })
+  figures.postgres = `its two roles sign in ${((performance.now() - started) / 1000).toFixed(1)} s after play`
+  return { ownerUrl, serviceUrl }
+}
+
 describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
   'the image and the Kubernetes manifests, played by podman',
   () => {
     beforeAll(async () => {
-      const build = await buildImage()
+      await ensureBase()
+      const [build] = await Promise.all([buildImage(), buildPostgresStandIn()])
       figures.image = `${Math.round(build.bytes / 1e6)} MB, built in ${Math.round(build.seconds)} s`
       dir = await temporaryFolder('kubernetes-')
-      schema = await createSchema(OWNER_URL as string, 'kube')
-      database = await openDatabase({ url: OWNER_URL as string, schema: schema.name })
+      await chown(dir, IMAGE_USER, 0)
+      // PostgreSQL as postgres.yaml makes it, for trying the product: the services' database.
+      const postgresPort = await freePort()
+      const postgres = await playPostgres(postgresPort)
+      database = await openDatabase({ url: postgres.ownerUrl })
       inbox = await startSmtp()
       // The bank's repository: a bare clone of this checkout, the image's user's own (git
       // refuses a repository another user owns).
       const remote = join(dir, 'bank.git')
       execFileSync('git', ['clone', '--quiet', '--bare', '--no-local', ROOT, remote])
       execFileSync('chown', ['-R', `${IMAGE_USER}:0`, remote])
-      await chown(dir, IMAGE_USER, 0)
-      // A claim's volume, new: podman makes it the first container's user's.
-      await podman(['volume', 'rm', '--force', VOLUME])
-      await podman(['volume', 'create', VOLUME])
 
       for (let index = 0; index < 2; index++) {
         site.push(await freePort())
@@ -235,9 +346,16 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
       const siteUrl = `http://127.0.0.1:${nginxPort}`
       cmsUrl = `http://localhost:${publishing[0]}`
 
-      const [config] = await readManifest('config.yaml')
-      const [secrets] = await readManifest('secrets.yaml')
+      const [secrets] = await readPlayedManifest('secrets.yaml')
+      const [config] = await readPlayedManifest('config.yaml')
       if (!config || !secrets) throw new Error('config.yaml and secrets.yaml must hold one object')
+      // The claim, new: podman makes its volume, the first container's user's.
+      await podman(['volume', 'rm', '--force', VOLUME])
+      const claims = await readPlayedManifest('storage.yaml')
+      expect(claims.map((claim) => claim.metadata.name)).toEqual([VOLUME])
+      const storageFile = join(dir, 'storage.yaml')
+      played.push(storageFile)
+      await play(storageFile, claims)
       Object.assign(config.data, {
         SITE_URL: siteUrl,
         CMS_URL: cmsUrl,
@@ -246,8 +364,8 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
         TRUST_PROXY: '127.0.0.1',
       })
       Object.assign(secrets.stringData, {
-        DATABASE_URL: schema.urlOf(SERVICE_URL as string),
-        DATABASE_OWNER_URL: schema.url,
+        DATABASE_URL: postgres.serviceUrl,
+        DATABASE_OWNER_URL: postgres.ownerUrl,
         AUDIT_KEY: `k1:${'ab'.repeat(32)}`,
         SMTP_URL: inbox.url,
         METRICS_TOKEN: 'm'.repeat(40),
@@ -278,7 +396,7 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
       }
 
       // The migrations first, as the Job would run them.
-      const [job] = await readManifest('migrate.yaml')
+      const [job] = await readPlayedManifest('migrate.yaml')
       if (!job) throw new Error('migrate.yaml holds no Job')
       const migrate: KubeObject = {
         apiVersion: 'v1',
@@ -293,8 +411,8 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
       const exit = await podman(['wait', migrator], { timeoutMs: 120_000 })
       expect(exit.trim(), await podman(['logs', migrator]).catch(String)).toBe('0')
 
-      const [publishingDeployment] = await readManifest('publishing.yaml')
-      const [siteDeployment] = await readManifest('site.yaml')
+      const [publishingDeployment] = await readPlayedManifest('publishing.yaml')
+      const [siteDeployment] = await readPlayedManifest('site.yaml')
       if (!publishingDeployment || !siteDeployment) throw new Error('a Deployment is missing')
       // The bank's remote, mounted where PUBLISHING_REMOTE says.
       const spec = publishingDeployment.spec.template.spec
@@ -338,12 +456,11 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
       // KEEP_PODS=1 leaves them running, to look at after a failure (podman ps, podman logs).
       if (process.env.KEEP_PODS) return
       for (const file of played.reverse()) await down(file)
-      for (const volume of [VOLUME, 'lumora-backups']) {
+      for (const volume of [VOLUME, 'lumora-backups', POSTGRES_DATA]) {
         await podman(['volume', 'rm', '--force', volume]).catch(() => undefined)
       }
       await inbox?.close()
       await database?.close()
-      await schema?.drop()
       if (dir) await removeFolder(dir)
     }, 120_000)
 
@@ -553,7 +670,7 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
     }, 300_000)
 
     it('backs both services up from the CronJob while they run', async () => {
-      const [cronJob] = await readManifest('backup.yaml')
+      const [cronJob] = await readPlayedManifest('backup.yaml')
       if (!cronJob) throw new Error('backup.yaml holds no CronJob')
       const template = cronJob.spec.jobTemplate.spec.template
       const pod: KubeObject = {
@@ -580,71 +697,38 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
     }, 240_000)
 
     it('runs the one-off roles as deploying.md shows them: migrate, build, start', async () => {
-      // `podman run` as the docs show it, on the host's network (no port mapped).
-      const RUN_ONCE = ['run', '--rm', '--network', 'host', '--read-only', '--tmpfs', '/tmp']
+      // The page's own `podman run` lines, run as they are, on the host's network.
+      const runs = documentedCommands().filter(
+        ([tool, verb]) => tool === 'podman' && verb === 'run',
+      )
+      expect(runs.map(roleOf)).toEqual([['cms', 'migrate'], ['build'], ['start']])
+      const [migrate, build, start] = runs as [string[], string[], string[]]
       // The migrations as the tables' owner, on a schema of their own.
       const fresh = await createSchema(OWNER_URL as string, 'kuberun')
       try {
-        const migrated = await podman([
-          ...RUN_ONCE,
-          '-e',
-          `DATABASE_URL=${fresh.urlOf(SERVICE_URL as string)}`,
-          '-e',
-          `DATABASE_OWNER_URL=${fresh.url}`,
-          IMAGE,
-          'cms',
-          'migrate',
-        ])
+        const migrated = await podman(
+          asTested(migrate, IMAGE, {
+            DATABASE_URL: fresh.urlOf(SERVICE_URL as string),
+            DATABASE_OWNER_URL: fresh.url,
+          }),
+        )
         expect(migrated).toContain('The tables are up to date.')
       } finally {
         await fresh.drop()
       }
       // A build to a folder of the host, for a static host: the image's group may write it. The
       // site goes into a folder inside the mount: a build stages beside its output (`site.next`).
-      const out = join(dir, 'site')
+      const out = join(dir, 'public')
       execFileSync('mkdir', ['-m', '2775', out])
       await chown(out, 0, 0)
-      await podman(
-        [
-          ...RUN_ONCE,
-          '-v',
-          `${out}:/srv`,
-          '-e',
-          'OUT_DIR=/srv/site',
-          '-e',
-          'BUILD_CACHE_DIR=/tmp/cache',
-          '-e',
-          'SITE_URL=https://www.lumora-bank.example',
-          IMAGE,
-          'build',
-        ],
-        { timeoutMs: 300_000 },
-      )
+      await podman(asTested(build, IMAGE, { './public': out }), { timeoutMs: 300_000 })
       const built = readFileSync(join(out, 'site', 'en', 'index.html'), 'utf8')
-      expect(built).toContain('https://www.lumora-bank.example/en/')
+      const siteUrl = build.find((word) => word.startsWith('SITE_URL='))?.slice('SITE_URL='.length)
+      expect(built).toContain(`${siteUrl}/en/`)
       // The site alone from the image, on a volume of its own, stopped by SIGTERM.
       const port = await freePort()
-      const id = (
-        await podman([
-          'run',
-          '--detach',
-          '--network',
-          'host',
-          '--read-only',
-          '--tmpfs',
-          '/tmp',
-          '-v',
-          'lumora-trial:/var/lib/lumora',
-          '-e',
-          `PORT=${port}`,
-          '-e',
-          'HOST=127.0.0.1',
-          '-e',
-          'PUBLISHING=off',
-          IMAGE,
-          'start',
-        ])
-      ).trim()
+      const [, ...options] = asTested(start, IMAGE, { PORT: String(port) })
+      const id = (await podman(['run', '--detach', ...options])).trim()
       try {
         await ready(port)
         expect((await fetch(`http://127.0.0.1:${port}/de/`)).status).toBe(200)
@@ -657,5 +741,23 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
         await podman(['volume', 'rm', '--force', 'lumora-trial']).catch(() => undefined)
       }
     }, 600_000)
+
+    it('plays every manifest, in the order deploying.md applies them', async () => {
+      const applied = appliedManifests().map((file) => file.replace('deploy/kubernetes/', ''))
+      const manifests = (await readdir(join(ROOT, 'deploy', 'kubernetes'))).filter((name) =>
+        name.endsWith('.yaml'),
+      )
+      // Each manifest applied once; and the suite played (or read, for its values) each in
+      // the page's order: what the page applies later may stand on what it applied before.
+      expect([...applied].sort()).toEqual([...manifests].sort())
+      expect(manifestsUsed).toEqual(applied.filter((file) => manifestsUsed.includes(file)))
+      expect(manifestsUsed.sort()).toEqual([...manifests].sort())
+      // The page waits for the migration Job by its name.
+      const waited = documentedCommands().find(
+        ([tool, verb]) => tool === 'kubectl' && verb === 'wait',
+      )
+      const [job] = await readManifest('migrate.yaml')
+      expect(waited?.at(-1)).toBe(`job/${job?.metadata.name}`)
+    })
   },
 )

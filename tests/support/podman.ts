@@ -35,6 +35,39 @@ export async function podman(args: string[], options: { timeoutMs?: number } = {
 
 export const BASE_IMAGE = process.env.CONTAINER_BASE ?? 'localhost/lumora-node-base:26'
 export const IMAGE = 'localhost/lumora-website:latest'
+/** The stand-in for the official PostgreSQL image (tests/containers/postgres/). */
+export const POSTGRES_IMAGE = 'localhost/lumora-postgres-standin:15'
+
+/** The base, made without a registry (deploy/container/base.sh) when it is missing. */
+export async function ensureBase(): Promise<void> {
+  if (!(await podman(['images', '-q', BASE_IMAGE])).trim()) {
+    await run(join(ROOT, 'deploy/container/base.sh'), [BASE_IMAGE], {
+      cwd: ROOT,
+      timeout: 600_000,
+    })
+  }
+}
+
+/**
+ * Builds the stand-in for `docker.io/library/postgres:15` that deploy/kubernetes/postgres.yaml
+ * names (CI reaches no registry): Debian's PostgreSQL 15 on the same base.
+ */
+export async function buildPostgresStandIn(): Promise<void> {
+  await ensureBase()
+  const folder = join(ROOT, 'tests', 'containers', 'postgres')
+  await podman(
+    [
+      'build',
+      '--format',
+      'docker',
+      '--network',
+      'host',
+      '--build-arg',
+      `BASE=${BASE_IMAGE}`,
+    ].concat(['-t', POSTGRES_IMAGE, '-f', join(folder, 'Containerfile'), folder]),
+    { timeoutMs: 600_000 },
+  )
+}
 
 /**
  * Builds the image from the checkout, on the base made without a registry when it is missing;
@@ -42,12 +75,7 @@ export const IMAGE = 'localhost/lumora-website:latest'
  */
 export async function buildImage(): Promise<{ seconds: number; bytes: number }> {
   const started = performance.now()
-  if (!(await podman(['images', '-q', BASE_IMAGE])).trim()) {
-    await run(join(ROOT, 'deploy/container/base.sh'), [BASE_IMAGE], {
-      cwd: ROOT,
-      timeout: 600_000,
-    })
-  }
+  await ensureBase()
   const cafile = spawnSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).stdout.trim()
   const revision = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' })
   await podman(
