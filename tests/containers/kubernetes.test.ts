@@ -473,6 +473,10 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
       const id = await podman(['exec', name, 'id', '-u'])
       expect(id.trim()).toBe(String(IMAGE_USER))
       await expect(podman(['exec', name, 'touch', '/app/written'])).rejects.toThrow(/Read-only/)
+      // Each Debian package with its version, for whoever checks what the image carries.
+      const packages = await podman(['exec', name, 'cat', '/app/debian-packages.txt'])
+      expect(packages).toMatch(/^git 1:2\.\S+$/m)
+      expect(packages).toMatch(/^tini \S+$/m)
     })
 
     it('serves the pages from both site replicas, from the first release, built by no replica', async () => {
