@@ -577,8 +577,9 @@ export interface OutsideCommit {
 const printable = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd')
 
 /**
- * What taking in `head` onto `base` brings: every file it changes (one diff, whatever its
- * commits), and its commits, oldest first, each with its author and the files it changed
+ * What taking in `head` onto `base` brings: every file it changes since the two parted (one
+ * diff from their merge base, whatever its commits: what `base` has and `head` lacks is not
+ * taken in), and its commits, oldest first, each with its author and the files it changed
  * against its first parent; at most `limit` of those, the oldest dropped first (`more` counts
  * them). Parsed by commit ids, never by characters an author could put in a name.
  */
@@ -588,7 +589,9 @@ export async function commitsBetween(
   head: string,
   limit = 500,
 ): Promise<{ files: string[]; commits: OutsideCommit[]; more: number }> {
-  const files = (await repo.git(['diff', '--name-only', '--no-renames', '-z', base, head, '--']))
+  const files = (
+    await repo.git(['diff', '--name-only', '--no-renames', '-z', `${base}...${head}`, '--'])
+  )
     .toString('utf8')
     .split('\0')
     .filter(Boolean)

@@ -294,6 +294,36 @@ describe('publishing the real site', () => {
     })
   })
 
+  it('names as taken in only what the remote changed, not publications it lacks', async () => {
+    // Published commits are not pushed here: the remote lacks the service's publication.
+    publisher = new Publisher({
+      database,
+      repo,
+      drafts,
+      releases,
+      remote: { url: remote.gitDir, branch: 'main', push: false },
+      clock,
+    })
+    await approved('Ours, not pushed')
+    await publisher.publish(paul, 'pages/about')
+    await remote.commit({
+      ref: MAIN,
+      parent: await remote.resolve(MAIN),
+      changes: [{ path: 'README.md', content: 'Read me.\n' }],
+      author: DEVELOPER,
+      message: 'Readme',
+    })
+    await approved('Ours again', 'content/de/pages/about.yaml', 'pages/about-de')
+    const release = await publisher.publish(paul, 'pages/about-de')
+    const takeIn = (await readAudit(database)).filter((entry) => entry.action === 'take-in').at(-1)
+    // The English about page is the service's own publication: nothing of it was taken in.
+    expect(takeIn?.details).toMatchObject({
+      commits: [{ files: ['README.md'] }],
+      unreviewedContent: [],
+    })
+    expect(release.unreviewed).toEqual([])
+  })
+
   it('refuses to publish when the remote changed the same lines, naming the file', async () => {
     // Published commits are not pushed here: the remote's main and ours part ways.
     publisher = new Publisher({
