@@ -402,9 +402,18 @@ export function releasesPage(
       const what =
         release.kind === 'rollback'
           ? `<p>${escapeHtml(t.releaseRolledBackTo(release.subject))}</p>${release.rollback?.changes ? rollbackChangesView(release.rollback.changes, t, true) : ''}`
-          : release.files.length > 0
-            ? `<p>${t.releaseChanged} (${escapeHtml(release.subject)}):</p><ul>${release.files.map((file) => `<li><code>${escapeHtml(file)}</code></li>`).join('')}</ul>`
-            : ''
+          : (
+              [
+                [t.releaseChanged, release.files],
+                [t.releaseDeleted, release.deleted],
+              ] as const
+            )
+              .filter(([, files]) => files.length > 0)
+              .map(
+                ([label, files]) =>
+                  `<p>${label} (${escapeHtml(release.subject)}):</p><ul>${files.map((file) => `<li><code>${escapeHtml(file)}</code></li>`).join('')}</ul>`,
+              )
+              .join('')
       const unreviewed =
         release.unreviewed.length > 0
           ? `<div class="notice"><p>${t.unreviewed}</p><ul>${release.unreviewed

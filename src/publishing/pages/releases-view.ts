@@ -49,8 +49,13 @@ export function releasesView(
 ): ReleasesView {
   const mayRoll = mayRequestRollback(person).allowed
   const waiting = new Set(requests.map((request) => request.folder))
+  // A folder served more than once (published, later rolled back to) is offered once, on its
+  // newest entry; the live folder not at all.
+  const liveFolder = releases.find((release) => release.live)?.folder
+  const offered = new Set<string>()
   const offerOf = (release: ReleaseView): RollbackOffer => {
-    if (!mayRoll || release.live) return null
+    if (!mayRoll || release.folder === liveFolder || offered.has(release.folder)) return null
+    offered.add(release.folder)
     if (
       previous?.folder === release.folder &&
       mayRollBack(person, { target: release.folder, oneStepBack: true, writers: previous.writers })

@@ -173,7 +173,7 @@ export const MANAGE_TEXTS = {
     editor: 'Editor',
     noReleases: 'Nothing has been published through the service yet.',
     releasesIntro:
-      'The live release first, then the earlier ones kept on disk, newest first: what each changed, who approved and who published it.',
+      'What the site served, newest first, as long as its release is kept on disk: what each publication changed, who approved and who published it, and what each rollback brought back.',
     releaseKinds: {
       publish: 'Published',
       schedule: 'Published as scheduled',
@@ -184,6 +184,7 @@ export const MANAGE_TEXTS = {
     releaseBy: (kind: string, who: string) => `${kind} by ${who}`,
     releaseApproved: (who: string) => `approved by ${who}`,
     releaseChanged: 'Changed',
+    releaseDeleted: 'Deleted',
     releaseRolledBackTo: (folder: string) => `Serves release ${folder} again.`,
     releaseCommit: 'Commit',
     unreviewed:
@@ -320,7 +321,7 @@ export const MANAGE_TEXTS = {
     editor: 'Editor',
     noReleases: 'Über den Dienst wurde noch nichts veröffentlicht.',
     releasesIntro:
-      'Zuerst die live geschaltete Veröffentlichung, dann die früheren, die noch vorliegen, die neueste zuerst: was jede geändert hat, wer freigegeben und wer veröffentlicht hat.',
+      'Was die Website gezeigt hat, das Neueste zuerst, solange die Veröffentlichung noch vorliegt: was jede Veröffentlichung geändert hat, wer freigegeben und wer veröffentlicht hat, und was jedes Zurücksetzen wiederhergestellt hat.',
     releaseKinds: {
       publish: 'Veröffentlicht',
       schedule: 'Nach Zeitplan veröffentlicht',
@@ -331,6 +332,7 @@ export const MANAGE_TEXTS = {
     releaseBy: (kind: string, who: string) => `${kind} von ${who}`,
     releaseApproved: (who: string) => `freigegeben von ${who}`,
     releaseChanged: 'Geändert',
+    releaseDeleted: 'Gelöscht',
     releaseRolledBackTo: (folder: string) => `Stellt die Veröffentlichung ${folder} wieder her.`,
     releaseCommit: 'Commit',
     unreviewed:

@@ -810,7 +810,12 @@ export class Drafts {
         subject: draft.id,
         before: merged.mainBefore,
         after: merged.commit,
-        details: { draft: draft.head, approvedBy: draft.approval?.by, files: draft.files },
+        details: {
+          draft: draft.head,
+          approvedBy: draft.approval?.by,
+          files: draft.files,
+          ...(draft.deletes.length > 0 ? { deletes: draft.deletes } : {}),
+        },
         draft: { id: draft.id, ref: branchOf(draft.id), head: draft.head },
       },
       this.clock(),

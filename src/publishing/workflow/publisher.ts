@@ -193,11 +193,24 @@ export interface Release {
   unreviewed: UnreviewedContent[]
 }
 
+/** A row of the `releases` table: one switch of the served release. */
+interface ReleaseRow {
+  id: string | number
+  folder: string
+  commit: string
+  kind: Release['kind']
+  made_by: string
+  subject: string
+  live_at: Date | string
+}
+
 /** A release as the releases page shows it. */
 export interface ReleaseView extends Release {
   live: boolean
-  /** The files its publication changed (none for a rollback or a recovery). */
+  /** The files its publication changed or added (none for a rollback or a recovery). */
   files: string[]
+  /** The files its publication deleted. */
+  deleted: string[]
   /** Who approved the draft it published. */
   approvedBy?: string
   /** A rollback's: an emergency's (a publisher alone), or asked for and confirmed, by whom. */
@@ -715,47 +728,59 @@ export class Publisher {
   }
 
   /**
-   * The releases on disk with their records, the live one first, then the newest first: each
-   * with what it changed (the files, who approved them), from the trail's record of the move
-   * of main it serves.
+   * What the site served, newest first: each switch of the served release (a publication, a
+   * schedule firing, a rollback, the service's first release or a recovery) whose folder is
+   * still on disk, with what it changed (the files, those deleted, who approved them) from the
+   * trail's record of the move of main it serves. A rollback is an entry of its own, above the
+   * publications it undid, which keep who approved them; the live entry is the newest.
    */
   async list(): Promise<ReleaseView[]> {
     const { releases, database } = this.options
     const live = await releases.current()
+    const onDisk = new Set(await releases.list())
+    const rows = (
+      await database.query<ReleaseRow>('SELECT * FROM releases ORDER BY id DESC')
+    ).filter((row) => onDisk.has(row.folder))
+    const liveId = rows.find((row) => row.folder === live)?.id
     const out: ReleaseView[] = []
-    for (const folder of await releases.list()) {
-      const release = await this.releaseOf(folder)
-      if (!release) continue
+    for (const row of rows) {
+      const release = await this.releaseFrom(row)
       const [move] = await database.query<{ details: Record<string, unknown> | string }>(
         `SELECT details FROM audit_entries
-         WHERE after_commit = $1 AND action IN ('publish', 'rollback')
+         WHERE after_commit = $1 AND action = $2
          ORDER BY id DESC LIMIT 1`,
-        [release.commit],
+        [release.commit, release.kind === 'rollback' ? 'rollback' : 'publish'],
       )
       const details = typeof move?.details === 'string' ? JSON.parse(move.details) : move?.details
+      const publication = release.kind === 'publish' || release.kind === 'schedule'
+      const files = publication && Array.isArray(details?.files) ? details.files.map(String) : []
+      const deleted =
+        publication && Array.isArray(details?.deletes) ? details.deletes.map(String) : []
       out.push({
         ...release,
-        live: folder === live,
-        files: Array.isArray(details?.files) ? details.files.map(String) : [],
-        ...(typeof details?.approvedBy === 'string' ? { approvedBy: details.approvedBy } : {}),
+        live: row.id === liveId,
+        files: files.filter((file: string) => !deleted.includes(file)),
+        deleted,
+        ...(publication && typeof details?.approvedBy === 'string'
+          ? { approvedBy: details.approvedBy }
+          : {}),
         ...(release.kind === 'rollback' ? { rollback: rollbackOf(details ?? {}) } : {}),
       })
     }
-    return out.sort((a, b) => Number(b.live) - Number(a.live))
+    return out
   }
 
   /** The latest switch to `folder`. */
   async releaseOf(folder: string): Promise<Release | null> {
-    const [row] = await this.options.database.query<{
-      id: string | number
-      folder: string
-      commit: string
-      kind: Release['kind']
-      made_by: string
-      subject: string
-      live_at: Date | string
-    }>('SELECT * FROM releases WHERE folder = $1 ORDER BY id DESC LIMIT 1', [folder])
-    if (!row) return null
+    const [row] = await this.options.database.query<ReleaseRow>(
+      'SELECT * FROM releases WHERE folder = $1 ORDER BY id DESC LIMIT 1',
+      [folder],
+    )
+    return row ? this.releaseFrom(row) : null
+  }
+
+  /** A switch's record, with the content taken in that it was the first to serve. */
+  private async releaseFrom(row: ReleaseRow): Promise<Release> {
     const unreviewed = await this.options.database.query<{
       commit: string
       author: string

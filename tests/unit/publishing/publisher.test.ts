@@ -227,11 +227,14 @@ describe('publishing the real site', () => {
       after: main,
     })
     const listed = await publisher.list()
-    // The live release first (a publisher choosing a rollback target starts from it).
-    expect(listed.map((release) => [release.folder, release.live])).toEqual([
-      [first.folder, true],
-      [published.folder, false],
+    // What the site served, newest first: the rollback, live, above the publications it undid,
+    // each kept as it was (who approved it, what it changed).
+    expect(listed.map((release) => [release.folder, release.kind, release.live])).toEqual([
+      [first.folder, 'rollback', true],
+      [published.folder, 'publish', false],
+      [first.folder, 'publish', false],
     ])
+    expect(listed[2]).toMatchObject({ approvedBy: rita.email, files: [ABOUT], deleted: [] })
   })
 
   it('takes in what a developer pushed to the remote before publishing', async () => {
@@ -380,6 +383,21 @@ describe('publishing the real site', () => {
     expect(recovered).toMatchObject({ kind: 'recovery', commit: await repo.resolve(MAIN) })
     expect(await served(ABOUT_PAGE)).toContain('Landed')
     expect(await publisher.recover()).toBeNull()
+  })
+
+  it('lists a deletion as deleted, not changed, with who approved it', async () => {
+    const file = 'content/en/pages/imprint.yaml'
+    await drafts.save(ada, 'pages/imprint', [{ path: file, content: null }], 'Delete the imprint')
+    await drafts.setStatus(ada, 'pages/imprint', 'pending_review')
+    await approveSeen(drafts, rita, 'pages/imprint')
+    const release = await publisher.publish(paul, 'pages/imprint')
+    expect((await publisher.list())[0]).toMatchObject({
+      folder: release.folder,
+      live: true,
+      files: [],
+      deleted: [file],
+      approvedBy: rita.email,
+    })
   })
 
   it('serves main as its first release, listed, so the first publication can be undone', async () => {
