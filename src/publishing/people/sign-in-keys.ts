@@ -58,6 +58,14 @@ export async function listPasskeys(database: Queryable, email: string): Promise<
   }))
 }
 
+/** How many passkeys each person has, by address. */
+export async function passkeyCounts(database: Queryable): Promise<Map<string, number>> {
+  const rows = await database.query<{ email: string; n: string | number }>(
+    'SELECT email, count(*) AS n FROM passkeys GROUP BY email',
+  )
+  return new Map(rows.map((row) => [row.email, Number(row.n)]))
+}
+
 /** A passkey's name as typed: trimmed, 1 to `PASSKEY_NAME_LENGTH` characters, or none. */
 export function passkeyName(value: unknown, required = false): string | null {
   const name = typeof value === 'string' ? value.trim().replace(/\s+/g, ' ') : ''
