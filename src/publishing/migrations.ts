@@ -6,7 +6,7 @@
 import type { MigrationSet } from '../database/migrations'
 import { AUDIT_KEYS_MIGRATION, AUDIT_MIGRATION } from './audit/trail'
 import { NOTICES_MIGRATION } from './notices/notices'
-import { PASSKEYS_MIGRATION } from './people/passkeys'
+import { PASSKEYS_MIGRATION, SIGN_IN_RESETS_MIGRATION } from './people/passkeys'
 import {
   PEOPLE_MIGRATION,
   PROVIDER_ACCOUNTS_MIGRATION,
@@ -41,6 +41,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     ROLE_GRANTS_MIGRATION,
     ROLLBACK_REQUESTS_MIGRATION,
     FIRST_RELEASE_MIGRATION,
+    SIGN_IN_RESETS_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

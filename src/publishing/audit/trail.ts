@@ -33,6 +33,11 @@ export const AUDIT_ACTIONS = [
   'grant-confirm',
   'grant-refuse',
   'grant-withdraw',
+  'passkey-add',
+  'passkey-rename',
+  'passkey-remove',
+  'sign-in-reset',
+  'sessions-end',
   'save',
   'delete',
   'upload',
@@ -87,7 +92,8 @@ const REFUSALS = new Set<AuditAction>(['refusal', 'publish-failed', 'sign-in-ref
 
 /**
  * The entries anchored before the request that wrote them is answered: those that approve,
- * publish, roll back or grant a role (and change main or the keys). The others are anchored
+ * publish, roll back, grant a role or add or remove a way to sign in (and change main or the
+ * keys). The others are anchored
  * by the checkpoint timer, within `ANCHOR_WITHIN_MS` (./anchors.ts).
  */
 export const ANCHORED_AT_ONCE = new Set<AuditAction>([
@@ -99,6 +105,9 @@ export const ANCHORED_AT_ONCE = new Set<AuditAction>([
   'role-change',
   'grant',
   'grant-confirm',
+  'passkey-add',
+  'passkey-remove',
+  'sign-in-reset',
   'take-in',
   'unreviewed-live',
   'audit-key',

@@ -67,12 +67,25 @@ const form = document.getElementById('invitation')
 if (form instanceof HTMLFormElement) {
   const token = location.hash.slice(1)
   if (!supported) say(status.dataset.unsupported)
-  post<{ first?: boolean }>('/invitation/about', { token }).then((invitation) => {
+  post<{ first?: boolean; reset?: boolean }>('/invitation/about', { token }).then((invitation) => {
     const field = document.getElementById('email-field')
     const email = document.getElementById('email')
     if (invitation.first && field && email instanceof HTMLInputElement) {
       field.hidden = false
       email.required = true
+    }
+    // A reset of someone's sign-in: they are known, with their name; only the passkey is new.
+    const name = document.getElementById('name')
+    if (invitation.reset && name instanceof HTMLInputElement) {
+      name.required = false
+      for (const [id, hidden] of [
+        ['name-field', true],
+        ['invitation-intro', true],
+        ['reset-intro', false],
+      ] as const) {
+        const element = document.getElementById(id)
+        if (element) element.hidden = hidden
+      }
     }
   }, sayError)
   form.addEventListener('submit', async (event) => {

@@ -27,6 +27,7 @@ import { registerChangesRoutes } from './changes-routes'
 import { registerEditor } from './editor'
 import { registerInvitations } from './invitations'
 import { registerMe } from './me'
+import { registerOwnSignIn } from './own-sign-in'
 import { registerPeopleRoutes } from './people-routes'
 import { clientRefusal, frameworkRefusal, registerPolicy } from './policy'
 import { registerPreviews } from './previews'
@@ -92,6 +93,7 @@ export async function createPublishingApp(
   registerSignIn(app, context, limited)
   registerInvitations(app, context, limited)
   registerMe(app, context)
+  registerOwnSignIn(app, context)
   registerEditor(app, context, options.bundleEditor)
   registerPeopleRoutes(app, context)
   registerChangesRoutes(app, context)

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 /** Where the browser's code is, in the project. */
 export const BROWSER_SOURCE = 'src/publishing/browser'
 /** The scripts the pages load, by the name they are served under (`<name>.js`). */
-const SCRIPTS = ['sign-in', 'manage', 'editor-start'] as const
+const SCRIPTS = ['sign-in', 'manage', 'passkeys', 'editor-start'] as const
 const STYLESHEET = 'service.css'
 /** The names the service serves them under. */
 export const SERVICE_FILE_NAMES: ReadonlySet<string> = new Set([

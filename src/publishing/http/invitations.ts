@@ -22,6 +22,7 @@ import {
   normalEmail,
   PeopleError,
 } from '../people/people'
+import { acceptReset } from '../people/resets'
 import { type HttpContext, isRecord, refuse } from './requests'
 import { completeSignIn } from './sign-in'
 
@@ -61,6 +62,7 @@ export function registerInvitations(
         first: invitation.first,
         roles: invitation.roles,
         ...(invitation.pending ? { pending: invitation.pending } : {}),
+        ...(invitation.reset ? { reset: true } : {}),
       }
     } catch (error) {
       if (error instanceof PeopleError) return refuse(reply, 410, error.message)
@@ -71,6 +73,11 @@ export function registerInvitations(
     const body = isRecord(request.body) ? request.body : {}
     try {
       const { invitation } = await invitationFrom(request)
+      // A reset's person exists: the passkey is theirs, under the name they have.
+      if (invitation.reset) {
+        const { email, reset } = invitation
+        return await registrationOptions(database, party, { email, name: reset.name }, clock())
+      }
       const name = typeof body.name === 'string' ? body.name.trim() : ''
       if (name.length === 0 || name.length > 200) {
         return refuse(reply, 422, 'Your name, please (1 to 200 characters).')
@@ -85,7 +92,7 @@ export function registerInvitations(
   app.post('/invitation/accept', limited, async (request, reply) => {
     const body = isRecord(request.body) ? request.body : {}
     try {
-      const { token } = await invitationFrom(request)
+      const { token, invitation } = await invitationFrom(request)
       const passkey = await verifyRegistration(
         database,
         party,
@@ -93,6 +100,21 @@ export function registerInvitations(
         body.response as never,
         clock(),
       )
+      if (invitation.reset) {
+        // Back in after a reset: the same person, their roles and history as they were.
+        const person = await acceptReset(database, token, passkey, clock()).catch(
+          async (error: unknown) => {
+            throw error instanceof InvitationReplacedError
+              ? await closedInvitation(request, token)
+              : error
+          },
+        )
+        return await completeSignIn(context, reply, person.email, {
+          method: 'passkey',
+          reset: true,
+          roles: person.roles,
+        })
+      }
       const language = body.language === 'de' ? 'de' : 'en'
       const person = await acceptInvitation(
         database,

@@ -10,6 +10,7 @@ import { appendRefusal } from '../audit/refusal-limit'
 import { AUDIT_ACTIONS, type AuditAction, exportAudit, readAudit } from '../audit/trail'
 import { auditPage, forbiddenPage, peoplePage } from '../pages/manage'
 import { peopleView } from '../pages/people-view'
+import { MANAGE_TEXTS } from '../pages/texts'
 import {
   confirmGrant,
   disablePerson,
@@ -21,7 +22,9 @@ import {
   refuseGrant,
   setRoles,
 } from '../people/people'
+import { resetSignIn } from '../people/resets'
 import type { Person } from '../people/roles'
+import { endSessions, passkeyCounts } from '../people/sign-in-keys'
 import { type Decision, mayManagePeople } from '../workflow/four-eyes'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
 import { waitingCount } from './waiting'
@@ -78,7 +81,14 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
     const person = await allowed(request, reply, mayManagePeople, 'people')
     if (!person) return
     const now = clock()
-    const view = peopleView(person, await listPeople(database), await listGrants(database, now))
+    // Passkeys and their resets are off while the bank's identity provider signs people in.
+    const passkeys = service.settings.oidc ? undefined : await passkeyCounts(database)
+    const view = peopleView(
+      person,
+      await listPeople(database),
+      await listGrants(database, now),
+      passkeys,
+    )
     const waiting = await waitingCount(service, person)
     return reply.type(HTML_TYPE).send(peoplePage(person.language, view, waiting))
   })
@@ -140,6 +150,41 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
       }
       await disablePerson(database, email, clock(), person.email)
       return { email, disabled: true }
+    } catch (error) {
+      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      throw error
+    }
+  })
+  // A way back in for someone who lost their passkeys (`people/resets.ts`): their passkeys
+  // removed, their sessions ended, a new link; the same person, roles and history.
+  app.post('/api/people/reset-sign-in', async (request, reply) => {
+    const person = await allowed(request, reply, mayManagePeople, 'people')
+    if (!person) return
+    try {
+      const email = normalEmail(String(bodyOf(request).email ?? ''))
+      const { decision, link } = await resetSignIn(database, person, email, clock())
+      if (!decision.allowed || !link) {
+        return refuse(reply, 403, decision.allowed ? 'Refused.' : decision.reason)
+      }
+      return {
+        email,
+        link: `${service.settings.url}/invitation#${link.token}`,
+        expiresAt: link.expiresAt.toISOString(),
+      }
+    } catch (error) {
+      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      throw error
+    }
+  })
+  // Every session of a person ends: each is refused at its next request.
+  app.post('/api/people/end-sessions', async (request, reply) => {
+    const person = await allowed(request, reply, mayManagePeople, 'people')
+    if (!person) return
+    try {
+      const email = normalEmail(String(bodyOf(request).email ?? ''))
+      const { decision, ended } = await endSessions(database, person, email, {}, clock())
+      if (!decision.allowed) return refuse(reply, 403, decision.reason)
+      return { email, ended, done: MANAGE_TEXTS[person.language].sessionsEnded(ended) }
     } catch (error) {
       if (error instanceof PeopleError) return refuse(reply, 422, error.message)
       throw error

@@ -156,7 +156,11 @@ export function registerSignIn(
     const path = request.url.split('?')[0] ?? ''
     if (
       request.method === 'POST' &&
-      (path === '/sign-in' || path === '/sign-in/options' || path.startsWith('/invitation/'))
+      (path === '/sign-in' ||
+        path === '/sign-in/options' ||
+        path.startsWith('/invitation/') ||
+        path.startsWith('/api/me/passkeys/') ||
+        path === '/api/people/reset-sign-in')
     ) {
       return refuse(
         reply,

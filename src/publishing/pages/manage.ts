@@ -39,10 +39,11 @@ const MANAGE_SCRIPTS = ['/_publishing/manage.js']
 export { berlinTime }
 
 /** The service's pages; `waiting`: the drafts waiting for the person (notices/waiting.ts). */
-const nav = (language: EditorLanguage, waiting = 0) => {
+export const serviceNav = (language: EditorLanguage, waiting = 0) => {
   const t = MANAGE_TEXTS[language]
-  return `<nav aria-label="Service"><a href="/admin/">${t.editor}</a> · <a href="/changes">${t.changesWaiting(waiting)}</a> · <a href="/releases">${t.releases}</a> · <a href="/schedules">${t.schedules}</a> · <a href="/people">${t.people}</a> · <a href="/audit">${t.audit}</a></nav>`
+  return `<nav aria-label="Service"><a href="/admin/">${t.editor}</a> · <a href="/changes">${t.changesWaiting(waiting)}</a> · <a href="/releases">${t.releases}</a> · <a href="/schedules">${t.schedules}</a> · <a href="/people">${t.people}</a> · <a href="/audit">${t.audit}</a> · <a href="/me/sign-in">${t.yourSignIn}</a></nav>`
 }
+const nav = serviceNav
 
 /** A page the person's roles do not open, saying why. */
 export function forbiddenPage(language: EditorLanguage, reason: string): string {
@@ -80,15 +81,24 @@ export function peoplePage(language: EditorLanguage, view: PeopleView, waiting?:
     const pending = someone.pending.length
       ? `; ${roleList(someone.pending)} <em>(${t.awaitingMark})</em>`
       : ''
-    return `<p>${t.hasRoles}: ${roles.length ? roles.join(', ') : t.noRoles}${pending}</p>`
+    const passkeys = someone.passkeys === null ? '' : ` · ${t.passkeyCount(someone.passkeys)}`
+    return `<p>${t.hasRoles}: ${roles.length ? roles.join(', ') : t.noRoles}${pending}${passkeys}</p>`
   }
+  /** A reset for others (passkeys only; one's own is on "Your sign-in"), and ending sessions. */
+  const signInActions = (someone: PersonRowView, index: number, email: string) =>
+    `${
+      someone.resettable
+        ? `<form data-action="/api/people/reset-sign-in" data-show="link">${email}<button class="secondary" type="submit" aria-describedby="person-${index} reset-hint" disabled>${t.resetSignIn}</button></form>`
+        : ''
+    }<form data-action="/api/people/end-sessions" data-show="done">${email}<button class="secondary" type="submit" aria-describedby="person-${index}" disabled>${t.endSessions}</button></form>`
   const rows = view.people
     .map((someone, index) => {
       const email = `<input type="hidden" name="email" value="${escapeHtml(someone.email)}">`
       const actions = someone.disabled
         ? `<p>${t.noAccess}</p>`
         : `<form data-action="/api/people/roles" data-reload>${email}${roleBoxes(`p${index}`, someone.roles, { waiting: someone.pending })}<button type="submit" aria-describedby="person-${index}" disabled>${t.save}</button></form>
-<form data-action="/api/people/disable" data-reload>${email}<button class="secondary" type="submit" aria-describedby="person-${index}" disabled>${t.disable}</button></form>`
+<form data-action="/api/people/disable" data-reload>${email}<button class="secondary" type="submit" aria-describedby="person-${index}" disabled>${t.disable}</button></form>
+${signInActions(someone, index, email)}`
       return `<li><h2 id="person-${index}">${escapeHtml(someone.name)} &lt;${escapeHtml(someone.email)}&gt;${someone.disabled ? ` (${t.disabled})` : ''}</h2>
 ${held(someone)}${actions}</li>`
     })
@@ -120,6 +130,7 @@ ${confirm}${refuse}</li>`
     `${nav(language, waiting)}<h1>${t.people}</h1>${notice}
 <section aria-labelledby="grants"><h2 id="grants">${t.grants}</h2><p>${t.grantsIntro}</p>
 ${grants ? `<ul class="grants">${grants}</ul>` : `<p>${t.noGrants}</p>`}</section>
+${view.people.some((someone) => someone.resettable) ? `<p id="reset-hint">${t.resetHint}</p>` : ''}
 <ul>${rows}</ul>
 <h2>${t.invite}</h2>
 <form data-action="/api/people/invite" data-show="link"><label for="invite-email">${t.email}</label><input id="invite-email" name="email" type="email" required>${roleBoxes('invite', ['author'], { hint: 'invite-hint' })}<p id="invite-hint">${t.inviteHint}</p><button type="submit" disabled>${t.sendInvitation}</button></form>

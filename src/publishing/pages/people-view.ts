@@ -23,6 +23,10 @@ export interface PersonRowView {
   /** Roles granted to them that wait for a second administrator: not theirs yet. */
   pending: readonly Role[]
   disabled: boolean
+  /** How many passkeys they have; `null` while the identity provider signs people in. */
+  passkeys: number | null
+  /** Whether the viewer is offered to reset their sign-in (`mayResetSignIn` decides). */
+  resettable: boolean
 }
 
 export interface GrantView {
@@ -56,6 +60,8 @@ export function peopleView(
   viewer: Person,
   people: Awaited<ReturnType<typeof listPeople>>,
   grants: readonly WaitingGrant[],
+  /** Each person's passkeys, counted; none while the identity provider signs people in. */
+  passkeys?: ReadonlyMap<string, number>,
 ): PeopleView {
   const waiting = grants.filter(grantAwaitsConfirmation)
   const administrators = people.filter(
@@ -73,6 +79,8 @@ export function peopleView(
       unconfirmed: of(someone.email, 'unconfirmed').filter((role) => someone.roles.includes(role)),
       pending: of(someone.email, 'pending'),
       disabled: someone.disabled,
+      passkeys: passkeys ? (passkeys.get(someone.email) ?? 0) : null,
+      resettable: passkeys !== undefined && !someone.disabled && someone.email !== viewer.email,
     })),
     grants: waiting.map((grant) => ({
       id: grant.id,

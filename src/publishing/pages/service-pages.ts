@@ -55,6 +55,7 @@ export function signInPage(
       `<h1>${escapeHtml(t.signInTitle)}</h1>
 <p>${escapeHtml(t.signedInAs)} ${escapeHtml(options.signedIn.name)} (${escapeHtml(options.signedIn.email)}).</p>
 <a class="button" href="/admin/">${escapeHtml(t.openEditor)}</a>
+<p><a href="/me/sign-in">${escapeHtml(t.yourSignIn)}</a></p>
 ${waiting > 0 ? `<p><a href="/changes">${escapeHtml(t.changesWaiting(waiting))}</a></p>` : ''}
 <form data-action="/api/me/language" data-reload><label for="language">${escapeHtml(t.language)}</label>
 <select id="language" name="language"><option value="en"${language === 'en' ? ' selected' : ''}>English</option><option value="de"${language === 'de' ? ' selected' : ''}>Deutsch</option></select>
@@ -98,10 +99,13 @@ export function invitationPage(language: EditorLanguage): string {
     language,
     t.invitationTitle,
     `<h1>${escapeHtml(t.invitationTitle)}</h1>
-<p>${escapeHtml(t.invitationIntro)}</p>
+<p id="invitation-intro">${escapeHtml(t.invitationIntro)}</p>
+<p id="reset-intro" hidden>${escapeHtml(t.resetIntro)}</p>
 <form id="invitation">
+<div id="name-field">
 <label for="name">${escapeHtml(t.name)}</label>
 <input id="name" name="name" autocomplete="name" required maxlength="200">
+</div>
 <div id="email-field" hidden>
 <label for="email">${escapeHtml(t.email)}</label>
 <input id="email" name="email" type="email" autocomplete="email" maxlength="254">

@@ -35,6 +35,10 @@ export interface PageTexts {
   invitationReplaced: string
   /** An invitation link used already, expired or unknown. */
   invitationClosed: string
+  /** The invitation page when its link resets the sign-in of someone who has an account. */
+  resetIntro: string
+  /** The start page's link to "Your sign-in". */
+  yourSignIn: string
 }
 
 export const PAGE_TEXTS: Record<EditorLanguage, PageTexts> = {
@@ -69,6 +73,9 @@ export const PAGE_TEXTS: Record<EditorLanguage, PageTexts> = {
       'This invitation link was replaced by a newer invitation for the same address: use the newest link you were sent, or ask an administrator for one.',
     invitationClosed:
       'This invitation link was used already or has expired: ask an administrator for a new one.',
+    resetIntro:
+      'An administrator has reset your sign-in: your earlier passkeys no longer work. Create a new passkey on this device. Your account, roles and history stay as they were.',
+    yourSignIn: 'Your sign-in: passkeys and sessions',
   },
   de: {
     signInTitle: 'Anmelden zum Veröffentlichen',
@@ -102,6 +109,9 @@ export const PAGE_TEXTS: Record<EditorLanguage, PageTexts> = {
       'Dieser Einladungslink wurde durch eine neuere Einladung für dieselbe Adresse ersetzt: Verwenden Sie den neuesten Link, den Sie erhalten haben, oder bitten Sie die Administration um einen.',
     invitationClosed:
       'Dieser Einladungslink wurde schon verwendet oder ist abgelaufen: Bitten Sie die Administration um einen neuen.',
+    resetIntro:
+      'Die Administration hat Ihre Anmeldung zurückgesetzt: Ihre bisherigen Passkeys funktionieren nicht mehr. Legen Sie auf diesem Gerät einen neuen Passkey an. Ihr Konto, Ihre Rollen und Ihr Verlauf bleiben, wie sie waren.',
+    yourSignIn: 'Ihre Anmeldung: Passkeys und Sitzungen',
   },
 }
 
@@ -115,6 +125,14 @@ export function languageOf(acceptLanguage: string | undefined): EditorLanguage {
 export const MANAGE_TEXTS = {
   en: {
     people: 'People',
+    yourSignIn: 'Your sign-in',
+    passkeyCount: (n: number) =>
+      n === 0 ? 'no passkey: cannot sign in' : n === 1 ? '1 passkey' : `${n} passkeys`,
+    resetSignIn: 'Reset sign-in',
+    resetHint:
+      'For someone who lost their passkey: removes their passkeys, ends their sessions and makes a new link, valid once for 72 hours, to send them. They keep their roles and history.',
+    endSessions: 'End all sessions',
+    sessionsEnded: (n: number) => (n === 1 ? '1 session ended.' : `${n} sessions ended.`),
     invite: 'Invite someone',
     email: 'E-mail address',
     roles: 'Roles',
@@ -262,6 +280,14 @@ export const MANAGE_TEXTS = {
   },
   de: {
     people: 'Personen',
+    yourSignIn: 'Ihre Anmeldung',
+    passkeyCount: (n: number) =>
+      n === 0 ? 'kein Passkey: kann sich nicht anmelden' : n === 1 ? '1 Passkey' : `${n} Passkeys`,
+    resetSignIn: 'Anmeldung zurücksetzen',
+    resetHint:
+      'Für jemanden, der seinen Passkey verloren hat: entfernt die Passkeys der Person, beendet ihre Sitzungen und erzeugt einen neuen Link, einmal 72 Stunden lang gültig, den Sie ihr schicken. Rollen und Verlauf bleiben erhalten.',
+    endSessions: 'Alle Sitzungen beenden',
+    sessionsEnded: (n: number) => (n === 1 ? '1 Sitzung beendet.' : `${n} Sitzungen beendet.`),
     invite: 'Jemanden einladen',
     email: 'E-Mail-Adresse',
     roles: 'Rollen',
@@ -418,5 +444,69 @@ export const MANAGE_TEXTS = {
       failed: 'nicht veröffentlicht',
       cancelled: 'abgebrochen',
     },
+  },
+} satisfies Record<EditorLanguage, unknown>
+
+/** The texts of "Your sign-in" (`/me/sign-in`): a person's passkeys and sessions. */
+export const OWN_SIGN_IN_TEXTS = {
+  en: {
+    title: 'Your sign-in',
+    passkeys: 'Passkeys',
+    passkeysIntro:
+      'You sign in with any of these passkeys. Add one on a new phone or computer before you give the old one away, and remove a passkey you no longer have.',
+    provider: 'You sign in with the bank’s account: passkeys are off. Your sessions are below.',
+    unnamed: 'Passkey without a name',
+    added: (when: string) => `Added ${when}`,
+    lastUsed: (when: string | null) => (when ? `last used ${when}` : 'not used to sign in yet'),
+    newName: 'New name',
+    rename: 'Rename',
+    remove: 'Remove',
+    confirmLast:
+      'This is my only passkey. Once my sessions end, I can sign in again only after an administrator resets my sign-in.',
+    add: 'Add a passkey',
+    addName: 'Name of the new passkey (for example “work laptop” or “new phone”)',
+    addHint:
+      'Your browser asks you to create the passkey, on this device or on a phone. Within 15 minutes of signing in only: otherwise sign out and in again first.',
+    sessions: 'Sessions',
+    otherSessions: (n: number) =>
+      n === 0
+        ? 'You are signed in here only.'
+        : n === 1
+          ? 'You are signed in here and in one other place (another browser or device).'
+          : `You are signed in here and in ${n} other places (other browsers or devices).`,
+    endOthers: 'End my other sessions',
+    endOthersHint:
+      'Every other browser or device signed in as you is signed out at its next step. Do this after removing a lost passkey.',
+  },
+  de: {
+    title: 'Ihre Anmeldung',
+    passkeys: 'Passkeys',
+    passkeysIntro:
+      'Sie melden sich mit einem dieser Passkeys an. Fügen Sie auf einem neuen Telefon oder Computer einen hinzu, bevor Sie das alte Gerät abgeben, und entfernen Sie einen Passkey, den Sie nicht mehr haben.',
+    provider:
+      'Sie melden sich mit dem Konto der Bank an: Passkeys sind ausgeschaltet. Ihre Sitzungen finden Sie unten.',
+    unnamed: 'Passkey ohne Namen',
+    added: (when: string) => `Hinzugefügt am ${when}`,
+    lastUsed: (when: string | null) =>
+      when ? `zuletzt verwendet am ${when}` : 'noch nicht zur Anmeldung verwendet',
+    newName: 'Neuer Name',
+    rename: 'Umbenennen',
+    remove: 'Entfernen',
+    confirmLast:
+      'Das ist mein einziger Passkey. Sobald meine Sitzungen enden, kann ich mich erst wieder anmelden, nachdem die Administration meine Anmeldung zurückgesetzt hat.',
+    add: 'Passkey hinzufügen',
+    addName: 'Name des neuen Passkeys (zum Beispiel „Arbeitslaptop“ oder „neues Telefon“)',
+    addHint:
+      'Ihr Browser fordert Sie auf, den Passkey anzulegen, auf diesem Gerät oder auf einem Telefon. Nur innerhalb von 15 Minuten nach der Anmeldung: Melden Sie sich sonst zuerst ab und wieder an.',
+    sessions: 'Sitzungen',
+    otherSessions: (n: number) =>
+      n === 0
+        ? 'Sie sind nur hier angemeldet.'
+        : n === 1
+          ? 'Sie sind hier und an einer weiteren Stelle angemeldet (in einem anderen Browser oder auf einem anderen Gerät).'
+          : `Sie sind hier und an ${n} weiteren Stellen angemeldet (in anderen Browsern oder auf anderen Geräten).`,
+    endOthers: 'Meine anderen Sitzungen beenden',
+    endOthersHint:
+      'Jeder andere Browser und jedes andere Gerät, das unter Ihrem Namen angemeldet ist, wird bei seinem nächsten Schritt abgemeldet. Tun Sie das, nachdem Sie einen verlorenen Passkey entfernt haben.',
   },
 } satisfies Record<EditorLanguage, unknown>

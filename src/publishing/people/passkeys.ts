@@ -42,6 +42,19 @@ export const PASSKEYS_MIGRATION = {
   ],
 }
 
+/**
+ * A way back in (`sign-in-keys.ts`, `resets.ts`): passkeys get a name their person gives them,
+ * and an invitation may be a reset of someone's sign-in (a new passkey for the same person,
+ * their roles and history kept) rather than an invitation of someone new.
+ */
+export const SIGN_IN_RESETS_MIGRATION = {
+  id: '0018-sign-in-resets',
+  statements: [
+    'ALTER TABLE passkeys ADD COLUMN name text',
+    'ALTER TABLE invitations ADD COLUMN reset boolean NOT NULL DEFAULT false',
+  ],
+}
+
 /** How long a ceremony's challenge stands. */
 export const CEREMONY_MS = 5 * 60_000
 
@@ -157,15 +170,16 @@ export async function verifyRegistration(
   }
 }
 
-/** Stores a checked passkey for its person (who exists by then). */
+/** Stores a checked passkey for its person (who exists by then), with the name they gave it. */
 export async function storePasskey(
   database: Queryable,
   passkey: NewPasskey,
   now: Date = new Date(),
+  name: string | null = null,
 ): Promise<void> {
   await database.query(
-    `INSERT INTO passkeys (id, email, public_key, counter, transports, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
+    `INSERT INTO passkeys (id, email, public_key, counter, transports, created_at, name)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [
       passkey.id,
       passkey.email,
@@ -173,6 +187,7 @@ export async function storePasskey(
       passkey.counter,
       passkey.transports,
       now.toISOString(),
+      name,
     ],
   )
 }

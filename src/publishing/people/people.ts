@@ -105,7 +105,7 @@ export const ROLE_GRANTS_MIGRATION = {
 }
 
 /** One change to people, invitations and grants at a time (an advisory lock's key). */
-const PEOPLE_LOCK = 727277
+export const PEOPLE_LOCK = 727277
 
 /** How long an invitation link works. */
 export const INVITATION_MS = 72 * 60 * 60 * 1000
@@ -126,8 +126,10 @@ export class InvitationReplacedError extends PeopleError {
   }
 }
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
-const newToken = () => randomBytes(32).toString('base64url')
+/** What the database keeps of a token handed out: its SHA-256. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
+/** A new token to hand out once (a link's, a cookie's): 256 random bits. */
+export const newToken = () => randomBytes(32).toString('base64url')
 
 /** An address in the form people type it, compared without case. */
 export function normalEmail(email: string): string {
@@ -336,7 +338,9 @@ async function inviteIn(
     [email],
   )
   if (existing) {
-    throw new PeopleError(`${email} can sign in already: change their roles instead`)
+    throw new PeopleError(
+      `${email} can sign in already: change their roles instead, or reset their sign-in if they lost their passkey`,
+    )
   }
   const recorded = by !== SERVICE_ACTOR
   // One open invitation per address: the newer replaces the older, whose link then says so.
@@ -465,6 +469,8 @@ interface InvitationRow {
   used_at: unknown
   replaced_at: unknown
   expires_at: Date | string
+  /** A reset of the sign-in of someone who exists (`resets.ts`), not an invitation. */
+  reset?: boolean
 }
 
 /**
@@ -491,7 +497,8 @@ async function invitationRoles(
   return { roles: base, pending: grant?.state === 'pending' ? rolesOf(grant.roles) : [] }
 }
 
-const INVITATION_COLUMNS = 'email, roles, invited_by, grant_id, used_at, replaced_at, expires_at'
+const INVITATION_COLUMNS =
+  'email, roles, invited_by, grant_id, used_at, replaced_at, expires_at, reset'
 
 /** Where an invitation link stands: open, replaced by a newer one, or used, expired or unknown. */
 export async function invitationStatus(
@@ -517,13 +524,31 @@ export async function invitationOf(
   database: Queryable,
   token: string,
   now: Date = new Date(),
-): Promise<{ email: string; roles: Role[]; first: boolean; pending?: Role[] } | null> {
+): Promise<{
+  email: string
+  roles: Role[]
+  first: boolean
+  pending?: Role[]
+  /** A reset of this person's sign-in: their name, and the roles they keep. */
+  reset?: { name: string }
+} | null> {
   const [row] = await database.query<InvitationRow>(
     `SELECT ${INVITATION_COLUMNS} FROM invitations
      WHERE token_hash = $1 AND used_at IS NULL AND replaced_at IS NULL AND expires_at > $2`,
     [hashToken(token), now.toISOString()],
   )
   if (!row) return null
+  if (row.reset) {
+    const person = await personOf(database, row.email)
+    return person
+      ? {
+          email: person.email,
+          roles: [...person.roles],
+          first: false,
+          reset: { name: person.name },
+        }
+      : null
+  }
   const { roles, pending } = await invitationRoles(database, row)
   return {
     email: row.email,
@@ -566,6 +591,8 @@ export async function acceptInvitation(
     if (!invitation || invitation.used_at !== null || new Date(invitation.expires_at) <= now) {
       throw new PeopleError('this invitation link was used already or has expired')
     }
+    // A reset keeps the person as they are: it is taken up by `acceptReset` (resets.ts).
+    if (invitation.reset) throw new PeopleError('this link resets a sign-in: it adds no person')
     await tx.query('UPDATE invitations SET used_at = $2 WHERE token_hash = $1', [
       hashToken(token),
       now.toISOString(),

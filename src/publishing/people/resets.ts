@@ -1,0 +1,179 @@
+/**
+ * A way back in for someone who lost their passkeys: an administrator resets their sign-in.
+ * Their passkeys are removed and their sessions ended at once, and a link (an invitation marked
+ * as a reset, valid as long as an invitation) lets them make a new passkey. They stay the same
+ * person: the same address, name, roles, grants, approvals and history in the trail; nothing
+ * is taken away but their ways in. The rules are `sign-in-rules.ts` (`mayResetSignIn`); the
+ * reset, each refusal and the link taken up are in the trail.
+ */
+import type { Database } from '../../database/database'
+import { appendAudit } from '../audit/trail'
+import type { NewPasskey } from './passkeys'
+import {
+  hashToken,
+  INVITATION_MS,
+  InvitationReplacedError,
+  newToken,
+  normalEmail,
+  PEOPLE_LOCK,
+  PeopleError,
+  type PersonRow,
+  toPerson,
+} from './people'
+import type { Person } from './roles'
+import {
+  otherAdministrators,
+  passkeyRef,
+  recordSignInRefusal,
+  storeAndRecordPasskey,
+} from './sign-in-keys'
+import { mayResetSignIn, type SignInDecision } from './sign-in-rules'
+
+/** A reset made: its link's token (shown once to the administrator) and when it expires. */
+export interface ResetLink {
+  token: string
+  expiresAt: Date
+}
+
+/**
+ * Resets `email`'s sign-in as administrator `person`, if `mayResetSignIn` allows: removes
+ * their passkeys, ends their sessions, replaces any open invitation or reset link of theirs,
+ * and makes a new reset link. Recorded (`sign-in-reset`, `invite-replace`, or the refusal) in
+ * one transaction.
+ */
+export async function resetSignIn(
+  database: Database,
+  person: Person,
+  email: string,
+  now: Date = new Date(),
+): Promise<{ decision: SignInDecision; link?: ResetLink }> {
+  const address = normalEmail(email)
+  return database.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [PEOPLE_LOCK])
+    const [target] = await tx.query<PersonRow & { disabled_at: unknown }>(
+      'SELECT email, name, roles, language, disabled_at FROM people WHERE email = $1 FOR UPDATE',
+      [address],
+    )
+    if (!target) throw new PeopleError(`no one is registered as ${address}`)
+    const decision = mayResetSignIn(
+      person,
+      { email: address, disabled: target.disabled_at !== null },
+      await otherAdministrators(tx, address),
+    )
+    if (!decision.allowed) {
+      await recordSignInRefusal(tx, person, address, decision, { action: 'reset-sign-in' }, now)
+      return { decision }
+    }
+    const passkeys = await tx.query<{ id: string; name: string | null }>(
+      'DELETE FROM passkeys WHERE email = $1 RETURNING id, name',
+      [address],
+    )
+    const sessions = await tx.query(
+      `UPDATE sessions SET revoked_at = $2 WHERE email = $1 AND revoked_at IS NULL
+       RETURNING token_hash`,
+      [address, now.toISOString()],
+    )
+    // One open link per address: this one replaces an earlier reset's, whose link says so.
+    const replaced = await tx.query<{
+      invited_by: string
+      created_at: Date | string
+      expires_at: Date | string
+      reset: boolean
+    }>(
+      `UPDATE invitations SET replaced_at = $2
+       WHERE email = $1 AND used_at IS NULL AND replaced_at IS NULL
+       RETURNING invited_by, created_at, expires_at, reset`,
+      [address, now.toISOString()],
+    )
+    for (const old of replaced.filter((row) => new Date(row.expires_at) > now)) {
+      await appendAudit(
+        tx,
+        {
+          actor: person.email,
+          action: 'invite-replace',
+          subject: address,
+          details: {
+            invitedBy: old.invited_by,
+            invitedAt: new Date(old.created_at).toISOString(),
+            ...(old.reset ? { reset: true } : {}),
+          },
+        },
+        now,
+        tx,
+      )
+    }
+    const token = newToken()
+    const expiresAt = new Date(now.getTime() + INVITATION_MS)
+    const { roles } = toPerson(target)
+    await tx.query(
+      `INSERT INTO invitations (token_hash, email, roles, invited_by, created_at, expires_at, reset)
+       VALUES ($1, $2, $3, $4, $5, $6, true)`,
+      [hashToken(token), address, roles, person.email, now.toISOString(), expiresAt.toISOString()],
+    )
+    await appendAudit(
+      tx,
+      {
+        actor: person.email,
+        action: 'sign-in-reset',
+        subject: address,
+        details: {
+          passkeysRemoved: passkeys
+            .map((passkey) => ({ passkey: passkeyRef(passkey.id), name: passkey.name }))
+            .sort((a, b) => a.passkey.localeCompare(b.passkey)),
+          sessionsEnded: sessions.length,
+          rolesKept: roles,
+          linkExpires: expiresAt.toISOString(),
+        },
+      },
+      now,
+      tx,
+    )
+    return { decision, link: { token, expiresAt } }
+  })
+}
+
+/**
+ * Takes a reset link up (once) with the new passkey its ceremony checked: the passkey is
+ * stored for the same person, who keeps their name, roles and history (`passkey-add`, via the
+ * reset link). Refused when the link was replaced, used or expired, or the person's access was
+ * taken away since.
+ */
+export async function acceptReset(
+  database: Database,
+  token: string,
+  passkey: NewPasskey,
+  now: Date = new Date(),
+): Promise<Person> {
+  return database.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [PEOPLE_LOCK])
+    const [link] = await tx.query<{
+      email: string
+      used_at: unknown
+      replaced_at: unknown
+      expires_at: Date | string
+      reset: boolean
+    }>(
+      'SELECT email, used_at, replaced_at, expires_at, reset FROM invitations WHERE token_hash = $1',
+      [hashToken(token)],
+    )
+    if (link?.replaced_at != null) throw new InvitationReplacedError()
+    if (!link?.reset || link.used_at !== null || new Date(link.expires_at) <= now) {
+      throw new PeopleError('this link was used already or has expired')
+    }
+    if (passkey.email !== link.email) {
+      throw new PeopleError('this passkey was made for someone else: start again')
+    }
+    const [row] = await tx.query<PersonRow>(
+      `SELECT email, name, roles, language FROM people
+       WHERE email = $1 AND disabled_at IS NULL FOR UPDATE`,
+      [link.email],
+    )
+    if (!row) throw new PeopleError(`${link.email} has no access any more: ask an administrator`)
+    await tx.query('UPDATE invitations SET used_at = $2 WHERE token_hash = $1', [
+      hashToken(token),
+      now.toISOString(),
+    ])
+    await storeAndRecordPasskey(tx, passkey, { name: null, via: 'reset link' }, now)
+    return toPerson(row)
+  })
+}

@@ -1,0 +1,158 @@
+/**
+ * A way back in, clicked through in Chromium with its virtual authenticator: a person who lost
+ * their passkey gets back in after an administrator resets their sign-in, as the same person
+ * with their roles and history. The service runs in this process on a port of its own, with a
+ * stand-in build (publishing itself is tested in publishing.spec.ts); the editor's code is not
+ * loaded, only who is signed in matters.
+ */
+import { join } from 'node:path'
+import { type Browser, expect, type Page, test } from '@playwright/test'
+import type { FastifyInstance } from 'fastify'
+import { createPublishingApp } from '../../src/publishing/http/app'
+import { firstAdministratorInvitation } from '../../src/publishing/people/people'
+import type { PublishingService } from '../../src/publishing/service'
+import { freePort } from '../support/free-port'
+import { openServiceWithStandInBuild } from '../support/publishing'
+import { siteRepository } from '../support/site-repository'
+import { removeFolder, temporaryFolder } from '../support/temporary-folder'
+import { axeViolations } from './support/axe'
+
+let CMS = ''
+let dir: string
+let service: PublishingService
+let app: FastifyInstance
+
+test.describe.configure({ mode: 'serial' })
+
+test.beforeAll(async () => {
+  const port = await freePort()
+  CMS = `http://localhost:${port}`
+  dir = await temporaryFolder('publishing-sign-in-e2e-')
+  const remote = await siteRepository(join(dir, 'bank.git'))
+  service = await openServiceWithStandInBuild({
+    DATA_DIR: join(dir, 'data'),
+    OUT_DIR: join(dir, 'dist'),
+    CMS_PORT: String(port),
+    CMS_URL: CMS,
+    PUBLISHING_REMOTE: remote.gitDir,
+  })
+  app = await createPublishingApp(service, { logLevel: 'warn' })
+  await app.listen({ port, host: '127.0.0.1' })
+})
+
+test.afterAll(async () => {
+  await app?.close()
+  await service?.close()
+  if (dir) await removeFolder(dir)
+})
+
+/** A browser of its own with a passkey authenticator (a device): its page. */
+async function device(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ locale: 'en-GB' })
+  const page = await context.newPage()
+  // Only who is signed in matters: the editor's code stays unloaded.
+  await page.route('**/_publishing/editor/**', (route) => route.abort())
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('WebAuthn.enable')
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  })
+  return page
+}
+
+/** Makes a passkey on `page` by the invitation (or reset) `link`, and waits to be signed in. */
+async function takeUp(page: Page, link: string, fill?: { name: string; email?: string }) {
+  await page.goto(link)
+  if (fill) {
+    await page.getByLabel('Your name').fill(fill.name)
+    if (fill.email) await page.getByLabel('Your work e-mail address').fill(fill.email)
+  }
+  await page.getByRole('button', { name: 'Create passkey' }).click()
+  await page.waitForURL(`${CMS}/admin/**`)
+}
+
+const me = (page: Page) =>
+  page.evaluate(async () => {
+    const response = await fetch('/api/me')
+    return response.ok ? ((await response.json()) as { email: string; roles: string[] }) : null
+  })
+
+test('a person with a lost passkey gets back in after an administrator’s reset, as the same person', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  const first = await firstAdministratorInvitation(service.database, 'anna@bank.example')
+  if (!first) throw new Error('no first administrator’s link')
+  const admin = await device(browser)
+  await takeUp(admin, `${CMS}/invitation#${first.token}`, {
+    name: 'Anna Admin',
+    email: 'anna@bank.example',
+  })
+
+  // Anna invites Ada, who signs up on her phone.
+  await admin.goto(`${CMS}/people`)
+  await admin.getByLabel('E-mail address').fill('ada@bank.example')
+  const invite = admin.locator('form[data-action="/api/people/invite"]')
+  await invite.getByRole('button', { name: 'Make an invitation link' }).click()
+  await expect(admin.locator('#status')).toContainText('/invitation#')
+  const phone = await device(browser)
+  await takeUp(phone, String(await admin.locator('#status').textContent()), { name: 'Ada Author' })
+
+  // Ada's "Your sign-in": her passkey, named by keyboard; the page passes axe-core.
+  await phone.goto(`${CMS}/me/sign-in`)
+  await expect(phone.getByRole('heading', { level: 1 })).toHaveText('Your sign-in')
+  await expect(phone.getByRole('heading', { name: 'Passkey without a name' })).toBeVisible()
+  await phone.getByLabel('New name').fill('Old phone')
+  await phone.getByLabel('New name').press('Enter')
+  await expect(phone.getByRole('heading', { name: 'Old phone' })).toBeVisible()
+  expect(await axeViolations(phone)).toEqual([])
+
+  // The phone is lost. Anna resets Ada's sign-in on /people, by keyboard.
+  await admin.goto(`${CMS}/people`)
+  expect(await axeViolations(admin)).toEqual([])
+  const adaRow = admin.locator('li', { has: admin.getByRole('heading', { name: /Ada Author/ }) })
+  await expect(adaRow).toContainText('1 passkey')
+  await adaRow.getByRole('button', { name: 'Reset sign-in' }).focus()
+  await admin.keyboard.press('Enter')
+  await expect(admin.locator('#status')).toContainText('/invitation#')
+  const link = String(await admin.locator('#status').textContent())
+
+  // Whoever holds the old phone is signed out, and its passkey no longer signs in.
+  expect(await me(phone)).toBeNull()
+  await phone.goto(`${CMS}/sign-in`)
+  await phone.getByRole('button', { name: 'Sign in with a passkey' }).click()
+  await expect(phone.locator('#status')).toContainText('this passkey is not known here')
+
+  // On her new phone Ada takes the link up: no name asked, she is who she was.
+  const newPhone = await device(browser)
+  await newPhone.goto(link)
+  await expect(newPhone.getByText('An administrator has reset your sign-in')).toBeVisible()
+  await expect(newPhone.getByLabel('Your name')).toBeHidden()
+  expect(await axeViolations(newPhone)).toEqual([])
+  await takeUp(newPhone, link)
+  expect(await me(newPhone)).toMatchObject({ email: 'ada@bank.example', roles: ['author'] })
+
+  // One Ada on /people, with her new passkey; the trail keeps her history under one address.
+  await admin.goto(`${CMS}/people`)
+  await expect(admin.getByRole('heading', { name: /Ada Author/ })).toHaveCount(1)
+  await expect(adaRow).toContainText('1 passkey')
+  await admin.goto(`${CMS}/audit`)
+  const rows = await admin
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+    )
+  const of = (action: string) =>
+    rows.filter((row) => row[3] === action && row[4] === 'ada@bank.example')
+  expect(of('sign-in').length).toBe(2)
+  expect(of('sign-in-reset')[0]?.[2]).toBe('anna@bank.example')
+  expect(of('passkey-rename')[0]?.[2]).toBe('ada@bank.example')
+  expect(of('passkey-add')[0]?.[6]).toContain('reset link')
+})
