@@ -118,6 +118,9 @@ describe('a way back in', () => {
     const start = await lastId()
     const cookie = await session(ada.email)
     expect((await addPasskey(cookie, ada.email, 'Work laptop')).statusCode).toBe(200)
+    // A minute later: passkeys are listed oldest first (one added at the same instant would
+    // be ordered by its random id).
+    later(1)
     expect((await addPasskey(cookie, ada.email, 'New phone')).statusCode).toBe(200)
     const keys = await listed(cookie)
     expect(keys.map((key) => key.name)).toEqual(['Work laptop', 'New phone'])
