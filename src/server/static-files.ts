@@ -45,6 +45,8 @@ export interface StaticResponse {
   status: number
   headers: Record<string, string>
   body?: Readable
+  /** A redirect to the page an address moved to (its Location is final), not to a folder. */
+  moved?: boolean
 }
 
 interface Found {
@@ -318,7 +320,7 @@ export function createStaticHandler(root: string, policy: SitePolicy = EMPTY_POL
     if (pathname.includes('\0')) return plain(400)
     // A moved address answers with the page's, with every page's headers.
     const moved = await movedTo(pathname)
-    if (moved) return plain(REDIRECT_STATUS, { location: moved })
+    if (moved) return { ...plain(REDIRECT_STATUS, { location: moved }), moved: true }
     const found = await resolve(pathname)
     if (found && 'redirect' in found) return plain(301, { location: found.redirect })
     if (found) return send(found, 200, method, headers, https)

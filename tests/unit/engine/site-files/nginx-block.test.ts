@@ -173,7 +173,7 @@ describe.skipIf(!nginxInstalled())('the nginx block on a site of its own', () =>
     }
   })
 
-  it('answers a moved address 301 to the page, on the site, with the pages\' headers, as npm start does', async () => {
+  it("answers a moved address 301 to the page, on the site, with the pages' headers, as npm start does", async () => {
     const moves: [string, string][] = [
       ['/blog/old-title/', '/blog/new-title/'],
       ['/blog/old-title', '/blog/new-title/'],
@@ -182,10 +182,7 @@ describe.skipIf(!nginxInstalled())('the nginx block on a site of its own', () =>
     for (const [from, to] of moves) {
       // A Host of another site must not take the visitor there.
       const request = rawRequest('GET', from, { host: 'evil.example' })
-      const [ours, theirs] = await Promise.all([
-        sendRaw(sitePort, request),
-        sendRaw(port, request),
-      ])
+      const [ours, theirs] = await Promise.all([sendRaw(sitePort, request), sendRaw(port, request)])
       for (const [answer, who] of [
         [ours, 'npm start'],
         [theirs, 'nginx'],
