@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto'
 import { readdir, readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
+import { locate } from '../content/collections'
 import { type ContentProblem, ContentValidationError, formatProblem } from '../content/errors'
 import { formatContentFile } from '../content/file-format'
 import { createFileStore, listContentFiles, parseContentFile } from '../content/file-store'
@@ -22,6 +23,7 @@ import type { SiteContent } from '../content/site-content'
 import type { ContentSource } from '../content/source'
 import { generatedImageDirOf } from '../shared/images'
 import { OutsideFolderError, removeInside, writeInside } from './inside-folder'
+import { keepPostAddress } from './keep-address'
 import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from './paths'
 import { drawingProblem } from './svg'
 
@@ -291,11 +293,23 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
   async function normalise(file: string, raw: string): Promise<string> {
     const parsed = parseContentFile(file, raw)
     if ('problem' in parsed) return raw
-    const data = withoutEmptyFields(parsed.document.data)
-    if (!isRecord(data)) return raw
-    const formatted = formatContentFile(file, data)
+    const pruned = withoutEmptyFields(parsed.document.data)
+    if (!isRecord(pruned)) return raw
     const original = await readFile(join(contentDir, file), 'utf8').catch(() => null)
+    const data =
+      locate(file)?.collection.name === 'blogPost' ? postFields(pruned, original) : pruned
+    const formatted = formatContentFile(file, data)
     return original === null ? formatted : rewriteKeepingFormat(file, original, formatted)
+  }
+
+  /** A post's fields with its address kept, or moved with a redirect (see ./keep-address). */
+  function postFields(sent: Record<string, unknown>, original: string | null) {
+    const stored = original === null ? null : parseContentFile('post.md', original)
+    const storedData =
+      stored && !('problem' in stored) && isRecord(stored.document.data)
+        ? stored.document.data
+        : null
+    return keepPostAddress(sent, storedData)
   }
 
   /**
@@ -308,7 +322,11 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
       const file = storeFileOf(path)
       const pruned = withoutEmptyFields(data)
       if (!isRecord(pruned)) throw new CmsRequestError(`expected the fields of ${path}`)
-      changes.set(file, formatContentFile(file, pruned))
+      const fields =
+        locate(file)?.collection.name === 'blogPost'
+          ? postFields(pruned, await readFile(join(contentDir, file), 'utf8').catch(() => null))
+          : pruned
+      changes.set(file, formatContentFile(file, fields))
     }
     const loaded = await loadChanged(changes)
     const storeFiles = [...changes.keys()]

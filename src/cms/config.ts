@@ -158,7 +158,7 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
     label: 'Blog posts',
     labelSingular: 'Blog post',
     description:
-      'Each post is written in one language (its "language" field); its address comes from its title.',
+      'Each post is written in one language (its "language" field). Its address (/blog/ and its "slug") is made from the title when the post is first saved and kept when the title changes; changing it moves the post, and the old address leads to the new one.',
     root: 'blog/posts',
     types: ['blogPost'],
     markdown: true,

@@ -120,7 +120,7 @@ export function toField(name: string, schema: z.ZodType, options: FieldOptions):
   const { schema: inner, required, default: fallback, meta } = unwrap(schema)
   const def = defOf(inner)
   const field: CmsField = { name, label: labelOf(name), widget: 'string' }
-  if (!required) field.required = false
+  if (!required || meta.filledOnSave) field.required = false
   if (fallback !== undefined && !(Array.isArray(fallback) && fallback.length === 0)) {
     field.default = fallback
   }

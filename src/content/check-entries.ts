@@ -1,7 +1,6 @@
 /**
  * Checks across the entries of the store: every specified page (docs/routes.md) exists in every
- * language with its twins, no two entries publish one address, and references name entries
- * that exist.
+ * language with its twins, and references name entries that exist (addresses: ./addresses.ts).
  */
 import { LANGUAGES, type Language } from '../shared/languages'
 import { SPEC_PAGES } from '../shared/spec-routes'
@@ -66,23 +65,6 @@ export function checkPresence(present: PresentEntry[], problems: ContentProblem[
         message: `expected a ${language} twin at ${twin}; every page exists in every language`,
       })
     }
-  }
-}
-
-/** No two entries publish the same address (blog slugs come from titles and may collide). */
-export function checkUniquePaths(entries: ContentEntry[], problems: ContentProblem[]): void {
-  const owners = new Map<string, string>()
-  for (const entry of entries) {
-    const path = entry.routed ? `/${entry.language}${entry.originalPath}` : entry.originalPath
-    const owner = owners.get(path)
-    if (owner && owner !== entry.file) {
-      problems.push({
-        file: entry.file,
-        field: entry.collection === 'blogPost' ? 'title' : '',
-        message: `expected a unique address; ${owner} already publishes ${path}`,
-      })
-    }
-    owners.set(path, entry.file)
   }
 }
 

@@ -4,7 +4,6 @@
  */
 import type { z } from 'zod'
 import { LANGUAGES, type Language } from '../shared/languages'
-import { slugify } from '../shared/slug'
 import type { TemplateName } from '../shared/types'
 import type { CollectionName } from './schema/collection-name'
 import * as schemas from './schema/entries'
@@ -131,7 +130,8 @@ const COLLECTIONS: Record<CollectionName, Collection> = {
     name: 'blogPost',
     schema: schemas.blogPost,
     twin: false,
-    path: (_name, data) => `/blog/${slugify(String(data.title ?? ''))}/`,
+    // The post's own address field, never its title: a new title keeps the address.
+    path: (_name, data) => `/blog/${String(data.slug ?? '')}/`,
     template: () => 'blog-post',
   },
   blogCategory: {

@@ -5,12 +5,8 @@
  * to entries that do not exist.
  */
 import { LANGUAGES, type Language } from '../shared/languages'
-import {
-  checkPresence,
-  checkReferences,
-  checkUniquePaths,
-  type PresentEntry,
-} from './check-entries'
+import { checkUniquePaths, collectRedirects, followMoves } from './addresses'
+import { checkPresence, checkReferences, type PresentEntry } from './check-entries'
 import { checkFormPages, checkImages, checkLinks } from './check-links'
 import { KNOWN_FILES, layoutFile, locate } from './collections'
 import { ContentValidationError } from './errors'
@@ -123,6 +119,10 @@ export async function loadContent(
   attachRates(entries, rates, problems)
   checkPresence(present, problems)
   checkUniquePaths(entries, problems)
+  const redirects = collectRedirects(entries, problems)
+  // Links to an earlier address lead to the page where it moved (and are valid links).
+  for (const entry of entries) followMoves(entry.data, redirects)
+  for (const language of LANGUAGES) followMoves(layouts[language], redirects)
   checkReferences(entries, present, problems)
   checkLinks(layouts, entries, publishedPaths, problems)
   checkFormPages(forms, publishedPaths, problems)
@@ -137,5 +137,6 @@ export async function loadContent(
     forms,
     rates,
     entries,
+    redirects,
   }
 }

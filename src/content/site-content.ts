@@ -1,6 +1,7 @@
 /** The validated site content: what loading the store gives the build, entry by entry. */
 import type { z } from 'zod'
 import type { Language } from '../shared/languages'
+import type { Redirect } from '../shared/redirects'
 import type { SiteSettings, TemplateName } from '../shared/types'
 import type { FormsContent } from './forms'
 import type { RatesContent } from './rates'
@@ -25,6 +26,12 @@ export interface ContentEntry {
   data: { title?: string; description?: string; [field: string]: unknown }
 }
 
+/** A move the store records, with where it is written down (for the build's own checks). */
+export interface RecordedRedirect extends Redirect {
+  file: string
+  field: string
+}
+
 export interface SiteContent {
   settings: SiteSettings
   layouts: Record<Language, LayoutContent>
@@ -34,4 +41,6 @@ export interface SiteContent {
   /** The ECB's and the card networks' exchange rates (`exchange-rates/`). */
   rates: RatesContent
   entries: ContentEntry[]
+  /** The moves the entries record (`redirectFrom`), from each earlier address to the entry's. */
+  redirects: RecordedRedirect[]
 }

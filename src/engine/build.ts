@@ -32,7 +32,7 @@ import { pagesOfFiles } from './pages/preview-pages'
 import { type StructuredDataContext, structuredData } from './pages/structured-data'
 import { writeDocuments } from './pdf/documents'
 import { openPdfWriter } from './pdf/writer'
-import { createRouteTable } from './routes'
+import { createRouteTable, refuseRedirectsOverPages } from './routes'
 import { openSearchCollector } from './search/collect'
 import { rssFeeds } from './site-files/feeds'
 import { writeHostConfiguration } from './site-files/host-config'
@@ -251,6 +251,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const { cardsWritten } = (images as PromiseFulfilledResult<PreparedImages>).value
   const bundled = (bundledResult as PromiseFulfilledResult<Bundle>).value
   const routes = createRouteTable(content)
+  refuseRedirectsOverPages(content.redirects, routes, config.contentDir)
   step('content and bundle')
 
   const queries = createStaticQueries(content)
@@ -396,7 +397,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   const precached = await measure('service worker', () =>
     writeServiceWorker(staged, bundled.serviceWorkerSource),
   )
-  await writeHostConfiguration(stage, config.tracking)
+  await writeHostConfiguration(stage, config.tracking, content.redirects)
   // The drawings' twins (the bundles brought theirs; pages and data get none, see compress.ts).
   await measure('compression: drawings', () => compressHashedFiles(stage, config.cacheDir))
   step('compression')

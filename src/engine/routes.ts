@@ -3,7 +3,8 @@
  * Spec pages under `/en/` and `/de/`, `/` (the English home, not redirected), the
  * language-neutral `/blog/` and the per-language 404 pages with their match paths.
  */
-import type { SiteContent } from '../content/site-content'
+import { ContentValidationError } from '../content/errors'
+import type { RecordedRedirect, SiteContent } from '../content/site-content'
 import { DEFAULT_LANGUAGE, IGNORED_PATHS, LANGUAGES, type Language } from '../shared/languages'
 import { notFoundMatchPath } from '../shared/paths'
 import type { LanguageContext, TemplateName } from '../shared/types'
@@ -111,4 +112,25 @@ export function languageContext(page: BuildPage): LanguageContext {
     originalPath: page.originalPath,
     ignoredPaths: IGNORED_PATHS,
   }
+}
+
+/**
+ * The build's own pages (the blog's later archive pages, a category's) are no entries, so the
+ * content's check cannot see them: a move recorded onto one of them is refused here, as the
+ * content's problems are.
+ */
+export function refuseRedirectsOverPages(
+  redirects: readonly RecordedRedirect[],
+  pages: readonly BuildPage[],
+  contentDir?: string,
+): void {
+  const paths = new Set(pages.map((page) => page.route.path))
+  const problems = redirects
+    .filter((redirect) => paths.has(redirect.from))
+    .map((redirect) => ({
+      file: redirect.file,
+      field: redirect.field,
+      message: `expected an address no page has; the build publishes a page at ${redirect.from}`,
+    }))
+  if (problems.length > 0) throw new ContentValidationError(problems, contentDir)
 }

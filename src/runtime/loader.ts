@@ -109,7 +109,9 @@ export function createLoader<Template>(options: LoaderOptions<Template>): Loader
       const { status, body } = await fetchJson(url)
       const verdict = pageDataVerdict(status, hasPath(body), attempt)
       if (verdict === 'success' && hasPath(body)) {
+        // A moved address's data is the page's (the server redirected it): known under both.
         pages.set(path, body)
+        pages.set(normalizePath(body.path), body)
         return { kind: 'success', page: body }
       }
       if (verdict === 'not-found') return { kind: 'not-found' }

@@ -98,6 +98,12 @@ export function createRouter<Template>(options: RouterOptions<Template>): Router
       if (id !== navigationId) return
       if (outcome.kind === 'failed') return fullLoad(url, failMode)
       if (serverHash !== null && serverHash !== options.buildHash) return fullLoad(url, failMode)
+      // A moved page: its old address's data redirected to the page's, whose address is shown.
+      const movedTo = outcome.notFound ? null : movedPath(url.pathname, outcome.page.path)
+      if (movedTo) {
+        url.pathname = movedTo
+        if (mode === 'pop') window.history.replaceState(window.history.state, '', url.href)
+      }
       if (mode !== 'pop') {
         saveScroll()
         currentKey = newKey()
@@ -176,6 +182,14 @@ export function createRouter<Template>(options: RouterOptions<Template>): Router
       options.prefetcher?.stop()
     },
   }
+}
+
+/**
+ * The address to show for a page whose data answered for another (the server redirected an
+ * address the page moved from), or null when it is the address asked for.
+ */
+export function movedPath(requested: string, pagePath: string): string | null {
+  return normalizePath(requested) === normalizePath(pagePath) ? null : normalizePath(pagePath)
 }
 
 /**

@@ -336,7 +336,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       request.headers,
       request.protocol === 'https',
     )
-    if (response.status === 301 && target.ok) {
+    if (response.status === 301 && target.ok && !response.moved) {
       response.headers.location = slashRedirect(target)
     }
     reply.code(response.status).headers(response.headers)

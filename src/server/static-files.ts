@@ -4,7 +4,8 @@
  * request and kept in memory (pages and data: the build writes no twins of its own), the
  * headers of `src/shared/http-headers.ts` for each kind of file (the policy the site was built
  * with, from its `_headers.json`), ETags with 304 answers, and the 404 page of the address's
- * language for unknown paths (German under `/de/`, English elsewhere) with status 404. The
+ * language for unknown paths (German under `/de/`, English elsewhere) with status 404, and a
+ * 301 to the page's address for an address it moved from (`_redirects.json`). The
  * hosts' configuration files (`/_headers`, `/_headers.json`) and dot files are not served.
  */
 import { createReadStream } from 'node:fs'
@@ -26,6 +27,13 @@ import {
   TEXT_EXTENSIONS,
 } from '../shared/http-headers'
 import { notFoundPathFor } from '../shared/paths'
+import {
+  isSiteRedirect,
+  REDIRECT_STATUS,
+  REDIRECTS_TABLE_FILE,
+  type Redirect,
+  redirectLookup,
+} from '../shared/redirects'
 import { encodePath } from './request-path'
 
 /** The cache policy of a request path (see `CACHE_CONTROL`). */
@@ -37,6 +45,8 @@ export interface StaticResponse {
   status: number
   headers: Record<string, string>
   body?: Readable
+  /** A redirect to the page an address moved to (its Location is final), not to a folder. */
+  moved?: boolean
 }
 
 interface Found {
@@ -117,6 +127,21 @@ export async function readSitePolicy(
     if (options.required)
       throw new Error(`${file} is missing: build the site first (npm run build)`)
     return EMPTY_POLICY
+  }
+}
+
+/**
+ * The moved addresses of a built site (its `_redirects.json`); none for a folder without one
+ * (a site built before addresses could move). An entry that is not a move between two paths of
+ * the site is not served: a redirect never leaves the site.
+ */
+export async function readSiteRedirects(root: string): Promise<Redirect[]> {
+  try {
+    const table = JSON.parse(await readFile(join(root, REDIRECTS_TABLE_FILE), 'utf8')) as unknown
+    return Array.isArray(table) ? table.filter(isSiteRedirect) : []
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
   }
 }
 
@@ -203,6 +228,12 @@ export function createStaticHandler(root: string, policy: SitePolicy = EMPTY_POL
   const rootWithSep = root.endsWith(sep) ? root : `${root}${sep}`
   const headersOf = (path: string, https: boolean) =>
     responseHeaders(responseKind(path), policy, { https })
+  // Read once, on the first request: the table belongs to the site in this folder.
+  let moves: Promise<(pathname: string) => string | undefined> | undefined
+  const movedTo = (pathname: string) => {
+    moves ??= readSiteRedirects(root).then(redirectLookup)
+    return moves.then((lookup) => lookup(pathname))
+  }
 
   /** The file for a request path, or a redirect to the slash-terminated folder. */
   async function resolve(pathname: string): Promise<Found | { redirect: string } | undefined> {
@@ -287,6 +318,9 @@ export function createStaticHandler(root: string, policy: SitePolicy = EMPTY_POL
       headers: { ...headersOf('/', https), ...extra },
     })
     if (pathname.includes('\0')) return plain(400)
+    // A moved address answers with the page's, with every page's headers.
+    const moved = await movedTo(pathname)
+    if (moved) return { ...plain(REDIRECT_STATUS, { location: moved }), moved: true }
     const found = await resolve(pathname)
     if (found && 'redirect' in found) return plain(301, { location: found.redirect })
     if (found) return send(found, 200, method, headers, https)

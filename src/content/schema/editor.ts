@@ -13,6 +13,11 @@ export interface EditorMeta {
   reference?: CollectionName
   /** Shown under the field: what belongs in it. */
   hint?: string
+  /**
+   * Required in the store, but the editor may leave it empty: the editor's backend fills it
+   * when it saves (a post's address, from its title when the post is created).
+   */
+  filledOnSave?: boolean
 }
 
 export const editorMeta = z.registry<EditorMeta>()

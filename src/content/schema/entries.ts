@@ -4,7 +4,18 @@ import type { ConsentTexts } from '../../shared/consent'
 import { TEXT_LANGUAGES } from '../../shared/languages'
 import type { SearchTexts, SiteSettings, UiStrings } from '../../shared/types'
 import { editorMeta } from './editor'
-import { href, image, isoDate, link, markdown, reference, slug, text } from './fields'
+import {
+  href,
+  image,
+  isoDate,
+  link,
+  markdown,
+  postSlug,
+  redirectFrom,
+  reference,
+  slug,
+  text,
+} from './fields'
 import type { Same } from './same'
 import { ICONS, sections } from './sections'
 
@@ -214,6 +225,9 @@ const pageBase = {
   intro: text('the introduction', 2000),
 }
 
+/** The fields of every entry with a page of its own: its earlier addresses. */
+const movable = { redirectFrom }
+
 /**
  * A page built from sections: home, about, careers, press, forms and their success pages. A
  * page for customers abroad is written in their language and says so, so that the page marks
@@ -230,6 +244,7 @@ export const page = z.strictObject({
     })
     .optional(),
   sections: sections.default([]),
+  ...movable,
 })
 
 const faqItems = z
@@ -249,6 +264,7 @@ export const service = z.strictObject({
   regulatory: markdown('the regulatory notes'),
   faq: faqItems,
   sections: sections.default([]),
+  ...movable,
 })
 
 export const caseStudy = z.strictObject({
@@ -261,11 +277,13 @@ export const caseStudy = z.strictObject({
   challenge: markdown('the starting point'),
   solution: markdown('the solution'),
   sections: sections.default([]),
+  ...movable,
 })
 
 export const supportCategory = z.strictObject({
   ...pageBase,
   order: z.number({ error: 'expected the position in the list as a number' }).int(),
+  ...movable,
 })
 
 /** A partner's support page: where its customers get help, how to complain, how to reach the bank. */
@@ -281,6 +299,7 @@ export const supportClient = z.strictObject({
   complaints: markdown('how to complain'),
   contactBank: markdown('how to reach the bank'),
   faq: faqItems.optional(),
+  ...movable,
 })
 
 export const customerInformation = z.strictObject({
@@ -308,6 +327,7 @@ export const customerInformation = z.strictObject({
       }),
     )
     .min(1, { error: 'expected at least one document' }),
+  ...movable,
 })
 
 /** Imprint, privacy policy, terms of use, accessibility statement. */
@@ -315,6 +335,7 @@ export const legalPage = z.strictObject({
   ...pageBase,
   updated: isoDate('the date of the last change'),
   body: markdown('the legal text'),
+  ...movable,
 })
 
 export const study = z.strictObject({
@@ -332,6 +353,7 @@ export const study = z.strictObject({
       .string()
       .regex(/^\/documents\/[\w./-]+\.pdf$/, { error: 'expected a PDF under /documents/' }),
   }),
+  ...movable,
 })
 
 export const EMPLOYMENT_TYPES = [
@@ -366,6 +388,7 @@ export const jobPosting = z.strictObject({
     .optional(),
   body: markdown('the job description'),
   applyEmail: email,
+  ...movable,
 })
 
 export const pressRelease = z.strictObject({
@@ -373,12 +396,15 @@ export const pressRelease = z.strictObject({
   description: pageBase.description,
   date: isoDate('the release date'),
   body: markdown('the press release'),
+  ...movable,
 })
 
 const languageField = z.enum(['en', 'de'], { error: 'expected the language of the post: en or de' })
 
 export const blogPost = z.strictObject({
   title: text('the post title', 120),
+  slug: postSlug,
+  redirectFrom,
   description: text('the meta description', 300),
   language: languageField,
   date: isoDate('the publication date'),

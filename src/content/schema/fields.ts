@@ -80,6 +80,35 @@ export const slug = (what: string) =>
     error: `expected ${what} in lowercase letters, digits and hyphens`,
   })
 
+/**
+ * A blog post's address, `/blog/{slug}/`: set once, when the post is first saved (from its
+ * title, unless the editor types one), and never changed by a later title.
+ */
+export const postSlug = slug("the post's address (its slug)").register(editorMeta, {
+  filledOnSave: true,
+  hint: "The post's address: /blog/ and this. Filled from the title when the post is first saved, then kept when the title changes. Change it only to move the post: the old address then leads here. · Die Adresse des Beitrags: /blog/ und dieser Teil. Beim ersten Speichern aus dem Titel gebildet und danach behalten, auch wenn sich der Titel ändert. Nur ändern, um den Beitrag umzuziehen: Die alte Adresse führt dann hierher.",
+})
+
+/** A site address a visitor may still have: `/en/old-name/`, `/blog/old-title/`. */
+export const sitePath = z
+  .string({ error: 'expected an earlier address as text, e.g. /blog/old-title/' })
+  .trim()
+  .regex(/^\/(?:[a-z0-9]+(?:-[a-z0-9]+)*\/)+$/, {
+    error:
+      'expected an address of this site in lowercase letters, digits and hyphens, between slashes, e.g. /blog/old-title/',
+  })
+
+/**
+ * Earlier addresses of an entry: each answers with a permanent redirect (301) to the entry's
+ * address, and links to one lead to the entry.
+ */
+export const redirectFrom = z
+  .array(sitePath, { error: 'expected a list of earlier addresses' })
+  .register(editorMeta, {
+    hint: 'Earlier addresses of this page, e.g. /blog/old-title/: each leads here with a permanent redirect. Added by itself when the address changes; remove one only if nobody may still have it. · Frühere Adressen dieser Seite, z. B. /blog/alter-titel/: Jede leitet dauerhaft hierher um. Wird beim Ändern der Adresse von selbst ergänzt; nur entfernen, wenn sie niemand mehr haben kann.',
+  })
+  .optional()
+
 /** The name (file name) of an entry of another content type; checked when the store loads. */
 export const reference = (collection: CollectionName, what: string) =>
   slug(what).register(editorMeta, { reference: collection, hint: `${hintOf(what)}.` })

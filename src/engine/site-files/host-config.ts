@@ -2,7 +2,8 @@
  * The headers of `src/shared/http-headers.ts`, written for the ways the built site is served:
  * `_headers.json` (the policy the site was built with, read by `npm start` and by
  * `npm run nginx-config`) and `_headers` for static hosts that read one (Netlify, Cloudflare
- * Pages); nginx's server block is nginx-block.ts's.
+ * Pages); the moved addresses as `_redirects.json` (for `npm start` and nginx-config) and
+ * `_redirects` (static hosts); nginx's server block is nginx-block.ts's.
  */
 import { createHash } from 'node:crypto'
 import { writeFile } from 'node:fs/promises'
@@ -16,6 +17,13 @@ import {
 } from '../../shared/http-headers'
 import { HASHED_IMAGES_DIR } from '../../shared/images'
 import { RATES_HISTORY_DIR } from '../../shared/rates/history'
+import {
+  HOST_REDIRECTS_FILE,
+  REDIRECT_STATUS,
+  REDIRECTS_TABLE_FILE,
+  type Redirect,
+  redirectRules,
+} from '../../shared/redirects'
 import { SEARCH_ROOT } from '../../shared/search/format'
 import { INLINE_BLOCKS } from '../pages/html-document'
 
@@ -84,14 +92,32 @@ export function hostHeadersFile(policy: SitePolicy): string {
   ].join('\n')}\n`
 }
 
+/**
+ * `_redirects` of Netlify and Cloudflare Pages: each earlier address, with and without its
+ * trailing slash, and its page data, to the page's (both hosts send the rule's status and a
+ * `Location` of the path as written: a move stays on the site).
+ */
+export function hostRedirectsFile(redirects: readonly Redirect[]): string {
+  return `${[
+    '# Moved addresses (redirectFrom in the content), for static hosts that read this file.',
+    '# Written by the build; do not edit.',
+    ...redirectRules(redirects).map(([from, to]) => `${from}  ${to}  ${REDIRECT_STATUS}`),
+  ].join('\n')}\n`
+}
+
+/** The headers' policy and the moved addresses, in the files each way of serving reads. */
 export async function writeHostConfiguration(
   outDir: string,
   tracking: TrackingIds,
+  redirects: readonly Redirect[] = [],
 ): Promise<SitePolicy> {
   const policy = sitePolicy(tracking)
+  const table = redirects.map(({ from, to }) => ({ from, to }))
   await Promise.all([
     writeFile(join(outDir, SITE_POLICY_FILE), `${JSON.stringify(policy, null, 2)}\n`),
     writeFile(join(outDir, HOST_HEADERS_FILE), hostHeadersFile(policy)),
+    writeFile(join(outDir, REDIRECTS_TABLE_FILE), `${JSON.stringify(table, null, 2)}\n`),
+    writeFile(join(outDir, HOST_REDIRECTS_FILE), hostRedirectsFile(table)),
   ])
   return policy
 }

@@ -15,6 +15,7 @@ import {
 import { HASHED_IMAGES_DIR } from '../../shared/images'
 import { LANGUAGES } from '../../shared/languages'
 import { RATES_HISTORY_DIR } from '../../shared/rates/history'
+import { REDIRECT_STATUS, type Redirect, redirectRules } from '../../shared/redirects'
 import { SEARCH_ROOT } from '../../shared/search/format'
 import { headerName } from './host-config'
 
@@ -35,6 +36,8 @@ export interface NginxOptions {
    * `libnginx-mod-http-brotli-filter` (compression per request); without, gzip alone.
    */
   brotli?: boolean
+  /** The site's moved addresses (its `_redirects.json`): each answers 301 to the page's. */
+  redirects?: readonly Redirect[]
 }
 
 /** Where `npm run serve:api` listens by default (`PORT`, `HOST`: 8080 on this host). */
@@ -125,6 +128,17 @@ export function nginxConfig(policy: SitePolicy, options: NginxOptions): string {
   const types = Object.entries(CONTENT_TYPES)
     .map(([extension, type]) => `    ${quote(type)} ${extension.slice(1)};`)
     .join('\n')
+  // Exact locations win over every prefix; `absolute_redirect off` keeps Location a path of
+  // the site, whatever Host the request named.
+  const moves = redirectRules(options.redirects ?? [])
+    .map(
+      ([from, to]) => `
+  location = ${quote(from)} {
+    return ${REDIRECT_STATUS} ${quote(to)};
+${headersOf('page')}
+  }`,
+    )
+    .join('')
   const notFound = LANGUAGES.slice(1)
     .map(
       (language) => `
@@ -242,7 +256,7 @@ ${headersOf('page')}
 ${headersOf('page')}
   }
 ${notFound}
-
+${moves ? `\n  # Moved addresses (redirectFrom in the content): the page's address now, permanently.${moves}\n` : ''}
   # The hosts' configuration files and dot files are not part of the site.
   location ~ ^/(_|\\.(?!well-known/)) {
     return 404;

@@ -111,14 +111,14 @@ describe('references and addresses', () => {
     )
   })
 
-  it('reports two posts whose titles give the same address', async () => {
+  it('reports two posts whose address fields give the same address', async () => {
     const documents = store()
     documents.set('blog/posts/a.md', blogPostEntry('Instant payments', 'regulation'))
     documents.set('blog/posts/b.md', blogPostEntry('Instant Payments!', 'regulation', 'de'))
     expect(await problemsOf(documents)).toEqual([
       {
         file: 'blog/posts/b.md',
-        field: 'title',
+        field: 'slug',
         message:
           'expected a unique address; blog/posts/a.md already publishes /blog/instant-payments/',
       },

@@ -20,6 +20,7 @@ async function blogWith(en: number, de: number) {
     const day = String(1 + ((index * 7) % 28)).padStart(2, '0')
     documents.set(`blog/posts/post-${index}.md`, {
       title: `Post ${index} ${language}`,
+      slug: `post-${index}-${language}`,
       description: `Post number ${index}, written in ${language}.`,
       language,
       date: `2026-${String(1 + (index % 12)).padStart(2, '0')}-${day}`,

@@ -232,8 +232,15 @@ describe('build', () => {
       last.get(path) ??
       last.get(path.replace(`search/en/${newVersion}/`, `search/en/${lastVersion}/`))
     // Made anew by every build: the worker with its precache list (and its twins), the hosts'
-    // headers, the site's id.
-    const everyBuild = new Set(['sw.js', '_headers', '_headers.json', '.pages'])
+    // headers and redirects, the site's id.
+    const everyBuild = new Set([
+      'sw.js',
+      '_headers',
+      '_headers.json',
+      '_redirects',
+      '_redirects.json',
+      '.pages',
+    ])
     const copied: string[] = []
     let linked = 0
     for (const [path, { ino, bytes }] of next) {

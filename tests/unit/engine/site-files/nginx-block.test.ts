@@ -18,6 +18,7 @@ import {
   SITE_POLICY_FILE,
   type SitePolicy,
 } from '../../../../src/shared/http-headers'
+import { REDIRECTS_TABLE_FILE } from '../../../../src/shared/redirects'
 import { freePorts } from '../../../support/free-port'
 import { type NginxServer, nginxInstalled, startNginx } from '../../../support/nginx'
 import { type RawAnswer, rawRequest, sendRaw } from '../../../support/raw-http'
@@ -32,6 +33,10 @@ const POLICY: SitePolicy = {
 /** A site as the build lays it out: pages in folders, each language's 404 page twice. */
 const SITE: Record<string, string> = {
   [SITE_POLICY_FILE]: JSON.stringify(POLICY),
+  // A post moved on purpose: its earlier address leads to the new one.
+  [REDIRECTS_TABLE_FILE]: JSON.stringify([{ from: '/blog/old-title/', to: '/blog/new-title/' }]),
+  'blog/new-title/index.html': '<html lang="en">the post</html>',
+  'page-data/blog/new-title/page-data.json': '{"path":"/blog/new-title/"}',
   'index.html': '<html lang="en">home</html>',
   'en/index.html': '<html lang="en">start</html>',
   // Larger than a thousand bytes: a thousand one-byte ranges of it are a thousand parts.
@@ -166,6 +171,30 @@ describe.skipIf(!nginxInstalled())('the nginx block on a site of its own', () =>
       for (const socket of held) socket.destroy()
       await new Promise((done) => hung.close(done))
     }
+  })
+
+  it("answers a moved address 301 to the page, on the site, with the pages' headers, as npm start does", async () => {
+    const moves: [string, string][] = [
+      ['/blog/old-title/', '/blog/new-title/'],
+      ['/blog/old-title', '/blog/new-title/'],
+      ['/page-data/blog/old-title/page-data.json', '/page-data/blog/new-title/page-data.json'],
+    ]
+    for (const [from, to] of moves) {
+      // A Host of another site must not take the visitor there.
+      const request = rawRequest('GET', from, { host: 'evil.example' })
+      const [ours, theirs] = await Promise.all([sendRaw(sitePort, request), sendRaw(port, request)])
+      for (const [answer, who] of [
+        [ours, 'npm start'],
+        [theirs, 'nginx'],
+      ] as const) {
+        expect(answer.status, `${who} ${from}`).toBe(301)
+        expect(answer.headers.location, `${who} ${from}`).toBe(to)
+        expectPageHeaders(answer, `${who} ${from}`)
+      }
+    }
+    // The page itself and an address that never moved answer as before.
+    expect((await sendRaw(port, rawRequest('GET', '/blog/new-title/'))).status).toBe(200)
+    expect((await sendRaw(port, rawRequest('GET', '/blog/other-title/'))).status).toBe(404)
   })
 
   it('serves no page at an address npm start refuses: an encoded slash, an empty or dot segment', async () => {

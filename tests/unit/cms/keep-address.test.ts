@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { keepPostAddress } from '../../../src/cms/keep-address'
+
+describe("a post's address as a save leaves it", () => {
+  it('is made from the title when the post is first saved, right after the title', () => {
+    const saved = keepPostAddress({ title: 'Über Gebühren & Co.', body: 'x' }, null)
+    expect(saved).toEqual({
+      title: 'Über Gebühren & Co.',
+      slug: 'ueber-gebuehren-and-co',
+      body: 'x',
+    })
+    expect(Object.keys(saved)).toEqual(['title', 'slug', 'body'])
+  })
+
+  it('takes the address an editor types for a new post', () => {
+    expect(keepPostAddress({ title: 'Fees', slug: 'card-fees' }, null).slug).toBe('card-fees')
+  })
+
+  it('is kept when the title changes, or the field is sent empty', () => {
+    const stored = { title: 'How we tset', slug: 'how-we-tset' }
+    expect(keepPostAddress({ title: 'How we test', slug: 'how-we-tset' }, stored)).toEqual({
+      title: 'How we test',
+      slug: 'how-we-tset',
+    })
+    expect(keepPostAddress({ title: 'How we test' }, stored).slug).toBe('how-we-tset')
+  })
+
+  it("keeps a stored post's address from its title when it had no field yet", () => {
+    expect(keepPostAddress({ title: 'New title' }, { title: 'Old title' }).slug).toBe('old-title')
+  })
+
+  it('records a deliberate change as a move, and a move back takes it out', () => {
+    const stored = { title: 'T', slug: 'old' }
+    const moved = keepPostAddress({ title: 'T', slug: 'new' }, stored)
+    expect(moved).toEqual({ title: 'T', slug: 'new', redirectFrom: ['/blog/old/'] })
+    expect(
+      keepPostAddress({ title: 'T', slug: 'new', redirectFrom: ['/blog/old/'] }, stored),
+    ).toEqual(moved)
+    expect(
+      keepPostAddress(
+        { title: 'T', slug: 'old', redirectFrom: ['/blog/old/'] },
+        { title: 'T', slug: 'new', redirectFrom: ['/blog/old/'] },
+      ),
+    ).toEqual({ title: 'T', slug: 'old', redirectFrom: ['/blog/new/'] })
+  })
+})
