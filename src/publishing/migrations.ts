@@ -6,7 +6,11 @@
 import type { MigrationSet } from '../database/migrations'
 import { AUDIT_KEYS_MIGRATION, AUDIT_MIGRATION } from './audit/trail'
 import { NOTICES_MIGRATION } from './notices/notices'
-import { PASSKEYS_MIGRATION, SIGN_IN_RESETS_MIGRATION } from './people/passkeys'
+import {
+  PASSKEYS_MIGRATION,
+  RESET_GRANTS_MIGRATION,
+  SIGN_IN_RESETS_MIGRATION,
+} from './people/passkeys'
 import {
   PEOPLE_MIGRATION,
   PROVIDER_ACCOUNTS_MIGRATION,
@@ -42,6 +46,7 @@ export const PUBLISHING_MIGRATIONS: MigrationSet = {
     ROLLBACK_REQUESTS_MIGRATION,
     FIRST_RELEASE_MIGRATION,
     SIGN_IN_RESETS_MIGRATION,
+    RESET_GRANTS_MIGRATION,
   ],
   table: 'publishing_migrations',
   lock: 727275,

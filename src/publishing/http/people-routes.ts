@@ -162,7 +162,7 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
     if (!person) return
     try {
       const email = normalEmail(String(bodyOf(request).email ?? ''))
-      const { decision, link } = await resetSignIn(database, person, email, clock())
+      const { decision, link, waiting } = await resetSignIn(database, person, email, clock())
       if (!decision.allowed || !link) {
         return refuse(reply, 403, decision.allowed ? 'Refused.' : decision.reason)
       }
@@ -170,6 +170,8 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
         email,
         link: `${service.settings.url}/invitation#${link.token}`,
         expiresAt: link.expiresAt.toISOString(),
+        // The approving roles, back only once a second administrator confirms them.
+        waiting: waiting ?? [],
       }
     } catch (error) {
       if (error instanceof PeopleError) return refuse(reply, 422, error.message)

@@ -130,7 +130,7 @@ export const MANAGE_TEXTS = {
       n === 0 ? 'no passkey: cannot sign in' : n === 1 ? '1 passkey' : `${n} passkeys`,
     resetSignIn: 'Reset sign-in',
     resetHint:
-      'For someone who lost their passkey: removes their passkeys, ends their sessions and makes a new link, valid once for 72 hours, to send them. They keep their roles and history.',
+      'For someone who lost their passkey: removes their passkeys, ends their sessions and makes a new link, valid once for 72 hours, to send them. They keep their history; their roles that approve or publish wait for a second administrator’s confirmation, as a new grant does.',
     endSessions: 'End all sessions',
     sessionsEnded: (n: number) => (n === 1 ? '1 session ended.' : `${n} sessions ended.`),
     invite: 'Invite someone',
@@ -285,7 +285,7 @@ export const MANAGE_TEXTS = {
       n === 0 ? 'kein Passkey: kann sich nicht anmelden' : n === 1 ? '1 Passkey' : `${n} Passkeys`,
     resetSignIn: 'Anmeldung zurücksetzen',
     resetHint:
-      'Für jemanden, der seinen Passkey verloren hat: entfernt die Passkeys der Person, beendet ihre Sitzungen und erzeugt einen neuen Link, einmal 72 Stunden lang gültig, den Sie ihr schicken. Rollen und Verlauf bleiben erhalten.',
+      'Für jemanden, der seinen Passkey verloren hat: entfernt die Passkeys der Person, beendet ihre Sitzungen und erzeugt einen neuen Link, einmal 72 Stunden lang gültig, den Sie ihr schicken. Der Verlauf bleibt erhalten; Rollen, die freigeben oder veröffentlichen, warten wie eine neue Berechtigung auf die Bestätigung einer zweiten Administratorin oder eines zweiten Administrators.',
     endSessions: 'Alle Sitzungen beenden',
     sessionsEnded: (n: number) => (n === 1 ? '1 Sitzung beendet.' : `${n} Sitzungen beendet.`),
     invite: 'Jemanden einladen',

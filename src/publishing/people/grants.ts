@@ -44,7 +44,7 @@ export interface Grant {
   roles: readonly Role[]
   proposedBy: string
   proposedAt: string
-  via: 'invitation' | 'role-change'
+  via: 'invitation' | 'role-change' | 'reset'
   state: GrantState
   /** The administrator who confirmed it; `null` while it waits or took effect unconfirmed. */
   confirmedBy: string | null

@@ -55,6 +55,20 @@ export const SIGN_IN_RESETS_MIGRATION = {
   ],
 }
 
+/**
+ * A reset's approving roles wait for a second administrator, as a grant of its own (`via`
+ * `reset`): whoever holds the reset link cannot approve or publish in the person's name on one
+ * administrator's word.
+ */
+export const RESET_GRANTS_MIGRATION = {
+  id: '0019-reset-grants',
+  statements: [
+    'ALTER TABLE role_grants DROP CONSTRAINT role_grants_via_check',
+    `ALTER TABLE role_grants ADD CONSTRAINT role_grants_via_check
+       CHECK (via IN ('invitation', 'role-change', 'reset'))`,
+  ],
+}
+
 /** How long a ceremony's challenge stands. */
 export const CEREMONY_MS = 5 * 60_000
 

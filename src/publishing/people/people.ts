@@ -197,7 +197,7 @@ const sameRoles = (a: readonly Role[], b: readonly Role[]) =>
   inOrder(a).join() === inOrder(b).join()
 
 /** How many administrators can sign in: counted before a grant, to know if it waits. */
-async function administratorCount(tx: Queryable): Promise<number> {
+export async function administratorCount(tx: Queryable): Promise<number> {
   const [row] = await tx.query<{ n: string | number }>(
     `SELECT count(*) AS n FROM people
      WHERE 'administrator' = ANY (roles) AND disabled_at IS NULL`,
@@ -218,7 +218,7 @@ export interface ProposedGrant {
  * (`grantNeedsConfirmation`), else in effect unconfirmed. The caller gives the person the
  * roles when it is in effect.
  */
-async function proposeGrant(
+export async function proposeGrant(
   tx: Queryable,
   grant: { email: string; roles: Role[]; by: string; via: Grant['via'] },
   /** The administrators who could sign in before this decision (`administratorCount`). */

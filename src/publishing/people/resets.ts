@@ -8,8 +8,10 @@
  */
 import type { Database } from '../../database/database'
 import { appendAudit } from '../audit/trail'
+import { approvingRoles } from './grants'
 import type { NewPasskey } from './passkeys'
 import {
+  administratorCount,
   hashToken,
   INVITATION_MS,
   InvitationReplacedError,
@@ -18,9 +20,10 @@ import {
   PEOPLE_LOCK,
   PeopleError,
   type PersonRow,
+  proposeGrant,
   toPerson,
 } from './people'
-import type { Person } from './roles'
+import type { Person, Role } from './roles'
 import {
   otherAdministrators,
   passkeyRef,
@@ -46,7 +49,7 @@ export async function resetSignIn(
   person: Person,
   email: string,
   now: Date = new Date(),
-): Promise<{ decision: SignInDecision; link?: ResetLink }> {
+): Promise<{ decision: SignInDecision; link?: ResetLink; waiting?: Role[] }> {
   const address = normalEmail(email)
   return database.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [PEOPLE_LOCK])
@@ -105,10 +108,29 @@ export async function resetSignIn(
     const token = newToken()
     const expiresAt = new Date(now.getTime() + INVITATION_MS)
     const { roles } = toPerson(target)
+    // Whoever takes the link up holds the person's roles: the approving ones wait for a second
+    // administrator, as a grant does (in effect at once, unconfirmed, where only one can sign
+    // in). The administrator who reset the sign-in may not confirm it.
+    const approving = approvingRoles(roles)
+    const grant =
+      approving.length > 0
+        ? await proposeGrant(
+            tx,
+            { email: address, roles: approving, by: person.email, via: 'reset' },
+            // Those who could sign in and confirm it: not the person whose passkeys just went.
+            (await administratorCount(tx)) - (roles.includes('administrator') ? 1 : 0),
+            now,
+          )
+        : undefined
+    const kept =
+      grant?.state === 'pending' ? roles.filter((role) => !approving.includes(role)) : roles
+    if (kept !== roles) {
+      await tx.query('UPDATE people SET roles = $2 WHERE email = $1', [address, kept])
+    }
     await tx.query(
       `INSERT INTO invitations (token_hash, email, roles, invited_by, created_at, expires_at, reset)
        VALUES ($1, $2, $3, $4, $5, $6, true)`,
-      [hashToken(token), address, roles, person.email, now.toISOString(), expiresAt.toISOString()],
+      [hashToken(token), address, kept, person.email, now.toISOString(), expiresAt.toISOString()],
     )
     await appendAudit(
       tx,
@@ -121,14 +143,22 @@ export async function resetSignIn(
             .map((passkey) => ({ passkey: passkeyRef(passkey.id), name: passkey.name }))
             .sort((a, b) => a.passkey.localeCompare(b.passkey)),
           sessionsEnded: sessions.length,
-          rolesKept: roles,
+          rolesKept:
+            grant?.state === 'pending' ? roles.filter((role) => !approving.includes(role)) : roles,
+          ...(grant
+            ? { grant: grant.id, rolesWaiting: grant.state === 'pending' ? approving : [] }
+            : {}),
           linkExpires: expiresAt.toISOString(),
         },
       },
       now,
       tx,
     )
-    return { decision, link: { token, expiresAt } }
+    return {
+      decision,
+      link: { token, expiresAt },
+      waiting: grant?.state === 'pending' ? approving : [],
+    }
   })
 }
 

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readAudit, verifyAudit } from '../../../src/publishing/audit/trail'
 import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http/app'
-import { listPeople, startSession } from '../../../src/publishing/people/people'
+import { listGrants, listPeople, startSession } from '../../../src/publishing/people/people'
 import type { PublishingService } from '../../../src/publishing/service'
 import { Passkey } from '../../support/passkey'
 import { addPeople, person } from '../../support/people'
@@ -266,7 +266,7 @@ describe('a way back in', () => {
     ])
   })
 
-  it('an administrator resets a lost passkey: the same person comes back, roles and history kept', async () => {
+  it('an administrator resets a lost passkey: the same person comes back, history kept, approving roles once a second administrator confirms', async () => {
     // Ada's history before: a choice she made, under her address.
     const before = await session(ada.email)
     expect((await post(before, '/api/me/notices', { notices: 'off' })).statusCode).toBe(200)
@@ -292,6 +292,9 @@ describe('a way back in', () => {
 
     const reset = await post(annas, '/api/people/reset-sign-in', { email: ada.email })
     expect(reset.statusCode).toBe(200)
+    // Whoever holds the link holds Ada's roles: the reviewer's waits for a second
+    // administrator, as a grant does (Anna's word alone would let her approve as Ada).
+    expect(reset.json().waiting).toEqual(['reviewer'])
     const token = String(reset.json().link).split('#')[1] ?? ''
     expect(await me(before)).toBe(401)
     expect(await signIn(passkeys[ada.email]?.[0] as Passkey)).toBe(401)
@@ -301,7 +304,7 @@ describe('a way back in', () => {
     expect(invited.json().error).toMatch(/reset their sign-in/)
 
     const about = await post(undefined, '/invitation/about', { token })
-    expect(about.json()).toEqual({ first: false, roles: ['author', 'reviewer'], reset: true })
+    expect(about.json()).toEqual({ first: false, roles: ['author'], reset: true })
     const options = await post(undefined, '/invitation/options', { token })
     expect(options.statusCode).toBe(200)
     const newKey = Passkey.create()
@@ -312,6 +315,16 @@ describe('a way back in', () => {
     })
     expect(accepted.statusCode).toBe(200)
     const cookie = String(accepted.headers['set-cookie']).split(';')[0] ?? ''
+    expect((await get(cookie, '/api/me')).json()).toMatchObject({ roles: ['author'] })
+    // Not confirmed by the administrator who reset her; by the other, and then it is back.
+    const [grant] = (await listGrants(service.database, now)).filter(
+      (waiting) => waiting.email === ada.email && waiting.via === 'reset',
+    )
+    expect(grant).toMatchObject({ roles: ['reviewer'], proposedBy: anna.email, state: 'pending' })
+    const byAnna = await post(annas, '/api/people/grants/confirm', { id: grant?.id })
+    expect(byAnna.statusCode).toBe(403)
+    const bobs = await session(bob.email)
+    expect((await post(bobs, '/api/people/grants/confirm', { id: grant?.id })).statusCode).toBe(200)
     const back = await get(cookie, '/api/me')
     expect(back.json()).toMatchObject({ email: ada.email, roles: ['author', 'reviewer'] })
     expect(back.json().notices).toBe(false)
@@ -332,13 +345,21 @@ describe('a way back in', () => {
       'wrong-origin',
       // The invitation refused (422), recorded by the HTTP layer as every other refusal.
       'request',
+      // Anna may not confirm the grant she proposed by resetting.
+      'own-grant',
     ])
     const resetEntry = entries.find((entry) => entry.action === 'sign-in-reset')
     expect(resetEntry).toMatchObject({ actor: anna.email, subject: ada.email })
     expect(resetEntry?.details).toMatchObject({
       passkeysRemoved: [expect.objectContaining({ name: 'Work laptop' })],
       sessionsEnded: expect.any(Number),
-      rolesKept: ['author', 'reviewer'],
+      rolesKept: ['author'],
+      rolesWaiting: ['reviewer'],
+    })
+    expect(entries.find((entry) => entry.action === 'grant-confirm')).toMatchObject({
+      actor: bob.email,
+      subject: ada.email,
+      details: { roles: ['reviewer'], proposedBy: anna.email, was: 'pending' },
     })
     expect(entries.find((entry) => entry.action === 'passkey-add')).toMatchObject({
       actor: ada.email,
@@ -366,6 +387,14 @@ describe('a way back in', () => {
     expect((await addPasskey(bobs, bob.email, 'Bobs Schlüssel')).statusCode).toBe(200)
     const reset = await post(bobs, '/api/people/reset-sign-in', { email: anna.email })
     expect(reset.statusCode).toBe(200)
+    // Bob is the only administrator who could confirm her roles, and he reset her: they stay
+    // in effect, unconfirmed (an alert fires while they are), as a grant made by the only one.
+    expect(reset.json().waiting).toEqual([])
+    const annaNow = (await listPeople(service.database)).find((p) => p.email === anna.email)
+    expect(annaNow?.roles).toContain('administrator')
+    expect(
+      (await listGrants(service.database, now)).filter((grant) => grant.email === anna.email),
+    ).toMatchObject([{ via: 'reset', awaiting: 'unconfirmed' }])
     // A second reset replaces the first link, which says so.
     const again = await post(bobs, '/api/people/reset-sign-in', { email: anna.email })
     const first = String(reset.json().link).split('#')[1] ?? ''
