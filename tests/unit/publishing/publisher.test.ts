@@ -95,6 +95,16 @@ function makePublisher(build: (config: BuildConfig) => Promise<BuildReport>) {
   })
 }
 const useRealBuild = () => makePublisher(buildSite)
+/** A publisher whose publications stay here: the remote's main and the service's part ways. */
+const notPushing = () =>
+  new Publisher({
+    database,
+    repo,
+    drafts,
+    releases,
+    remote: { url: remote.gitDir, branch: 'main', push: false },
+    clock,
+  })
 
 beforeEach(async () => {
   dir = await temporaryFolder('publishing-releases-')
@@ -299,14 +309,7 @@ describe('publishing the real site', () => {
 
   it('names as taken in only what the remote changed, not publications it lacks', async () => {
     // Published commits are not pushed here: the remote lacks the service's publication.
-    publisher = new Publisher({
-      database,
-      repo,
-      drafts,
-      releases,
-      remote: { url: remote.gitDir, branch: 'main', push: false },
-      clock,
-    })
+    publisher = notPushing()
     await approved('Ours, not pushed')
     await publisher.publish(paul, 'pages/about')
     await remote.commit({
@@ -329,14 +332,7 @@ describe('publishing the real site', () => {
 
   it('refuses to publish when the remote changed the same lines, naming the file', async () => {
     // Published commits are not pushed here: the remote's main and ours part ways.
-    publisher = new Publisher({
-      database,
-      repo,
-      drafts,
-      releases,
-      remote: { url: remote.gitDir, branch: 'main', push: false },
-      clock,
-    })
+    publisher = notPushing()
     await approved('Ours')
     await publisher.publish(paul, 'pages/about')
     await remote.commit({
