@@ -48,6 +48,17 @@ export async function ensureBase(): Promise<void> {
   }
 }
 
+/** `podman build` as both images are built: Docker's format, the host's network, our base. */
+const BUILD_ON_BASE = [
+  'build',
+  '--format',
+  'docker',
+  '--network',
+  'host',
+  '--build-arg',
+  `BASE=${BASE_IMAGE}`,
+]
+
 /**
  * Builds the stand-in for `docker.io/library/postgres:15` that deploy/kubernetes/postgres.yaml
  * names (CI reaches no registry): Debian's PostgreSQL 15 on the same base.
@@ -56,16 +67,10 @@ export async function buildPostgresStandIn(): Promise<void> {
   await ensureBase()
   const folder = join(ROOT, 'tests', 'containers', 'postgres')
   await podman(
-    [
-      'build',
-      '--format',
-      'docker',
-      '--network',
-      'host',
-      '--build-arg',
-      `BASE=${BASE_IMAGE}`,
-    ].concat(['-t', POSTGRES_IMAGE, '-f', join(folder, 'Containerfile'), folder]),
-    { timeoutMs: 600_000 },
+    [...BUILD_ON_BASE, '-t', POSTGRES_IMAGE, '-f', join(folder, 'Containerfile'), folder],
+    {
+      timeoutMs: 600_000,
+    },
   )
 }
 
@@ -80,13 +85,7 @@ export async function buildImage(): Promise<{ seconds: number; bytes: number }> 
   const revision = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' })
   await podman(
     [
-      'build',
-      '--format',
-      'docker',
-      '--network',
-      'host',
-      '--build-arg',
-      `BASE=${BASE_IMAGE}`,
+      ...BUILD_ON_BASE,
       '--build-arg',
       `REVISION=${revision.stdout.trim() || 'unknown'}`,
       ...(cafile && cafile !== 'null' && existsSync(cafile)
