@@ -57,7 +57,7 @@ function vitest(name: string, args: string[] = []): Counts & { code: number } {
       name: string
       status: string
       message?: string
-      assertionResults?: { fullName: string; status: string }[]
+      assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[]
     }[]
   }>(file)
   // A crash before any report counts as one failure, never as silence.
@@ -67,7 +67,9 @@ function vitest(name: string, args: string[] = []): Counts & { code: number } {
   for (const result of report.testResults ?? []) {
     const where = relative(process.cwd(), result.name)
     const failedTests = (result.assertionResults ?? []).filter((test) => test.status === 'failed')
-    for (const test of failedTests) failures.push(`${where} > ${test.fullName}`)
+    for (const test of failedTests) {
+      failures.push(`${where} > ${test.fullName}${reason(test.failureMessages?.[0])}`)
+    }
     // A file that failed before its tests ran (an import, a hook) has no failed test to name.
     if (result.status === 'failed' && failedTests.length === 0) {
       failures.push(`${where}: ${(result.message ?? 'failed').split('\n')[0]}`)
@@ -80,6 +82,23 @@ function vitest(name: string, args: string[] = []): Counts & { code: number } {
     failures,
     code,
   }
+}
+
+/** The first lines of a failure's message, indented under its name: CI's log keeps only its end. */
+function reason(message: string | undefined): string {
+  if (!message) return ''
+  const lines = message
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes are stripped
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+  const stack = (line: string) => line.startsWith('at ')
+  const said = lines.filter((line) => !stack(line)).slice(0, 3)
+  const where = lines.find((line) => stack(line) && !line.includes('node_modules'))
+  return [...said, ...(where ? [where] : [])]
+    .map((line) => `\n      ${line.slice(0, 200)}`)
+    .join('')
 }
 
 interface PlaywrightSuite {

@@ -159,7 +159,7 @@ describe.skipIf(missing)(
       expect(publisher.status).toBe(200)
       // Its checkpoint cannot go on from a tip the newer version tagged.
       await expect
-        .poll(() => JSON.stringify(service?.logged(50)), { timeout: 20_000 })
+        .poll(() => JSON.stringify(service?.logged(50)), { timeout: 60_000 })
         .toMatch(/records no anchor/)
       expect(await service.stop()).toBe(0)
       const errors = service.logged(50).map((entry) => JSON.stringify(entry))
