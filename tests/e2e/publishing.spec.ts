@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { type Browser, expect, type Page, type Request, test } from '@playwright/test'
 import { ROOT } from '../../src/engine/config'
 import type { GitRepository } from '../../src/publishing/git/repository'
+import { AUDIT_TEXTS } from '../../src/publishing/pages/texts'
 import { MAIN } from '../../src/publishing/workflow/drafts'
 import { seedBuildCache } from '../support/build-cache'
 import { freePorts } from '../support/free-port'
@@ -344,6 +345,8 @@ test('a reviewer reads the change field by field, in English and German, and app
     .filter({ hasText: 'pages/about' })
     .getByRole('button', { name: 'Discard' })
     .click()
+  // Discarding asks first.
+  await ada.getByRole('dialog').getByRole('button', { name: 'Yes, go ahead' }).click()
   await expect(ada.locator('ul.changes > li').filter({ hasText: 'pages/about' })).toHaveCount(0)
 })
 
@@ -361,11 +364,20 @@ test('a publisher rolls back to the earlier release, at once', async () => {
   await expect(releases.first().getByRole('button')).toHaveCount(0)
   await expect(releases.nth(1)).not.toContainText('(live)')
   await expect(releases.nth(1)).toContainText('Published by paul@bank.example')
-  // One step back a publisher may take alone, as an emergency, marked as such.
-  await releases
+  // One step back a publisher may take alone, as an emergency, marked as such. It asks first:
+  // Cancel (which has the focus) leaves the live site as it is.
+  const rollBack = releases
     .nth(1)
     .getByRole('button', { name: 'Roll back to this release now (emergency)' })
-    .click()
+  await rollBack.click()
+  const question = paul.getByRole('dialog', { name: 'Are you sure?' })
+  await expect(question).toContainText('Roll the live site back to the release of')
+  await expect(question.getByRole('button', { name: 'Cancel' })).toBeFocused()
+  await paul.keyboard.press('Enter')
+  await expect(question).toBeHidden()
+  expect(await aboutTitle()).toBe('About us, revised')
+  await rollBack.click()
+  await question.getByRole('button', { name: 'Yes, go ahead' }).click()
   await expect.poll(aboutTitle, { timeout: 10_000 }).toBe('About the bank of banks')
   // The page reloads itself once the answer comes (after the rollback is anchored in git): a
   // navigation of the test's own would race with it.
@@ -484,9 +496,13 @@ test('a deletion and an image from the media library wait for approval, and take
 
   // The reviewer sees both on the page of changes, the image itself too, and approves them.
   await rita.goto(`${CMS}/changes`)
+  // A draft is named by its entry's title, its id below it.
   const deletion = rita.locator('li', {
-    has: rita.getByRole('heading', { name: /jobPosting\/working-student-data \(deletion\)/ }),
+    has: rita.getByRole('heading', {
+      name: /^Working Student Data Analytics \(f\/m\/d\) \(deletion\)/,
+    }),
   })
+  await expect(deletion.locator('.draft-id')).toHaveText('jobPosting/working-student-data')
   const image = rita.locator('li', {
     has: rita.getByRole('heading', { name: /media\/branch-office\.png/ }),
   })
@@ -513,11 +529,13 @@ test('a deletion and an image from the media library wait for approval, and take
 
   // The publisher publishes each: the posting is gone from the site, the image is served.
   await paul.goto(`${CMS}/changes`)
-  for (const name of [/jobPosting\/working-student-data/, /media\/branch-office\.png/]) {
+  for (const name of [/Working Student Data Analytics/, /media\/branch-office\.png/]) {
     await paul
       .locator('li', { has: paul.getByRole('heading', { name }) })
       .getByRole('button', { name: 'Publish now' })
       .click()
+    // Publishing asks first.
+    await paul.getByRole('dialog').getByRole('button', { name: 'Yes, go ahead' }).click()
     // Published, the page reloads without it; refused, the page says why (shown if it fails).
     await expect
       .poll(
@@ -539,7 +557,8 @@ test('the administrator finds every step in the audit trail, its chain intact, i
   const { admin } = people
   await admin.goto(`${CMS}/audit`)
   await expect(admin.getByText(/The chain of \d+ entries is intact/)).toBeVisible()
-  const actions = await admin.locator('tbody tr td:nth-child(4)').allTextContents()
+  // Each action in the administrator's words, not the trail's codes.
+  const actions = await admin.locator('tbody td[data-label="What"]').allTextContents()
   // At phone width the page does not scroll sideways: the table scrolls in its own region.
   await admin.setViewportSize({ width: 375, height: 800 })
   expect(
@@ -571,7 +590,7 @@ test('the administrator finds every step in the audit trail, its chain intact, i
   // Signing out from the start page ends the session: the service's pages ask to sign in
   // (in the browser's language now, English here, as no one is signed in).
   await admin.goto(`${CMS}/sign-in`)
-  await admin.getByRole('button', { name: 'Abmelden' }).click()
+  await admin.getByRole('banner').getByRole('button', { name: 'Abmelden' }).click()
   await expect(admin.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible()
   await admin.goto(`${CMS}/audit`)
   expect(new URL(admin.url()).pathname).toBe('/sign-in')
@@ -588,7 +607,7 @@ test('the administrator finds every step in the audit trail, its chain intact, i
     'schedule',
     'schedule-cancel',
     'schedule-fired',
-  ]) {
-    expect(actions).toContain(action)
+  ] as const) {
+    expect(actions).toContain(AUDIT_TEXTS.en.actions[action])
   }
 })

@@ -1,10 +1,45 @@
 /**
  * The management pages' script: each `form[data-action]` posts its fields as JSON; the answer
- * is shown in the status line (an invitation's link in full, to copy), or the page reloads.
+ * is shown in the status line (an invitation's link in full, to copy), or the page reloads,
+ * and the status line then says what was done (`data-done`). A form with `data-confirm` asks
+ * that question first, in the screen's dialog (`#confirm`), and is sent only on Yes.
  */
 import { statusLine } from './post'
 
-const status = statusLine()
+/** A screen without a status line of its own (the audit trail) gets one at the end of `main`. */
+function status(): HTMLElement {
+  if (!document.getElementById('status')) {
+    const line = document.createElement('div')
+    line.id = 'status'
+    line.setAttribute('role', 'status')
+    ;(document.querySelector('main') ?? document.body).append(line)
+  }
+  return statusLine()
+}
+
+/** What a form did, kept across its reload to be said on the reloaded screen. */
+const DONE_KEY = 'publishing-done'
+const done = sessionStorage.getItem(DONE_KEY)
+if (done) {
+  sessionStorage.removeItem(DONE_KEY)
+  // After the screen is read: a status line filled at once is not always announced.
+  setTimeout(() => {
+    status().textContent = done
+  }, 100)
+}
+
+/** Asks the form's question in the screen's dialog; whether the person said yes. */
+function confirmed(question: string): Promise<boolean> {
+  const dialog = document.getElementById('confirm')
+  if (!(dialog instanceof HTMLDialogElement)) return Promise.resolve(window.confirm(question))
+  const text = dialog.querySelector('#confirm-text')
+  if (text) text.textContent = question
+  dialog.returnValue = ''
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'yes'), { once: true })
+    dialog.showModal()
+  })
+}
 
 /** A form's fields as the service takes them: `roles` always a list, where the form has any. */
 function fieldsOf(form: HTMLFormElement): Record<string, unknown> {
@@ -23,6 +58,8 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form[data-action]
   const buttons = form.querySelectorAll('button')
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
+    const question = form.dataset.confirm
+    if (question && !(await confirmed(question))) return
     const fields = fieldsOf(form)
     // One request at a time from a form: a second press waits for the answer.
     for (const button of buttons) button.disabled = true
@@ -33,30 +70,33 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form[data-action]
     }).catch(() => undefined)
     for (const button of buttons) button.disabled = false
     if (!response) {
-      status.textContent = status.dataset.offline || 'The service did not answer.'
+      status().textContent = status().dataset.offline || 'The service did not answer.'
       return
     }
     const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>
     if (!response.ok) {
-      status.textContent = String(answer.error || response.statusText)
+      status().textContent = String(answer.error || response.statusText)
       // 409: what the page shows is not what is there now; one press shows the new version.
       if (response.status === 409 && form.hasAttribute('data-reload')) {
         const reload = document.createElement('button')
         reload.type = 'button'
         reload.className = 'secondary'
-        reload.textContent = status.dataset.reload || 'Show the new version'
+        reload.textContent = status().dataset.reload || 'Show the new version'
         reload.addEventListener('click', () => location.reload())
-        status.append(' ', reload)
+        status().append(' ', reload)
         reload.focus()
       }
       return
     }
     const shown = form.dataset.show
     if (shown && answer[shown]) {
-      status.textContent = String(answer[shown])
+      status().textContent = String(answer[shown])
       return
     }
-    if (form.hasAttribute('data-reload')) location.reload()
+    if (form.hasAttribute('data-reload')) {
+      if (form.dataset.done) sessionStorage.setItem(DONE_KEY, form.dataset.done)
+      location.reload()
+    }
   })
   // The buttons come disabled: pressed before this script ran, a form would be sent as a
   // plain GET of the page and nothing would happen.

@@ -2,18 +2,25 @@
  * The service's own scripts and stylesheet (`src/publishing/browser/`), made servable: each
  * script bundled by Rolldown into one minified classic script (the pages load them with
  * `defer`, and the editor's page its start script before Decap's, so none is a module), the
- * stylesheet minified by Lightning CSS. Made in memory, once per process, when first asked
+ * stylesheet minified by Lightning CSS after the site's design tokens and Inter's faces
+ * (`src/site/styles/`), so the screens look as the site does and change with it. Made in memory, once per process, when first asked
  * for (or at start, when the service bundles the editor then): about a third of a second, and
  * the service's start does not wait for it.
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { THEME_COLOR } from '../../shared/constants'
 
 /** Where the browser's code is, in the project. */
 export const BROWSER_SOURCE = 'src/publishing/browser'
 /** The scripts the pages load, by the name they are served under (`<name>.js`). */
 const SCRIPTS = ['sign-in', 'manage', 'passkeys', 'editor-start'] as const
 const STYLESHEET = 'service.css'
+/** The site's stylesheets the service's stands on: its tokens, and Inter's faces. */
+const SITE_STYLES = 'src/site/styles'
+/** Inter's files, as the site's fonts.css names them, and where the service serves them. */
+const FONT_PACKAGE = '@fontsource-variable/inter/files/'
+export const FONT_PATH = '/_publishing/fonts/'
 /** The names the service serves them under. */
 export const SERVICE_FILE_NAMES: ReadonlySet<string> = new Set([
   ...SCRIPTS.map((name) => `${name}.js`),
@@ -31,7 +38,7 @@ const made = new Map<string, Promise<ReadonlyMap<string, ServiceFile>>>()
 export function serviceFiles(root: string): Promise<ReadonlyMap<string, ServiceFile>> {
   let files = made.get(root)
   if (!files) {
-    files = makeServiceFiles(join(root, BROWSER_SOURCE))
+    files = makeServiceFiles(root)
     made.set(root, files)
     // A failure is not kept: the next request tries again.
     files.catch(() => made.delete(root))
@@ -39,7 +46,8 @@ export function serviceFiles(root: string): Promise<ReadonlyMap<string, ServiceF
   return files
 }
 
-async function makeServiceFiles(dir: string): Promise<ReadonlyMap<string, ServiceFile>> {
+async function makeServiceFiles(root: string): Promise<ReadonlyMap<string, ServiceFile>> {
+  const dir = join(root, BROWSER_SOURCE)
   const [{ build }, { transform }] = await Promise.all([import('rolldown'), import('lightningcss')])
   const scripts = await Promise.all(
     SCRIPTS.map(async (name): Promise<[string, ServiceFile]> => {
@@ -55,9 +63,25 @@ async function makeServiceFiles(dir: string): Promise<ReadonlyMap<string, Servic
       return [`${name}.js`, { body: chunk.code, type: 'text/javascript; charset=utf-8' }]
     }),
   )
+  const [tokens = '', fonts = '', own = ''] = await Promise.all(
+    [
+      join(root, SITE_STYLES, 'tokens.css'),
+      join(root, SITE_STYLES, 'fonts.css'),
+      join(dir, STYLESHEET),
+    ].map((file) => readFile(file, 'utf8')),
+  )
   const css = transform({
     filename: STYLESHEET,
-    code: await readFile(join(dir, STYLESHEET)),
+    code: Buffer.from(
+      [
+        // The site writes its brand colour into each page's head; the service's policy allows
+        // no inline style, so it is part of the stylesheet here.
+        `:root { --color-brand: ${THEME_COLOR}; }`,
+        tokens,
+        fonts.replaceAll(FONT_PACKAGE, FONT_PATH),
+        own,
+      ].join('\n'),
+    ),
     minify: true,
   })
   return new Map([

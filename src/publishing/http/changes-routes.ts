@@ -5,10 +5,13 @@
  * whatever the page offered; a refusal the rules did not record is recorded here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { type ChangedFile, changesPage, releasesPage, schedulesPage } from '../pages/manage'
+import { waitingFor } from '../notices/waiting'
+import { type ChangedFile, changesPage } from '../pages/changes'
+import { releasesPage } from '../pages/releases'
 import { releasesView } from '../pages/releases-view'
+import { schedulesPage } from '../pages/schedules'
 import type { EditorLanguage, Person } from '../people/roles'
-import { compareFile } from '../review/compare'
+import { compareFile, entryTitle } from '../review/compare'
 import { type DraftView, RefusedError } from '../workflow/drafts'
 import { mayRequestRollback } from '../workflow/four-eyes'
 import { RollbackRequestError } from '../workflow/publisher'
@@ -17,7 +20,7 @@ import { refusal, unrecorded } from './editor-api'
 import { IMAGE_POLICY } from './policy'
 import { IMAGE_TYPES } from './previews'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
-import { waitingCount } from './waiting'
+import { viewerOf } from './waiting'
 
 /** Files a reviewer reads field by field: entries. */
 const CONTENT_FILE = /\.(ya?ml|md)$/i
@@ -66,7 +69,13 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
           : draft.adds.includes(path)
             ? 'added'
             : 'changed'
-        if (kind === 'deleted') return { path, kind }
+        if (kind === 'deleted') {
+          const title = entryTitle(
+            path,
+            CONTENT_FILE.test(path) ? await textAt(draft.base, path) : null,
+          )
+          return { path, kind, ...(title ? { title } : {}) }
+        }
         if (CONTENT_FILE.test(path)) {
           const [before, after] = await Promise.all([
             kind === 'added' ? null : textAt(draft.base, path),
@@ -87,9 +96,15 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
       if (draft) drafts.push(draft)
     }
     const listed = await Promise.all(
-      drafts.map(async (draft) => ({ draft, files: await filesOf(draft, person.language) })),
+      drafts.map(async (draft) => {
+        const files = await filesOf(draft, person.language)
+        const title = files.map((file) => file.review?.title ?? file.title).find(Boolean)
+        return { draft, files, title }
+      }),
     )
-    return reply.type(HTML_TYPE).send(changesPage(person, listed))
+    return reply
+      .type(HTML_TYPE)
+      .send(changesPage({ person, waiting: waitingFor(person, drafts) }, listed))
   })
   /** An image as a draft has it, for the reviewer to see: never run, only shown. */
   app.get<{ Querystring: { id?: string; path?: string } }>(
@@ -177,10 +192,9 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
       if (draft?.status === 'pending_publish') ready.push(draft)
     }
     const soon = berlinLocal(new Date(clock().getTime() + 3_600_000))
-    const waiting = await waitingCount(service, person)
     return reply
       .type(HTML_TYPE)
-      .send(schedulesPage(person.language, { ready, schedules, soon, waiting }))
+      .send(schedulesPage(await viewerOf(service, person), { ready, schedules, soon }))
   })
   app.post('/api/schedules', async (request, reply) => {
     const person = await signedIn(request)
@@ -240,8 +254,7 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
       requests,
       previous && writers ? { folder: previous, writers } : null,
     )
-    const waiting = await waitingCount(service, person)
-    return reply.type(HTML_TYPE).send(releasesPage(person.language, view, waiting))
+    return reply.type(HTML_TYPE).send(releasesPage(await viewerOf(service, person), view))
   })
   app.post('/api/releases/rollback', async (request, reply) => {
     const person = await signedIn(request)

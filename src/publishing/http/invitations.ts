@@ -6,7 +6,7 @@
  * administrators' decision as it stands (`acceptInvitation`).
  */
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
-import { invitationPage } from '../pages/service-pages'
+import { invitationPage } from '../pages/sign-in'
 import { languageOf, PAGE_TEXTS } from '../pages/texts'
 import {
   PasskeyError,

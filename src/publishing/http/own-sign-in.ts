@@ -24,7 +24,7 @@ import {
 } from '../people/sign-in-keys'
 import { mayAddPasskey, type SignInDecision } from '../people/sign-in-rules'
 import { bodyOf, cookieOf, HTML_TYPE, type HttpContext, refuse, SESSION_COOKIE } from './requests'
-import { waitingCount } from './waiting'
+import { viewerOf } from './waiting'
 
 export function registerOwnSignIn(app: FastifyInstance, context: HttpContext): void {
   const { service, signedIn } = context
@@ -72,10 +72,9 @@ export function registerOwnSignIn(app: FastifyInstance, context: HttpContext): v
     const person = await signedIn(request)
     const token = cookieOf(request, SESSION_COOKIE)
     if (!person || !token) return reply.redirect('/sign-in', 303)
-    const page = ownSignInPage(person.language, {
+    const page = ownSignInPage(await viewerOf(service, person), {
       passkeys: passkeysOn ? await listPasskeys(database, person.email) : null,
       otherSessions: await otherSessions(database, person.email, token, clock()),
-      waiting: await waitingCount(service, person),
     })
     return reply.type(HTML_TYPE).send(page)
   })

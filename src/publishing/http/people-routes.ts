@@ -8,8 +8,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { unanchoredOf, verifyWithAnchors } from '../audit/anchors'
 import { appendRefusal } from '../audit/refusal-limit'
 import { AUDIT_ACTIONS, type AuditAction, exportAudit, readAudit } from '../audit/trail'
-import { auditPage, forbiddenPage, peoplePage } from '../pages/manage'
+import { auditPage } from '../pages/audit'
+import { peoplePage } from '../pages/people'
 import { peopleView } from '../pages/people-view'
+import { forbiddenPage } from '../pages/sign-in'
 import { MANAGE_TEXTS } from '../pages/texts'
 import {
   confirmGrant,
@@ -27,7 +29,7 @@ import type { Person } from '../people/roles'
 import { endSessions, passkeyCounts } from '../people/sign-in-keys'
 import { type Decision, mayManagePeople } from '../workflow/four-eyes'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
-import { waitingCount } from './waiting'
+import { viewerOf } from './waiting'
 
 /** Entries on one page of the audit trail. */
 const AUDIT_PAGE = 200
@@ -71,7 +73,10 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
       )
     }
     if (reading) {
-      reply.code(403).type(HTML_TYPE).send(forbiddenPage(person.language, decision.reason))
+      reply
+        .code(403)
+        .type(HTML_TYPE)
+        .send(forbiddenPage(await viewerOf(service, person), decision.reason))
     } else refuse(reply, 403, decision.reason)
     return null
   }
@@ -89,8 +94,7 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
       await listGrants(database, now),
       passkeys,
     )
-    const waiting = await waitingCount(service, person)
-    return reply.type(HTML_TYPE).send(peoplePage(person.language, view, waiting))
+    return reply.type(HTML_TYPE).send(peoplePage(await viewerOf(service, person), view))
   })
   // Each action records itself (and its grants) in the trail, in its own transaction.
   app.post('/api/people/invite', async (request, reply) => {
@@ -236,13 +240,15 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
         ...(action ? { action } : {}),
       })
       return reply.type(HTML_TYPE).send(
-        auditPage(person.language, {
+        auditPage(await viewerOf(service, person), {
           check,
           outcome,
           shown,
           action,
           pageSize: AUDIT_PAGE,
-          waiting: await waitingCount(service, person),
+          names: new Map(
+            (await listPeople(database)).map((someone) => [someone.email, someone.name]),
+          ),
         }),
       )
     },

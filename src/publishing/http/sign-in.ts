@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, RouteShorthandOptions } from 'fastify'
 import { appendAudit } from '../audit/trail'
 import { noticesOn } from '../notices/notices'
-import { providerReturnPage, signInPage } from '../pages/service-pages'
+import { providerReturnPage, signInPage } from '../pages/sign-in'
 import { languageOf } from '../pages/texts'
 import { createOidc, OIDC_COOKIE, OidcError } from '../people/oidc'
 import { PasskeyError, signInOptions, verifySignIn } from '../people/passkeys'
@@ -20,7 +20,7 @@ import {
   SESSION_COOKIE,
   setSession,
 } from './requests'
-import { waitingCount } from './waiting'
+import { viewerOf } from './waiting'
 
 /** Where a person goes once signed in. */
 const SIGNED_IN = { next: '/admin/' }
@@ -83,10 +83,8 @@ export function registerSignIn(
         ...(person
           ? {
               signedIn: {
-                name: person.name,
-                email: person.email,
+                viewer: await viewerOf(service, person),
                 notices: await noticesOn(database, person.email),
-                waiting: await waitingCount(service, person),
               },
             }
           : {}),

@@ -4,6 +4,7 @@
  * reads it (their histories are cached by `Drafts`), so the count is what that page offers.
  */
 import { waitingFor } from '../notices/waiting'
+import type { Viewer } from '../pages/screen'
 import type { Person } from '../people/roles'
 import type { PublishingService } from '../service'
 import type { DraftView } from '../workflow/drafts'
@@ -18,4 +19,12 @@ export async function waitingCount(
     if (draft) drafts.push(draft)
   }
   return waitingFor(person, drafts)
+}
+
+/** Who looks at a screen, for its bar: the person, and the drafts waiting for them. */
+export async function viewerOf(
+  service: Pick<PublishingService, 'drafts'>,
+  person: Person,
+): Promise<Viewer> {
+  return { person, waiting: await waitingCount(service, person) }
 }

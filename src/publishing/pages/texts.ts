@@ -3,6 +3,7 @@
  * sign-in and invitation pages' (`PAGE_TEXTS`) and the management pages' (`MANAGE_TEXTS`). The
  * editor itself speaks Decap's locales.
  */
+import type { AuditAction } from '../audit/trail'
 import type { EditorLanguage } from '../people/roles'
 
 export interface PageTexts {
@@ -124,6 +125,26 @@ export function languageOf(acceptLanguage: string | undefined): EditorLanguage {
 /** The management pages' texts: people, audit trail, changes, schedules, releases. */
 export const MANAGE_TEXTS = {
   en: {
+    publishConfirm:
+      'Publish this draft now? The live site changes within seconds; a publisher can roll it back.',
+    discardConfirm: 'Discard this draft? Its changes are lost; the live site stays as it is.',
+    rollbackConfirm: (release: string) =>
+      `Roll the live site back to the release of ${release}? Every visitor sees that version within seconds.`,
+    rollbackAskConfirm: (release: string) =>
+      `Ask to roll the live site back to the release of ${release}? A reviewer has to confirm it first.`,
+    rolesExplained: 'What each role may do',
+    roleDoes: {
+      author: 'writes and changes entries and images in the editor, and moves a draft to review.',
+      reviewer:
+        'reads a draft on the page of changes and approves it or sends it back; never their own text.',
+      publisher:
+        'publishes an approved draft now or at a time, and rolls the site back; never their own text.',
+      administrator:
+        'invites people, gives and takes away roles, resets a lost sign-in and reads the audit trail.',
+    },
+    rolesSaved: 'The roles are saved.',
+    disableConfirm: (name: string) =>
+      `Take access away from ${name}? They are signed out at once and can come back only with a new invitation.`,
     people: 'People',
     yourSignIn: 'Your sign-in',
     passkeyCount: (n: number) =>
@@ -279,6 +300,28 @@ export const MANAGE_TEXTS = {
     },
   },
   de: {
+    publishConfirm:
+      'Diesen Entwurf jetzt veröffentlichen? Die Website ändert sich innerhalb von Sekunden; eine Person mit der Rolle Veröffentlichung kann es zurücksetzen.',
+    discardConfirm:
+      'Diesen Entwurf verwerfen? Seine Änderungen gehen verloren; die Website bleibt, wie sie ist.',
+    rollbackConfirm: (release: string) =>
+      `Die Website auf die Veröffentlichung vom ${release} zurücksetzen? Alle Besucher sehen innerhalb von Sekunden diese Fassung.`,
+    rollbackAskConfirm: (release: string) =>
+      `Darum bitten, die Website auf die Veröffentlichung vom ${release} zurückzusetzen? Eine Person mit der Rolle Prüfung muss es zuerst bestätigen.`,
+    rolesExplained: 'Was jede Rolle darf',
+    roleDoes: {
+      author:
+        'schreibt und ändert Einträge und Bilder im Editor und gibt einen Entwurf zur Prüfung.',
+      reviewer:
+        'liest einen Entwurf auf der Seite der Änderungen und gibt ihn frei oder zurück; nie den eigenen Text.',
+      publisher:
+        'veröffentlicht einen freigegebenen Entwurf sofort oder zu einem Zeitpunkt und setzt die Website zurück; nie den eigenen Text.',
+      administrator:
+        'lädt Personen ein, vergibt und entzieht Rollen, setzt eine verlorene Anmeldung zurück und liest den Prüfpfad.',
+    },
+    rolesSaved: 'Die Rollen sind gespeichert.',
+    disableConfirm: (name: string) =>
+      `${name} den Zugang entziehen? Die Person wird sofort abgemeldet und kann nur mit einer neuen Einladung zurückkommen.`,
     people: 'Personen',
     yourSignIn: 'Ihre Anmeldung',
     passkeyCount: (n: number) =>
@@ -510,3 +553,146 @@ export const OWN_SIGN_IN_TEXTS = {
       'Jeder andere Browser und jedes andere Gerät, das unter Ihrem Namen angemeldet ist, wird bei seinem nächsten Schritt abgemeldet. Tun Sie das, nachdem Sie einen verlorenen Passkey entfernt haben.',
   },
 } satisfies Record<EditorLanguage, unknown>
+
+/** The bar every signed-in screen shares (`screen.tsx`). */
+export const BAR_TEXTS = {
+  en: {
+    product: 'Publishing',
+    navigation: 'Publishing',
+    skip: 'Skip to the content',
+    editor: 'Editor',
+    changes: 'Changes',
+    releases: 'Releases',
+    schedules: 'Schedules',
+    people: 'People',
+    audit: 'Audit trail',
+    waitingForYou: (n: number) => `(${n} waiting for you)`,
+    yourSignIn: 'Your sign-in:',
+    otherLanguage: 'Deutsch',
+    signOut: 'Sign out',
+    confirmTitle: 'Are you sure?',
+    confirmYes: 'Yes, go ahead',
+    confirmNo: 'Cancel',
+  },
+  de: {
+    product: 'Redaktion',
+    navigation: 'Redaktion',
+    skip: 'Zum Inhalt springen',
+    editor: 'Editor',
+    changes: 'Änderungen',
+    releases: 'Veröffentlichungen',
+    schedules: 'Zeitpläne',
+    people: 'Personen',
+    audit: 'Prüfpfad',
+    waitingForYou: (n: number) => (n === 1 ? '(1 wartet auf Sie)' : `(${n} warten auf Sie)`),
+    yourSignIn: 'Ihre Anmeldung:',
+    otherLanguage: 'English',
+    signOut: 'Abmelden',
+    confirmTitle: 'Sind Sie sicher?',
+    confirmYes: 'Ja, fortfahren',
+    confirmNo: 'Abbrechen',
+  },
+} satisfies Record<EditorLanguage, unknown>
+
+/** The audit trail's words for its actions, its columns and its filter (`audit.tsx`). */
+export const AUDIT_TEXTS = {
+  en: {
+    filter: 'Show only',
+    everything: 'every action',
+    show: 'Show',
+    service: 'the service itself',
+    details: 'Details',
+    noEntries: 'No entry of this kind yet.',
+    actions: {
+      'sign-in': 'signed in',
+      'sign-out': 'signed out',
+      'sign-in-refused': 'sign-in refused',
+      invite: 'invited someone',
+      'invite-replace': 'replaced an invitation',
+      'role-change': 'changed roles',
+      grant: 'proposed a role',
+      'grant-confirm': 'confirmed a role',
+      'grant-refuse': 'refused a role',
+      'grant-withdraw': 'withdrew a role',
+      'passkey-add': 'added a passkey',
+      'passkey-rename': 'renamed a passkey',
+      'passkey-remove': 'removed a passkey',
+      'sign-in-reset': 'reset a sign-in',
+      'sessions-end': 'ended sessions',
+      save: 'saved a draft',
+      delete: 'deleted an entry (as a draft)',
+      upload: 'uploaded an image (as a draft)',
+      submit: 'moved a draft to review',
+      approve: 'approved a draft',
+      'request-changes': 'sent a draft back',
+      comment: 'commented',
+      publish: 'published',
+      'publish-failed': 'publication failed',
+      rollback: 'rolled back',
+      'rollback-request': 'asked for a rollback',
+      'take-in': 'took in the bank’s repository',
+      'unreviewed-live': 'unreviewed content went live',
+      recovery: 'caught up with the repository',
+      'first-release': 'served the first release',
+      schedule: 'scheduled a publication',
+      'schedule-cancel': 'cancelled a schedule',
+      'schedule-fired': 'published as scheduled',
+      refusal: 'refused: a rule said no',
+      'audit-key': 'the trail’s key changed',
+      'notice-setting': 'changed their e-mails',
+      restore: 'restored from a backup',
+      'restore-gap': 'a backup’s gap recorded',
+    },
+  },
+  de: {
+    filter: 'Nur anzeigen',
+    everything: 'alle Aktionen',
+    show: 'Anzeigen',
+    service: 'der Dienst selbst',
+    details: 'Einzelheiten',
+    noEntries: 'Noch kein Eintrag dieser Art.',
+    actions: {
+      'sign-in': 'angemeldet',
+      'sign-out': 'abgemeldet',
+      'sign-in-refused': 'Anmeldung abgelehnt',
+      invite: 'jemanden eingeladen',
+      'invite-replace': 'eine Einladung ersetzt',
+      'role-change': 'Rollen geändert',
+      grant: 'eine Rolle vorgeschlagen',
+      'grant-confirm': 'eine Rolle bestätigt',
+      'grant-refuse': 'eine Rolle abgelehnt',
+      'grant-withdraw': 'eine Rolle zurückgezogen',
+      'passkey-add': 'einen Passkey hinzugefügt',
+      'passkey-rename': 'einen Passkey umbenannt',
+      'passkey-remove': 'einen Passkey entfernt',
+      'sign-in-reset': 'eine Anmeldung zurückgesetzt',
+      'sessions-end': 'Sitzungen beendet',
+      save: 'einen Entwurf gespeichert',
+      delete: 'einen Eintrag gelöscht (als Entwurf)',
+      upload: 'ein Bild hochgeladen (als Entwurf)',
+      submit: 'einen Entwurf zur Prüfung gegeben',
+      approve: 'einen Entwurf freigegeben',
+      'request-changes': 'einen Entwurf zurückgegeben',
+      comment: 'kommentiert',
+      publish: 'veröffentlicht',
+      'publish-failed': 'Veröffentlichung fehlgeschlagen',
+      rollback: 'zurückgesetzt',
+      'rollback-request': 'eine Rücksetzung erbeten',
+      'take-in': 'das Repository der Bank übernommen',
+      'unreviewed-live': 'ungeprüfter Inhalt ging live',
+      recovery: 'mit dem Repository gleichgezogen',
+      'first-release': 'die erste Veröffentlichung bereitgestellt',
+      schedule: 'eine Veröffentlichung geplant',
+      'schedule-cancel': 'einen Zeitplan abgesagt',
+      'schedule-fired': 'wie geplant veröffentlicht',
+      refusal: 'abgelehnt: eine Regel sagte nein',
+      'audit-key': 'der Schlüssel des Prüfpfads wechselte',
+      'notice-setting': 'E-Mail-Einstellung geändert',
+      restore: 'aus einer Sicherung wiederhergestellt',
+      'restore-gap': 'eine Lücke der Sicherung vermerkt',
+    },
+  },
+} satisfies Record<
+  EditorLanguage,
+  { actions: Record<AuditAction, string> } & Record<string, unknown>
+>

@@ -46,6 +46,8 @@ export interface FileReview {
   fields: FieldChange[]
   /** Set when the file could not be read as data: the reason, and the file is shown as text. */
   unreadable?: string
+  /** The entry's title (as the draft has it, or had it before a deletion): drafts are named by it. */
+  title?: string
 }
 
 /** Files read as content data; anything else is shown as an image or a file. */
@@ -274,6 +276,18 @@ function dataOf(path: string, text: string | null): { data: Data } | { problem: 
   return { data: parsed.document.data }
 }
 
+/** The title of the entry a content file holds, where it has one. */
+export function entryTitle(path: string, text: string | null): string | undefined {
+  return CONTENT_FILE.test(path) ? titleOf(dataOf(path, text)).title : undefined
+}
+
+/** An entry's title, where its data has one. */
+function titleOf(read: { data: Data } | { problem: string }): { title?: string } {
+  if (!('data' in read) || !isMap(read.data)) return {}
+  const { title } = read.data
+  return typeof title === 'string' && title.trim() ? { title: title.trim() } : {}
+}
+
 /**
  * A file of a draft as its reviewer reads it: for content, every field that changed between
  * `before` (the live version; `null` for a new file) and `after` (`null`: the file is deleted).
@@ -285,9 +299,10 @@ export function compareFile(
   language: EditorLanguage,
 ): FileReview {
   const change = before === null ? 'added' : after === null ? 'removed' : 'changed'
-  // A file that goes is named, not read field by field: all of it goes.
-  if (!CONTENT_FILE.test(path) || after === null) return { path, change, fields: [] }
+  if (!CONTENT_FILE.test(path)) return { path, change, fields: [] }
   const old = dataOf(path, before)
+  // A file that goes is named, not read field by field: all of it goes.
+  if (after === null) return { path, change, fields: [], ...titleOf(old) }
   const now = dataOf(path, after)
   if ('problem' in old || 'problem' in now) {
     const problem = 'problem' in now ? now.problem : 'problem' in old ? old.problem : ''
@@ -295,5 +310,5 @@ export function compareFile(
   }
   const walk: Walk = { language, changes: [] }
   walkData([], [], old.data, now.data, walk)
-  return { path, change, fields: walk.changes }
+  return { path, change, fields: walk.changes, ...titleOf(now) }
 }

@@ -4,6 +4,7 @@
  * policy headers on every answer, a session cookie no script or other site can use, and
  * nothing a person typed in the log.
  */
+
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
@@ -15,6 +16,7 @@ import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/htt
 import { IMAGE_POLICY } from '../../../src/publishing/http/policy'
 import { disablePerson, startSession } from '../../../src/publishing/people/people'
 import type { PublishingService } from '../../../src/publishing/service'
+import { markup } from '../../support/html'
 import { ada, addPeople, paul, person, rita } from '../../support/people'
 import { approveSeen, openServiceWithStandInBuild } from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
@@ -553,14 +555,14 @@ describe('the page of changes', () => {
 
     const reviewer = await as('rita@bank.example', 'GET', '/changes')
     expect(reviewer.statusCode).toBe(200)
-    const page = reviewer.body
+    const page = markup(reviewer.body)
     const heading = page.match(/<h2 id="([\w-]+)">media\/branch-office.png: in review<\/h2>/)
     expect(heading).not.toBeNull()
     expect(page).toContain(`<code>${PNG_PATH}</code> (new)`)
     // Every draft has an Approve button: each names its draft to a screen reader.
     expect(page).toContain(`aria-describedby="${heading?.[1]}" disabled>Approve</button>`)
     expect(page).not.toContain('>Publish now</button>')
-    const author = (await as('ada@bank.example', 'GET', '/changes')).body
+    const author = markup((await as('ada@bank.example', 'GET', '/changes')).body)
     expect(author).not.toContain('>Approve</button>')
     expect(author).toContain('>Discard</button>')
 
@@ -600,7 +602,7 @@ describe('the page of changes', () => {
     expect(published.json().release).toMatch(/^\d/)
     const main = (await service.repo.resolve('refs/heads/main')) as string
     expect(await service.repo.readFile(main, PNG_PATH)).not.toBeNull()
-    expect((await as('rita@bank.example', 'GET', '/changes')).body).not.toContain(
+    expect(markup((await as('rita@bank.example', 'GET', '/changes')).body)).not.toContain(
       'media/branch-office.png',
     )
     const unknown = await as('rita@bank.example', 'POST', '/api/changes/approve', {
@@ -622,7 +624,7 @@ describe('the page of changes', () => {
     const safe = await saveTitle('SAFE')
     await service.drafts.setStatus(ada, 'pages/imprint', 'pending_review')
     // Rita opens the page of changes: it shows SAFE's version, and her form carries it.
-    const page = (await as('rita@bank.example', 'GET', '/changes')).body
+    const page = markup((await as('rita@bank.example', 'GET', '/changes')).body)
     expect(page).toContain(`Version ${safe.head.slice(0, 7)}, saved by ada@bank.example on`)
     expect(page).toMatch(
       new RegExp(
@@ -672,13 +674,11 @@ describe('the page of changes', () => {
       ],
       'Imprint',
     )
+    // The draft's item on the page: named by the entry's title, its id below it.
     const section = (page: string) =>
-      page.slice(
-        page.indexOf('>pages/imprint: '),
-        page.indexOf('</li>\n', page.indexOf('>pages/imprint: ')),
-      )
+      page.split('<li id="').find((item) => item.includes('<code>pages/imprint</code>')) ?? ''
     // Left in draft by Ada: the reviewer is told why she cannot approve it yet.
-    const unsubmitted = section((await as('rita@bank.example', 'GET', '/changes')).body)
+    const unsubmitted = section(markup((await as('rita@bank.example', 'GET', '/changes')).body))
     expect(unsubmitted).not.toContain('>Approve</button>')
     expect(unsubmitted).toContain(
       'You may not approve it: This draft has not been moved to review by its author',
@@ -690,18 +690,18 @@ describe('the page of changes', () => {
     )
     expect(unsubmitted.match(/class="field-change"/g)).toHaveLength(1)
     await service.drafts.setStatus(ada, 'pages/imprint', 'pending_review')
-    const submitted = section((await as('rita@bank.example', 'GET', '/changes')).body)
+    const submitted = section(markup((await as('rita@bank.example', 'GET', '/changes')).body))
     expect(submitted).toContain('moved to review by ada@bank.example')
     expect(submitted).toContain('>Approve</button>')
     // The author sees neither approval nor publication; the publisher nothing to publish yet.
-    const forAda = section((await as('ada@bank.example', 'GET', '/changes')).body)
+    const forAda = section(markup((await as('ada@bank.example', 'GET', '/changes')).body))
     expect(forAda).not.toMatch(/>(Approve|Publish now)<\/button>/)
     expect(forAda).not.toContain('You may not')
-    expect(section((await as('paul@bank.example', 'GET', '/changes')).body)).not.toContain(
+    expect(section(markup((await as('paul@bank.example', 'GET', '/changes')).body))).not.toContain(
       'Publish now',
     )
     await approveSeen(service.drafts, rita, 'pages/imprint')
-    expect(section((await as('paul@bank.example', 'GET', '/changes')).body)).toContain(
+    expect(section(markup((await as('paul@bank.example', 'GET', '/changes')).body))).toContain(
       '>Publish now</button>',
     )
     // A publisher who wrote part of it is told why not, and offered no button.
@@ -719,10 +719,10 @@ describe('the page of changes', () => {
     // Her save returned it to draft (Ada had submitted it); she submits it herself.
     await service.drafts.setStatus(olga, 'pages/imprint', 'pending_review')
     await approveSeen(service.drafts, rita, 'pages/imprint')
-    const forOlga = section((await as('olga@bank.example', 'GET', '/changes')).body)
+    const forOlga = section(markup((await as('olga@bank.example', 'GET', '/changes')).body))
     expect(forOlga).not.toContain('>Publish now</button>')
     expect(forOlga).toContain('You may not publish it: You wrote part of this draft')
-    expect(section((await as('paul@bank.example', 'GET', '/changes')).body)).toContain(
+    expect(section(markup((await as('paul@bank.example', 'GET', '/changes')).body))).toContain(
       '>Publish now</button>',
     )
     await service.drafts.discard(ada, 'pages/imprint')
@@ -741,7 +741,7 @@ describe('the page of changes', () => {
       },
     })
     expect(upload.json().error).toMatch(/^Not in the library yet/)
-    const drawing = (await as('rita@bank.example', 'GET', '/changes')).body
+    const drawing = markup((await as('rita@bank.example', 'GET', '/changes')).body)
     expect(drawing).toContain('Source of public/images/diagram.svg, as the draft has it')
     expect(drawing).toContain(
       '&lt;rect width=&quot;10&quot; height=&quot;10&quot; fill=&quot;#336&quot;/&gt;',
@@ -792,7 +792,7 @@ describe('the page of changes', () => {
     expect((await as('rita@bank.example', 'POST', '/api/changes/approve', id)).statusCode).toBe(200)
     expect((await as('paul@bank.example', 'POST', '/api/changes/publish', id)).statusCode).toBe(200)
 
-    const page = (await as('paul@bank.example', 'GET', '/releases')).body
+    const page = markup((await as('paul@bank.example', 'GET', '/releases')).body)
     const items = page.split('<li aria-labelledby="release-').slice(1)
     expect(items.length).toBeGreaterThanOrEqual(2)
     // The live one first, marked, with its files, its approver and its publisher.
@@ -810,7 +810,7 @@ describe('the page of changes', () => {
     expect(items[1]).not.toContain('no reviewer here approved')
     expect(items[1]).toContain('Roll back to this release')
     // An author sees the releases, not the rollback.
-    expect((await as('ada@bank.example', 'GET', '/releases')).body).not.toContain(
+    expect(markup((await as('ada@bank.example', 'GET', '/releases')).body)).not.toContain(
       'Roll back to this release',
     )
   })

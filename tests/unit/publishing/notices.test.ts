@@ -5,6 +5,7 @@
  * engine, and a step taken while the server is down answers at once, its mail sent when the
  * server is back. The navigation counts what waits for the person, as the page offers it.
  */
+
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
@@ -19,6 +20,7 @@ import { openPublishingService, type PublishingService } from '../../../src/publ
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import { createMailer, readOutbox } from '../../../src/server/forms/mail'
 import { type Inbox, startSmtp, until } from '../../support/forms'
+import { documentOf, spokenText } from '../../support/html'
 import { ada, addPeople, olga, paul, person, rita } from '../../support/people'
 import { approveSeen } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
@@ -285,7 +287,11 @@ describe('notices', () => {
         await app.inject({ url: '/api/me', headers: { cookie: cookie[quiet.email] as string } })
       ).json().notices,
     ).toBe(false)
-    expect(await page(quiet, '/sign-in')).toMatch(/value="off" checked/)
+    expect(
+      documentOf(await page(quiet, '/sign-in')).querySelector<HTMLInputElement>(
+        'input[name=notices]:checked',
+      )?.value,
+    ).toBe('off')
     const [entry] = (await readAudit(service.database)).slice(-1)
     expect(entry).toMatchObject({
       actor: quiet.email,
@@ -320,7 +326,9 @@ describe('notices', () => {
   })
 
   it('counts on every page what waits for the person, as the page of changes offers it', async () => {
-    const changesLink = (html: string) => /<a href="\/changes">([^<]*)<\/a>/.exec(html)?.[1]
+    // The bar's link, as a screen reader reads it (the count's badge says it in words).
+    const changesLink = (html: string) =>
+      spokenText(documentOf(html).querySelector('nav a[href="/changes"]'))
     await save(ada, 'pages/case-studies', 'content/en/pages/case-studies.yaml')
     await save(olga, 'pages/case-studies', 'content/en/pages/case-studies.yaml')
     await service.drafts.setStatus(ada, 'pages/case-studies', 'pending_review')

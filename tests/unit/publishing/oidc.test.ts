@@ -4,6 +4,7 @@
  * from the group claim through the settings' map at every sign-in, someone without a mapped
  * group turned away, a tampered or replayed callback refused, passkeys off meanwhile.
  */
+
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -11,6 +12,7 @@ import { readAudit } from '../../../src/publishing/audit/trail'
 import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http/app'
 import { OIDC_COOKIE } from '../../../src/publishing/people/oidc'
 import type { PublishingService } from '../../../src/publishing/service'
+import { markup } from '../../support/html'
 import {
   OIDC_ACCOUNTS,
   OIDC_CLIENT,
@@ -82,7 +84,7 @@ async function atProvider(start: string, login: string): Promise<string> {
       url = new URL(location, url).href
       continue
     }
-    const page = await response.text()
+    const page = markup(await response.text())
     const action = /<form[^>]*action="([^"]+)"/.exec(page)?.[1]
     if (!action) throw new Error(`no form at ${url}: ${page.slice(0, 300)}`)
     const prompt = /name="prompt" value="(\w+)"/.exec(page)?.[1] ?? ''

@@ -4,6 +4,7 @@
  * the page offers a Confirm button (in their language), and it is done when one confirms it;
  * the page then says what came back and what went, who asked and who confirmed.
  */
+
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -12,6 +13,7 @@ import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/htt
 import { startSession } from '../../../src/publishing/people/people'
 import type { PublishingService } from '../../../src/publishing/service'
 import type { Release } from '../../../src/publishing/workflow/publisher'
+import { markup } from '../../support/html'
 import { ada, addPeople, paul, person, rita } from '../../support/people'
 import { ABOUT, approvedDraft, openServiceWithStandInBuild } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
@@ -59,7 +61,7 @@ const as = (email: string, method: 'GET' | 'POST', url: string, payload?: object
 
 /** The releases page's items as `email` sees them, the live one first. */
 const releasesAs = async (email: string) => {
-  const page = (await as(email, 'GET', '/releases')).body
+  const page = markup((await as(email, 'GET', '/releases')).body)
   return { page, items: page.split('<li aria-labelledby="release-').slice(1) }
 }
 
@@ -111,8 +113,11 @@ describe('rollback on the releases page', () => {
     )
     expect(waiting).toContain('Publications it would undo:</p><ul><li><code>pages/about</code>')
     expect(waiting).toContain('The content coming back was written by ada@bank.example.')
-    expect(waiting).toContain(
-      `<form data-action="/api/releases/confirm" data-reload><input type="hidden" name="id" value="${id}">`,
+    // It asks before it rolls back.
+    expect(waiting).toMatch(
+      new RegExp(
+        `<form data-action="/api/releases/confirm" data-reload data-confirm="Roll the live site back to the release of [^"]+\\? Every visitor sees that version within seconds."><input type="hidden" name="id" value="${id}">`,
+      ),
     )
     expect(waiting).toContain('Confirm and roll back')
     expect((await releasesAs(rolf.email)).page).toContain('Bestätigen und zurücksetzen')

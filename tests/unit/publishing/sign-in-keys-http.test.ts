@@ -6,6 +6,7 @@
  * their roles and history) and ends all of a person's sessions. Every rule is the server's
  * whatever the browser sends; every step and refusal is in the trail, naming no credential.
  */
+
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,6 +14,7 @@ import { readAudit, verifyAudit } from '../../../src/publishing/audit/trail'
 import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http/app'
 import { listGrants, listPeople, startSession } from '../../../src/publishing/people/people'
 import type { PublishingService } from '../../../src/publishing/service'
+import { markup } from '../../support/html'
 import { Passkey } from '../../support/passkey'
 import { addPeople, person } from '../../support/people'
 import { openServiceWithStandInBuild } from '../../support/publishing'
@@ -98,7 +100,7 @@ async function signIn(passkey: Passkey): Promise<string | number> {
 
 /** The person's passkeys as "Your sign-in" lists them: their references and names. */
 async function listed(cookie: string) {
-  const page = (await get(cookie, '/me/sign-in')).body
+  const page = markup((await get(cookie, '/me/sign-in')).body)
   return [
     ...page.matchAll(
       /<h3 id="passkey-\d+">([^<]*)<\/h3>[\s\S]*?name="passkey" value="([0-9a-f]+)"/g,
@@ -127,7 +129,7 @@ describe('a way back in', () => {
     for (const passkey of passkeys[ada.email] ?? []) {
       expect(await me(String(await signIn(passkey)))).toBe(200)
     }
-    const page = (await get(cookie, '/me/sign-in')).body
+    const page = markup((await get(cookie, '/me/sign-in')).body)
     expect(page).toContain('last used')
     expect(page).toContain('You are signed in here and in 2 other places')
     const renamed = await post(cookie, '/api/me/passkeys/rename', {
@@ -406,10 +408,10 @@ describe('a way back in', () => {
 
   it('shows the pages in German, and the chain stays intact', async () => {
     const bobs = await session(bob.email)
-    const page = (await get(bobs, '/me/sign-in')).body
+    const page = markup((await get(bobs, '/me/sign-in')).body)
     expect(page).toContain('<h1>Ihre Anmeldung</h1>')
     expect(page).toContain('Passkey hinzufügen')
-    const people = (await get(bobs, '/people')).body
+    const people = markup((await get(bobs, '/people')).body)
     expect(people).toContain('Anmeldung zurücksetzen')
     expect(people).toContain('Alle Sitzungen beenden')
     // Not offered for himself: his own are on "Your sign-in".
