@@ -118,6 +118,8 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
       ),
   }
 
+  const entryAt = (page: BuildPage) =>
+    content.entries.find((entry) => entry.routed && hrefOf(entry) === page.route.path)
   const result: BuildPage[] = []
   for (const page of pages) {
     const list = page.routed ? lists[page.originalPath] : undefined
@@ -126,7 +128,8 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
       continue
     }
     if (page.route.template === 'support-category') {
-      const name = page.originalPath.split('/').at(-2)
+      // Partner pages name their category by its file name, which its address need not be.
+      const name = entryAt(page)?.name
       const clients = of('supportClient', page.language).filter(
         (client) => client.data.category === name,
       )
@@ -136,8 +139,21 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
       })
       continue
     }
+    if (page.route.template === 'case-study') {
+      // The services it names, each at its address (which need not be its file name).
+      const services = new Map(of('service', page.language).map((entry) => [entry.name, entry]))
+      const names = (entryAt(page)?.data.services as string[] | undefined) ?? []
+      result.push({
+        ...page,
+        listing: names.flatMap((name) => {
+          const service = services.get(`services/${name}`)
+          return service ? [item(service, { title: name, summary: undefined })] : []
+        }),
+      })
+      continue
+    }
     if (page.route.template === 'customer-information') {
-      const entry = content.entries.find((e) => e.routed && hrefOf(e) === page.route.path)
+      const entry = entryAt(page)
       const documents =
         (entry?.data.documents as { id: string; title: string; summary: string }[] | undefined) ??
         []
