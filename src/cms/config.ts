@@ -178,7 +178,7 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
     name: 'blogCategory',
     label: 'Blog categories',
     labelSingular: 'Blog category',
-    description: 'Categories of the blog, named in every language: /blog/category/{file name}/.',
+    description: 'Categories of the blog, named in every language: /blog/category/{address}/.',
     root: 'blog/categories',
     types: ['blogCategory'],
     markdown: false,

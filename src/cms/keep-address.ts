@@ -35,7 +35,7 @@ export function addressPlaceOf(file: string): AddressPlace | undefined {
   if (located.collection.name === 'blogPost') return POST
   const { collection, language, name } = located
   return {
-    addressOf: (slug) => `/${language}${collection.path(name, { slug })}`,
+    addressOf: (slug) => `${language ? `/${language}` : ''}${collection.path(name, { slug })}`,
     fallback: () => name.split('/').at(-1) ?? name,
   }
 }

@@ -163,7 +163,8 @@ const COLLECTIONS: Record<CollectionName, Collection> = {
     name: 'blogCategory',
     schema: schemas.blogCategory,
     twin: false,
-    path: folderPath('/blog/category/'),
+    path: ownAddress(folderPath('/blog/category/')),
+    addressField: 'slug',
     template: () => 'blog-category',
   },
 }

@@ -5,6 +5,7 @@ import { TEXT_LANGUAGES } from '../../shared/languages'
 import type { SearchTexts, SiteSettings, UiStrings } from '../../shared/types'
 import { editorMeta } from './editor'
 import {
+  categorySlug,
   entrySlug,
   href,
   image,
@@ -430,10 +431,12 @@ export const blogPost = z.strictObject({
 
 export const blogCategory = z.strictObject({
   name: z.strictObject({ en: text('the English name', 60), de: text('the German name', 60) }),
+  slug: categorySlug,
   description: z.strictObject({
     en: text('the English description', 300),
     de: text('the German description', 300),
   }),
+  ...movable,
 })
 
 const archiveFields = z.strictObject({ ...pageBase })

@@ -102,6 +102,17 @@ export const entrySlug = slug("the page's address (its slug)")
   })
   .optional()
 
+/**
+ * A blog category's address, `/blog/category/{slug}/`: set once, when the category is first
+ * saved; a category without one keeps the address of its file name.
+ */
+export const categorySlug = slug("the category's address (its slug)")
+  .register(editorMeta, {
+    filledOnSave: true,
+    hint: "The category's address: /blog/category/ and this. Filled when the category is first saved, then kept when its name changes. Change it only to move the category: the old address then leads here. · Die Adresse der Kategorie: /blog/category/ und dieser Teil. Beim ersten Speichern gesetzt und danach behalten, auch wenn sich der Name ändert. Nur ändern, um die Kategorie umzuziehen: Die alte Adresse führt dann hierher.",
+  })
+  .optional()
+
 /** A site address a visitor may still have: `/en/old-name/`, `/blog/old-title/`. */
 export const sitePath = z
   .string({ error: 'expected an earlier address as text, e.g. /blog/old-title/' })

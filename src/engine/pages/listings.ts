@@ -51,6 +51,8 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
   const categoryNames = new Map(
     of('blogCategory').map((entry) => [entry.name, entry.data.name as Record<Language, string>]),
   )
+  // Posts name their category by its file name, which its address need not be.
+  const categoryHrefs = new Map(of('blogCategory').map((entry) => [entry.name, hrefOf(entry)]))
   const posts = of('blogPost').sort(byDateDescending)
   const postItem = (entry: ContentEntry): ListingItem =>
     item(entry, {
@@ -65,7 +67,7 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
   const topics = of('blogCategory')
     .sort((a, b) => (a.name < b.name ? -1 : 1))
     .map((entry) => ({
-      href: `/blog/category/${entry.name}/`,
+      href: hrefOf(entry),
       name: entry.data.name as Record<Language, string>,
     }))
   /** Posts `from` to `to` of `list` with each language's first, and the list's counts. */
@@ -119,7 +121,7 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
   }
 
   const entryAt = (page: BuildPage) =>
-    content.entries.find((entry) => entry.routed && hrefOf(entry) === page.route.path)
+    content.entries.find((entry) => hrefOf(entry) === page.route.path)
   const result: BuildPage[] = []
   for (const page of pages) {
     const list = page.routed ? lists[page.originalPath] : undefined
@@ -170,11 +172,11 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
       continue
     }
     if (page.route.template === 'blog-post') {
-      result.push(enrichPost(page, categoryNames))
+      result.push(enrichPost(page, categoryNames, categoryHrefs))
       continue
     }
     if (page.route.template === 'blog-category') {
-      const name = page.originalPath.split('/').at(-2)
+      const name = entryAt(page)?.name
       const list = posts.filter((post) => post.data.category === name)
       result.push({ ...page, blog: blogList(list, 0, list.length) })
       continue
@@ -192,6 +194,7 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
 function enrichPost(
   page: BuildPage,
   categoryNames: Map<string, Record<Language, string>>,
+  categoryHrefs: Map<string, string>,
 ): BuildPage {
   const content: BuildPage['content'] = {}
   for (const [language, fields] of Object.entries(page.content) as [
@@ -204,7 +207,7 @@ function enrichPost(
       ...fields,
       readingMinutes: readingMinutes(body?.html ?? ''),
       categoryName: categoryNames.get(category)?.[language],
-      categoryHref: `/blog/category/${category}/`,
+      categoryHref: categoryHrefs.get(category) ?? `/blog/category/${category}/`,
     }
   }
   return { ...page, content }

@@ -71,6 +71,11 @@ describe("a page's address as a save leaves it", () => {
       })
     const job = addressPlaceOf('de/jobs/analyst.yaml')
     expect(job?.addressOf('data-analyst')).toBe('/de/careers/data-analyst/')
+    const category = addressPlaceOf('blog/categories/news.yaml')
+    expect(category && keepAddress({ slug: 'updates' }, { name: {} }, category)).toEqual({
+      slug: 'updates',
+      redirectFrom: ['/blog/category/news/'],
+    })
   })
 
   it('is no field of pages the specification places, nor of other files', () => {
