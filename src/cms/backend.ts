@@ -13,7 +13,6 @@
 import { createHash } from 'node:crypto'
 import { readdir, readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import { locate } from '../content/collections'
 import { type ContentProblem, ContentValidationError, formatProblem } from '../content/errors'
 import { formatContentFile } from '../content/file-format'
 import { createFileStore, listContentFiles, parseContentFile } from '../content/file-store'
@@ -23,7 +22,7 @@ import type { SiteContent } from '../content/site-content'
 import type { ContentSource } from '../content/source'
 import { generatedImageDirOf } from '../shared/images'
 import { OutsideFolderError, removeInside, writeInside } from './inside-folder'
-import { keepPostAddress } from './keep-address'
+import { addressPlaceOf, keepAddress } from './keep-address'
 import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from './paths'
 import { drawingProblem } from './svg'
 
@@ -296,20 +295,21 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
     const pruned = withoutEmptyFields(parsed.document.data)
     if (!isRecord(pruned)) return raw
     const original = await readFile(join(contentDir, file), 'utf8').catch(() => null)
-    const data =
-      locate(file)?.collection.name === 'blogPost' ? postFields(pruned, original) : pruned
+    const data = addressFields(file, pruned, original)
     const formatted = formatContentFile(file, data)
     return original === null ? formatted : rewriteKeepingFormat(file, original, formatted)
   }
 
-  /** A post's fields with its address kept, or moved with a redirect (see ./keep-address). */
-  function postFields(sent: Record<string, unknown>, original: string | null) {
-    const stored = original === null ? null : parseContentFile('post.md', original)
+  /** An entry's fields with its address kept, or moved with a redirect (see ./keep-address). */
+  function addressFields(file: string, sent: Record<string, unknown>, original: string | null) {
+    const place = addressPlaceOf(file)
+    if (!place) return sent
+    const stored = original === null ? null : parseContentFile(file, original)
     const storedData =
       stored && !('problem' in stored) && isRecord(stored.document.data)
         ? stored.document.data
         : null
-    return keepPostAddress(sent, storedData)
+    return keepAddress(sent, storedData, place)
   }
 
   /**
@@ -322,10 +322,8 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
       const file = storeFileOf(path)
       const pruned = withoutEmptyFields(data)
       if (!isRecord(pruned)) throw new CmsRequestError(`expected the fields of ${path}`)
-      const fields =
-        locate(file)?.collection.name === 'blogPost'
-          ? postFields(pruned, await readFile(join(contentDir, file), 'utf8').catch(() => null))
-          : pruned
+      const original = await readFile(join(contentDir, file), 'utf8').catch(() => null)
+      const fields = addressFields(file, pruned, original)
       changes.set(file, formatContentFile(file, fields))
     }
     const loaded = await loadChanged(changes)

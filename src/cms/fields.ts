@@ -125,7 +125,8 @@ export function toField(name: string, schema: z.ZodType, options: FieldOptions):
     field.default = fallback
   }
   if (meta.hint) field.hint = meta.hint
-  if (options.i18n) field.i18n = true
+  // A twin's address is one for both languages: set once, copied to the other.
+  if (options.i18n) field.i18n = meta.sameInEveryLanguage ? 'duplicate' : true
 
   if (meta.reference) {
     const choices = options.references[meta.reference]

@@ -1,14 +1,17 @@
 /**
  * Addresses that last: every entry's address, and the moves the store records. An entry's
- * address comes from its file name, or (blog posts) from its `slug` field, never from its
- * title; an entry's `redirectFrom` lists its earlier addresses, each answered with a permanent
- * redirect to the entry by every way of serving the site, and links to one follow the move.
+ * address comes from its `slug` field where its content type has one (blog posts, and the
+ * pages editors may add: services, job postings, …; an entry without one keeps its file
+ * name's), else from its file name, never from its title; an entry's `redirectFrom` lists its
+ * earlier addresses, each answered with a permanent redirect to the entry by every way of
+ * serving the site, and links to one follow the move.
  *
- * Refused, naming both files and the field: two entries at one address, an earlier address
- * that is a live page's, two entries claiming one earlier address, and a loop (an entry
- * redirecting from its own address, or two entries from each other's).
+ * Refused, naming both files and the field: two entries at one address, twins at two, an
+ * earlier address that is a live page's, two entries claiming one earlier address, and a loop
+ * (an entry redirecting from its own address, or two entries from each other's).
  */
 import type { Redirect } from '../shared/redirects'
+import { addressFieldOf } from './collections'
 import type { ContentProblem } from './errors'
 import type { ContentEntry, RecordedRedirect } from './site-content'
 
@@ -34,7 +37,7 @@ const BUILT_PAGES = new Map([
 export const addressOf = (entry: ContentEntry): string =>
   entry.routed ? `/${entry.language}${entry.originalPath}` : entry.originalPath
 
-const addressField = (entry: ContentEntry) => (entry.collection === 'blogPost' ? 'slug' : '')
+const addressField = (entry: ContentEntry) => addressFieldOf(entry.collection) ?? ''
 
 /** No two entries publish the same address. */
 export function checkUniquePaths(entries: ContentEntry[], problems: ContentProblem[]): void {
@@ -50,6 +53,26 @@ export function checkUniquePaths(entries: ContentEntry[], problems: ContentProbl
       })
     }
     owners.set(path, entry.file)
+  }
+}
+
+/**
+ * Twins share one address in their languages (`/en/services/cards/`, `/de/services/cards/`):
+ * the language switch and the alternates name the other language's page by it.
+ */
+export function checkTwinAddresses(entries: ContentEntry[], problems: ContentProblem[]): void {
+  const first = new Map<string, ContentEntry>()
+  for (const entry of entries) {
+    if (!entry.routed) continue
+    const key = `${entry.collection}|${entry.name}`
+    const twin = first.get(key)
+    if (!twin) first.set(key, entry)
+    else if (twin.originalPath !== entry.originalPath)
+      problems.push({
+        file: entry.file,
+        field: addressField(entry),
+        message: `expected the address of its twin in the other language; ${twin.file} publishes it at ${addressOf(twin)}, this at ${addressOf(entry)} (the address is the same in both languages)`,
+      })
   }
 }
 

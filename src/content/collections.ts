@@ -15,6 +15,12 @@ export interface Collection {
   twin: boolean
   /** The page's path without language prefix, from the entry's name and data. */
   path(name: string, data: Record<string, unknown>): string
+  /**
+   * The field that holds the page's address, for pages editors may move (`slug`); without
+   * one, the address comes from the file name and stays where the specification puts it.
+   */
+  addressField?: 'slug'
+
   /** The template of an entry, from its name and (for pages with a form) its data. */
   template(name: string, data: Record<string, unknown>): TemplateName
 }
@@ -25,6 +31,17 @@ const pagePath = (name: string) => {
   if (parts.at(-1) === 'index') parts.pop()
   return parts.length === 0 ? '/' : `/${parts.join('/')}/`
 }
+
+/**
+ * The address of a page editors may move: its `slug` field in place of its file name's last
+ * part; an entry saved before it had one keeps the address of its file name, so none moves.
+ */
+const ownAddress =
+  (path: (name: string) => string) =>
+  (name: string, data: Record<string, unknown>): string => {
+    const slug = typeof data.slug === 'string' && data.slug !== '' ? data.slug : undefined
+    return path(slug ? name.replace(/[^/]+$/, slug) : name)
+  }
 
 /**
  * The pages a form or an e-mail link leads to: newsletter-success, newsletter-confirmed,
@@ -67,21 +84,24 @@ const COLLECTIONS: Record<CollectionName, Collection> = {
     name: 'service',
     schema: schemas.service,
     twin: true,
-    path: pagePath,
+    path: ownAddress(pagePath),
+    addressField: 'slug',
     template: () => 'service',
   },
   caseStudy: {
     name: 'caseStudy',
     schema: schemas.caseStudy,
     twin: true,
-    path: pagePath,
+    path: ownAddress(pagePath),
+    addressField: 'slug',
     template: () => 'case-study',
   },
   supportClient: {
     name: 'supportClient',
     schema: schemas.supportClient,
     twin: true,
-    path: pagePath,
+    path: ownAddress(pagePath),
+    addressField: 'slug',
     template: () => 'support-client',
   },
   customerInformation: {
@@ -102,28 +122,32 @@ const COLLECTIONS: Record<CollectionName, Collection> = {
     name: 'study',
     schema: schemas.study,
     twin: true,
-    path: pagePath,
+    path: ownAddress(pagePath),
+    addressField: 'slug',
     template: () => 'study',
   },
   supportCategory: {
     name: 'supportCategory',
     schema: schemas.supportCategory,
     twin: true,
-    path: folderPath('/support/categories/'),
+    path: ownAddress(folderPath('/support/categories/')),
+    addressField: 'slug',
     template: () => 'support-category',
   },
   jobPosting: {
     name: 'jobPosting',
     schema: schemas.jobPosting,
     twin: true,
-    path: folderPath('/careers/'),
+    path: ownAddress(folderPath('/careers/')),
+    addressField: 'slug',
     template: () => 'job-posting',
   },
   pressRelease: {
     name: 'pressRelease',
     schema: schemas.pressRelease,
     twin: true,
-    path: folderPath('/press/'),
+    path: ownAddress(folderPath('/press/')),
+    addressField: 'slug',
     template: () => 'press-release',
   },
   blogPost: {
@@ -132,13 +156,15 @@ const COLLECTIONS: Record<CollectionName, Collection> = {
     twin: false,
     // The post's own address field, never its title: a new title keeps the address.
     path: (_name, data) => `/blog/${String(data.slug ?? '')}/`,
+    addressField: 'slug',
     template: () => 'blog-post',
   },
   blogCategory: {
     name: 'blogCategory',
     schema: schemas.blogCategory,
     twin: false,
-    path: folderPath('/blog/category/'),
+    path: ownAddress(folderPath('/blog/category/')),
+    addressField: 'slug',
     template: () => 'blog-category',
   },
 }
@@ -152,6 +178,10 @@ const PAGE_TYPES: [RegExp, CollectionName][] = [
   [/^(imprint|privacy-policy|terms-of-use|accessibility)$/, 'legalPage'],
   [/^studies\/[a-z0-9-]+$/, 'study'],
 ]
+
+/** The field that holds an entry's address (`slug`), or undefined where the file name does. */
+export const addressFieldOf = (name: CollectionName): 'slug' | undefined =>
+  COLLECTIONS[name].addressField
 
 export const ALL_COLLECTIONS: ReadonlySet<CollectionName> = new Set(
   Object.keys(COLLECTIONS) as CollectionName[],

@@ -5,7 +5,7 @@
  * to entries that do not exist.
  */
 import { LANGUAGES, type Language } from '../shared/languages'
-import { checkUniquePaths, collectRedirects, followMoves } from './addresses'
+import { checkTwinAddresses, checkUniquePaths, collectRedirects, followMoves } from './addresses'
 import { checkPresence, checkReferences, type PresentEntry } from './check-entries'
 import { checkFormPages, checkImages, checkLinks } from './check-links'
 import { KNOWN_FILES, layoutFile, locate } from './collections'
@@ -119,6 +119,7 @@ export async function loadContent(
   attachRates(entries, rates, problems)
   checkPresence(present, problems)
   checkUniquePaths(entries, problems)
+  checkTwinAddresses(entries, problems)
   const redirects = collectRedirects(entries, problems)
   // Links to an earlier address lead to the page where it moved (and are valid links).
   for (const entry of entries) followMoves(entry.data, redirects)

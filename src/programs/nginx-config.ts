@@ -16,7 +16,7 @@ import {
 } from '../engine/site-files/nginx-block'
 import { releasesDirOf } from '../publishing/settings'
 import { CURRENT } from '../publishing/workflow/releases'
-import { readSitePolicy, readSiteRedirects } from '../server/static-files'
+import { readSitePolicy } from '../server/static-files'
 import { runProgram } from '../shared/settings-error'
 
 async function main(): Promise<void> {
@@ -38,7 +38,6 @@ async function main(): Promise<void> {
   const policy = await readSitePolicy(root, { required: true })
   const text = nginxConfig(policy, {
     root,
-    redirects: await readSiteRedirects(root),
     ...(values.listen ? { listen: values.listen } : {}),
     ...(values.api ? { api: values.api } : {}),
     ...(values['server-name'] ? { serverName: values['server-name'] } : {}),

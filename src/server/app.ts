@@ -15,13 +15,14 @@ import Fastify, {
 } from 'fastify'
 import { CURRENT } from '../publishing/workflow/releases'
 import { EMPTY_POLICY, responseHeaders, type SitePolicy } from '../shared/http-headers'
+import { REDIRECT_STATUS } from '../shared/redirects'
 import { cspReportRoute } from './csp-report'
 import { SERVICE_PAGE_CSS } from './forms/pages'
 import { type FormsServiceOptions, formsRoutes } from './forms/routes'
 import { type LogStream, loggerOptions } from './logger'
 import { metricsRoute, recordRequests, type ServiceMetrics } from './metrics'
 import { absoluteTarget, hostProblem, siteTarget, slashRedirect } from './request-path'
-import { createStaticHandler, readSitePolicy } from './static-files'
+import { createStaticHandler, readSitePolicy, siteMoves } from './static-files'
 import { createTransport, TRANSPORT_DEFAULTS, type TransportSettings } from './transport'
 
 export interface AppOptions {
@@ -33,6 +34,13 @@ export interface AppOptions {
    * (a switch takes effect at once, and each answer comes wholly from one release).
    */
   releasesDir?: string
+  /**
+   * Serve no file of the site (`root`, `releasesDir`), only its moved addresses: each answers
+   * 301 to the page's, every other address of a page 404. For a server in front that serves
+   * the files and asks here for an address it has none for (nginx: a move published since it
+   * loaded its configuration).
+   */
+  movesOnly?: boolean
   /** pino log level; `silent` in tests. */
   logLevel?: string
   /** Where log lines go (stdout as JSON by default; tests read them). */
@@ -79,6 +87,8 @@ function routePattern(url: string): RegExp {
 interface ServedSite {
   policy: SitePolicy
   handle: ReturnType<typeof createStaticHandler>
+  /** The address a request path moved to (the site's `_redirects.json`), or undefined. */
+  movedTo: ReturnType<typeof siteMoves>
 }
 
 /**
@@ -93,6 +103,7 @@ function siteSource(root: string | undefined, releasesDir: string | undefined) {
       site = readSitePolicy(folder).then((policy) => ({
         policy,
         handle: createStaticHandler(folder, policy),
+        movedTo: siteMoves(folder),
       }))
       sites.set(folder, site)
       site.catch(() => sites.delete(folder))
@@ -112,8 +123,10 @@ function siteSource(root: string | undefined, releasesDir: string | undefined) {
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const serves = Boolean(options.root || options.releasesDir)
   const currentSite = siteSource(options.root, options.releasesDir)
-  // The policy of the site served last, for answers no file of it makes (errors, 405).
-  let policy: SitePolicy = (await currentSite())?.policy ?? EMPTY_POLICY
+  // The policy of the site served last, for answers no file of it makes (errors, 405); a
+  // service that serves no file keeps its own.
+  let policy: SitePolicy =
+    (options.movesOnly ? undefined : (await currentSite())?.policy) ?? EMPTY_POLICY
   const serviceStyleHash = `sha256-${createHash('sha256').update(SERVICE_PAGE_CSS).digest('base64')}`
   const isService = (url: string) =>
     !serves || /^\/(api\/|healthz$|readyz$)/.test(url.split('?')[0] ?? '')
@@ -326,6 +339,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       return reply.code(400).type('text/plain; charset=utf-8').send('Malformed address')
     }
     const site = await currentSite()
+    if (options.movesOnly) {
+      const moved = target.ok ? await site?.movedTo(pathname) : undefined
+      if (moved) return reply.code(REDIRECT_STATUS).header('location', moved).send()
+      return reply.code(404).type('text/plain; charset=utf-8').send('Not found\n')
+    }
     if (!site) {
       return reply.code(503).type('text/plain; charset=utf-8').send('No site is published yet')
     }

@@ -36,6 +36,11 @@ export interface ServeOptions {
   outDir?: string
   /** The publishing service's releases: the current one is served instead of `outDir`. */
   releasesDir?: string
+  /**
+   * Serve none of the site's files, only its moved addresses (301), as with `SERVE_STATIC=off`:
+   * for nginx in front, which asks for an address it has no file for (see app.ts).
+   */
+  movesOnly?: boolean
   /** Services run beside the site (the publishing service), closed with it. */
   alongside?: { close(): Promise<void> }[]
   contentDir: string
@@ -135,8 +140,11 @@ export async function serve(
     metrics ? { registry: metrics.registry, fromSettings: true } : { fromSettings: true },
   )
   const app = await createApp({
-    ...(options.outDir && settings.servesStatic ? { root: options.outDir } : {}),
-    ...(options.releasesDir && settings.servesStatic ? { releasesDir: options.releasesDir } : {}),
+    // Without its files, the site's moved addresses are still answered: nginx in front asks
+    // here for an address it has no file for.
+    ...(options.outDir ? { root: options.outDir } : {}),
+    ...(options.releasesDir ? { releasesDir: options.releasesDir } : {}),
+    ...(options.movesOnly || !settings.servesStatic ? { movesOnly: true } : {}),
     logLevel: settings.logLevel,
     ...(logStream ? { logStream } : {}),
     forms: forms.options,

@@ -145,6 +145,18 @@ export async function readSiteRedirects(root: string): Promise<Redirect[]> {
   }
 }
 
+/**
+ * The moves of the built site in `root`, read once, on the first question: the address a
+ * request path moved to, or undefined.
+ */
+export function siteMoves(root: string): (pathname: string) => Promise<string | undefined> {
+  let lookup: Promise<(pathname: string) => string | undefined> | undefined
+  return (pathname) => {
+    lookup ??= readSiteRedirects(root).then(redirectLookup)
+    return lookup.then((movedTo) => movedTo(pathname))
+  }
+}
+
 /** Files of the host's configuration, never content: `/_headers`, `/.well-known` aside. */
 const isPrivate = (pathname: string) => /^\/[_.](?!well-known\/)/.test(pathname)
 
@@ -229,11 +241,7 @@ export function createStaticHandler(root: string, policy: SitePolicy = EMPTY_POL
   const headersOf = (path: string, https: boolean) =>
     responseHeaders(responseKind(path), policy, { https })
   // Read once, on the first request: the table belongs to the site in this folder.
-  let moves: Promise<(pathname: string) => string | undefined> | undefined
-  const movedTo = (pathname: string) => {
-    moves ??= readSiteRedirects(root).then(redirectLookup)
-    return moves.then((lookup) => lookup(pathname))
-  }
+  const movedTo = siteMoves(root)
 
   /** The file for a request path, or a redirect to the slash-terminated folder. */
   async function resolve(pathname: string): Promise<Found | { redirect: string } | undefined> {

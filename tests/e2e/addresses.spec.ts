@@ -2,8 +2,9 @@
  * Addresses that last, in Chromium against `npm start` on a copy of the content: an editor
  * fixes a published post's title and the post stays where it was; another editor changes a
  * post's address on purpose, and its old address answers 301 to the new one, on a first load
- * and on a client navigation alike. Both saves go through the editor's backend, as the CMS
- * saves them.
+ * and on a client navigation alike; a service (a page with a twin) moved the same way answers
+ * its old address in each language with 301, and the sitemap and the site's links name only its
+ * new one. The saves go through the editor's backend, as the CMS saves them.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { cp, readFile } from 'node:fs/promises'
@@ -29,6 +30,8 @@ const NEW_TITLE = 'How we test our APIs: contract tests and a sandbox'
 const MOVED = 'designing-idempotent-payment-apis'
 const OLD_ADDRESS = '/blog/designing-idempotent-payment-apis/'
 const NEW_ADDRESS = '/blog/idempotent-payment-apis/'
+const SERVICE = 'cards'
+const SERVICE_SLUG = 'card-issuing'
 
 let dir: string
 let site: string
@@ -47,6 +50,22 @@ async function save(contentDir: string, name: string, change: (text: string) => 
   expect(answer.status, JSON.stringify(answer.body)).toBe(200)
 }
 
+/** Saves a service in both languages with `change` applied, through the editor's backend. */
+async function saveService(contentDir: string, name: string, change: (text: string) => string) {
+  const backend = createCmsBackend({ contentDir, publicDir: join(ROOT, 'public') })
+  const dataFiles = await Promise.all(
+    ['en', 'de'].map(async (language) => ({
+      path: `content/service/${language}/${name}.yaml`,
+      raw: change(
+        await readFile(join(contentDir, language, 'pages/services', `${name}.yaml`), 'utf8'),
+      ),
+      slug: name,
+    })),
+  )
+  const answer = await backend.handle({ action: 'persistEntry', params: { dataFiles, assets: [] } })
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+}
+
 test.beforeAll(async () => {
   test.setTimeout(300_000)
   dir = await temporaryFolder('addresses-e2e-')
@@ -60,6 +79,12 @@ test.beforeAll(async () => {
   )
   const saved = await readFile(join(contentDir, 'blog/posts', `${MOVED}.md`), 'utf8')
   expect(saved).toContain(`redirectFrom:\n  - ${OLD_ADDRESS}\n`)
+  // A service moved on purpose, in both languages at once (one field for both).
+  await saveService(contentDir, SERVICE, (text) =>
+    text.replace(/^slug: .*$/m, `slug: ${SERVICE_SLUG}`),
+  )
+  const service = await readFile(join(contentDir, 'de/pages/services', `${SERVICE}.yaml`), 'utf8')
+  expect(service).toContain(`redirectFrom:\n  - /de/services/${SERVICE}/\n`)
 
   const env = { OUT_DIR: join(dir, 'dist'), BUILD_CACHE_DIR: join(dir, 'cache') }
   await seedBuildCache(env)
@@ -141,4 +166,35 @@ test('a client navigation to the old address shows the post at its new one', asy
     'Designing idempotent payment APIs',
   )
   expect(await isSameDocument(page)).toBe(true)
+})
+
+test('a moved service answers its old address in each language with a permanent redirect', async ({
+  page,
+}) => {
+  for (const language of ['en', 'de']) {
+    const from = `/${language}/services/${SERVICE}/`
+    const to = `/${language}/services/${SERVICE_SLUG}/`
+    const answer = await page.request.get(`${site}${from}`, { maxRedirects: 0 })
+    expect(answer.status(), from).toBe(301)
+    expect(answer.headers().location).toBe(to)
+    const data = await page.request.get(`${site}/page-data${from}page-data.json`, {
+      maxRedirects: 0,
+    })
+    expect(data.status()).toBe(301)
+    expect(data.headers().location).toBe(`/page-data${to}page-data.json`)
+  }
+  const sitemap = await (await page.request.get(`${site}/sitemap.xml`)).text()
+  expect(sitemap).toContain(`/en/services/${SERVICE_SLUG}/`)
+  expect(sitemap).not.toContain(`/services/${SERVICE}/`)
+  // The page answers at its new address, and the site links it there.
+  const response = await page.goto(`${site}/en/case-studies/penta/`)
+  expect(response?.status()).toBe(200)
+  const links = await page
+    .locator('main a[href*="/services/"]')
+    .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')))
+  expect(links).toContain(`/en/services/${SERVICE_SLUG}/`)
+  expect(links).not.toContain(`/en/services/${SERVICE}/`)
+  await page.goto(`${site}/de/services/${SERVICE}/`)
+  expect(new URL(page.url()).pathname).toBe(`/de/services/${SERVICE_SLUG}/`)
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de')
 })

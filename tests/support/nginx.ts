@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { nginxConfig } from '../../src/engine/site-files/nginx-block'
-import { readSitePolicy, readSiteRedirects } from '../../src/server/static-files'
+import { readSitePolicy } from '../../src/server/static-files'
 import { removeFolder } from './temporary-folder'
 
 export const NGINX_BINARY = process.env.NGINX_PATH ?? '/usr/sbin/nginx'
@@ -45,7 +45,6 @@ export async function startNginx(options: {
     listen: `127.0.0.1:${options.port}`,
     api: options.api,
     brotli,
-    redirects: await readSiteRedirects(options.root),
   })
   await writeFile(join(prefix, 'site.conf'), options.edit ? options.edit(site) : site)
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']

@@ -18,6 +18,8 @@ export interface EditorMeta {
    * when it saves (a post's address, from its title when the post is created).
    */
   filledOnSave?: boolean
+  /** One value for both languages of a twin (a page's address): set once, copied to the other. */
+  sameInEveryLanguage?: boolean
 }
 
 export const editorMeta = z.registry<EditorMeta>()

@@ -5,6 +5,8 @@ import { TEXT_LANGUAGES } from '../../shared/languages'
 import type { SearchTexts, SiteSettings, UiStrings } from '../../shared/types'
 import { editorMeta } from './editor'
 import {
+  categorySlug,
+  entrySlug,
   href,
   image,
   isoDate,
@@ -229,6 +231,18 @@ const pageBase = {
 const movable = { redirectFrom }
 
 /**
+ * The fields of a page editors may move (a service, a job posting, …): the page's fields with
+ * its address right after its title. Pages the specification fixes (legal texts, customer
+ * information, the routes of docs/routes.md) have no such field: code links to them there.
+ */
+const movablePage = {
+  title: pageBase.title,
+  slug: entrySlug,
+  description: pageBase.description,
+  intro: pageBase.intro,
+}
+
+/**
  * A page built from sections: home, about, careers, press, forms and their success pages. A
  * page for customers abroad is written in their language and says so, so that the page marks
  * its text (`lang`) and screen readers speak it in that language.
@@ -253,7 +267,7 @@ const faqItems = z
 
 /** A service: what it is, who it is for, how integration works, regulatory notes and an FAQ. */
 export const service = z.strictObject({
-  ...pageBase,
+  ...movablePage,
   summary: text('the one-line summary for the services list', 200),
   icon: z.enum(ICONS, { error: `expected an icon: ${ICONS.join(', ')}` }),
   whatItIs: markdown('what the service is'),
@@ -268,7 +282,7 @@ export const service = z.strictObject({
 })
 
 export const caseStudy = z.strictObject({
-  ...pageBase,
+  ...movablePage,
   partner: text('the partner name', 60),
   summary: text('the one-line summary for the list', 200),
   services: z.array(reference('service', 'a service (its file name under services/)')).min(1, {
@@ -281,14 +295,14 @@ export const caseStudy = z.strictObject({
 })
 
 export const supportCategory = z.strictObject({
-  ...pageBase,
+  ...movablePage,
   order: z.number({ error: 'expected the position in the list as a number' }).int(),
   ...movable,
 })
 
 /** A partner's support page: where its customers get help, how to complain, how to reach the bank. */
 export const supportClient = z.strictObject({
-  ...pageBase,
+  ...movablePage,
   partner: text('the partner name', 60),
   category: reference(
     'supportCategory',
@@ -339,7 +353,7 @@ export const legalPage = z.strictObject({
 })
 
 export const study = z.strictObject({
-  ...pageBase,
+  ...movablePage,
   published: isoDate('the publication date'),
   findings: z
     .array(
@@ -366,7 +380,7 @@ export const EMPLOYMENT_TYPES = [
 
 /** A job posting with everything JobPosting structured data needs. */
 export const jobPosting = z.strictObject({
-  ...pageBase,
+  ...movablePage,
   team: text('the team', 80),
   datePosted: isoDate('the posting date'),
   validThrough: isoDate('the application deadline'),
@@ -393,6 +407,7 @@ export const jobPosting = z.strictObject({
 
 export const pressRelease = z.strictObject({
   title: pageBase.title,
+  slug: entrySlug,
   description: pageBase.description,
   date: isoDate('the release date'),
   body: markdown('the press release'),
@@ -416,10 +431,12 @@ export const blogPost = z.strictObject({
 
 export const blogCategory = z.strictObject({
   name: z.strictObject({ en: text('the English name', 60), de: text('the German name', 60) }),
+  slug: categorySlug,
   description: z.strictObject({
     en: text('the English description', 300),
     de: text('the German description', 300),
   }),
+  ...movable,
 })
 
 const archiveFields = z.strictObject({ ...pageBase })

@@ -89,6 +89,30 @@ export const postSlug = slug("the post's address (its slug)").register(editorMet
   hint: "The post's address: /blog/ and this. Filled from the title when the post is first saved, then kept when the title changes. Change it only to move the post: the old address then leads here. · Die Adresse des Beitrags: /blog/ und dieser Teil. Beim ersten Speichern aus dem Titel gebildet und danach behalten, auch wenn sich der Titel ändert. Nur ändern, um den Beitrag umzuziehen: Die alte Adresse führt dann hierher.",
 })
 
+/**
+ * The address of a page with a twin (a service, a job posting, …): the last part of
+ * `/{language}/services/{slug}/`, the same in both languages. Set once, when the page is first
+ * saved; an entry without one keeps the address of its file name.
+ */
+export const entrySlug = slug("the page's address (its slug)")
+  .register(editorMeta, {
+    filledOnSave: true,
+    sameInEveryLanguage: true,
+    hint: "The page's address, the same in both languages: the last part of it, e.g. cards in /en/services/cards/. Filled when the page is first saved, then kept when the title changes. Change it only to move the page: the old address then leads here. · Die Adresse der Seite, in beiden Sprachen dieselbe: ihr letzter Teil, z. B. cards in /de/services/cards/. Beim ersten Speichern gesetzt und danach behalten, auch wenn sich der Titel ändert. Nur ändern, um die Seite umzuziehen: Die alte Adresse führt dann hierher.",
+  })
+  .optional()
+
+/**
+ * A blog category's address, `/blog/category/{slug}/`: set once, when the category is first
+ * saved; a category without one keeps the address of its file name.
+ */
+export const categorySlug = slug("the category's address (its slug)")
+  .register(editorMeta, {
+    filledOnSave: true,
+    hint: "The category's address: /blog/category/ and this. Filled when the category is first saved, then kept when its name changes. Change it only to move the category: the old address then leads here. · Die Adresse der Kategorie: /blog/category/ und dieser Teil. Beim ersten Speichern gesetzt und danach behalten, auch wenn sich der Name ändert. Nur ändern, um die Kategorie umzuziehen: Die alte Adresse führt dann hierher.",
+  })
+  .optional()
+
 /** A site address a visitor may still have: `/en/old-name/`, `/blog/old-title/`. */
 export const sitePath = z
   .string({ error: 'expected an earlier address as text, e.g. /blog/old-title/' })

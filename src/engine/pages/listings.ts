@@ -51,6 +51,8 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
   const categoryNames = new Map(
     of('blogCategory').map((entry) => [entry.name, entry.data.name as Record<Language, string>]),
   )
+  // Posts name their category by its file name, which its address need not be.
+  const categoryHrefs = new Map(of('blogCategory').map((entry) => [entry.name, hrefOf(entry)]))
   const posts = of('blogPost').sort(byDateDescending)
   const postItem = (entry: ContentEntry): ListingItem =>
     item(entry, {
@@ -65,7 +67,7 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
   const topics = of('blogCategory')
     .sort((a, b) => (a.name < b.name ? -1 : 1))
     .map((entry) => ({
-      href: `/blog/category/${entry.name}/`,
+      href: hrefOf(entry),
       name: entry.data.name as Record<Language, string>,
     }))
   /** Posts `from` to `to` of `list` with each language's first, and the list's counts. */
@@ -118,6 +120,8 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
       ),
   }
 
+  const entryAt = (page: BuildPage) =>
+    content.entries.find((entry) => hrefOf(entry) === page.route.path)
   const result: BuildPage[] = []
   for (const page of pages) {
     const list = page.routed ? lists[page.originalPath] : undefined
@@ -126,7 +130,8 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
       continue
     }
     if (page.route.template === 'support-category') {
-      const name = page.originalPath.split('/').at(-2)
+      // Partner pages name their category by its file name, which its address need not be.
+      const name = entryAt(page)?.name
       const clients = of('supportClient', page.language).filter(
         (client) => client.data.category === name,
       )
@@ -136,8 +141,21 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
       })
       continue
     }
+    if (page.route.template === 'case-study') {
+      // The services it names, each at its address (which need not be its file name).
+      const services = new Map(of('service', page.language).map((entry) => [entry.name, entry]))
+      const names = (entryAt(page)?.data.services as string[] | undefined) ?? []
+      result.push({
+        ...page,
+        listing: names.flatMap((name) => {
+          const service = services.get(`services/${name}`)
+          return service ? [item(service, { title: name, summary: undefined })] : []
+        }),
+      })
+      continue
+    }
     if (page.route.template === 'customer-information') {
-      const entry = content.entries.find((e) => e.routed && hrefOf(e) === page.route.path)
+      const entry = entryAt(page)
       const documents =
         (entry?.data.documents as { id: string; title: string; summary: string }[] | undefined) ??
         []
@@ -154,11 +172,11 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
       continue
     }
     if (page.route.template === 'blog-post') {
-      result.push(enrichPost(page, categoryNames))
+      result.push(enrichPost(page, categoryNames, categoryHrefs))
       continue
     }
     if (page.route.template === 'blog-category') {
-      const name = page.originalPath.split('/').at(-2)
+      const name = entryAt(page)?.name
       const list = posts.filter((post) => post.data.category === name)
       result.push({ ...page, blog: blogList(list, 0, list.length) })
       continue
@@ -176,6 +194,7 @@ export function attachListings(pages: BuildPage[], content: SiteContent): BuildP
 function enrichPost(
   page: BuildPage,
   categoryNames: Map<string, Record<Language, string>>,
+  categoryHrefs: Map<string, string>,
 ): BuildPage {
   const content: BuildPage['content'] = {}
   for (const [language, fields] of Object.entries(page.content) as [
@@ -188,7 +207,7 @@ function enrichPost(
       ...fields,
       readingMinutes: readingMinutes(body?.html ?? ''),
       categoryName: categoryNames.get(category)?.[language],
-      categoryHref: `/blog/category/${category}/`,
+      categoryHref: categoryHrefs.get(category) ?? `/blog/category/${category}/`,
     }
   }
   return { ...page, content }

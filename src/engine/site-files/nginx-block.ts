@@ -15,7 +15,6 @@ import {
 import { HASHED_IMAGES_DIR } from '../../shared/images'
 import { LANGUAGES } from '../../shared/languages'
 import { RATES_HISTORY_DIR } from '../../shared/rates/history'
-import { REDIRECT_STATUS, type Redirect, redirectRules } from '../../shared/redirects'
 import { SEARCH_ROOT } from '../../shared/search/format'
 import { headerName } from './host-config'
 
@@ -36,8 +35,6 @@ export interface NginxOptions {
    * `libnginx-mod-http-brotli-filter` (compression per request); without, gzip alone.
    */
   brotli?: boolean
-  /** The site's moved addresses (its `_redirects.json`): each answers 301 to the page's. */
-  redirects?: readonly Redirect[]
 }
 
 /** Where `npm run serve:api` listens by default (`PORT`, `HOST`: 8080 on this host). */
@@ -74,6 +71,13 @@ const HEADERS_TOO_LARGE = 494
 
 /** Byte ranges a request may ask for: one, or many parts cost more than the whole file. */
 const MAX_RANGES = 1
+
+/**
+ * Where an address with no file goes: the service behind `/api/` knows the moves of the live
+ * release (its `_redirects.json`, read afresh as releases switch), so an address moved by a
+ * publication since nginx loaded this block answers 301 at once, without a reload.
+ */
+const MOVED = '@site_moved'
 
 /** Where the site's refusals are written (an internal address, of no file). */
 const REFUSED = '/.site-refused'
@@ -128,28 +132,21 @@ export function nginxConfig(policy: SitePolicy, options: NginxOptions): string {
   const types = Object.entries(CONTENT_TYPES)
     .map(([extension, type]) => `    ${quote(type)} ${extension.slice(1)};`)
     .join('\n')
-  // Exact locations win over every prefix; `absolute_redirect off` keeps Location a path of
-  // the site, whatever Host the request named.
-  const moves = redirectRules(options.redirects ?? [])
-    .map(
-      ([from, to]) => `
-  location = ${quote(from)} {
-    return ${REDIRECT_STATUS} ${quote(to)};
-${headersOf('page')}
-  }`,
-    )
-    .join('')
   const notFound = LANGUAGES.slice(1)
     .map(
       (language) => `
   location /${language}/ {
     error_page 404 /${language}/404.html;
 ${errorPages(REFUSED, '    ')}
-    try_files $uri $uri/ =404;
+    try_files $uri $uri/ ${MOVED};
 ${headersOf('page')}
   }`,
     )
     .join('')
+  // The service's own headers give way to the pages' (else each would be sent twice).
+  const hidden = [...Object.keys(responseHeaders('page', policy)), 'strict-transport-security']
+    .map((name) => `    proxy_hide_header ${headerName(name)};`)
+    .join('\n')
   return `# The site's server block, written by \`npm run nginx-config\` from src/shared/http-headers.ts
 # and the policy the site was built with; include it in nginx's http block.
 ${trustProxyNote(options.api ?? DEFAULT_FORMS_SERVICE)
@@ -184,6 +181,15 @@ map $request_uri $site_odd_target {
 map "$site_odd_target$uri" $site_unwritten {
   default 0;
   "~^1(?!/api/|${REFUSED.replace('.', '\\.')})" 1;
+}
+
+# The 404 page of the address's language (English for an address the site never writes, as
+# npm start answers it).
+map "$site_unwritten$uri" $site_not_found_page {
+  default /404.html;
+${LANGUAGES.slice(1)
+  .map((language) => `  "~^0/${language}/" /${language}/404.html;`)
+  .join('\n')}
 }
 
 # A 405 names the methods the site's pages take (the service's routes are its own).
@@ -235,7 +241,32 @@ ${
 ${errorPages(REFUSED, '  ')}
 
   location @site_not_found {
-    try_files /404.html =404;
+    try_files $site_not_found_page /404.html =404;
+${headersOf('page')}
+  }
+
+  # An address with no file: the service behind /api/ answers 301 if the live release moved it
+  # (its _redirects.json, read afresh as releases switch: no reload needed when a publication
+  # moves an address), else 404, and nginx sends its 404 page, as it does when the service is
+  # out of reach. A Location of the service's is a path of this site, passed on as it is.
+  location ${MOVED} {
+    # A page takes no form post, moved or not (405, as npm start answers).
+    error_page 405 ${REFUSED};
+    if ($request_method !~ ^(GET|HEAD)$) {
+      return 405;
+    }
+    proxy_pass http://site_forms_service;
+    proxy_http_version 1.1;
+    proxy_set_header Connection "";
+    proxy_set_header Host $http_host;
+    proxy_set_header X-Forwarded-For $remote_addr;
+    proxy_set_header X-Forwarded-Proto $scheme;
+    proxy_pass_request_body off;
+    proxy_set_header Content-Length "";
+    proxy_redirect off;
+    proxy_intercept_errors on;
+    error_page 400 403 404 408 413 414 500 502 503 504 =404 @site_not_found;
+${hidden}
 ${headersOf('page')}
   }
 
@@ -252,11 +283,11 @@ ${headersOf('page')}
   }
 
   location / {
-    try_files $uri $uri/ =404;
+    try_files $uri $uri/ ${MOVED};
 ${headersOf('page')}
   }
 ${notFound}
-${moves ? `\n  # Moved addresses (redirectFrom in the content): the page's address now, permanently.${moves}\n` : ''}
+
   # The hosts' configuration files and dot files are not part of the site.
   location ~ ^/(_|\\.(?!well-known/)) {
     return 404;
@@ -267,6 +298,7 @@ ${headersOf('hashed')}
   }
 
   location ^~ /page-data/ {
+    try_files $uri ${MOVED};
 ${headersOf('data')}
   }
 

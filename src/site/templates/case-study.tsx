@@ -6,7 +6,7 @@ import { Sections } from '../components/sections'
 import { Section } from '../components/ui'
 import type { TemplateProps } from './types'
 
-export function CaseStudyTemplate({ content, layout, language }: TemplateProps) {
+export function CaseStudyTemplate({ result, content, layout }: TemplateProps) {
   const study = content as unknown as CaseStudyEntry
   const { strings } = layout
   return (
@@ -16,9 +16,10 @@ export function CaseStudyTemplate({ content, layout, language }: TemplateProps) 
       <TextSection heading={strings.solution} value={study.solution} />
       <Section heading={strings.servicesUsed}>
         <ul>
-          {study.services.map((service) => (
-            <li key={service}>
-              <Link href={`/${language}/services/${service}/`}>{service}</Link>
+          {/* Each service at its address, which the build looks up (it need not be its name). */}
+          {(result.listing ?? []).map((service) => (
+            <li key={service.href}>
+              <Link href={service.href}>{service.title}</Link>
             </li>
           ))}
         </ul>

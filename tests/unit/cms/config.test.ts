@@ -114,11 +114,16 @@ describe('CMS configuration', () => {
     for (const name of ['pages', 'service', 'legal', 'siteTexts', 'pressRelease']) {
       const entry = collection(name)
       expect(entry.i18n, name).toBe(true)
+      // A page's address is one for both languages: set once, copied to the other.
       expect(
-        entry.fields?.every((field) => field.i18n === true),
+        entry.fields?.every((field) => field.i18n === (field.name === 'slug' ? 'duplicate' : true)),
         name,
       ).toBe(true)
     }
+    for (const name of ['service', 'caseStudy', 'supportClient', 'supportCategory', 'study'])
+      expect(collection(name).fields?.[1]?.name, name).toBe('slug')
+    for (const name of ['pages', 'legal', 'customerInformation'])
+      expect(collection(name).fields?.some((field) => field.name === 'slug')).toBe(false)
     for (const name of ['blogPost', 'blogCategory']) {
       expect(collection(name).i18n, name).toBeUndefined()
       expect(collection(name).fields?.some((field) => field.i18n)).toBe(false)

@@ -3,7 +3,12 @@ import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { loadContent } from '../../../src/content/load'
 import { hostRedirectsFile } from '../../../src/engine/site-files/host-config'
 import { memorySource, problemsOf, validDocuments } from '../../fixtures/content'
-import { blogPostEntry, serviceEntry } from '../../fixtures/entries'
+import {
+  blogPostEntry,
+  caseStudyEntry,
+  serviceEntry,
+  supportCategoryEntry,
+} from '../../fixtures/entries'
 
 /** The valid store with a category and two posts, `a` and `b`. */
 function store(): Map<string, unknown> {
@@ -181,5 +186,146 @@ describe('addresses that last', () => {
         message: "expected the post's address (its slug) as text",
       },
     ])
+  })
+})
+
+/** The valid store with two services in both languages, `cards` and `lending`. */
+function pages(): Map<string, unknown> {
+  const documents = validDocuments()
+  for (const language of ['en', 'de']) {
+    documents.set(`${language}/pages/services/cards.yaml`, serviceEntry('Cards'))
+    documents.set(`${language}/pages/services/lending.yaml`, serviceEntry('Lending'))
+  }
+  return documents
+}
+
+/** Sets fields of a page in both languages, `/en/…/` standing for each language's address. */
+function change(documents: Map<string, unknown>, name: string, fields: Record<string, unknown>) {
+  for (const language of ['en', 'de']) {
+    const file = `${language}/pages/${name}.yaml`
+    const localised = JSON.parse(JSON.stringify(fields).replaceAll('/en/', `/${language}/`))
+    documents.set(file, { ...(documents.get(file) as object), ...localised })
+  }
+}
+
+describe("a page's address", () => {
+  it('is its file name while it has no address field, whatever its title', async () => {
+    const documents = pages()
+    change(documents, 'services/cards', { title: 'Card issuing, renamed' })
+    const content = await load(documents)
+    const cards = content.entries.filter((entry) => entry.name === 'services/cards')
+    expect(cards.map((entry) => entry.originalPath)).toEqual([
+      '/services/cards/',
+      '/services/cards/',
+    ])
+  })
+
+  it('moves with its field; the earlier address redirects and links follow', async () => {
+    const documents = pages()
+    change(documents, 'services/cards', {
+      slug: 'card-issuing',
+      redirectFrom: ['/en/services/cards/'],
+    })
+    for (const language of ['en', 'de'])
+      documents.set(`${language}/pages/case-studies/penta.yaml`, {
+        ...caseStudyEntry(['cards']),
+        challenge: `Read [our cards](/${language}/services/cards/#fees).`,
+      })
+    const content = await load(documents)
+    expect(content.redirects.map(({ from, to }) => `${from} → ${to}`)).toEqual([
+      '/en/services/cards/ → /en/services/card-issuing/',
+      '/de/services/cards/ → /de/services/card-issuing/',
+    ])
+    const study = content.entries.find((entry) => entry.file === 'en/pages/case-studies/penta.yaml')
+    expect((study?.data.challenge as { html: string } | undefined)?.html).toContain(
+      'href="/en/services/card-issuing/#fees"',
+    )
+  })
+
+  it('refuses two pages at one address, naming both files and the field', async () => {
+    const documents = pages()
+    change(documents, 'services/lending', { slug: 'cards' })
+    expect(await problemsOf(documents)).toEqual(
+      ['en', 'de'].map((language) => ({
+        file: `${language}/pages/services/lending.yaml`,
+        field: 'slug',
+        message: `expected a unique address; ${language}/pages/services/cards.yaml already publishes /${language}/services/cards/`,
+      })),
+    )
+  })
+
+  it('refuses twins at two addresses, naming both files and the field', async () => {
+    const documents = pages()
+    documents.set('de/pages/services/cards.yaml', {
+      ...(documents.get('de/pages/services/cards.yaml') as object),
+      slug: 'karten',
+    })
+    expect(await problemsOf(documents)).toEqual([
+      {
+        file: 'de/pages/services/cards.yaml',
+        field: 'slug',
+        message:
+          'expected the address of its twin in the other language; en/pages/services/cards.yaml publishes it at /en/services/cards/, this at /de/services/karten/ (the address is the same in both languages)',
+      },
+    ])
+  })
+
+  it('refuses a loop between two pages, and a page redirecting from its own address', async () => {
+    const documents = pages()
+    change(documents, 'services/cards', { redirectFrom: ['/en/services/lending/'] })
+    change(documents, 'services/lending', { redirectFrom: ['/en/services/lending/'] })
+    const problems = await problemsOf(documents)
+    expect(problems.filter((problem) => problem.file.startsWith('en/'))).toEqual([
+      {
+        file: 'en/pages/services/cards.yaml',
+        field: 'redirectFrom.0',
+        message:
+          'expected an address no page has; en/pages/services/lending.yaml publishes /en/services/lending/ (move or delete that page first)',
+      },
+      {
+        file: 'en/pages/services/lending.yaml',
+        field: 'redirectFrom.0',
+        message:
+          "expected an earlier address, not this entry's own (/en/services/lending/): a redirect from it to itself would loop",
+      },
+    ])
+    const loop = pages()
+    change(loop, 'services/cards', {
+      slug: 'card-issuing',
+      redirectFrom: ['/en/services/lending/'],
+    })
+    // Cards moved from lending's address while lending moved from cards': each leads back.
+    change(loop, 'services/lending', {
+      slug: 'lending',
+      redirectFrom: ['/en/services/card-issuing/'],
+    })
+    expect((await problemsOf(loop)).filter((problem) => problem.file.startsWith('en/'))).toEqual([
+      {
+        file: 'en/pages/services/cards.yaml',
+        field: 'redirectFrom.0',
+        message:
+          'expected no redirect loop; this leads /en/services/lending/ to /en/services/card-issuing/, and en/pages/services/lending.yaml › redirectFrom.0 leads /en/services/card-issuing/ back to /en/services/lending/',
+      },
+      {
+        file: 'en/pages/services/lending.yaml',
+        field: 'redirectFrom.0',
+        message:
+          'expected no redirect loop; this leads /en/services/card-issuing/ to /en/services/lending/, and en/pages/services/cards.yaml › redirectFrom.0 leads /en/services/lending/ back to /en/services/card-issuing/',
+      },
+    ])
+  })
+
+  it('gives a page in a folder of its type the address of the field', async () => {
+    const documents = pages()
+    for (const language of ['en', 'de'])
+      documents.set(`${language}/support-categories/apps.yaml`, {
+        ...supportCategoryEntry(),
+        slug: 'banking-apps',
+      })
+    const content = await load(documents)
+    const category = content.entries.find(
+      (entry) => entry.file === 'de/support-categories/apps.yaml',
+    )
+    expect(category?.originalPath).toBe('/support/categories/banking-apps/')
   })
 })

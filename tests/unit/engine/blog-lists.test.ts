@@ -110,3 +110,28 @@ describe('the posts a list shows for the visitor’s choice', () => {
     expect(shownPosts(blog, 'en', 'de', undefined).pages).toBe(1)
   })
 })
+
+describe('a moved category', () => {
+  it('is listed, linked from its posts and shows them at the address of its field', async () => {
+    const documents = validDocuments()
+    addBlogPost(documents)
+    documents.set('blog/categories/news.yaml', {
+      ...(documents.get('blog/categories/news.yaml') as object),
+      slug: 'updates',
+      redirectFrom: ['/blog/category/news/'],
+    })
+    const content = await loadContent(memorySource(documents), { collections: ALL_COLLECTIONS })
+    expect(content.redirects.map(({ from, to }) => [from, to])).toEqual([
+      ['/blog/category/news/', '/blog/category/updates/'],
+    ])
+    const pages = createRouteTable(content)
+    const category = pages.find((page) => page.route.template === 'blog-category')
+    expect(category?.route.path).toBe('/blog/category/updates/')
+    expect(category?.blog?.postsFirst.en.map((post) => post.href)).toEqual([
+      '/blog/hello-from-the-bank/',
+    ])
+    expect(category?.blog?.topics.map((topic) => topic.href)).toEqual(['/blog/category/updates/'])
+    const post = pages.find((page) => page.route.template === 'blog-post')
+    expect(post?.content.en).toMatchObject({ categoryHref: '/blog/category/updates/' })
+  })
+})

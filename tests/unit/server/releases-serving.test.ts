@@ -1,7 +1,8 @@
 /**
  * The public server follows the publishing service's `current` link for every request: the
  * checkout's build until the first release, then whichever release the link points at, a
- * switch taking effect at the next request; the policy headers are the served release's.
+ * switch taking effect at the next request; the policy headers are the served release's. The
+ * forms service alone (nginx in front serves the files) answers the live release's moves.
  */
 import { mkdir, rename, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -68,5 +69,34 @@ describe('serving releases', () => {
     expect(answer.statusCode).toBe(503)
     expect(answer.headers['content-security-policy']).toBeTruthy()
     await alone.close()
+  })
+
+  it("answers only the live release's moves when it serves no file (nginx in front)", async () => {
+    await writeFile(
+      join(dir, 'releases', SECOND, '_redirects.json'),
+      JSON.stringify([{ from: '/en/about-us/', to: '/en/about/' }]),
+    )
+    const moves = await createApp({
+      root: join(dir, 'dist'),
+      releasesDir: join(dir, 'releases'),
+      movesOnly: true,
+      logLevel: 'silent',
+    })
+    try {
+      await point(FIRST)
+      expect((await moves.inject('/en/about-us/')).statusCode).toBe(404)
+      await point(SECOND)
+      const moved = await moves.inject('/en/about-us/')
+      expect([moved.statusCode, moved.headers.location]).toEqual([301, '/en/about/'])
+      expect(moved.headers['content-security-policy']).toBeTruthy()
+      // A page's own address is no file of this service's, nor is any other.
+      for (const path of ['/en/about/', '/en/nothing/', '/page-data/en/about-us/x.json'])
+        expect((await moves.inject(path)).statusCode, path).toBe(404)
+      expect((await moves.inject('/page-data/en/about-us/page-data.json')).headers.location).toBe(
+        '/page-data/en/about/page-data.json',
+      )
+    } finally {
+      await moves.close()
+    }
   })
 })

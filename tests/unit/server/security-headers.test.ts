@@ -416,7 +416,10 @@ describe('configuration for other servers', () => {
     expect(text).toContain('gzip_static on;')
     expect(text).toContain('brotli_static on;')
     expect(text).toContain('error_page 404 @site_not_found;')
-    expect(text).toContain('try_files /404.html =404;')
+    expect(text).toContain('try_files $site_not_found_page /404.html =404;')
+    // An address with no file is asked of the service, which knows the live release's moves.
+    expect(text).toContain('try_files $uri $uri/ @site_moved;')
+    expect(text).toContain('location @site_moved {')
     expect(text).toContain('error_page 404 /de/404.html;')
     expect(text).toContain(
       `add_header Content-Security-Policy "${pageContentSecurityPolicy(policy)}" always;`,

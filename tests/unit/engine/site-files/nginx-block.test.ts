@@ -2,16 +2,18 @@
  * Debian's nginx with the block `npm run nginx-config` writes, on a small site of its own,
  * asked as an attacker asks (bytes on a socket): what nginx answers itself, rather than a file
  * or the forms service, carries the headers of the site's own answers as well, and an address
- * `npm start` refuses reaches no page through nginx either.
+ * `npm start` refuses reaches no page through nginx either; and over the editors' releases, an
+ * address a publication moves answers 301 from the moment it is live, with no reload.
  * tests/e2e/nginx.spec.ts compares the block with `npm start` on the built site.
  */
 
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rename, symlink, writeFile } from 'node:fs/promises'
 import { STATUS_CODES } from 'node:http'
 import { createServer, type Server, type Socket } from 'node:net'
 import { dirname, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CURRENT } from '../../../../src/publishing/workflow/releases'
 import { createApp } from '../../../../src/server/app'
 import {
   responseHeaders,
@@ -174,6 +176,17 @@ describe.skipIf(!nginxInstalled())('the nginx block on a site of its own', () =>
   })
 
   it("answers a moved address 301 to the page, on the site, with the pages' headers, as npm start does", async () => {
+    // The service behind /api/, as npm run serve:api runs it: the site's moves, none of its files.
+    const moved = await createApp({ root, movesOnly: true, logLevel: 'silent' })
+    await moved.listen({ port: servicePort, host: '127.0.0.1' })
+    try {
+      await expectMoves()
+    } finally {
+      await moved.close()
+    }
+  })
+
+  async function expectMoves() {
     const moves: [string, string][] = [
       ['/blog/old-title/', '/blog/new-title/'],
       ['/blog/old-title', '/blog/new-title/'],
@@ -192,10 +205,22 @@ describe.skipIf(!nginxInstalled())('the nginx block on a site of its own', () =>
         expectPageHeaders(answer, `${who} ${from}`)
       }
     }
-    // The page itself and an address that never moved answer as before.
+    // The page itself and an address that never moved answer as before; a page takes no form
+    // post, moved or not.
     expect((await sendRaw(port, rawRequest('GET', '/blog/new-title/'))).status).toBe(200)
-    expect((await sendRaw(port, rawRequest('GET', '/blog/other-title/'))).status).toBe(404)
-  })
+    const unknown = await sendRaw(port, rawRequest('GET', '/blog/other-title/'))
+    expect(unknown.status).toBe(404)
+    expect(unknown.body).toBe(SITE['404.html'])
+    expectPageHeaders(unknown, 'an unknown address')
+    const german = await sendRaw(port, rawRequest('GET', '/de/nichts/'))
+    expect([german.status, german.body]).toEqual([404, SITE['de/404.html']])
+    const post = rawRequest('POST', '/blog/old-title/', { 'content-length': '0' })
+    const [ours, theirs] = await Promise.all([sendRaw(sitePort, post), sendRaw(port, post)])
+    expect([theirs.status, theirs.headers.allow]).toEqual([405, 'GET, HEAD'])
+    expect(theirs.body).toBe(`${STATUS_CODES[405]}\n`)
+    expect(ours.status).toBe(405)
+    expectPageHeaders(theirs, 'a form post')
+  }
 
   it('serves no page at an address npm start refuses: an encoded slash, an empty or dot segment', async () => {
     const targets = [
@@ -257,5 +282,85 @@ describe.skipIf(!nginxInstalled())('the nginx block on a site of its own', () =>
     for (const [name, value] of Object.entries(responseHeaders('page', POLICY))) {
       expect([value, `${value}, ${value}`], name).toContain(past.headers[name])
     }
+  })
+})
+
+describe.skipIf(!nginxInstalled())("the nginx block over the editors' releases", () => {
+  let dir = ''
+  let nginx: NginxServer | undefined
+  let service: FastifyInstance | undefined
+
+  afterAll(async () => {
+    await nginx?.stop()
+    await service?.close()
+    await removeFolder(dir)
+  })
+
+  /** Writes a release of the site with `files` in place of the moves and pages it differs by. */
+  async function release(name: string, files: Record<string, string | undefined>) {
+    for (const [path, text] of Object.entries({ ...SITE, ...files })) {
+      if (text === undefined) continue
+      await mkdir(dirname(join(dir, 'releases', name, path)), { recursive: true })
+      await writeFile(join(dir, 'releases', name, path), text)
+    }
+  }
+
+  /** Puts `name` live as the publishing service does: a new link renamed over `current`. */
+  async function switchTo(name: string) {
+    const next = join(dir, 'releases', `${CURRENT}.next`)
+    await symlink(name, next)
+    await rename(next, join(dir, 'releases', CURRENT))
+  }
+
+  it('answers a move published after it started with 301, without a reload', async () => {
+    dir = await temporaryFolder('nginx-releases-')
+    const table = (moves: { from: string; to: string }[]) => JSON.stringify(moves)
+    await release('1', { [REDIRECTS_TABLE_FILE]: table([]) })
+    // The about page moved to /en/about-us/.
+    await release('2', {
+      [REDIRECTS_TABLE_FILE]: table([{ from: '/en/about/', to: '/en/about-us/' }]),
+      'en/about/index.html': undefined,
+      'en/about-us/index.html': '<html lang="en">about us</html>',
+      'page-data/en/about-us/page-data.json': '{"path":"/en/about-us/"}',
+    })
+    // And back again: the page is where it was, its short-lived address leads there.
+    await release('3', {
+      [REDIRECTS_TABLE_FILE]: table([{ from: '/en/about-us/', to: '/en/about/' }]),
+    })
+    await switchTo('1')
+    const releases = join(dir, 'releases')
+    const [port = 0] = await freePorts(1)
+    // The service behind /api/, as npm run serve:api runs it: the live release's moves.
+    service = await createApp({ releasesDir: releases, movesOnly: true, logLevel: 'silent' })
+    const api = new URL(await service.listen({ port: 0, host: '127.0.0.1' })).host
+    nginx = await startNginx({
+      root: join(releases, CURRENT),
+      port,
+      api,
+      scratch: join(dir, '.nginx'),
+    })
+    const get = (path: string) => sendRaw(port, rawRequest('GET', path))
+
+    expect((await get('/en/about/')).status).toBe(200)
+    expect((await get('/en/about-us/')).status).toBe(404)
+
+    await switchTo('2')
+    const moves: [string, string][] = [
+      ['/en/about/', '/en/about-us/'],
+      ['/en/about', '/en/about-us/'],
+      ['/page-data/en/about/page-data.json', '/page-data/en/about-us/page-data.json'],
+    ]
+    for (const [from, to] of moves) {
+      const answer = await get(from)
+      expect([answer.status, answer.headers.location], from).toEqual([301, to])
+      expectPageHeaders(answer, from)
+    }
+    expect((await get('/en/about-us/')).status).toBe(200)
+
+    await switchTo('3')
+    expect((await get('/en/about/')).status).toBe(200)
+    const back = await get('/en/about-us/')
+    expect([back.status, back.headers.location]).toEqual([301, '/en/about/'])
+    expect(await nginx.errors()).not.toMatch(/\[(crit|alert|emerg)\]/)
   })
 })
