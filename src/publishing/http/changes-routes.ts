@@ -98,7 +98,12 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
     const listed = await Promise.all(
       drafts.map(async (draft) => {
         const files = await filesOf(draft, person.language)
-        const title = files.map((file) => file.review?.title ?? file.title).find(Boolean)
+        // Named in the viewer's language where the draft has a file of it.
+        const own = `content/${person.language}/`
+        const title = [...files]
+          .sort((a, b) => Number(b.path.startsWith(own)) - Number(a.path.startsWith(own)))
+          .map((file) => file.review?.title ?? file.title)
+          .find(Boolean)
         return { draft, files, title }
       }),
     )

@@ -55,7 +55,11 @@ function detailText(value: unknown): string {
   return String(value)
 }
 
-function Details({ entry }: { entry: AuditEntry }) {
+/**
+ * An entry's details: their names in the viewer's words, their values as recorded (codes, and
+ * reasons in the words of who was refused), marked so that no one translates the record.
+ */
+function Details({ entry, a }: { entry: AuditEntry; a: (typeof AUDIT_TEXTS)['en'] }) {
   const commits = [entry.before, entry.after]
     .filter(Boolean)
     .map((commit) => String(commit).slice(0, 12))
@@ -66,16 +70,16 @@ function Details({ entry }: { entry: AuditEntry }) {
     <dl className="details">
       {commits ? (
         <div>
-          <dt>commit</dt>
-          <dd>
+          <dt>{a.commit}</dt>
+          <dd translate="no">
             <code>{commits}</code>
           </dd>
         </div>
       ) : null}
       {pairs.map(([key, value]) => (
         <div key={key}>
-          <dt>{key}</dt>
-          <dd>{detailText(value)}</dd>
+          <dt>{a.detailNames[key] ?? key}</dt>
+          <dd translate="no">{detailText(value)}</dd>
         </div>
       ))}
     </dl>
@@ -151,9 +155,11 @@ export function auditPage(viewer: Viewer, view: AuditView): string {
                     <td data-label={columns.when}>{berlinTime(entry.at, language)}</td>
                     <td data-label={columns.who}>{who(entry.actor)}</td>
                     <td data-label={columns.what}>{a.actions[entry.action] ?? entry.action}</td>
-                    <td data-label={columns.subject}>{entry.subject}</td>
+                    <td data-label={columns.subject} translate="no">
+                      {entry.subject}
+                    </td>
                     <td data-label={columns.details}>
-                      <Details entry={entry} />
+                      <Details entry={entry} a={a} />
                     </td>
                   </tr>
                 ))}

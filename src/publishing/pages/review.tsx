@@ -8,7 +8,7 @@ import type { ReactNode } from 'react'
 import type { EditorLanguage } from '../people/roles'
 import type { FieldChange, FileReview, ParagraphChange, Segment } from '../review/compare'
 
-const TEXTS = {
+export const REVIEW_TEXTS = {
   en: {
     before: 'Live now',
     after: 'In this draft',
@@ -43,7 +43,7 @@ const TEXTS = {
     fields: (count: number) => (count === 1 ? '1 Feld ändert sich' : `${count} Felder ändern sich`),
   },
 }
-type Texts = (typeof TEXTS)[EditorLanguage]
+type Texts = (typeof REVIEW_TEXTS)[EditorLanguage]
 
 /** Where an image field's value is shown from: the live site, or the draft. */
 export interface ImageSources {
@@ -190,7 +190,7 @@ export function FileReviewView({
   language: EditorLanguage
   images: ImageSources
 }) {
-  const t = TEXTS[language]
+  const t = REVIEW_TEXTS[language]
   if (review.unreadable !== undefined) {
     return <p className="notice">{t.unreadable(review.unreadable)}</p>
   }

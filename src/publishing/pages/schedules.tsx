@@ -16,6 +16,16 @@ export interface SchedulesView {
   soon: string
 }
 
+/**
+ * A schedule's outcome as the service records it (in English), in the viewer's words; a
+ * refusal's or a failed build's own message as it is.
+ */
+function outcomeText(outcome: string, t: (typeof MANAGE_TEXTS)['en']): string {
+  if (outcome === 'replaced by a later schedule') return t.outcomeReplaced
+  const published = /^published as release (\S+)$/.exec(outcome)
+  return published ? t.outcomePublished(published[1] ?? '') : outcome
+}
+
 export function schedulesPage(viewer: Viewer, view: SchedulesView): string {
   const language = viewer.person.language
   const t = MANAGE_TEXTS[language]
@@ -64,7 +74,8 @@ export function schedulesPage(viewer: Viewer, view: SchedulesView): string {
               <li key={schedule.id}>
                 <strong>{schedule.draftId}</strong>: {berlinTime(schedule.at, language)},{' '}
                 {t.states[schedule.state]}
-                {schedule.outcome ? ` (${schedule.outcome})` : ''}, {schedule.createdBy}
+                {schedule.outcome ? ` (${outcomeText(schedule.outcome, t)})` : ''},{' '}
+                {schedule.createdBy}
                 {schedule.state === 'pending' ? (
                   <form data-action="/api/schedules/cancel" data-reload="">
                     <Hidden name="id" value={String(schedule.id)} />

@@ -1,0 +1,54 @@
+/**
+ * The English sentences of the publishing service's screens that German has in its own words:
+ * a German screen showing one of them shows English (a text left untranslated, or a screen that
+ * picked the wrong table). Texts German uses too (Editor, CSV) are not counted, nor words too
+ * short to tell a language by.
+ */
+import { REVIEW_TEXTS } from '../../src/publishing/pages/review'
+import {
+  AUDIT_TEXTS,
+  BAR_TEXTS,
+  MANAGE_TEXTS,
+  OWN_SIGN_IN_TEXTS,
+  PAGE_TEXTS,
+} from '../../src/publishing/pages/texts'
+
+type Table = { en: unknown; de: unknown }
+
+function pairs(en: unknown, de: unknown, found: string[], german: string[]): void {
+  if (typeof en === 'string') {
+    if (en !== de && en.length >= 6) found.push(en)
+    if (typeof de === 'string') german.push(de)
+    return
+  }
+  if (typeof en === 'function' && typeof de === 'function') {
+    // A sentence made from values: its English words with sample values.
+    const sample = (en as (...args: unknown[]) => unknown)('X', 'Y', 'Z')
+    const other = (de as (...args: unknown[]) => unknown)('X', 'Y', 'Z')
+    pairs(sample, other, found, german)
+    return
+  }
+  if (en && typeof en === 'object') {
+    for (const [key, value] of Object.entries(en)) {
+      pairs(value, (de as Record<string, unknown> | undefined)?.[key], found, german)
+    }
+  }
+}
+
+export function englishTexts(): string[] {
+  const found: string[] = []
+  const german: string[] = []
+  for (const table of [
+    PAGE_TEXTS,
+    MANAGE_TEXTS,
+    BAR_TEXTS,
+    AUDIT_TEXTS,
+    OWN_SIGN_IN_TEXTS,
+    REVIEW_TEXTS,
+  ] as Table[]) {
+    pairs(table.en, table.de, found, german)
+  }
+  // A word German uses too (Editor) is no sign of English; nor a language's own name.
+  const all = german.join('\n')
+  return [...new Set(found)].filter((text) => !all.includes(text) && text !== 'Deutsch')
+}
