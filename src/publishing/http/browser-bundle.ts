@@ -1,5 +1,6 @@
 /**
- * The service's own scripts and stylesheet (`src/publishing/browser/`), made servable: each
+ * The service's own scripts and stylesheet (`src/publishing/browser/`, and the editor's start
+ * script from `src/publishing/editor/browser/`), made servable: each
  * script bundled by Rolldown into one minified classic script (the pages load them with
  * `defer`, and the editor's page its start script before Decap's, so none is a module), the
  * stylesheet minified by Lightning CSS. Made in memory, once per process, when first asked
@@ -11,12 +12,17 @@ import { join } from 'node:path'
 
 /** Where the browser's code is, in the project. */
 export const BROWSER_SOURCE = 'src/publishing/browser'
-/** The scripts the pages load, by the name they are served under (`<name>.js`). */
-const SCRIPTS = ['sign-in', 'manage', 'passkeys', 'editor-start'] as const
+/** The scripts the pages load, by the name they are served under (`<name>.js`): their sources. */
+const SCRIPTS: Record<string, string> = {
+  'sign-in': `${BROWSER_SOURCE}/sign-in.ts`,
+  manage: `${BROWSER_SOURCE}/manage.ts`,
+  passkeys: `${BROWSER_SOURCE}/passkeys.ts`,
+  'editor-start': 'src/publishing/editor/browser/start.ts',
+}
 const STYLESHEET = 'service.css'
 /** The names the service serves them under. */
 export const SERVICE_FILE_NAMES: ReadonlySet<string> = new Set([
-  ...SCRIPTS.map((name) => `${name}.js`),
+  ...Object.keys(SCRIPTS).map((name) => `${name}.js`),
   STYLESHEET,
 ])
 
@@ -31,7 +37,7 @@ const made = new Map<string, Promise<ReadonlyMap<string, ServiceFile>>>()
 export function serviceFiles(root: string): Promise<ReadonlyMap<string, ServiceFile>> {
   let files = made.get(root)
   if (!files) {
-    files = makeServiceFiles(join(root, BROWSER_SOURCE))
+    files = makeServiceFiles(root)
     made.set(root, files)
     // A failure is not kept: the next request tries again.
     files.catch(() => made.delete(root))
@@ -39,25 +45,25 @@ export function serviceFiles(root: string): Promise<ReadonlyMap<string, ServiceF
   return files
 }
 
-async function makeServiceFiles(dir: string): Promise<ReadonlyMap<string, ServiceFile>> {
+async function makeServiceFiles(root: string): Promise<ReadonlyMap<string, ServiceFile>> {
   const [{ build }, { transform }] = await Promise.all([import('rolldown'), import('lightningcss')])
   const scripts = await Promise.all(
-    SCRIPTS.map(async (name): Promise<[string, ServiceFile]> => {
+    Object.entries(SCRIPTS).map(async ([name, source]): Promise<[string, ServiceFile]> => {
       const { output } = await build({
-        input: join(dir, `${name}.ts`),
+        input: join(root, source),
         platform: 'browser',
         write: false,
         logLevel: 'warn',
         output: { format: 'iife', minify: true },
       })
       const [chunk] = output
-      if (chunk?.type !== 'chunk') throw new Error(`${BROWSER_SOURCE}/${name}.ts made no script`)
+      if (chunk?.type !== 'chunk') throw new Error(`${source} made no script`)
       return [`${name}.js`, { body: chunk.code, type: 'text/javascript; charset=utf-8' }]
     }),
   )
   const css = transform({
     filename: STYLESHEET,
-    code: await readFile(join(dir, STYLESHEET)),
+    code: await readFile(join(root, BROWSER_SOURCE, STYLESHEET)),
     minify: true,
   })
   return new Map([

@@ -5,6 +5,7 @@
  * whatever the page offered; a refusal the rules did not record is recorded here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { refusal, unrecorded } from '../editor/answers'
 import { type ChangedFile, changesPage, releasesPage, schedulesPage } from '../pages/manage'
 import { releasesView } from '../pages/releases-view'
 import type { EditorLanguage, Person } from '../people/roles'
@@ -13,7 +14,6 @@ import { type DraftView, RefusedError } from '../workflow/drafts'
 import { mayRequestRollback } from '../workflow/four-eyes'
 import { RollbackRequestError } from '../workflow/publisher'
 import { berlinLocal, fromBerlinTime, ScheduleError } from '../workflow/schedules'
-import { refusal, unrecorded } from './editor-api'
 import { IMAGE_POLICY } from './policy'
 import { IMAGE_TYPES } from './previews'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
