@@ -14,7 +14,7 @@ import { findUnstorable, unstorableMessage } from '../audit/storable'
 import type { Person } from '../people/roles'
 import { ACTIONS } from './actions'
 import { type CmsAnswer, refusal, unrecorded } from './answers'
-import { type EditorOptions, editorContext, isRecord, type Params, WaitsForReview } from './context'
+import { type EditorOptions, editorContext, isRecord, type Params } from './context'
 import { mainTrees } from './working-tree'
 
 export type { CmsAnswer } from './answers'
@@ -73,12 +73,13 @@ export function createCmsApi(options: EditorOptions) {
       try {
         return { status: 200, body: await dispatch(person, action, params) }
       } catch (error) {
-        // A draft made for review is no refusal: nothing for the trail beyond the draft's own.
-        if (error instanceof WaitsForReview) settleRequestRecord()
         const answer = refusal(error)
-        // The rules' refusals are in the trail already; a write refused as bad input joins them.
         const writes = ACTIONS.get(action)?.writes === true
-        if (writes && !(error instanceof WaitsForReview) && unrecorded(error, answer)) {
+        // Reading what is not there (an entry without a draft, above all: the editor asks for
+        // its draft whenever an entry is opened) is an answer, not a refusal: nothing to record.
+        if (!writes && answer.status === 404) settleRequestRecord()
+        // The rules' refusals are in the trail already; a write refused as bad input joins them.
+        if (writes && unrecorded(error, answer)) {
           await drafts.recordRefusal(person, subjectOf(action, params), {
             code: 'request',
             action,

@@ -64,16 +64,6 @@ export async function requireDraft(context: EditorContext, id: string) {
   return draft
 }
 
-/**
- * Not an error but what the editor must not take for done: a deletion or an upload that is now
- * a draft, in review. Decap shows the message; it is no refusal, so not one in the trail.
- */
-export class WaitsForReview extends CmsRequestError {
-  constructor(message: string) {
-    super(message, 409)
-  }
-}
-
 /** A draft must be the first of its entry or image: one change at a time goes to review. */
 export async function refuseTakenDraft(context: EditorContext, person: Person, id: string) {
   if (await context.drafts.get(id)) {

@@ -8,13 +8,7 @@ import { CmsRequestError } from '../../cms/backend'
 import { segmentsOf } from '../../cms/paths'
 import type { Person } from '../people/roles'
 import { checkDraftId, mediaDraftId } from '../workflow/drafts'
-import {
-  type EditorContext,
-  type Params,
-  refuseTakenDraft,
-  WaitsForReview,
-  writes,
-} from './context'
+import { type EditorContext, type Params, refuseTakenDraft, writes } from './context'
 import { belongsToEntry, MEDIA_ROOT, repositoryPathOf, SETTINGS_FILES } from './paths'
 import { TEXTS } from './texts'
 import { requireAccepted, withWorkingTree } from './working-tree'
@@ -64,8 +58,9 @@ async function deletionAsDraft(context: EditorContext, person: Person, params: P
   )
   await drafts.comment(person, id, t.deletionComment(paths))
   await drafts.setStatus(person, id, 'pending_review')
-  // Decap takes a success for "deleted"; it is not, yet, and the editor says so.
-  throw new WaitsForReview(t.deletionWaits(id))
+  // Decap takes a success for "deleted" and leaves the entry; it is not deleted yet, and the
+  // editor says so beside it (the notice, browser/versions.ts).
+  return { message: `deletion of ${id} saved as a draft`, draft: id, notice: t.deletionWaits(id) }
 }
 
 export const DELETION_ACTIONS = {

@@ -20,7 +20,7 @@ export const TEXTS = {
     deletionWaits: (id: string) =>
       `Not deleted yet: every change goes through review. The deletion of ${id} is a draft now, in review on the Workflow board; it goes live when a reviewer has approved it and a publisher publishes it (at once or at a set time).`,
     uploadWaits: (path: string) =>
-      `Not in the library yet: every change goes through review. ${path} is a draft now, in review on the page of changes (/changes); it joins the library when a reviewer has approved it and a publisher publishes it.`,
+      `Uploaded as a draft: every change goes through review. ${path} is in your media library now, and in review on the page of changes (/changes); it goes live when a reviewer has approved it and a publisher publishes it.`,
   },
   de: {
     whichFiles: 'Welche Dateien? Erwartet: die Pfade eines Eintrags oder eines Bildes.',
@@ -39,6 +39,6 @@ export const TEXTS = {
     deletionWaits: (id: string) =>
       `Noch nicht gelöscht: Jede Änderung wird geprüft. Die Löschung von ${id} ist jetzt ein Entwurf, zur Prüfung im Arbeitsablauf; sie wird wirksam, wenn sie geprüft, freigegeben und veröffentlicht ist (sofort oder zu einem festen Zeitpunkt).`,
     uploadWaits: (path: string) =>
-      `Noch nicht in der Mediathek: Jede Änderung wird geprüft. ${path} ist jetzt ein Entwurf, zur Prüfung auf der Seite der Änderungen (/changes); es kommt in die Mediathek, wenn es freigegeben und veröffentlicht ist.`,
+      `Als Entwurf hochgeladen: Jede Änderung wird geprüft. ${path} ist jetzt in Ihrer Mediathek und zur Prüfung auf der Seite der Änderungen (/changes); es wird wirksam, wenn es geprüft, freigegeben und veröffentlicht ist.`,
   },
 } as const

@@ -35,6 +35,17 @@ function offered(person: Me): Me {
   return person
 }
 
+/**
+ * A refusal as the editor shows it: the service's own sentence (in the person's language where
+ * the service has one). Decap's proxy backend throws an error named `API_ERROR`, and Decap
+ * prints an error as `${error}`, so every message began "API_ERROR: ". Nameless, an error
+ * prints as its message alone; its status and message stay as they were.
+ */
+export function asOwnMessage(error: unknown): unknown {
+  if (error instanceof Error && error.name === 'API_ERROR') error.name = ''
+  return error
+}
+
 /** The backend's class, on Decap's proxy backend of `win`. */
 export function bankBackend(
   win: DecapWindow,
@@ -54,7 +65,7 @@ export function bankBackend(
         return answer
       } catch (error) {
         versions.failed(sent, error as { status?: number; message?: string })
-        throw error
+        throw asOwnMessage(error)
       }
     }
     authComponent() {
