@@ -30,10 +30,16 @@ const versionOf = (fields: Record<string, unknown>) =>
 
 /** `/changes`, `/schedules`, `/releases` and their actions. */
 export function registerChangesRoutes(app: FastifyInstance, context: HttpContext): void {
-  const { service, signedIn } = context
-  const { clock, publisher } = service
+  registerDraftRoutes(app, context)
+  registerScheduleRoutes(app, context)
+  registerReleaseRoutes(app, context)
+}
 
-  // ——— changes: every draft, with the actions the person's roles allow ———
+/** `/changes`: every draft, with the actions the person's roles allow. */
+function registerDraftRoutes(app: FastifyInstance, context: HttpContext): void {
+  const { service, signedIn } = context
+  const { publisher } = service
+
   /** A text file of a draft as a reviewer reads it: a new one whole, a changed one as a diff. */
   const sourceOf = async (draft: DraftView, file: string, kind: 'added' | 'changed') =>
     kind === 'added'
@@ -160,8 +166,13 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
       await service.drafts.discard(person, id)
     }),
   )
+}
 
-  // ——— schedules ———
+/** `/schedules`: the approved drafts waiting for a time, and those that have one. */
+function registerScheduleRoutes(app: FastifyInstance, context: HttpContext): void {
+  const { service, signedIn } = context
+  const { clock } = service
+
   app.get('/schedules', async (request, reply) => {
     const person = await signedIn(request)
     if (!person) return reply.redirect('/sign-in', 303)
@@ -221,8 +232,13 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
       throw error
     }
   })
+}
 
-  // ——— releases ———
+/** `/releases`: the live release and those kept, with rollback. */
+function registerReleaseRoutes(app: FastifyInstance, context: HttpContext): void {
+  const { service, signedIn } = context
+  const { publisher } = service
+
   app.get('/releases', async (request, reply) => {
     const person = await signedIn(request)
     if (!person) return reply.redirect('/sign-in', 303)
