@@ -29,8 +29,12 @@ const json = (status: number, body: unknown): Answer => ({
   body: JSON.stringify(body),
 })
 
-/** Our module beside Decap: registers the preview of each content type, then starts the CMS. */
-export const PREVIEW_MODULE = '/src/runtime/cms-preview.tsx'
+/**
+ * Our module beside Decap: registers the preview of each content type, then starts the CMS. It
+ * is the publishing service's editor's preview too, kept there (src/publishing/editor/browser/)
+ * and loaded by its address, so both editors show an entry alike.
+ */
+export const PREVIEW_MODULE = '/src/publishing/editor/browser/preview.tsx'
 export const CMS_PREVIEW_PATH = `${CMS_PATH}preview`
 export const CMS_CONFIG_ELEMENT_ID = 'cms-config'
 

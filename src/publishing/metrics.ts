@@ -179,32 +179,7 @@ export function publishingMetrics(
   verifiedOk.set(Number.NaN)
   verifiedAt.set(0)
 
-  // Each read at the scrape with one query on an index; NaN when the database cannot answer.
-  const { database } = options
-  new Gauge({
-    name: 'publishing_lease_held_seconds',
-    help: 'How long the publication lease has been held, in seconds (0 when no publication runs): a publication that hangs keeps it.',
-    registers: [registry],
-    async collect() {
-      this.set(await leaseSeconds(database).catch(() => Number.NaN))
-    },
-  })
-  new Gauge({
-    name: 'publishing_role_grants_unconfirmed',
-    help: "Grants of the reviewer's, publisher's or administrator's role in effect without a second administrator's confirmation (given while there was only one administrator), of people who can still sign in or invitations still open: another administrator confirms or refuses each on /people.",
-    registers: [registry],
-    async collect() {
-      this.set(await unconfirmedGrants(database).catch(() => Number.NaN))
-    },
-  })
-  new Gauge({
-    name: 'publishing_audit_entries',
-    help: 'Entries in the audit trail.',
-    registers: [registry],
-    async collect() {
-      this.set(await trailLength(database).catch(() => Number.NaN))
-    },
-  })
+  databaseGauges(registry, options.database)
 
   return {
     publication(outcome) {
@@ -243,6 +218,37 @@ export function publishingMetrics(
       noticeQueueErrors.inc()
     },
   }
+}
+
+/**
+ * The gauges read from the database at each scrape, each with one query on an index; NaN when
+ * the database cannot answer.
+ */
+function databaseGauges(registry: Registry, database: Queryable): void {
+  new Gauge({
+    name: 'publishing_lease_held_seconds',
+    help: 'How long the publication lease has been held, in seconds (0 when no publication runs): a publication that hangs keeps it.',
+    registers: [registry],
+    async collect() {
+      this.set(await leaseSeconds(database).catch(() => Number.NaN))
+    },
+  })
+  new Gauge({
+    name: 'publishing_role_grants_unconfirmed',
+    help: "Grants of the reviewer's, publisher's or administrator's role in effect without a second administrator's confirmation (given while there was only one administrator), of people who can still sign in or invitations still open: another administrator confirms or refuses each on /people.",
+    registers: [registry],
+    async collect() {
+      this.set(await unconfirmedGrants(database).catch(() => Number.NaN))
+    },
+  })
+  new Gauge({
+    name: 'publishing_audit_entries',
+    help: 'Entries in the audit trail.',
+    registers: [registry],
+    async collect() {
+      this.set(await trailLength(database).catch(() => Number.NaN))
+    },
+  })
 }
 
 /**

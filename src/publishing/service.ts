@@ -161,6 +161,54 @@ function remoteFailure(error: unknown, url: string, branch: string): SettingErro
   )
 }
 
+/**
+ * The notices to people: the mailer (SMTP, or the outbox), the sender of their queue, the
+ * queue the workflow writes to, and whether they are being sent (`/readyz`).
+ */
+async function openNotices(
+  settings: PublishingSettings,
+  options: OpenOptions,
+  database: Database,
+  clock: () => Date,
+  metrics: PublishingMetrics,
+): Promise<PublishingService['notices']> {
+  const mailer = await createMailer({
+    smtpUrl: settings.mail.smtpUrl,
+    outboxDir: settings.mail.outboxDir,
+    from: settings.mail.from,
+  })
+  const sender = noticeSender({
+    database,
+    mailer,
+    now: clock,
+    leaseMs: settings.mail.leaseSeconds * 1000,
+    metrics: {
+      mail: (event, count) => metrics.notice(event, count),
+      databaseError: () => metrics.noticeQueueError(),
+    },
+    ...options.noticeSender,
+  })
+  const notices = new Notices({
+    url: settings.url,
+    clock,
+    wake: () => sender.wake(),
+    queued: (count) => metrics.notice('queued', count),
+  })
+  return {
+    queue: notices,
+    sender,
+    mailer,
+    async ready() {
+      const since = sender.failingSince
+      if (!since || Date.now() - since.getTime() < settings.mail.outageMinutes * 60_000) return
+      const [waiting] = await database.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM notice_mails WHERE sent_at IS NULL AND failed_at IS NULL',
+      )
+      if ((waiting?.n ?? 0) > 0) throw new Error('notices wait and none could be sent')
+    },
+  }
+}
+
 export async function openPublishingService(
   settings: PublishingSettings,
   options: OpenOptions,
@@ -213,28 +261,12 @@ export async function openPublishingService(
         )
       })
     }
-    const mailer = await createMailer({
-      smtpUrl: settings.mail.smtpUrl,
-      outboxDir: settings.mail.outboxDir,
-      from: settings.mail.from,
-    })
-    const sender = noticeSender({
-      database,
+    const {
+      queue: notices,
+      sender,
       mailer,
-      now: clock,
-      leaseMs: settings.mail.leaseSeconds * 1000,
-      metrics: {
-        mail: (event, count) => metrics.notice(event, count),
-        databaseError: () => metrics.noticeQueueError(),
-      },
-      ...options.noticeSender,
-    })
-    const notices = new Notices({
-      url: settings.url,
-      clock,
-      wake: () => sender.wake(),
-      queued: (count) => metrics.notice('queued', count),
-    })
+      ready,
+    } = await openNotices(settings, options, database, clock, metrics)
     const drafts = new Drafts(database, repo, clock, notices)
     const releases = new Releases({
       dir: settings.releasesDir,
@@ -285,19 +317,7 @@ export async function openPublishingService(
       schedules,
       checkpoints,
       previews,
-      notices: {
-        queue: notices,
-        sender,
-        mailer,
-        async ready() {
-          const since = sender.failingSince
-          if (!since || Date.now() - since.getTime() < settings.mail.outageMinutes * 60_000) return
-          const [waiting] = await database.query<{ n: number }>(
-            'SELECT count(*)::int AS n FROM notice_mails WHERE sent_at IS NULL AND failed_at IS NULL',
-          )
-          if ((waiting?.n ?? 0) > 0) throw new Error('notices wait and none could be sent')
-        },
-      },
+      notices: { queue: notices, sender, mailer, ready },
       party: relyingPartyOf(settings.url),
       clock,
       metrics,

@@ -492,7 +492,7 @@ test('a deletion and an image from the media library wait for approval, and take
   await ada
     .locator('input[type="file"]')
     .setInputFiles({ name: 'branch-office.png', mimeType: 'image/png', buffer: png })
-  await expect(ada.getByText(/Not in the library yet/)).toBeVisible({ timeout: 30_000 })
+  await expect(ada.getByText(/Uploaded as a draft/)).toBeVisible({ timeout: 30_000 })
   expect((await fetch(`${SITE}/images/branch-office.png`)).status).toBe(404)
 
   // The reviewer sees both on the page of changes, the image itself too, and approves them.

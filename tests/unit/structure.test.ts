@@ -141,7 +141,7 @@ function importsBetween(
 
 const SHARED = isUnder(['src/shared'])
 const BUILD = isUnder(['src/engine'])
-const BROWSER = isUnder(['src/runtime', 'src/site', 'src/sw'])
+const BROWSER = isUnder(['src/runtime', 'src/site', 'src/sw', 'src/publishing/editor/browser'])
 /** The publishing service's rules and records, which hold whatever screen or protocol asks. */
 const PUBLISHING_CORE = isUnder([
   'src/publishing/workflow',
@@ -150,8 +150,17 @@ const PUBLISHING_CORE = isUnder([
   'src/publishing/audit',
   'src/publishing/review',
 ])
-/** Its faces: the HTTP layer and the pages it answers with. */
-const PUBLISHING_FACES = isUnder(['src/publishing/http', 'src/publishing/pages'])
+/** Its faces: the HTTP layer, the pages it answers with, and the editor (its protocol). */
+const PUBLISHING_FACES = isUnder([
+  'src/publishing/http',
+  'src/publishing/pages',
+  'src/publishing/editor',
+])
+/**
+ * The editor's code in the browser, bundled on its own (editor/bundle.ts): Decap's backend,
+ * the site's preview beside each entry.
+ */
+const EDITOR_BROWSER = isUnder(['src/publishing/editor/browser'])
 /** The scripts its pages run in the browser, bundled on their own (http/browser-bundle.ts). */
 const PUBLISHING_BROWSER = isUnder(['src/publishing/browser'])
 /** The database both services open, and the migration runner they hand their own schemas. */
@@ -220,7 +229,7 @@ describe('the structure of src/', () => {
     ]).toEqual([])
   })
 
-  it("the publishing service's workflow, review, people, git and audit never import its HTTP layer or pages", () => {
+  it("the publishing service's workflow, review, people, git and audit never import its HTTP layer, pages or editor", () => {
     expect(importsBetween(graph, PUBLISHING_CORE, PUBLISHING_FACES)).toEqual([])
   })
 
@@ -228,6 +237,13 @@ describe('the structure of src/', () => {
     expect([
       ...importsBetween(graph, PUBLISHING_BROWSER, (file) => !PUBLISHING_BROWSER(file)),
       ...importsBetween(graph, (file) => !PUBLISHING_BROWSER(file), PUBLISHING_BROWSER),
+    ]).toEqual([])
+  })
+
+  it("the editor's browser code imports browser code and src/shared only, and only browser code imports it", () => {
+    expect([
+      ...importsBetween(graph, EDITOR_BROWSER, (file) => !BROWSER(file) && !SHARED(file)),
+      ...importsBetween(graph, (file) => !BROWSER(file), EDITOR_BROWSER),
     ]).toEqual([])
   })
 

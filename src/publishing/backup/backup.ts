@@ -329,11 +329,98 @@ const firstAnchor = async (
   return anchor ? { commit, ...anchor } : null
 }
 
-/** Writes the backup of `options.targets` to `options.file`. */
-export async function createBackup(options: BackupOptions): Promise<BackupResult> {
-  const started = Date.now()
-  const { targets } = options
-  const file = options.file
+/**
+ * Step 3 of a backup: the refs, after the database (drafts' branches at least as new as their
+ * records), but the checkpoint as read before it; then every object they and the reflog reach,
+ * packed into `parts`; with the audit trail's first anchors in them.
+ */
+async function packRepository(
+  repo: GitRepository,
+  gitDir: string,
+  parts: string,
+  checkpoint: string | null,
+  reflog: string,
+  want: { anchors: boolean },
+) {
+  const files: { path: string; source: string }[] = []
+  const listed = (await repo.git(['for-each-ref', '--format=%(objectname) %(refname)']))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+  const refs: Record<string, string> = {}
+  for (const line of listed) {
+    const [id = '', name = ''] = line.split(' ')
+    if (name === CHECKPOINT_REF) continue
+    refs[name] = id
+  }
+  if (checkpoint) refs[CHECKPOINT_REF] = checkpoint
+  const logged = reflog
+    .split('\n')
+    .flatMap((line) => line.split(' ').slice(0, 2))
+    .filter((id) => /^[0-9a-f]{40,64}$/.test(id) && !/^0+$/.test(id))
+  const wanted = [...new Set([...Object.values(refs), ...(await present(repo, logged))])]
+  const pack = join(parts, 'objects.pack')
+  await gitWithFiles(gitDir, ['pack-objects', '--revs', '--stdout', '-q'], {
+    input: `${wanted.join('\n')}\n`,
+    output: pack,
+  })
+  files.push({ path: 'repository/objects.pack', source: pack })
+  const reflogs: string[] = []
+  if (reflog) {
+    const logFile = join(parts, 'checkpoint.reflog')
+    await writeFile(logFile, reflog)
+    files.push({ path: `repository/logs/${CHECKPOINT_REF}`, source: logFile })
+    reflogs.push(CHECKPOINT_REF)
+  }
+  return {
+    files,
+    repository: { refs, reflogs },
+    anchors: want.anchors
+      ? {
+          checkpoint: await firstAnchor(repo, checkpoint),
+          main: await firstAnchor(repo, refs['refs/heads/main'] ?? null),
+        }
+      : null,
+    reflogLines: reflog.split('\n').filter(Boolean).length,
+  }
+}
+
+/** The releases on disk into the archive: a file read once, its other names as hard links. */
+async function writeReleases(
+  tar: TarWriter,
+  entries: Awaited<ReturnType<typeof listReleases>>['entries'],
+  releasesDir: string,
+  listedFiles: Record<string, ManifestFile>,
+): Promise<void> {
+  const first = new Map<string, string>()
+  for (const entry of entries) {
+    const path = `releases/${entry.path}`
+    const source = join(releasesDir, entry.path)
+    if (entry.kind === 'directory') {
+      await tar.directory(path, { mode: entry.mode, mtime: entry.mtime })
+      listedFiles[path] = { directory: true }
+    } else if (entry.kind === 'symlink') {
+      await tar.symlink(path, entry.target, { mtime: entry.mtime })
+      listedFiles[path] = { symlink: entry.target }
+    } else {
+      const earlier = first.get(entry.inode)
+      if (earlier) {
+        await tar.link(path, earlier, { mode: entry.mode, mtime: entry.mtime })
+        listedFiles[path] = { link: earlier }
+      } else {
+        first.set(entry.inode, path)
+        listedFiles[path] = await tar.file(path, source, entry).catch((error: unknown) => {
+          throw new Error(
+            `${relative(releasesDir, source)} in ${releasesDir} could not be read (a publication removed an old release meanwhile?): ${error instanceof Error ? error.message : String(error)}; run the backup again`,
+          )
+        })
+      }
+    }
+  }
+}
+
+/** Refuses a backup's file in a folder that is not there, or named as a folder. */
+async function checkDestination(file: string): Promise<void> {
   const folder = await lstat(dirname(file)).catch(() => null)
   if (!folder?.isDirectory()) {
     throw new Error(`Cannot write the backup ${file}: there is no folder ${dirname(file)}`)
@@ -341,6 +428,25 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
   if ((await lstat(file).catch(() => null))?.isDirectory()) {
     throw new Error(`Cannot write the backup ${file}: it is a folder; name the archive's file`)
   }
+}
+
+/** Renames `partial` over `file` once it is on disk, and the rename with it. */
+async function renameDurably(partial: string, file: string): Promise<void> {
+  const handle = await open(partial, 'r')
+  await handle.sync()
+  await handle.close()
+  await rename(partial, file)
+  const directory = await open(dirname(file), 'r')
+  await directory.sync().catch(() => {})
+  await directory.close()
+}
+
+/** Writes the backup of `options.targets` to `options.file`. */
+export async function createBackup(options: BackupOptions): Promise<BackupResult> {
+  const started = Date.now()
+  const { targets } = options
+  const file = options.file
+  await checkDestination(file)
   const stamp = `${process.pid}-${randomBytes(4).toString('hex')}`
   const parts = join(dirname(file), `.${basename(file)}.parts-${stamp}`)
   const partial = join(dirname(file), `.${basename(file)}.partial-${stamp}`)
@@ -409,46 +515,15 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
       // 3. The refs, after the database (drafts' branches at least as new as their records),
       // but the checkpoint as read before it; then every object they and the reflog reach.
       if (repo) {
-        const listed = (await repo.git(['for-each-ref', '--format=%(objectname) %(refname)']))
-          .toString('utf8')
-          .split('\n')
-          .filter(Boolean)
-        const refs: Record<string, string> = {}
-        for (const line of listed) {
-          const [id = '', name = ''] = line.split(' ')
-          if (name === CHECKPOINT_REF) continue
-          refs[name] = id
-        }
-        if (checkpoint) refs[CHECKPOINT_REF] = checkpoint
-        const logged = reflog
-          .split('\n')
-          .flatMap((line) => line.split(' ').slice(0, 2))
-          .filter((id) => /^[0-9a-f]{40,64}$/.test(id) && !/^0+$/.test(id))
-        const wanted = [...new Set([...Object.values(refs), ...(await present(repo, logged))])]
-        const pack = join(parts, 'objects.pack')
-        await gitWithFiles(targets.repository, ['pack-objects', '--revs', '--stdout', '-q'], {
-          input: `${wanted.join('\n')}\n`,
-          output: pack,
+        // Set in the database's transaction above: the compiler cannot see it there.
+        const trail = audit as Manifest['audit']
+        const packed = await packRepository(repo, targets.repository, parts, checkpoint, reflog, {
+          anchors: trail !== null,
         })
-        files.push({ path: 'repository/objects.pack', source: pack })
-        const reflogs: string[] = []
-        if (reflog) {
-          const logFile = join(parts, 'checkpoint.reflog')
-          await writeFile(logFile, reflog)
-          files.push({ path: `repository/logs/${CHECKPOINT_REF}`, source: logFile })
-          reflogs.push(CHECKPOINT_REF)
-        }
-        repository = { refs, reflogs }
-        if (audit) {
-          const trail: NonNullable<Manifest['audit']> = audit
-          audit = {
-            ...trail,
-            anchors: {
-              checkpoint: await firstAnchor(repo, checkpoint),
-              main: await firstAnchor(repo, refs['refs/heads/main'] ?? null),
-            },
-            checkpointReflog: reflog.split('\n').filter(Boolean).length,
-          }
+        files.push(...packed.files)
+        repository = packed.repository
+        if (trail && packed.anchors) {
+          audit = { ...trail, anchors: packed.anchors, checkpointReflog: packed.reflogLines }
         }
       }
       // 4. The releases on disk, listed (they are read after: a release never changes).
@@ -484,33 +559,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
         mtime: now,
       })
     }
-    if (releases) {
-      const first = new Map<string, string>()
-      for (const entry of releases.entries) {
-        const path = `releases/${entry.path}`
-        const source = join(targets.releasesDir, entry.path)
-        if (entry.kind === 'directory') {
-          await tar.directory(path, { mode: entry.mode, mtime: entry.mtime })
-          listedFiles[path] = { directory: true }
-        } else if (entry.kind === 'symlink') {
-          await tar.symlink(path, entry.target, { mtime: entry.mtime })
-          listedFiles[path] = { symlink: entry.target }
-        } else {
-          const earlier = first.get(entry.inode)
-          if (earlier) {
-            await tar.link(path, earlier, { mode: entry.mode, mtime: entry.mtime })
-            listedFiles[path] = { link: earlier }
-          } else {
-            first.set(entry.inode, path)
-            listedFiles[path] = await tar.file(path, source, entry).catch((error: unknown) => {
-              throw new Error(
-                `${relative(targets.releasesDir, source)} in ${targets.releasesDir} could not be read (a publication removed an old release meanwhile?): ${error instanceof Error ? error.message : String(error)}; run the backup again`,
-              )
-            })
-          }
-        }
-      }
-    }
+    if (releases) await writeReleases(tar, releases.entries, targets.releasesDir, listedFiles)
     const manifest: Manifest = {
       format: FORMAT,
       version: FORMAT_VERSION,
@@ -532,13 +581,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
     await tar.end()
     sink.end()
     await flushed
-    const handle = await open(partial, 'r')
-    await handle.sync()
-    await handle.close()
-    await rename(partial, file)
-    const directory = await open(dirname(file), 'r')
-    await directory.sync().catch(() => {})
-    await directory.close()
+    await renameDurably(partial, file)
     return { file, manifest, bytes, sha256: hash.digest('hex'), ms: Date.now() - started }
   } finally {
     await close()

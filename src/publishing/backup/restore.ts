@@ -319,15 +319,14 @@ async function loadService(
   })
 }
 
-/** Checks the archive, then restores it into `options.targets`. */
-export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
-  const { file, targets, force = false } = options
-  if (!existsSync(file)) throw new RestoreRefusedError(`there is no file ${file}`)
-  const refuse = (reason: string): never => {
-    throw new RestoreRefusedError(`${file} was not restored: ${reason}`)
-  }
-
-  // 1. The archive against its manifest, and the manifest against this code and AUDIT_KEY.
+/**
+ * Step 1 of a restore: the archive against its manifest, and the manifest against this code and
+ * AUDIT_KEY.
+ */
+async function checkedArchive(
+  file: string,
+  refuse: (reason: string) => never,
+): Promise<{ first: Awaited<ReturnType<typeof survey>>; manifest: Manifest; tagChecked: boolean }> {
   const first = await survey(file).catch((error: unknown) =>
     refuse(error instanceof Error ? error.message : String(error)),
   )
@@ -388,8 +387,18 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       `its audit trail is keyed with the AUDIT_KEY of id ${lastKey}, which AUDIT_KEY does not hold: set AUDIT_KEY to that key (the key is never in the backup), or the service cannot write to the trail`,
     )
   }
+  return { first, manifest, tagChecked }
+}
 
-  // 2. The targets: empty, or replaced with force; none used by a running service.
+/**
+ * Step 2 of a restore: what the targets hold already (to be replaced only with force); refused
+ * outright when a running service uses one.
+ */
+async function occupiedTargets(
+  manifest: Manifest,
+  targets: RestoreOptions['targets'],
+  refuse: (reason: string) => never,
+): Promise<string[]> {
   const services = Object.keys(manifest.database.services) as ServiceName[]
   const occupied: string[] = []
   const { database: target } = targets
@@ -437,9 +446,117 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   if (manifest.releases && !(await isEmpty(targets.releasesDir))) {
     occupied.push(`${targets.releasesDir} holds releases (RELEASES_DIR)`)
   }
+  return occupied
+}
+
+/**
+ * Step 6 of a restore on PostgreSQL: the tables in one transaction per service, as the tables'
+ * owner.
+ */
+async function loadIntoPostgres(
+  target: Extract<RestoreOptions['targets']['database'], { kind: 'postgresql' }>,
+  services: ServiceName[],
+  manifest: Manifest,
+  parts: string,
+  force: boolean,
+): Promise<void> {
+  const owner = await openDatabase({
+    url: target.ownerUrl ?? target.url,
+    poolSize: 1,
+    ...(target.schema ? { schema: target.schema } : {}),
+  })
+  try {
+    for (const service of services) {
+      const dump = manifest.database.services[service] as ServiceDump
+      await loadService(owner, service, dump, parts, force).catch((error: unknown) => {
+        // insufficient_privilege: the services' role, which owns nothing, as it should.
+        if ((error as { code?: string }).code !== '42501') throw error
+        throw new Error(
+          `${(error as Error).message}: the role of ${target.ownerUrl ? 'DATABASE_OWNER_URL' : 'DATABASE_URL'} may not make the tables; give the restore the tables' owner as DATABASE_OWNER_URL`,
+        )
+      })
+    }
+  } finally {
+    await owner.close()
+  }
+}
+
+/**
+ * Step 3 of a restore: the archive read again, its releases into `into.releases` and the rest
+ * into `into.parts`, each file hashed as it is written and refused unless it is the one the
+ * first reading (`sha256` the archive's hash) and the manifest found.
+ */
+async function unpackArchive(
+  file: string,
+  manifest: Manifest,
+  sha256: string,
+  into: { parts: string; releases: string },
+): Promise<void> {
+  const times: { path: string; mtime: number }[] = []
+  const second = await readArchive(file, (entry: TarEntry) => {
+    if (entry.path === MANIFEST || entry.path === MANIFEST_TAG) return undefined
+    const inReleases = entry.path.startsWith('releases/')
+    const path = inReleases
+      ? join(into.releases, entry.path.slice('releases/'.length))
+      : join(into.parts, entry.path)
+    if (entry.type === 'directory') {
+      mkdirSync(path, { recursive: true, mode: entry.mode || 0o755 })
+      times.push({ path, mtime: entry.mtime })
+      return undefined
+    }
+    mkdirSync(dirname(path), { recursive: true })
+    if (entry.type === 'symlink') {
+      symlinkSync(entry.target, path)
+      return undefined
+    }
+    if (entry.type === 'link') {
+      linkSync(join(into.releases, entry.target.slice('releases/'.length)), path)
+      return undefined
+    }
+    const listed = manifest.files[entry.path]
+    const fd = openSync(path, 'wx', entry.mode || 0o644)
+    const hash = createHash('sha256')
+    return {
+      data(chunk) {
+        hash.update(chunk)
+        writeSync(fd, chunk)
+      },
+      end() {
+        closeSync(fd)
+        if (!listed || !('sha256' in listed) || hash.digest('hex') !== listed.sha256) {
+          throw new RestoreRefusedError(
+            `${entry.path} changed between the two readings of ${file}: nothing was restored`,
+          )
+        }
+        if (inReleases) times.push({ path, mtime: entry.mtime })
+      },
+    }
+  })
+  if (second !== sha256) {
+    throw new RestoreRefusedError(`${file} changed while it was read: nothing was restored`)
+  }
+  // Folders last, deepest first: writing into a folder sets its time again.
+  for (const { path, mtime } of times.reverse()) utimesSync(path, mtime, mtime)
+}
+
+/** Checks the archive, then restores it into `options.targets`. */
+export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
+  const { file, targets, force = false } = options
+  if (!existsSync(file)) throw new RestoreRefusedError(`there is no file ${file}`)
+  const refuse = (reason: string): never => {
+    throw new RestoreRefusedError(`${file} was not restored: ${reason}`)
+  }
+
+  // 1. The archive against its manifest, and the manifest against this code and AUDIT_KEY.
+  const { first, manifest, tagChecked } = await checkedArchive(file, refuse)
+
+  // 2. The targets: empty, or replaced with force; none used by a running service.
+  const services = Object.keys(manifest.database.services) as ServiceName[]
+  const occupied = await occupiedTargets(manifest, targets, refuse)
   if (occupied.length > 0 && !force) {
     refuse(`${occupied.join('; ')}: restore into empty ones, or pass --force to replace them`)
   }
+  const { database: target } = targets
 
   // 3. The archive read again into folders beside the targets (hashing the same as before).
   const stamp = `${process.pid}-${randomBytes(4).toString('hex')}`
@@ -467,51 +584,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   try {
     await mkdir(parts, { recursive: true })
     if (manifest.releases) await mkdir(staged.releases, { recursive: true })
-    const times: { path: string; mtime: number }[] = []
-    const second = await readArchive(file, (entry: TarEntry) => {
-      if (entry.path === MANIFEST || entry.path === MANIFEST_TAG) return undefined
-      const inReleases = entry.path.startsWith('releases/')
-      const path = inReleases
-        ? join(staged.releases, entry.path.slice('releases/'.length))
-        : join(parts, entry.path)
-      if (entry.type === 'directory') {
-        mkdirSync(path, { recursive: true, mode: entry.mode || 0o755 })
-        times.push({ path, mtime: entry.mtime })
-        return undefined
-      }
-      mkdirSync(dirname(path), { recursive: true })
-      if (entry.type === 'symlink') {
-        symlinkSync(entry.target, path)
-        return undefined
-      }
-      if (entry.type === 'link') {
-        linkSync(join(staged.releases, entry.target.slice('releases/'.length)), path)
-        return undefined
-      }
-      const listed = manifest.files[entry.path]
-      const fd = openSync(path, 'wx', entry.mode || 0o644)
-      const hash = createHash('sha256')
-      return {
-        data(chunk) {
-          hash.update(chunk)
-          writeSync(fd, chunk)
-        },
-        end() {
-          closeSync(fd)
-          if (!listed || !('sha256' in listed) || hash.digest('hex') !== listed.sha256) {
-            throw new RestoreRefusedError(
-              `${entry.path} changed between the two readings of ${file}: nothing was restored`,
-            )
-          }
-          if (inReleases) times.push({ path, mtime: entry.mtime })
-        },
-      }
-    })
-    if (second !== first.sha256) {
-      throw new RestoreRefusedError(`${file} changed while it was read: nothing was restored`)
-    }
-    // Folders last, deepest first: writing into a folder sets its time again.
-    for (const { path, mtime } of times.reverse()) utimesSync(path, mtime, mtime)
+    await unpackArchive(file, manifest, first.sha256, { parts, releases: staged.releases })
 
     // 4. Repository and PGlite's databases built beside their targets.
     await buildRepository(staged.repository, parts, manifest)
@@ -548,25 +621,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     // 6. PostgreSQL: the tables in one transaction per service, then the migrations since and
     // the grants, as a start with DATABASE_OWNER_URL makes them.
     if (target.kind === 'postgresql') {
-      const owner = await openDatabase({
-        url: target.ownerUrl ?? target.url,
-        poolSize: 1,
-        ...(target.schema ? { schema: target.schema } : {}),
-      })
-      try {
-        for (const service of services) {
-          const dump = manifest.database.services[service] as ServiceDump
-          await loadService(owner, service, dump, parts, force).catch((error: unknown) => {
-            // insufficient_privilege: the services' role, which owns nothing, as it should.
-            if ((error as { code?: string }).code !== '42501') throw error
-            throw new Error(
-              `${(error as Error).message}: the role of ${target.ownerUrl ? 'DATABASE_OWNER_URL' : 'DATABASE_URL'} may not make the tables; give the restore the tables' owner as DATABASE_OWNER_URL`,
-            )
-          })
-        }
-      } finally {
-        await owner.close()
-      }
+      await loadIntoPostgres(target, services, manifest, parts, force)
     }
     for (const service of services) {
       const database = await openDatabase({

@@ -1,11 +1,12 @@
 /**
- * The service's own scripts and stylesheet (`src/publishing/browser/`), made servable: each
+ * The service's own scripts and stylesheet (`src/publishing/browser/`, and the editor's start
+ * script from `src/publishing/editor/browser/`), made servable: each
  * script bundled by Rolldown into one minified classic script (the pages load them with
  * `defer`, and the editor's page its start script before Decap's, so none is a module), the
  * stylesheet minified by Lightning CSS after the site's design tokens and Inter's faces
- * (`src/site/styles/`), so the screens look as the site does and change with it. Made in memory, once per process, when first asked
- * for (or at start, when the service bundles the editor then): about a third of a second, and
- * the service's start does not wait for it.
+ * (`src/site/styles/`), so the screens look as the site does and change with it. Made in
+ * memory, once per process, when first asked for (or at start, when the service bundles the
+ * editor then): about a third of a second, and the service's start does not wait for it.
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -13,8 +14,13 @@ import { THEME_COLOR } from '../../shared/constants'
 
 /** Where the browser's code is, in the project. */
 export const BROWSER_SOURCE = 'src/publishing/browser'
-/** The scripts the pages load, by the name they are served under (`<name>.js`). */
-const SCRIPTS = ['sign-in', 'manage', 'passkeys', 'editor-start'] as const
+/** The scripts the pages load, by the name they are served under (`<name>.js`): their sources. */
+const SCRIPTS: Record<string, string> = {
+  'sign-in': `${BROWSER_SOURCE}/sign-in.ts`,
+  manage: `${BROWSER_SOURCE}/manage.ts`,
+  passkeys: `${BROWSER_SOURCE}/passkeys.ts`,
+  'editor-start': 'src/publishing/editor/browser/start.ts',
+}
 const STYLESHEET = 'service.css'
 /** The site's stylesheets the service's stands on: its tokens, and Inter's faces. */
 const SITE_STYLES = 'src/site/styles'
@@ -23,7 +29,7 @@ const FONT_PACKAGE = '@fontsource-variable/inter/files/'
 export const FONT_PATH = '/_publishing/fonts/'
 /** The names the service serves them under. */
 export const SERVICE_FILE_NAMES: ReadonlySet<string> = new Set([
-  ...SCRIPTS.map((name) => `${name}.js`),
+  ...Object.keys(SCRIPTS).map((name) => `${name}.js`),
   STYLESHEET,
 ])
 
@@ -47,19 +53,18 @@ export function serviceFiles(root: string): Promise<ReadonlyMap<string, ServiceF
 }
 
 async function makeServiceFiles(root: string): Promise<ReadonlyMap<string, ServiceFile>> {
-  const dir = join(root, BROWSER_SOURCE)
   const [{ build }, { transform }] = await Promise.all([import('rolldown'), import('lightningcss')])
   const scripts = await Promise.all(
-    SCRIPTS.map(async (name): Promise<[string, ServiceFile]> => {
+    Object.entries(SCRIPTS).map(async ([name, source]): Promise<[string, ServiceFile]> => {
       const { output } = await build({
-        input: join(dir, `${name}.ts`),
+        input: join(root, source),
         platform: 'browser',
         write: false,
         logLevel: 'warn',
         output: { format: 'iife', minify: true },
       })
       const [chunk] = output
-      if (chunk?.type !== 'chunk') throw new Error(`${BROWSER_SOURCE}/${name}.ts made no script`)
+      if (chunk?.type !== 'chunk') throw new Error(`${source} made no script`)
       return [`${name}.js`, { body: chunk.code, type: 'text/javascript; charset=utf-8' }]
     }),
   )
@@ -67,7 +72,7 @@ async function makeServiceFiles(root: string): Promise<ReadonlyMap<string, Servi
     [
       join(root, SITE_STYLES, 'tokens.css'),
       join(root, SITE_STYLES, 'fonts.css'),
-      join(dir, STYLESHEET),
+      join(root, BROWSER_SOURCE, STYLESHEET),
     ].map((file) => readFile(file, 'utf8')),
   )
   const css = transform({

@@ -1,10 +1,11 @@
 /**
- * The way to the live site, page by page (HTML: `pages/manage.ts`): the changes waiting to go
+ * The way to the live site, page by page (its screens: `pages/changes.tsx`, `schedules.tsx`, `releases.tsx`): the changes waiting to go
  * live with the actions the person's roles allow (approve, send back, publish, discard),
  * schedules, and releases with rollback. Every action is checked by the workflow's rules
  * whatever the page offered; a refusal the rules did not record is recorded here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { refusal, unrecorded } from '../editor/answers'
 import { waitingFor } from '../notices/waiting'
 import { type ChangedFile, changesPage } from '../pages/changes'
 import { releasesPage } from '../pages/releases'
@@ -16,7 +17,6 @@ import { type DraftView, RefusedError } from '../workflow/drafts'
 import { mayRequestRollback } from '../workflow/four-eyes'
 import { RollbackRequestError } from '../workflow/publisher'
 import { berlinLocal, fromBerlinTime, ScheduleError } from '../workflow/schedules'
-import { refusal, unrecorded } from './editor-api'
 import { IMAGE_POLICY } from './policy'
 import { IMAGE_TYPES } from './previews'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
@@ -33,10 +33,16 @@ const versionOf = (fields: Record<string, unknown>) =>
 
 /** `/changes`, `/schedules`, `/releases` and their actions. */
 export function registerChangesRoutes(app: FastifyInstance, context: HttpContext): void {
-  const { service, signedIn } = context
-  const { clock, publisher } = service
+  registerDraftRoutes(app, context)
+  registerScheduleRoutes(app, context)
+  registerReleaseRoutes(app, context)
+}
 
-  // ——— changes: every draft, with the actions the person's roles allow ———
+/** `/changes`: every draft, with the actions the person's roles allow. */
+function registerDraftRoutes(app: FastifyInstance, context: HttpContext): void {
+  const { service, signedIn } = context
+  const { publisher } = service
+
   /** A text file of a draft as a reviewer reads it: a new one whole, a changed one as a diff. */
   const sourceOf = async (draft: DraftView, file: string, kind: 'added' | 'changed') =>
     kind === 'added'
@@ -180,8 +186,13 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
       await service.drafts.discard(person, id)
     }),
   )
+}
 
-  // ——— schedules ———
+/** `/schedules`: the approved drafts waiting for a time, and those that have one. */
+function registerScheduleRoutes(app: FastifyInstance, context: HttpContext): void {
+  const { service, signedIn } = context
+  const { clock } = service
+
   app.get('/schedules', async (request, reply) => {
     const person = await signedIn(request)
     if (!person) return reply.redirect('/sign-in', 303)
@@ -240,8 +251,13 @@ export function registerChangesRoutes(app: FastifyInstance, context: HttpContext
       throw error
     }
   })
+}
 
-  // ——— releases ———
+/** `/releases`: the live release and those kept, with rollback. */
+function registerReleaseRoutes(app: FastifyInstance, context: HttpContext): void {
+  const { service, signedIn } = context
+  const { publisher } = service
+
   app.get('/releases', async (request, reply) => {
     const person = await signedIn(request)
     if (!person) return reply.redirect('/sign-in', 303)

@@ -1,19 +1,17 @@
 /**
- * The editor at `/admin/`: Decap's prebuilt bundle and ours (bundled once per version of the
- * code, editor-bundle.ts), started with the configuration made from main's content for the
- * signed-in person; its protocol at `/api/cms` (editor-api.ts) and the preview beside it.
+ * The editor's routes: `/admin/` with Decap's prebuilt bundle and ours (bundled once per
+ * version of the code), started with the configuration made from main's content for the
+ * signed-in person; its protocol at `/api/cms` and the preview beside it. What each does is in
+ * the editor's own folder (../editor/, its README says which file is what).
  */
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, extname, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { cmsConfig } from '../../cms/config'
-import { createFileStore } from '../../content/file-store'
+import { createCmsApi } from '../editor/api'
+import { EDITOR_BASE, editorCode } from '../editor/bundle'
+import { editorConfigs } from '../editor/config'
 import { editorPage } from '../pages/service-pages'
-import { MAIN } from '../workflow/drafts'
-import { mayPublishAnything } from '../workflow/four-eyes'
-import { createCmsApi, exportTree } from './editor-api'
-import { EDITOR_BASE, editorBundle } from './editor-bundle'
 import { type HttpContext, isRecord, JSON_TYPE, refuse } from './requests'
 
 const DECAP_DIST = dirname(createRequire(import.meta.url).resolve('decap-cms'))
@@ -34,49 +32,18 @@ export function registerEditor(
 ): void {
   const { service, origin, signedIn } = context
   const { settings } = service
-  // The editor's code, bundled once per version of the code (at start when asked, else when
-  // the editor is first opened); the page waits for it.
-  let bundling: ReturnType<typeof editorBundle> | undefined
-  const editorCode = () => {
-    bundling ??= editorBundle(service.buildConfig, join(settings.dir, 'editor'))
-    bundling.catch(() => {
-      bundling = undefined
-    })
-    return bundling
-  }
-  if (bundleNow) editorCode().catch(() => {})
+  const code = editorCode(service.buildConfig, join(settings.dir, 'editor'), bundleNow)
   const api = createCmsApi({
     ...service,
     previewUrl: (id) => `${origin}/preview/${id}`,
   })
 
-  let documentsAt: { commit: string; documents: Promise<unknown> } | undefined
-  /** The content's documents at main's tip, for the editor's reference fields. */
-  const documentsOfMain = async () => {
-    const commit = (await service.repo.resolve(MAIN)) ?? ''
-    if (documentsAt?.commit !== commit) {
-      documentsAt = {
-        commit,
-        documents: (async () => {
-          const { mkdtemp, rm } = await import('node:fs/promises')
-          const { tmpdir } = await import('node:os')
-          const dir = await mkdtemp(join(tmpdir(), 'publishing-config-'))
-          try {
-            await exportTree(service.repo, commit, dir)
-            return (await createFileStore(join(dir, 'content')).read()).documents
-          } finally {
-            await rm(dir, { recursive: true, force: true })
-          }
-        })(),
-      }
-    }
-    return documentsAt.documents as Promise<Parameters<typeof cmsConfig>[1]>
-  }
+  const configFor = editorConfigs(service.repo, origin)
 
   app.get<{ Params: { version: string; name: string } }>(
     `${EDITOR_BASE}:version/assets/:name`,
     async (request, reply) => {
-      const built = await editorCode()
+      const built = await code()
       const { version, name } = request.params
       const type = EDITOR_TYPES[extname(name)]
       if (version !== built.version || !type || !/^[\w.-]+$/.test(name)) {
@@ -106,22 +73,8 @@ export function registerEditor(
   app.get('/admin/', async (request, reply) => {
     const person = await signedIn(request)
     if (!person) return reply.redirect('/sign-in', 303)
-    const generated = cmsConfig(origin, await documentsOfMain())
-    const config = {
-      ...generated,
-      // Comments on drafts (Decap's notes): a reviewer's word to the authors, kept on record.
-      collections: (generated.collections as Record<string, unknown>[]).map((collection) => ({
-        ...collection,
-        editor: { ...((collection.editor as object | undefined) ?? {}), notes: true },
-        // Only a publisher is offered Decap's Publish button (the server refuses anyone else).
-        publish: collection.publish !== false && mayPublishAnything(person),
-      })),
-      backend: { name: 'bank', proxy_url: `${origin}/api/cms`, branch: 'main' },
-      publish_mode: 'editorial_workflow',
-      show_preview_links: false,
-      locale: person.language,
-    }
-    const built = await editorCode()
+    const config = await configFor(person)
+    const built = await code()
     const base = `${EDITOR_BASE}${built.version}/`
     return reply.type('text/html; charset=utf-8').send(
       editorPage(person.language, config, {

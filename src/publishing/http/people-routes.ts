@@ -39,17 +39,28 @@ const rolesFrom = (value: unknown) =>
     (role): role is string => typeof role === 'string',
   )
 
+/**
+ * The person a request is from, if the rule `decide` allows them; else the refusal is answered
+ * (and, for a write, recorded in the trail) and the answer is `null`.
+ */
+type Gate = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  decide: (person: Person) => Decision,
+  subject: string,
+) => Promise<Person | null>
+
 /** `/people`, `/audit` and their actions: administrators only. */
 export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext): void {
+  const allowed = gate(context)
+  registerPeopleActions(app, context, allowed)
+  registerAuditRoutes(app, context, allowed)
+}
+
+function gate(context: HttpContext): Gate {
   const { service, signedIn } = context
   const { database, clock } = service
-
-  const allowed = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    decide: (person: Person) => Decision,
-    subject: string,
-  ): Promise<Person | null> => {
+  return async (request, reply, decide, subject) => {
     // A read (GET, or HEAD, its twin) changes nothing, a refused one not even the trail.
     const reading = request.method === 'GET' || request.method === 'HEAD'
     const person = await signedIn(request)
@@ -80,8 +91,13 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
     } else refuse(reply, 403, decision.reason)
     return null
   }
+}
 
-  // ——— people ———
+/** `/people` and the administrators' actions on people and their grants. */
+function registerPeopleActions(app: FastifyInstance, context: HttpContext, allowed: Gate): void {
+  const { service } = context
+  const { database, clock } = service
+
   app.get('/people', async (request, reply) => {
     const person = await allowed(request, reply, mayManagePeople, 'people')
     if (!person) return
@@ -216,8 +232,13 @@ export function registerPeopleRoutes(app: FastifyInstance, context: HttpContext)
       }
     })
   }
+}
 
-  // ——— the audit trail ———
+/** `/audit` and its exports. */
+function registerAuditRoutes(app: FastifyInstance, context: HttpContext, allowed: Gate): void {
+  const { service } = context
+  const { database } = service
+
   app.get<{ Querystring: { action?: string; before?: string } }>(
     '/audit',
     async (request, reply) => {

@@ -27,7 +27,9 @@ describe('CMS routes of the dev server', () => {
     expect(html).toContain('<script src="/admin/decap-cms.js"></script>')
     expect(html).toContain('"proxy_url":"http://localhost:5173/admin/api/v1"')
     // The preview's module starts the CMS once it has registered the previews.
-    expect(html).toContain('<script type="module" src="/src/runtime/cms-preview.tsx"></script>')
+    expect(html).toContain(
+      '<script type="module" src="/src/publishing/editor/browser/preview.tsx"></script>',
+    )
     const bundle = await request({ pathname: '/admin/decap-cms.js' })
     expect(bundle?.type).toMatch(/javascript/)
     expect(await request({ pathname: '/admin/../package.json' })).toBeUndefined()

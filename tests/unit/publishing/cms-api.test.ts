@@ -11,9 +11,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { stringify } from 'yaml'
 import type { Database } from '../../../src/database/database'
 import { ROOT, readBuildConfig } from '../../../src/engine/config'
+import {
+  requestRecordSettled,
+  withRequestRecord,
+} from '../../../src/publishing/audit/refusal-record'
 import { readAudit } from '../../../src/publishing/audit/trail'
+import { type CmsAnswer, createCmsApi } from '../../../src/publishing/editor/api'
 import type { GitRepository } from '../../../src/publishing/git/repository'
-import { type CmsAnswer, createCmsApi } from '../../../src/publishing/http/editor-api'
 import type { Person } from '../../../src/publishing/people/roles'
 import { Drafts, type DraftView, MAIN } from '../../../src/publishing/workflow/drafts'
 import { Publisher } from '../../../src/publishing/workflow/publisher'
@@ -76,6 +80,17 @@ const call = (who: Person, action: string, params: Record<string, unknown> = {})
   api.handle(who, { action, params: { branch: 'main', ...params } })
 
 const body = <T>(answer: CmsAnswer) => answer.body as T
+
+/** An answer as within an HTTP request: with whether its outcome needs no entry in the trail. */
+const inRequest = (who: Person, action: string, params: Record<string, unknown> = {}) =>
+  new Promise<{ status: number; settled: boolean }>((resolve, reject) => {
+    withRequestRecord(() => {
+      call(who, action, params).then(
+        (answer) => resolve({ status: answer.status, settled: requestRecordSettled() }),
+        reject,
+      )
+    })
+  })
 
 /** The version of a draft as the editor has it after opening it (`null`: no draft). */
 const versionOf = async (who: Person, entry: { collection: string; slug: string }) => {
@@ -176,6 +191,31 @@ describe('drafts through the editor', () => {
     expect(refused.status).toBe(422)
     expect(body<{ error: string }>(refused).error).toMatch(/about\.yaml.*title/)
     expect(body(await call(ada, 'unpublishedEntries'))).toEqual([])
+  })
+
+  it('reads what is not there as an answer, no refusal: an entry without a draft, above all', async () => {
+    const before = (await readAudit(database)).length
+    const about = { collection: 'pages', slug: 'about' }
+    expect(await inRequest(ada, 'unpublishedEntry', about)).toEqual({ status: 404, settled: true })
+    expect(
+      await inRequest(ada, 'unpublishedEntryDataFile', { ...about, path: EN, id: '' }),
+    ).toEqual({ status: 404, settled: true })
+    expect(await inRequest(ada, 'getMediaFile', { path: 'public/images/none.png' })).toEqual({
+      status: 404,
+      settled: true,
+    })
+    // A read the path rules refuse is a refusal: the HTTP layer records it.
+    expect(await inRequest(ada, 'getEntry', { path: 'content/../../etc/passwd' })).toEqual({
+      status: 400,
+      settled: false,
+    })
+    expect((await readAudit(database)).length).toBe(before)
+    // A write to a draft that is not there is refused, and recorded here.
+    const status = { ...about, newStatus: 'pending_review' }
+    expect((await inRequest(ada, 'updateUnpublishedEntryStatus', status)).status).toBe(404)
+    expect((await readAudit(database)).slice(before).map((entry) => entry.action)).toEqual([
+      'refusal',
+    ])
   })
 
   it('refuses a save outside the workflow, a path outside the content, an unknown collection and a forged status', async () => {
@@ -341,7 +381,11 @@ describe('drafts through the editor', () => {
       const answer = await call(ada, 'persistMedia', {
         asset: { path, content: png.toString('base64'), encoding: 'base64' },
       })
-      expect(body<{ error: string }>(answer).error).toMatch(/^Not in the library yet/)
+      expect(answer.status).toBe(200)
+      expect(body<{ path: string; notice: string }>(answer)).toMatchObject({
+        path,
+        notice: expect.stringMatching(/^Uploaded as a draft/),
+      })
     }
     expect((await drafts.get('media/blog/branch.png'))?.adds).toEqual([
       'public/images/blog/branch.png',
@@ -496,9 +540,9 @@ describe('deletions and images on their own go through review too', () => {
       paths: [JOB_EN, JOB_DE],
       options: { commitMessage: 'Delete jobs “working-student-data”' },
     })
-    // Not deleted yet, and the editor says why instead of taking it for done.
-    expect(asked.status).toBe(409)
-    expect(body<{ error: string }>(asked).error).toMatch(
+    // Done as what it is, a draft: not deleted yet, and the editor says so beside it.
+    expect(asked.status).toBe(200)
+    expect(body<{ notice: string }>(asked).notice).toMatch(
       /^Not deleted yet: every change goes through review\. The deletion of jobPosting\/working-student-data is a draft now/,
     )
     expect(await live('content/en/jobs/working-student-data.yaml')).not.toBeNull()
@@ -592,19 +636,31 @@ describe('deletions and images on their own go through review too', () => {
         options: { commitMessage: 'Upload' },
       })
     const uploaded = await upload('public/images/branch-office.png', png)
-    expect(uploaded.status).toBe(409)
-    expect(body<{ error: string }>(uploaded).error).toMatch(/^Not in the library yet/)
+    // Uploaded as a draft: answered as Decap's own backend answers an upload, with a notice.
+    expect(uploaded.status).toBe(200)
+    expect(body(uploaded)).toMatchObject({
+      path: 'public/images/branch-office.png',
+      name: 'branch-office.png',
+      content: png.toString('base64'),
+      encoding: 'base64',
+      notice: expect.stringMatching(/^Uploaded as a draft: every change goes through review\./),
+    })
     expect(await drafts.get('media/branch-office.png')).toMatchObject({
       status: 'pending_review',
       adds: ['public/images/branch-office.png'],
     })
-    // Not on the board (no entry of Decap's), and not in the library before it is published.
+    // Not on the board (no entry of Decap's); in its author's library, nobody else's, before it
+    // is published; the site's images in the folders below are there for everyone.
     expect(body(await call(ada, 'unpublishedEntries'))).toEqual([])
-    const library = () =>
-      call(ada, 'getMedia', { mediaFolder: 'public/images' }).then((answer) =>
+    const library = (who = ada) =>
+      call(who, 'getMedia', { mediaFolder: 'public/images' }).then((answer) =>
         body<{ path: string }[]>(answer).map((file) => file.path),
       )
-    expect(await library()).not.toContain('public/images/branch-office.png')
+    expect(await library()).toContain('public/images/branch-office.png')
+    expect(await library(rita)).not.toContain('public/images/branch-office.png')
+    expect(await library(rita)).toContain(
+      'public/images/blog/designing-idempotent-payment-apis.svg',
+    )
     // A file that is no image, a drawing that runs script, and a name the live site has, are
     // refused.
     expect((await upload('public/images/not-an-image.png', Buffer.from('hello'))).status).toBe(400)
@@ -638,7 +694,7 @@ describe('deletions and images on their own go through review too', () => {
 
     // Deleting it from the library is a draft again.
     const deletion = await call(ada, 'deleteFiles', { paths: ['public/images/branch-office.png'] })
-    expect(deletion.status).toBe(409)
+    expect(deletion.status).toBe(200)
     expect(await drafts.get('media/branch-office.png')).toMatchObject({
       status: 'pending_review',
       deletes: ['public/images/branch-office.png'],

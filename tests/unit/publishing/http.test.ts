@@ -550,8 +550,13 @@ describe('the page of changes', () => {
       action: 'persistMedia',
       params: { asset: { path: PNG_PATH, content: png.toString('base64'), encoding: 'base64' } },
     })
-    expect(uploaded.statusCode).toBe(409)
-    expect(uploaded.json().error).toMatch(/^Not in the library yet/)
+    // Uploaded, as a draft in review: Decap lists it, and the editor says it waits for review.
+    expect(uploaded.statusCode).toBe(200)
+    expect(uploaded.json()).toMatchObject({
+      path: PNG_PATH,
+      content: png.toString('base64'),
+      notice: expect.stringMatching(/^Uploaded as a draft/),
+    })
 
     const reviewer = await as('rita@bank.example', 'GET', '/changes')
     expect(reviewer.statusCode).toBe(200)
@@ -740,7 +745,7 @@ describe('the page of changes', () => {
         },
       },
     })
-    expect(upload.json().error).toMatch(/^Not in the library yet/)
+    expect(upload.json().notice).toMatch(/^Uploaded as a draft/)
     const drawing = markup((await as('rita@bank.example', 'GET', '/changes')).body)
     expect(drawing).toContain('Source of public/images/diagram.svg, as the draft has it')
     expect(drawing).toContain(
@@ -830,5 +835,37 @@ describe('the page of changes', () => {
     ]) {
       expect((await as('rita@bank.example', 'GET', other)).statusCode, other).toBe(404)
     }
+  })
+})
+
+describe("the editor's requests in the trail", () => {
+  const cms = (action: string, params: Record<string, unknown>) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/cms',
+      headers: {
+        cookie: cookie['ada@bank.example'] as string,
+        origin: ORIGIN,
+        'content-type': 'application/json',
+      },
+      payload: { action, params },
+    })
+  const entry = { collection: 'pages', slug: 'never-drafted' }
+
+  it('records no refusal for reading what is not there, and every refusal of a rule', async () => {
+    const before = (await readAudit(service.database)).length
+    const trail = async () => (await readAudit(service.database)).slice(before)
+    // Opening an entry asks for its draft: none is an answer (404), not a refusal.
+    expect((await cms('unpublishedEntry', entry)).statusCode).toBe(404)
+    expect((await cms('getMediaFile', { path: 'public/images/none.png' })).statusCode).toBe(404)
+    expect(await trail()).toEqual([])
+    // A path the rules refuse, read or written, and a write to a draft that is not there, are.
+    expect((await cms('getEntry', { path: 'content/../../etc/passwd' })).statusCode).toBe(400)
+    const status = { ...entry, newStatus: 'pending_review' }
+    expect((await cms('updateUnpublishedEntryStatus', status)).statusCode).toBe(404)
+    expect((await trail()).map((row) => [row.action, row.actor, row.details.code])).toEqual([
+      ['refusal', 'ada@bank.example', 'request'],
+      ['refusal', 'ada@bank.example', 'request'],
+    ])
   })
 })

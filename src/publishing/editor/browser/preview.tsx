@@ -11,12 +11,12 @@
  */
 import { type ReactNode, useEffect, useState } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
-import { IMAGE_FADE_MS, THEME_COLOR } from '../shared/constants'
-import { type Language, LOCALE_DATA } from '../shared/languages'
-import type { LayoutData, PageData } from '../shared/types'
-import { App } from '../site/app'
-import { loadTemplate } from '../site/templates/registry'
-import type { TemplateComponent } from '../site/templates/types'
+import { IMAGE_FADE_MS, THEME_COLOR } from '../../../shared/constants'
+import { type Language, LOCALE_DATA } from '../../../shared/languages'
+import type { LayoutData, PageData } from '../../../shared/types'
+import { App } from '../../../site/app'
+import { loadTemplate } from '../../../site/templates/registry'
+import type { TemplateComponent } from '../../../site/templates/types'
 
 /** The few parts of Decap's Immutable.js values the preview reads. */
 interface Immutable {
@@ -291,7 +291,7 @@ export function editorSetup(): { win: DecapWindow; config: CmsConfig } | undefin
 }
 
 // The dev server's editor: this module is its entry. The publishing service's editor imports
-// it from `cms-editor.tsx`, which registers its backend first and starts the CMS itself.
+// it from `entry.tsx`, which registers its backend first and starts the CMS itself.
 if (!(window as { CMS_EDITOR_ENTRY?: boolean }).CMS_EDITOR_ENTRY) {
   const setup = editorSetup()
   if (setup) {

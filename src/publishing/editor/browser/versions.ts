@@ -69,18 +69,8 @@ function entryOf(request: ProxyRequest): string | undefined {
 /** The short form of a version people compare: its first 7 characters. */
 const short = (version: string) => version.slice(0, 7)
 
-export function createVersions(language: string, doc: Document = document) {
-  const t = TEXTS[(language in TEXTS ? language : 'en') as Language]
-  const when = new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
-    timeZone: 'Europe/Berlin',
-    dateStyle: 'medium',
-    timeStyle: 'medium',
-  })
-  /** The version of each draft the editor loaded; `null`: opened when it had no draft. */
-  const loaded = new Map<string, string | null>()
-  const opened = new Map<string, OpenedDraft>()
-
-  // One line at the foot of the editor, read out when it changes.
+/** One line at the foot of the editor, read out when it changes, with a button to reload. */
+function footLine(doc: Document, reloadLabel: string) {
   const bar = doc.createElement('div')
   bar.className = 'publishing-version'
   bar.setAttribute('role', 'status')
@@ -102,11 +92,36 @@ export function createVersions(language: string, doc: Document = document) {
   const text = doc.createElement('span')
   const reload = doc.createElement('button')
   reload.type = 'button'
-  reload.textContent = t.reload
+  reload.textContent = reloadLabel
   reload.hidden = true
   reload.addEventListener('click', () => doc.defaultView?.location.reload())
   bar.append(text, ' ', reload)
   doc.body.append(bar)
+
+  return {
+    reload,
+    say(message: string, offerReload: boolean) {
+      text.textContent = message
+      reload.hidden = !offerReload
+      bar.hidden = message === ''
+    },
+  }
+}
+
+export function createVersions(language: string, doc: Document = document) {
+  const t = TEXTS[(language in TEXTS ? language : 'en') as Language]
+  const when = new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
+    timeZone: 'Europe/Berlin',
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+  })
+  /** The version of each draft the editor loaded; `null`: opened when it had no draft. */
+  const loaded = new Map<string, string | null>()
+  const opened = new Map<string, OpenedDraft>()
+
+  const line = footLine(doc, t.reload)
+  /** What the service said of a deletion or an upload it made a draft of, until an entry opens. */
+  let notice = ''
 
   /** The entry the editor shows now, from its address (`#/collections/<c>/entries/<slug>`). */
   const shownEntry = () => {
@@ -117,14 +132,15 @@ export function createVersions(language: string, doc: Document = document) {
       ? `${decodeURIComponent(match[1] ?? '')}/${decodeURIComponent(match[2] ?? '')}`
       : ''
   }
-  const say = (message: string, offerReload: boolean) => {
-    text.textContent = message
-    reload.hidden = !offerReload
-    bar.hidden = message === ''
-  }
-  /** The version line of the entry shown, if it is a draft the editor loaded. */
+  const { say, reload } = line
+  /**
+   * The version line of the entry shown, if it is a draft the editor loaded; else the notice
+   * of a draft just made (Decap goes back to the list after a deletion: the notice stays).
+   */
   const show = () => {
-    const draft = opened.get(shownEntry())
+    const shown = shownEntry()
+    if (shown) notice = ''
+    const draft = opened.get(shown)
     say(
       draft
         ? t.version(
@@ -132,7 +148,7 @@ export function createVersions(language: string, doc: Document = document) {
             draft.savedBy,
             `${when.format(new Date(draft.savedAt))} (Berlin)`,
           )
-        : '',
+        : notice,
       false,
     )
   }
@@ -158,6 +174,12 @@ export function createVersions(language: string, doc: Document = document) {
     /** Takes note of what the service answered: the versions loaded and saved. */
     answered(request: ProxyRequest, answer: unknown): void {
       const entry = entryOf(request)
+      if (isRecord(answer) && typeof answer.notice === 'string') {
+        // A deletion or an upload made a draft, in review: done as such, and said so.
+        notice = answer.notice
+        say(notice, false)
+        return
+      }
       if (
         request.action === 'unpublishedEntry' &&
         isRecord(answer) &&

@@ -1,6 +1,6 @@
 /**
- * The publishing service's editor code: `src/runtime/cms-editor.tsx` (the backend, the site's
- * preview beside each entry) bundled by Vite with the site's own configuration, once per version
+ * The publishing service's editor code: `browser/entry.tsx` (the backend, the site's preview
+ * beside each entry) bundled by Vite with the site's own configuration, once per version
  * of the code, into `DATA_DIR/publishing/editor/<code version>/`. The service starts bundling
  * when it starts; the editor's page waits for it the first time.
  */
@@ -8,7 +8,7 @@ import { access, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BuildConfig } from '../../engine/config'
 
-export const EDITOR_ENTRY = 'src/runtime/cms-editor.tsx'
+export const EDITOR_ENTRY = 'src/publishing/editor/browser/entry.tsx'
 /** Where the service serves the bundle's files, each version under its own folder. */
 export const EDITOR_BASE = '/_publishing/editor/'
 
@@ -82,4 +82,26 @@ export async function editorBundle(config: BuildConfig, dir: string): Promise<Ed
     await rm(staging, { recursive: true, force: true })
   })
   return read()
+}
+
+/**
+ * The editor's code as the service serves it: bundled once per process (at once when
+ * `bundleNow`, else when first asked for); the page waits for it. A failure is not kept: the
+ * next request tries again.
+ */
+export function editorCode(
+  config: BuildConfig,
+  dir: string,
+  bundleNow = false,
+): () => Promise<EditorBundle> {
+  let bundling: Promise<EditorBundle> | undefined
+  const code = () => {
+    bundling ??= editorBundle(config, dir)
+    bundling.catch(() => {
+      bundling = undefined
+    })
+    return bundling
+  }
+  if (bundleNow) code().catch(() => {})
+  return code
 }

@@ -1,12 +1,11 @@
 /**
- * The publishing service's editor (its entry, bundled by the service): Decap with a backend
- * that extends Decap's proxy backend with the service's session (who is signed in, signing
- * out), the site's preview beside each entry, then the CMS started with the person's
- * configuration. The page sets `CMS_MANUAL_INIT` and `CMS_EDITOR_ENTRY` before Decap's bundle.
+ * The service's Decap backend, `bank`: Decap's proxy backend with the service's session (who is
+ * signed in, signing out), and every request going through the versions it is made on
+ * (versions.ts).
  */
-import { withholdApproval } from './cms-permissions'
-import { editorSetup, registerPreviews } from './cms-preview'
-import { createVersions, type ProxyRequest } from './cms-versions'
+import { withholdApproval } from './permissions'
+import type { CmsConfig, DecapWindow } from './preview'
+import type { createVersions, ProxyRequest } from './versions'
 
 interface Me {
   name: string
@@ -26,7 +25,7 @@ async function me(): Promise<Me> {
   return (await response.json()) as Me
 }
 
-/** Once the person is known: what the editor offers them (see cms-permissions.ts). */
+/** Once the person is known: what the editor offers them (see permissions.ts). */
 let withheld = false
 function offered(person: Me): Me {
   if (!withheld && !person.roles?.includes('reviewer')) {
@@ -36,15 +35,28 @@ function offered(person: Me): Me {
   return person
 }
 
-const setup = editorSetup()
-if (setup) {
-  const { win, config } = setup
+/**
+ * A refusal as the editor shows it: the service's own sentence (in the person's language where
+ * the service has one). Decap's proxy backend throws an error named `API_ERROR`, and Decap
+ * prints an error as `${error}`, so every message began "API_ERROR: ". Nameless, an error
+ * prints as its message alone; its status and message stay as they were.
+ */
+export function asOwnMessage(error: unknown): unknown {
+  if (error instanceof Error && error.name === 'API_ERROR') error.name = ''
+  return error
+}
+
+/** The backend's class, on Decap's proxy backend of `win`. */
+export function bankBackend(
+  win: DecapWindow,
+  config: CmsConfig,
+  versions: ReturnType<typeof createVersions>,
+) {
   const ProxyBackend = win.CMS.getBackend('proxy').init(config, {}).constructor as new (
     ...args: unknown[]
   ) => { request(payload: ProxyRequest): Promise<unknown> }
-  const versions = createVersions(document.documentElement.lang)
-  class BankBackend extends ProxyBackend {
-    // Every request goes through here: the versions it is made on go with it (cms-versions.ts).
+  return class BankBackend extends ProxyBackend {
+    // Every request goes through here: the versions it is made on go with it (versions.ts).
     override async request(payload: ProxyRequest) {
       const sent = versions.outgoing(payload)
       try {
@@ -53,7 +65,7 @@ if (setup) {
         return answer
       } catch (error) {
         versions.failed(sent, error as { status?: number; message?: string })
-        throw error
+        throw asOwnMessage(error)
       }
     }
     authComponent() {
@@ -82,11 +94,4 @@ if (setup) {
       return { auth: { status: response.ok }, api: { status: true, statusPage: '' } }
     }
   }
-  win.CMS.registerBackend('bank', BankBackend)
-  registerPreviews(win, config)
-  // The site's stylesheet, for the preview's frame only (named, not applied, by the page).
-  for (const meta of document.querySelectorAll<HTMLMetaElement>('meta[name=cms-preview-style]')) {
-    win.CMS.registerPreviewStyle(meta.content)
-  }
-  win.CMS.init({ config })
 }

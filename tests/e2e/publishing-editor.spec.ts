@@ -1,0 +1,216 @@
+/**
+ * What the editor tells the bank's editors is what happened: an image uploaded in the media
+ * library and a deletion of a published entry are drafts, shown as done as drafts (no red
+ * error); the media library lists the site's images and the person's drafts' ones; a refusal
+ * reads as the service's own sentence, in German for a German editor, without Decap's
+ * "API_ERROR" before it; and opening an entry that has no draft is no refusal in the trail.
+ * The service runs in this process with a stand-in build (publishing is publishing.spec.ts's);
+ * people are signed in by a session of their own.
+ */
+import { join } from 'node:path'
+import { type Browser, expect, type Page, test } from '@playwright/test'
+import type { FastifyInstance } from 'fastify'
+import { readAudit } from '../../src/publishing/audit/trail'
+import { createPublishingApp, SESSION_COOKIE } from '../../src/publishing/http/app'
+import { startSession } from '../../src/publishing/people/people'
+import type { PublishingService } from '../../src/publishing/service'
+import { freePort } from '../support/free-port'
+import { addPeople, person } from '../support/people'
+import { openServiceWithStandInBuild } from '../support/publishing'
+import { siteRepository } from '../support/site-repository'
+import { removeFolder, temporaryFolder } from '../support/temporary-folder'
+
+let CMS = ''
+let dir: string
+let service: PublishingService
+let app: FastifyInstance
+
+const ada = person('ada@bank.example', ['author'])
+const greta = person('greta@bank.example', ['author'], 'de')
+
+test.describe.configure({ mode: 'serial' })
+test.setTimeout(120_000)
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000)
+  const port = await freePort()
+  CMS = `http://localhost:${port}`
+  dir = await temporaryFolder('publishing-editor-e2e-')
+  const remote = await siteRepository(join(dir, 'bank.git'))
+  service = await openServiceWithStandInBuild({
+    DATA_DIR: join(dir, 'data'),
+    OUT_DIR: join(dir, 'dist'),
+    CMS_PORT: String(port),
+    CMS_URL: CMS,
+    PUBLISHING_REMOTE: remote.gitDir,
+  })
+  await addPeople(service.database, [ada, greta])
+  // The editor's code is bundled at once: the first page waits for it.
+  app = await createPublishingApp(service, { logLevel: 'warn', bundleEditor: true })
+  await app.listen({ port, host: '127.0.0.1' })
+})
+
+test.afterAll(async () => {
+  await app?.close()
+  await service?.close()
+  if (dir) await removeFolder(dir)
+})
+
+/** A browser of the person's own, signed in. */
+async function signedIn(browser: Browser, email: string): Promise<Page> {
+  const context = await browser.newContext({ locale: 'en-GB' })
+  const { token } = await startSession(service.database, email)
+  // The service's cookie is a `__Host-` one: secure (localhost counts as such), on `/`.
+  await context.addCookies([
+    { name: SESSION_COOKIE, value: token, domain: 'localhost', path: '/', secure: true },
+  ])
+  const page = await context.newPage()
+  // Decap asks "are you sure?" before a deletion: the person is.
+  page.on('dialog', (dialog) => dialog.accept())
+  return page
+}
+
+/** The refusals in the trail by `email`. */
+const refusalsOf = async (email: string) =>
+  (await readAudit(service.database, { limit: 1000 })).filter(
+    (entry) => entry.action === 'refusal' && entry.actor === email,
+  )
+
+/** Opens the media library from a collection's list. */
+async function openMediaLibrary(page: Page) {
+  await page.goto(`${CMS}/admin/?${Date.now()}#/collections/jobPosting`)
+  await page.getByRole('button', { name: /^(Media|Medien)$/ }).click({ timeout: 60_000 })
+}
+
+const png = async (background: string) => {
+  const { default: sharp } = await import('sharp')
+  return sharp({ create: { width: 64, height: 48, channels: 3, background } })
+    .png()
+    .toBuffer()
+}
+
+test('opening an entry that has no draft is no refusal; a refused write still is', async ({
+  browser,
+}) => {
+  const page = await signedIn(browser, ada.email)
+  const opened = page.waitForResponse(
+    (response) =>
+      response.url().endsWith('/api/cms') &&
+      response.request().postData()?.includes('"action":"unpublishedEntry"') === true,
+    { timeout: 120_000 },
+  )
+  await page.goto(`${CMS}/admin/?${Date.now()}#/collections/pages/entries/about`)
+  expect((await opened).status()).toBe(404)
+  await expect(page.getByLabel('Title').first()).toBeVisible({ timeout: 30_000 })
+  expect(await refusalsOf(ada.email)).toEqual([])
+  // A rule's no is recorded as ever: an author may not approve.
+  const refused = await page.evaluate(async () => {
+    const response = await fetch('/api/cms', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        action: 'updateUnpublishedEntryStatus',
+        params: { collection: 'pages', slug: 'about', newStatus: 'pending_publish' },
+      }),
+    })
+    return response.status
+  })
+  expect(refused).toBeGreaterThanOrEqual(400)
+  expect(await refusalsOf(ada.email)).toHaveLength(1)
+  await page.context().close()
+})
+
+test("the media library lists the site's images", async ({ browser }) => {
+  const page = await signedIn(browser, ada.email)
+  await openMediaLibrary(page)
+  await expect(page.getByText('designing-idempotent-payment-apis.svg')).toBeVisible({
+    timeout: 30_000,
+  })
+  await expect(page.getByText('No assets found.')).toHaveCount(0)
+  await page.context().close()
+})
+
+test('an image uploaded in the media library is shown as uploaded, a draft, and stays listed', async ({
+  browser,
+}) => {
+  const page = await signedIn(browser, ada.email)
+  await openMediaLibrary(page)
+  await expect(page.getByText('designing-idempotent-payment-apis.svg')).toBeVisible({
+    timeout: 30_000,
+  })
+  const uploaded = page.waitForResponse(
+    (response) =>
+      response.url().endsWith('/api/cms') &&
+      response.request().postData()?.includes('"action":"persistMedia"') === true,
+  )
+  await page.locator('input[type="file"]').setInputFiles({
+    name: 'branch-office.png',
+    mimeType: 'image/png',
+    buffer: await png('#2a6f97'),
+  })
+  expect((await uploaded).status()).toBe(200)
+  await expect(page.getByText('branch-office.png', { exact: true })).toBeVisible()
+  await expect(page.getByText(/Failed to persist media/)).toHaveCount(0)
+  await expect(page.getByRole('status').filter({ hasText: /branch-office\.png/ })).toContainText(
+    /draft/,
+  )
+  const draft = await service.drafts.get('media/branch-office.png')
+  expect(draft?.adds).toEqual(['public/images/branch-office.png'])
+  expect(draft?.status).toBe('pending_review')
+  // Opened again, the library still lists it: it is in the person's draft.
+  await openMediaLibrary(page)
+  await expect(page.getByText('branch-office.png', { exact: true })).toBeVisible({
+    timeout: 30_000,
+  })
+  await page.context().close()
+})
+
+test('deleting a published entry makes a draft that deletes it, shown as such, not as an error', async ({
+  browser,
+}) => {
+  const page = await signedIn(browser, ada.email)
+  await page.goto(
+    `${CMS}/admin/?${Date.now()}#/collections/jobPosting/entries/working-student-data`,
+  )
+  const deleted = page.waitForResponse(
+    (response) =>
+      response.url().endsWith('/api/cms') &&
+      response.request().postData()?.includes('"action":"deleteFiles"') === true,
+    { timeout: 120_000 },
+  )
+  await page.getByRole('button', { name: 'Delete published entry' }).click({ timeout: 60_000 })
+  expect((await deleted).status()).toBe(200)
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: /Not deleted yet: every change goes through review/ }),
+  ).toBeVisible()
+  await expect(page.getByText(/Failed to delete entry/)).toHaveCount(0)
+  const draft = await service.drafts.get('jobPosting/working-student-data')
+  expect(draft?.deletes.length).toBeGreaterThan(0)
+  expect(draft?.status).toBe('pending_review')
+  expect(await refusalsOf(ada.email)).toHaveLength(1)
+  await page.context().close()
+})
+
+test("a refusal reads as the service's own sentence, in German for a German editor", async ({
+  browser,
+}) => {
+  const page = await signedIn(browser, greta.email)
+  await openMediaLibrary(page)
+  const refused = page.waitForResponse(
+    (response) =>
+      response.url().endsWith('/api/cms') &&
+      response.request().postData()?.includes('"action":"persistMedia"') === true,
+  )
+  // No image: refused, saying so in German.
+  await page.locator('input[type="file"]').setInputFiles({
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('not an image'),
+  })
+  expect((await refused).status()).toBe(400)
+  await expect(page.getByText(/ist kein Bild, das die Website nimmt/)).toBeVisible()
+  await expect(page.getByText(/API_ERROR/)).toHaveCount(0)
+  await page.context().close()
+})

@@ -1,0 +1,59 @@
+// @vitest-environment jsdom
+/**
+ * The editor's page says what happened: a refusal as the service's own sentence (Decap printed
+ * "API_ERROR: " before each), and a deletion or an upload made a draft as a notice at the
+ * editor's foot, kept when Decap goes back to the list, gone when an entry opens.
+ */
+import { describe, expect, it } from 'vitest'
+import { asOwnMessage } from '../../../src/publishing/editor/browser/backend'
+import { createVersions } from '../../../src/publishing/editor/browser/versions'
+
+/** Decap's proxy backend's error, as `decap-cms-lib-util` makes it. */
+function apiError(message: string, status: number) {
+  const error = new Error(message) as Error & { status: number; api: string }
+  error.name = 'API_ERROR'
+  error.status = status
+  error.api = 'Proxy'
+  return error
+}
+
+describe('a refusal in the editor', () => {
+  it('reads as the service’s sentence, with its status kept', () => {
+    const error = asOwnMessage(apiError('Es gibt schon einen Entwurf von pages/about.', 409))
+    expect(`${error}`).toBe('Es gibt schon einen Entwurf von pages/about.')
+    expect(`Failed to persist media: ${error}`).not.toMatch(/API_ERROR/)
+    expect(error).toMatchObject({
+      status: 409,
+      message: 'Es gibt schon einen Entwurf von pages/about.',
+    })
+  })
+
+  it('leaves other errors as they are', () => {
+    const other = new TypeError('Failed to fetch')
+    expect(`${asOwnMessage(other)}`).toBe('TypeError: Failed to fetch')
+    expect(asOwnMessage('text')).toBe('text')
+  })
+})
+
+describe('the notice of a draft made', () => {
+  const line = () => document.querySelector('.publishing-version') as HTMLElement
+  const go = (hash: string) => {
+    window.location.hash = hash
+    window.dispatchEvent(new HashChangeEvent('hashchange'))
+  }
+
+  it('shows what the service says, keeps it on the list, and leaves it when an entry opens', () => {
+    const versions = createVersions('en')
+    go('#/collections/jobPosting/entries/working-student-data')
+    const deletion = { action: 'deleteFiles', params: { paths: ['content/jobPosting/en/x.yaml'] } }
+    versions.answered(deletion, { message: 'saved', notice: 'Not deleted yet: in review.' })
+    expect(line().hidden).toBe(false)
+    expect(line().getAttribute('role')).toBe('status')
+    expect(line().textContent).toContain('Not deleted yet: in review.')
+    // Decap goes back to the list after a deletion: the notice stays.
+    go('#/collections/jobPosting')
+    expect(line().textContent).toContain('Not deleted yet: in review.')
+    go('#/collections/pages/entries/about')
+    expect(line().hidden).toBe(true)
+  })
+})
