@@ -1,8 +1,8 @@
 /**
- * The administrators' pages and their actions (HTML: `pages/manage.ts`): people and their
- * roles, invitations, taking access away, confirming or refusing role grants (four eyes:
- * `people/grants.ts`), and the audit trail with its export. Whoever may not
- * is refused, the refusal of a write in the trail; a page refused is a page saying why.
+ * The administrators' screens and their actions (`pages/people.tsx`, `pages/audit.tsx`): people
+ * and their roles, invitations, taking access away, confirming or refusing role grants (four
+ * eyes: `people/grants.ts`), and the audit trail with its export. Whoever may not is refused,
+ * the refusal of a write in the trail; a page refused is a page saying why.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { unanchoredOf, verifyWithAnchors } from '../audit/anchors'

@@ -2,7 +2,7 @@
  * What the people page shows an administrator, as data: each person with the roles they have,
  * those given unconfirmed and those waiting for a second administrator, and each grant that
  * waits with what the viewer may do about it (the rules of `people/grants.ts`). The page's
- * markup (`manage.ts`, `peoplePage`) only renders this, so another renderer can take it over.
+ * markup (`people.tsx`, `peoplePage`) only renders this, so another renderer can take it over.
  */
 import {
   type GrantDecision,

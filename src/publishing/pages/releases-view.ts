@@ -2,7 +2,7 @@
  * What the releases page shows a person, as data: the releases with what each did and the
  * rollback the rules offer this person on each, and the rollbacks waiting for a reviewer with
  * whether this person may confirm them (and why not). The same rules the service enforces on
- * each request (`workflow/four-eyes.ts`); the markup is `releasesPage` in `manage.ts`.
+ * each request (`workflow/four-eyes.ts`); the markup is `releasesPage` in `releases.tsx`.
  */
 import type { Person } from '../people/roles'
 import { mayConfirmRollback, mayRequestRollback, mayRollBack } from '../workflow/four-eyes'
