@@ -78,7 +78,8 @@ function Details({ entry, a }: { entry: AuditEntry; a: (typeof AUDIT_TEXTS)['en'
       ) : null}
       {pairs.map(([key, value]) => (
         <div key={key}>
-          <dt>{a.detailNames[key] ?? key}</dt>
+          {/* A name the screens have no word for is shown as recorded. */}
+          <dt translate={a.detailNames[key] ? undefined : 'no'}>{a.detailNames[key] ?? key}</dt>
           <dd translate="no">{detailText(value)}</dd>
         </div>
       ))}
