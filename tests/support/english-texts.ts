@@ -15,6 +15,16 @@ import {
 
 type Table = { en: unknown; de: unknown }
 
+/** Every table of the publishing service's screens' texts, by language. */
+export const SCREEN_TABLES: readonly Table[] = [
+  PAGE_TEXTS,
+  MANAGE_TEXTS,
+  BAR_TEXTS,
+  AUDIT_TEXTS,
+  OWN_SIGN_IN_TEXTS,
+  REVIEW_TEXTS,
+]
+
 function pairs(en: unknown, de: unknown, found: string[], german: string[]): void {
   if (typeof en === 'string') {
     if (en !== de && en.length >= 6) found.push(en)
@@ -38,14 +48,7 @@ function pairs(en: unknown, de: unknown, found: string[], german: string[]): voi
 export function englishTexts(): string[] {
   const found: string[] = []
   const german: string[] = []
-  for (const table of [
-    PAGE_TEXTS,
-    MANAGE_TEXTS,
-    BAR_TEXTS,
-    AUDIT_TEXTS,
-    OWN_SIGN_IN_TEXTS,
-    REVIEW_TEXTS,
-  ] as Table[]) {
+  for (const table of SCREEN_TABLES) {
     pairs(table.en, table.de, found, german)
   }
   // A word German uses too (Editor) is no sign of English; nor a language's own name.

@@ -9,14 +9,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CMS_COLLECTIONS } from '../../../src/cms/config'
-import { REVIEW_TEXTS } from '../../../src/publishing/pages/review'
-import {
-  AUDIT_TEXTS,
-  BAR_TEXTS,
-  MANAGE_TEXTS,
-  OWN_SIGN_IN_TEXTS,
-  PAGE_TEXTS,
-} from '../../../src/publishing/pages/texts'
+import { SCREEN_TABLES } from '../../support/english-texts'
 
 const ROOT = join(import.meta.dirname, '..', '..', '..')
 type Language = 'en' | 'de'
@@ -45,16 +38,7 @@ async function screenNames(language: Language): Promise<Set<string>> {
     default: unknown
   }
   const names = new Set<string>()
-  for (const table of [
-    PAGE_TEXTS,
-    MANAGE_TEXTS,
-    BAR_TEXTS,
-    AUDIT_TEXTS,
-    OWN_SIGN_IN_TEXTS,
-    REVIEW_TEXTS,
-  ]) {
-    strings(table[language], names)
-  }
+  for (const table of SCREEN_TABLES) strings(table[language], names)
   strings(decap.default, names)
   // The content types, as the editor lists them (in English in both languages for now).
   for (const collection of CMS_COLLECTIONS) names.add(collection.label)
