@@ -103,7 +103,9 @@ test('a person with a lost passkey gets back in after an administrator’s reset
   await invite.getByRole('button', { name: 'Make an invitation link' }).click()
   await expect(admin.locator('#status')).toContainText('/invitation#')
   const phone = await device(browser)
-  await takeUp(phone, String(await admin.locator('#status').textContent()), { name: 'Ada Author' })
+  await takeUp(phone, String(await admin.locator('#invitation-link').textContent()), {
+    name: 'Ada Author',
+  })
 
   // Ada's "Your sign-in": her passkey, named by keyboard; the page passes axe-core.
   await phone.goto(`${CMS}/me/sign-in`)
@@ -122,7 +124,7 @@ test('a person with a lost passkey gets back in after an administrator’s reset
   await adaRow.getByRole('button', { name: 'Reset sign-in' }).focus()
   await admin.keyboard.press('Enter')
   await expect(admin.locator('#status')).toContainText('/invitation#')
-  const link = String(await admin.locator('#status').textContent())
+  const link = String(await admin.locator('#invitation-link').textContent())
 
   // Whoever holds the old phone is signed out, and its passkey no longer signs in.
   expect(await me(phone)).toBeNull()

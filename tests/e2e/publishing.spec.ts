@@ -124,9 +124,12 @@ async function invitation(email: string, roles: string[]): Promise<string> {
     await invite.getByLabel(role).setChecked(roles.includes(role))
   }
   await invite.getByRole('button', { name: 'Make an invitation link' }).click()
+  // The link, how long it works, and a button that copies it.
   const status = admin.locator('#status')
   await expect(status).toContainText('/invitation#')
-  return (await status.textContent()) as string
+  await expect(status).toContainText('The link works once, until')
+  await expect(status.getByRole('button', { name: 'Copy link' })).toBeVisible()
+  return (await admin.locator('#invitation-link').textContent()) as string
 }
 
 async function openAbout(page: Page) {
@@ -467,8 +470,16 @@ test('a publisher schedules a publication; it fires when due; a schedule can be 
   expect(scheduled).toBe(200)
   expect(await aboutTitle()).not.toBe('About, on time')
   await expect.poll(aboutTitle, { timeout: 30_000 }).toBe('About, on time')
-  await paul.goto(`${CMS}/schedules`)
-  await expect(paul.getByText(/published \(published as release/)).toBeVisible()
+  // The schedule records its outcome just after the release goes live.
+  await expect
+    .poll(
+      async () => {
+        await paul.goto(`${CMS}/schedules`)
+        return paul.getByText(/published \(published as release/).count()
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(1)
 })
 
 test('a deletion and an image from the media library wait for approval, and take effect when published', async () => {

@@ -54,6 +54,40 @@ function fieldsOf(form: HTMLFormElement): Record<string, unknown> {
   return fields
 }
 
+/**
+ * An invitation's (or a reset's) link in the status line: how long it works, the link itself
+ * to select, and a button that copies it. The form's data attributes carry the words.
+ */
+function showLink(form: HTMLFormElement, link: string, expiresAt: unknown) {
+  const line = status()
+  const until =
+    typeof expiresAt === 'string'
+      ? new Date(expiresAt).toLocaleString(document.documentElement.lang, {
+          timeZone: 'Europe/Berlin',
+          dateStyle: 'medium',
+          timeStyle: 'short',
+        })
+      : ''
+  const intro = document.createElement('p')
+  intro.textContent = (form.dataset.linkText ?? '').replace('{until}', until)
+  const code = document.createElement('code')
+  code.id = 'invitation-link'
+  code.textContent = link
+  const copy = document.createElement('button')
+  copy.type = 'button'
+  copy.className = 'secondary'
+  copy.textContent = form.dataset.copy ?? 'Copy'
+  copy.addEventListener('click', async () => {
+    const copied = await navigator.clipboard?.writeText(link).then(
+      () => true,
+      () => false,
+    )
+    if (copied) copy.textContent = form.dataset.copied ?? 'Copied'
+    else getSelection()?.selectAllChildren(code)
+  })
+  line.replaceChildren(intro, code, ' ', copy)
+}
+
 for (const form of document.querySelectorAll<HTMLFormElement>('form[data-action]')) {
   const buttons = form.querySelectorAll('button')
   form.addEventListener('submit', async (event) => {
@@ -89,6 +123,10 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form[data-action]
       return
     }
     const shown = form.dataset.show
+    if (shown === 'link' && typeof answer.link === 'string') {
+      showLink(form, answer.link, answer.expiresAt)
+      return
+    }
     if (shown && answer[shown]) {
       status().textContent = String(answer[shown])
       return

@@ -160,7 +160,13 @@ function PersonItem({
               </button>
             </form>
             {someone.resettable ? (
-              <form data-action="/api/people/reset-sign-in" data-show="link">
+              <form
+                data-action="/api/people/reset-sign-in"
+                data-show="link"
+                data-link-text={t.linkText}
+                data-copy={t.copyLink}
+                data-copied={t.linkCopied}
+              >
                 {email}
                 <button
                   className="secondary"
@@ -265,7 +271,13 @@ export function peoplePage(viewer: Viewer, view: PeopleView): string {
           ))}
         </ul>
         <h2>{t.invite}</h2>
-        <form data-action="/api/people/invite" data-show="link">
+        <form
+          data-action="/api/people/invite"
+          data-show="link"
+          data-link-text={t.linkText}
+          data-copy={t.copyLink}
+          data-copied={t.linkCopied}
+        >
           <label htmlFor="invite-email">{t.email}</label>
           <input id="invite-email" name="email" type="email" required />
           <RoleBoxes t={t} names={names} prefix="invite" checked={['author']} hint="invite-hint" />

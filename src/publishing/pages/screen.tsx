@@ -93,7 +93,7 @@ function Bar({
                 {count ? (
                   <>
                     {' '}
-                    <span className="count" aria-hidden="true">
+                    <span className="badge" aria-hidden="true">
                       {count}
                     </span>
                     <span className="sr-only">{t.waitingForYou(count)}</span>

@@ -125,6 +125,10 @@ export function languageOf(acceptLanguage: string | undefined): EditorLanguage {
 /** The management pages' texts: people, audit trail, changes, schedules, releases. */
 export const MANAGE_TEXTS = {
   en: {
+    linkText:
+      'The link works once, until {until} (Berlin time). Send it to the person; whoever opens it first signs up with it.',
+    copyLink: 'Copy link',
+    linkCopied: 'Copied',
     outcomeReplaced: 'replaced by a later schedule',
     outcomePublished: (release: string) => `published as release ${release}`,
     publishConfirm:
@@ -302,6 +306,10 @@ export const MANAGE_TEXTS = {
     },
   },
   de: {
+    linkText:
+      'Der Link gilt einmal, bis {until} (Berliner Zeit). Schicken Sie ihn der Person; wer ihn zuerst öffnet, meldet sich damit an.',
+    copyLink: 'Link kopieren',
+    linkCopied: 'Kopiert',
     outcomeReplaced: 'durch einen späteren Zeitplan ersetzt',
     outcomePublished: (release: string) => `veröffentlicht als ${release}`,
     publishConfirm:

@@ -52,6 +52,8 @@ describe('a content file compared by field', () => {
       path: ABOUT,
       change: 'changed',
       fields: [],
+      // The entry's title names its draft on the page of changes.
+      title: 'About Lumora Bank',
     })
   })
 
@@ -147,10 +149,12 @@ describe('a content file compared by field', () => {
     expect(
       compareFile('content/en/pages/x.yaml', null, after, 'en').fields.map((f) => f.change),
     ).toEqual(['added', 'added'])
+    // A deleted entry is named by the title it had.
     expect(compareFile('content/en/pages/x.yaml', before, null, 'en')).toEqual({
       path: 'content/en/pages/x.yaml',
       change: 'removed',
       fields: [],
+      title: 'Card',
     })
     expect(compareFile('content/en/pages/x.yaml', before, 'title: [', 'en').unreadable).toMatch(
       /expected valid YAML/,

@@ -1,0 +1,49 @@
+/**
+ * A browser that signs in as a person would: a context of its own with Chromium's virtual
+ * passkey authenticator (a device that always says yes), and the taking up of an invitation
+ * link on it. Shared by the browser tests that sign in to the publishing service.
+ */
+import type { Browser, Page } from '@playwright/test'
+
+/** A browser of its own with a passkey authenticator: its page. */
+export async function passkeyDevice(
+  browser: Browser,
+  options: { locale?: string; viewport?: { width: number; height: number } } = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    locale: options.locale ?? 'en-GB',
+    ...(options.viewport ? { viewport: options.viewport } : {}),
+  })
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('WebAuthn.enable')
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  })
+  return page
+}
+
+/**
+ * Makes a passkey on `page` by an invitation (or reset) `link`, in English, and waits until the
+ * service sends the new person on (to the editor).
+ */
+export async function takeUpInvitation(
+  page: Page,
+  link: string,
+  fill?: { name: string; email?: string },
+): Promise<void> {
+  await page.goto(link)
+  if (fill) {
+    await page.getByLabel('Your name').fill(fill.name)
+    if (fill.email) await page.getByLabel('Your work e-mail address').fill(fill.email)
+  }
+  await page.getByRole('button', { name: 'Create passkey' }).click()
+  await page.waitForURL((url) => url.pathname.startsWith('/admin/'))
+}
