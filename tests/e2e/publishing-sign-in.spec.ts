@@ -16,6 +16,7 @@ import { openServiceWithStandInBuild } from '../support/publishing'
 import { siteRepository } from '../support/site-repository'
 import { removeFolder, temporaryFolder } from '../support/temporary-folder'
 import { axeViolations } from './support/axe'
+import { passkeyDevice, takeUpInvitation } from './support/passkeys'
 
 let CMS = ''
 let dir: string
@@ -46,37 +47,14 @@ test.afterAll(async () => {
   if (dir) await removeFolder(dir)
 })
 
-/** A browser of its own with a passkey authenticator (a device): its page. */
+/** A device with a passkey authenticator; only who is signed in matters, so no editor code. */
 async function device(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ locale: 'en-GB' })
-  const page = await context.newPage()
-  // Only who is signed in matters: the editor's code stays unloaded.
+  const page = await passkeyDevice(browser)
   await page.route('**/_publishing/editor/**', (route) => route.abort())
-  const cdp = await context.newCDPSession(page)
-  await cdp.send('WebAuthn.enable')
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  })
   return page
 }
 
-/** Makes a passkey on `page` by the invitation (or reset) `link`, and waits to be signed in. */
-async function takeUp(page: Page, link: string, fill?: { name: string; email?: string }) {
-  await page.goto(link)
-  if (fill) {
-    await page.getByLabel('Your name').fill(fill.name)
-    if (fill.email) await page.getByLabel('Your work e-mail address').fill(fill.email)
-  }
-  await page.getByRole('button', { name: 'Create passkey' }).click()
-  await page.waitForURL(`${CMS}/admin/**`)
-}
+const takeUp = takeUpInvitation
 
 const me = (page: Page) =>
   page.evaluate(async () => {
