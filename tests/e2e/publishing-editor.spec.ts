@@ -120,6 +120,47 @@ test('opening an entry that has no draft is no refusal; a refused write still is
   await page.context().close()
 })
 
+test('on a phone, the editor sits below the shared bar and its Save and Status fit the screen', async ({
+  browser,
+}) => {
+  const page = await signedIn(browser, ada.email)
+  await page.setViewportSize({ width: 375, height: 740 })
+  await page.goto(`${CMS}/admin/?${Date.now()}#/collections/pages/entries/careers`)
+  const bar = page.getByRole('navigation', { name: 'Publishing' })
+  await expect(bar.getByRole('link', { name: 'Editor' })).toHaveAttribute('aria-current', 'page')
+  await expect(bar.getByRole('link', { name: /^Changes/ })).toBeVisible()
+  const title = page.getByLabel('Title').first()
+  await expect(title).toBeVisible({ timeout: 60_000 })
+  /** Whether the element is inside the window, from its left edge to its right one. */
+  const fits = (name: RegExp) =>
+    page
+      .getByRole('button', { name })
+      .first()
+      .evaluate((element) => {
+        const box = element.getBoundingClientRect()
+        return box.width > 0 && box.left >= 0 && box.right <= window.innerWidth
+      })
+  await title.fill('Work with us at Lumora Bank')
+  expect(await fits(/^Save$/)).toBe(true)
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  // Saved: the draft has a status now.
+  await expect(page.getByRole('button', { name: /^Status:/ })).toBeVisible({ timeout: 30_000 })
+  expect(await fits(/^Status:/)).toBe(true)
+  // Nothing scrolls sideways: not the page, not the form.
+  const wide = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    form: Math.max(
+      ...[...document.querySelectorAll('input, textarea')]
+        .map((field) => field.getBoundingClientRect())
+        .filter((box) => box.width > 0)
+        .map((box) => box.right - window.innerWidth),
+    ),
+  }))
+  expect(wide.page).toBeLessThanOrEqual(0)
+  expect(wide.form).toBeLessThanOrEqual(0)
+  await page.context().close()
+})
+
 test("the media library lists the site's images", async ({ browser }) => {
   const page = await signedIn(browser, ada.email)
   await openMediaLibrary(page)

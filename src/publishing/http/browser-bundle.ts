@@ -21,7 +21,15 @@ const SCRIPTS: Record<string, string> = {
   passkeys: `${BROWSER_SOURCE}/passkeys.ts`,
   'editor-start': 'src/publishing/editor/browser/start.ts',
 }
-const STYLESHEET = 'service.css'
+/**
+ * The stylesheets by the name they are served under: the screens', and the editor's (the bar
+ * and the room Decap is given); each is made of its files here, after the site's tokens and
+ * Inter's faces.
+ */
+const STYLESHEETS: Record<string, readonly string[]> = {
+  'service.css': ['bar.css', 'service.css'],
+  'editor.css': ['bar.css', 'editor.css'],
+}
 /** The site's stylesheets the service's stands on: its tokens, and Inter's faces. */
 const SITE_STYLES = 'src/site/styles'
 /** Inter's files, as the site's fonts.css names them, and where the service serves them. */
@@ -30,7 +38,7 @@ export const FONT_PATH = '/_publishing/fonts/'
 /** The names the service serves them under. */
 export const SERVICE_FILE_NAMES: ReadonlySet<string> = new Set([
   ...Object.keys(SCRIPTS).map((name) => `${name}.js`),
-  STYLESHEET,
+  ...Object.keys(STYLESHEETS),
 ])
 
 export interface ServiceFile {
@@ -68,29 +76,33 @@ async function makeServiceFiles(root: string): Promise<ReadonlyMap<string, Servi
       return [`${name}.js`, { body: chunk.code, type: 'text/javascript; charset=utf-8' }]
     }),
   )
-  const [tokens = '', fonts = '', own = ''] = await Promise.all(
-    [
-      join(root, SITE_STYLES, 'tokens.css'),
-      join(root, SITE_STYLES, 'fonts.css'),
-      join(root, BROWSER_SOURCE, STYLESHEET),
-    ].map((file) => readFile(file, 'utf8')),
+  const [tokens = '', fonts = ''] = await Promise.all(
+    ['tokens.css', 'fonts.css'].map((file) => readFile(join(root, SITE_STYLES, file), 'utf8')),
   )
-  const css = transform({
-    filename: STYLESHEET,
-    code: Buffer.from(
-      [
-        // The site writes its brand colour into each page's head; the service's policy allows
-        // no inline style, so it is part of the stylesheet here.
-        `:root { --color-brand: ${THEME_COLOR}; }`,
-        tokens,
-        fonts.replaceAll(FONT_PACKAGE, FONT_PATH),
-        own,
-      ].join('\n'),
-    ),
-    minify: true,
-  })
-  return new Map([
-    ...scripts,
-    [STYLESHEET, { body: Buffer.from(css.code).toString('utf8'), type: 'text/css; charset=utf-8' }],
-  ])
+  const stylesheets = await Promise.all(
+    Object.entries(STYLESHEETS).map(async ([name, files]): Promise<[string, ServiceFile]> => {
+      const own = await Promise.all(
+        files.map((file) => readFile(join(root, BROWSER_SOURCE, file), 'utf8')),
+      )
+      const css = transform({
+        filename: name,
+        code: Buffer.from(
+          [
+            // The site writes its brand colour into each page's head; the service's policy
+            // allows no inline style, so it is part of the stylesheet here.
+            `:root { --color-brand: ${THEME_COLOR}; }`,
+            tokens,
+            fonts.replaceAll(FONT_PACKAGE, FONT_PATH),
+            ...own,
+          ].join('\n'),
+        ),
+        minify: true,
+      })
+      return [
+        name,
+        { body: Buffer.from(css.code).toString('utf8'), type: 'text/css; charset=utf-8' },
+      ]
+    }),
+  )
+  return new Map([...scripts, ...stylesheets])
 }

@@ -11,8 +11,9 @@ import type { FastifyInstance } from 'fastify'
 import { createCmsApi } from '../editor/api'
 import { EDITOR_BASE, editorCode } from '../editor/bundle'
 import { editorConfigs } from '../editor/config'
-import { editorPage } from '../pages/service-pages'
+import { editorPage } from '../pages/editor'
 import { type HttpContext, isRecord, JSON_TYPE, refuse } from './requests'
+import { viewerOf } from './waiting'
 
 const DECAP_DIST = dirname(createRequire(import.meta.url).resolve('decap-cms'))
 const BUNDLE_FILE = /^[\w.-]+\.js$/
@@ -77,9 +78,14 @@ export function registerEditor(
     const built = await code()
     const base = `${EDITOR_BASE}${built.version}/`
     return reply.type('text/html; charset=utf-8').send(
-      editorPage(person.language, config, {
-        script: `${base}${built.script}`,
-        styles: built.styles.map((style) => `${base}${style}`),
+      editorPage({
+        language: person.language,
+        viewer: await viewerOf(service, person),
+        config,
+        bundle: {
+          script: `${base}${built.script}`,
+          styles: built.styles.map((style) => `${base}${style}`),
+        },
       }),
     )
   })

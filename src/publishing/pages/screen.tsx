@@ -50,7 +50,7 @@ export function Mark() {
 }
 
 /** The bar of a screen: the mark and product, then (signed in) the places and the person. */
-function Bar({
+export function Bar({
   language,
   viewer,
   place,
