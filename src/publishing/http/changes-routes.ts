@@ -13,6 +13,7 @@ import { releasesView } from '../pages/releases-view'
 import { schedulesPage } from '../pages/schedules'
 import type { EditorLanguage, Person } from '../people/roles'
 import { compareFile, entryTitle } from '../review/compare'
+import type { PublishingService } from '../service'
 import { type DraftView, RefusedError } from '../workflow/drafts'
 import { mayRequestRollback } from '../workflow/four-eyes'
 import { RollbackRequestError } from '../workflow/publisher'
@@ -20,7 +21,7 @@ import { berlinLocal, fromBerlinTime, ScheduleError } from '../workflow/schedule
 import { IMAGE_POLICY } from './policy'
 import { IMAGE_TYPES } from './previews'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
-import { viewerOf } from './waiting'
+import { namesOf, viewerOf } from './waiting'
 
 /** Files a reviewer reads field by field: entries. */
 const CONTENT_FILE = /\.(ya?ml|md)$/i
@@ -115,7 +116,12 @@ function registerDraftRoutes(app: FastifyInstance, context: HttpContext): void {
     )
     return reply
       .type(HTML_TYPE)
-      .send(changesPage({ person, waiting: waitingFor(person, drafts) }, listed))
+      .send(
+        changesPage(
+          { person, waiting: waitingFor(person, drafts), names: await namesOf(service.database) },
+          listed,
+        ),
+      )
   })
   /** An image as a draft has it, for the reviewer to see: never run, only shown. */
   app.get<{ Querystring: { id?: string; path?: string } }>(
@@ -188,6 +194,28 @@ function registerDraftRoutes(app: FastifyInstance, context: HttpContext): void {
   )
 }
 
+/**
+ * A draft's title in `language`: its entry's, read from the file of that language where it has
+ * one (a deletion's from the live version); none for a draft of images alone.
+ */
+async function titleOfDraft(
+  service: Pick<PublishingService, 'repo'>,
+  draft: DraftView,
+  language: EditorLanguage,
+): Promise<string | undefined> {
+  const own = `content/${language}/`
+  const paths = draft.files
+    .filter((path) => CONTENT_FILE.test(path))
+    .sort((a, b) => Number(b.startsWith(own)) - Number(a.startsWith(own)))
+  for (const path of paths) {
+    const at = draft.deletes.includes(path) ? draft.base : draft.head
+    const text = (await service.repo.readFile(at, path))?.toString('utf8') ?? null
+    const title = entryTitle(path, text)
+    if (title) return title
+  }
+  return undefined
+}
+
 /** `/schedules`: the approved drafts waiting for a time, and those that have one. */
 function registerScheduleRoutes(app: FastifyInstance, context: HttpContext): void {
   const { service, signedIn } = context
@@ -208,9 +236,19 @@ function registerScheduleRoutes(app: FastifyInstance, context: HttpContext): voi
       if (draft?.status === 'pending_publish') ready.push(draft)
     }
     const soon = berlinLocal(new Date(clock().getTime() + 3_600_000))
+    // Drafts by their titles; a schedule's draft that is gone since (published) by its id.
+    const titles = new Map<string, string>()
+    const named = [
+      ...ready,
+      ...(await Promise.all(schedules.map((schedule) => service.drafts.get(schedule.draftId)))),
+    ]
+    for (const draft of named) {
+      const title = draft && (await titleOfDraft(service, draft, person.language))
+      if (draft && title) titles.set(draft.id, title)
+    }
     return reply
       .type(HTML_TYPE)
-      .send(schedulesPage(await viewerOf(service, person), { ready, schedules, soon }))
+      .send(schedulesPage(await viewerOf(service, person), { ready, schedules, soon, titles }))
   })
   app.post('/api/schedules', async (request, reply) => {
     const person = await signedIn(request)

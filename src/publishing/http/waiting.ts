@@ -5,6 +5,7 @@
  */
 import { waitingFor } from '../notices/waiting'
 import type { Viewer } from '../pages/screen'
+import { listPeople } from '../people/people'
 import type { Person } from '../people/roles'
 import type { PublishingService } from '../service'
 import type { DraftView } from '../workflow/drafts'
@@ -21,10 +22,24 @@ export async function waitingCount(
   return waitingFor(person, drafts)
 }
 
-/** Who looks at a screen, for its bar: the person, and the drafts waiting for them. */
+/**
+ * Who looks at a screen: the person and the drafts waiting for them, for its bar, and the
+ * names of everyone the screen may mention (it names people, not their addresses).
+ */
 export async function viewerOf(
-  service: Pick<PublishingService, 'drafts'>,
+  service: Pick<PublishingService, 'drafts' | 'database'>,
   person: Person,
 ): Promise<Viewer> {
-  return { person, waiting: await waitingCount(service, person) }
+  const [waiting, names] = await Promise.all([
+    waitingCount(service, person),
+    namesOf(service.database),
+  ])
+  return { person, waiting, names }
+}
+
+/** Everyone's name by their e-mail address (a few dozen people). */
+export async function namesOf(
+  database: PublishingService['database'],
+): Promise<ReadonlyMap<string, string>> {
+  return new Map((await listPeople(database)).map((someone) => [someone.email, someone.name]))
 }

@@ -18,7 +18,7 @@ import {
   shortVersion,
 } from '../workflow/four-eyes'
 import { FileReviewView } from './review'
-import { renderScreen, type Viewer } from './screen'
+import { renderScreen, useNameOf, type Viewer } from './screen'
 import { MANAGE_TEXTS } from './texts'
 import { Hidden, Status, WhyNot } from './widgets'
 
@@ -186,6 +186,7 @@ function DraftItem({
   const { draft, files, title } = listed
   const language = person.language
   const t = MANAGE_TEXTS[language]
+  const nameOf = useNameOf()
   const media = draft.id.startsWith(`${MEDIA_DRAFTS}/`)
   const deletion = draft.files.length > 0 && draft.deletes.length === draft.files.length
   const [collection = '', ...slug] = draft.id.split('/')
@@ -203,17 +204,17 @@ function DraftItem({
       <p className="version">
         {t.versionSaved(
           shortVersion(draft.head),
-          draft.saved.by,
+          nameOf(draft.saved.by),
           berlinTime(draft.saved.at, language),
         )}
       </p>
       <p>
-        {t.by} {draft.writers.join(', ')}
+        {t.by} {draft.writers.map(nameOf).join(', ')}
         {draft.submission && draft.status !== 'draft'
-          ? `; ${t.submittedBy(draft.submission.by)}`
+          ? `; ${t.submittedBy(nameOf(draft.submission.by))}`
           : ''}
         {draft.approval && draft.status === 'pending_publish'
-          ? `; ${t.approvedBy} ${draft.approval.by}`
+          ? `; ${t.approvedBy} ${nameOf(draft.approval.by)}`
           : ''}
       </p>
       <ul>
@@ -231,7 +232,7 @@ function DraftItem({
         <ul>
           {draft.comments.map((comment) => (
             <li key={`${comment.at}-${comment.by}`}>
-              {comment.by}, {berlinTime(comment.at, language)}: {comment.body}
+              {nameOf(comment.by)}, {berlinTime(comment.at, language)}: {comment.body}
             </li>
           ))}
         </ul>

@@ -8,7 +8,7 @@ import { Fragment } from 'react'
 import { berlinTime } from '../workflow/berlin-time'
 import type { RollbackChanges } from '../workflow/rollbacks'
 import type { ReleaseItem, ReleasesView, RequestItem } from './releases-view'
-import { renderScreen, type Viewer } from './screen'
+import { renderScreen, useNameOf, type Viewer } from './screen'
 import { MANAGE_TEXTS } from './texts'
 import { Hidden, Notice, Status, WhyNot } from './widgets'
 
@@ -44,13 +44,16 @@ function RollbackChangesView({
   done: boolean
 }) {
   const labels = done ? t.rollbackDid : t.rollbackWould
+  const nameOf = useNameOf()
   return (
     <>
       <Files label={labels.returns} items={changes.returns} />
       <Files label={labels.goes} items={changes.goes} />
       <Files label={labels.changes} items={changes.changes} />
       <Files label={labels.undoes} items={changes.publications} />
-      {changes.writers.length > 0 ? <p>{t.rollbackWriters(changes.writers.join(', '))}</p> : null}
+      {changes.writers.length > 0 ? (
+        <p>{t.rollbackWriters(changes.writers.map(nameOf).join(', '))}</p>
+      ) : null}
     </>
   )
 }
@@ -66,11 +69,14 @@ function ReleaseEntry({
 }) {
   const language = viewer.person.language
   const t = MANAGE_TEXTS[language]
+  const nameOf = useNameOf()
   const about = `release-${index}`
   const made = [
-    t.releaseBy(t.releaseKinds[release.kind], release.madeBy),
-    ...(release.approvedBy ? [t.releaseApproved(release.approvedBy)] : []),
-    ...(release.rollback?.requestedBy ? [t.rollbackAskedBy(release.rollback.requestedBy)] : []),
+    t.releaseBy(t.releaseKinds[release.kind], nameOf(release.madeBy)),
+    ...(release.approvedBy ? [t.releaseApproved(nameOf(release.approvedBy))] : []),
+    ...(release.rollback?.requestedBy
+      ? [t.rollbackAskedBy(nameOf(release.rollback.requestedBy))]
+      : []),
   ].join(', ')
   const rollback = (label: string, confirm: string) => (
     <form data-action="/api/releases/rollback" data-reload="" data-confirm={confirm}>
@@ -147,11 +153,17 @@ function ReleaseEntry({
 function RequestEntry({ request, viewer }: { request: RequestItem; viewer: Viewer }) {
   const language = viewer.person.language
   const t = MANAGE_TEXTS[language]
+  const nameOf = useNameOf()
   const about = `request-${request.id}`
   return (
     <li aria-labelledby={about}>
       <h3 id={about}>{t.rollbackRequestTo(request.folder)}</h3>
-      <p>{t.rollbackRequestBy(request.requestedBy, berlinTime(request.requestedAt, language))}</p>
+      <p>
+        {t.rollbackRequestBy(
+          nameOf(request.requestedBy),
+          berlinTime(request.requestedAt, language),
+        )}
+      </p>
       <p>
         {t.rollbackWhy} {request.reason}
       </p>

@@ -5,13 +5,15 @@
 import { berlinTime } from '../workflow/berlin-time'
 import type { DraftView } from '../workflow/drafts'
 import type { Schedule } from '../workflow/schedules'
-import { renderScreen, type Viewer } from './screen'
+import { nameIn, renderScreen, type Viewer } from './screen'
 import { MANAGE_TEXTS } from './texts'
 import { Hidden, Status } from './widgets'
 
 export interface SchedulesView {
   ready: readonly DraftView[]
   schedules: readonly Schedule[]
+  /** The drafts' titles in the viewer's language, by draft (the id where one has none). */
+  titles: ReadonlyMap<string, string>
   /** The time offered (`datetime-local`, Berlin time). */
   soon: string
 }
@@ -42,11 +44,11 @@ export function schedulesPage(viewer: Viewer, view: SchedulesView): string {
           <ul className="cards">
             {view.ready.map((draft, index) => (
               <li key={draft.id}>
-                <strong>{draft.id}</strong>
+                <strong>{view.titles.get(draft.id) ?? draft.id}</strong>
                 {draft.deletes.length > 0 && draft.deletes.length === draft.files.length
                   ? ` (${t.deletion})`
                   : ''}
-                , {draft.approval?.by ?? ''}
+                , {draft.approval ? nameIn(viewer, draft.approval.by) : ''}
                 <form data-action="/api/schedules" data-reload="">
                   <Hidden name="draft" value={draft.id} />
                   <label htmlFor={`at-${index}`}>{t.publishAt}</label>
@@ -72,10 +74,10 @@ export function schedulesPage(viewer: Viewer, view: SchedulesView): string {
           <ul className="cards">
             {view.schedules.map((schedule) => (
               <li key={schedule.id}>
-                <strong>{schedule.draftId}</strong>: {berlinTime(schedule.at, language)},{' '}
-                {t.states[schedule.state]}
+                <strong>{view.titles.get(schedule.draftId) ?? schedule.draftId}</strong>:{' '}
+                {berlinTime(schedule.at, language)}, {t.states[schedule.state]}
                 {schedule.outcome ? ` (${outcomeText(schedule.outcome, t)})` : ''},{' '}
-                {schedule.createdBy}
+                {nameIn(viewer, schedule.createdBy)}
                 {schedule.state === 'pending' ? (
                   <form data-action="/api/schedules/cancel" data-reload="">
                     <Hidden name="id" value={String(schedule.id)} />

@@ -7,7 +7,7 @@
  * loaded by URL. Nothing is hydrated: the screens work as HTML, and their forms as
  * `/_publishing/manage.js` sends them.
  */
-import type { ReactNode } from 'react'
+import { createContext, type ReactNode, useContext } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { BRAND_MARK } from '../../shared/constants'
 import type { EditorLanguage, Person } from '../people/roles'
@@ -18,7 +18,23 @@ import { BAR_TEXTS } from './texts'
 export interface Viewer {
   person: Person
   waiting: number
+  /** Everyone's name by their e-mail address, for the screen to name people. */
+  names?: ReadonlyMap<string, string> | undefined
 }
+
+const Names = createContext<ReadonlyMap<string, string>>(new Map())
+
+/**
+ * How a screen names a person known by their e-mail address: by their name, or by the address
+ * where the service knows none (someone removed since, or a name not yet given).
+ */
+export function useNameOf(): (email: string) => string {
+  const names = useContext(Names)
+  return (email) => names.get(email) ?? email
+}
+
+/** The same, outside a component: a person's name as `viewer` knows it. */
+export const nameIn = (viewer: Viewer, email: string): string => viewer.names?.get(email) ?? email
 
 /** The places of the bar; a screen names its own, which the bar marks as the current one. */
 export type Place = 'editor' | 'changes' | 'releases' | 'schedules' | 'people' | 'audit' | 'me'
@@ -175,7 +191,7 @@ export function Screen({
         </a>
         <Bar language={language} viewer={viewer} place={place} />
         <main id="main" className={wide ? 'wide' : undefined}>
-          {children}
+          <Names.Provider value={viewer?.names ?? new Map()}>{children}</Names.Provider>
         </main>
         {viewer ? <ConfirmDialog language={language} /> : null}
         {all.map((src) => (

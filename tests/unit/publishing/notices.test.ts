@@ -345,7 +345,13 @@ describe('notices', () => {
     const forPaul = await page(paul, '/changes')
     expect(changesLink(forPaul)).toBe('Changes (1 waiting for you)')
     expect(forPaul.match(/data-action="\/api\/changes\/publish"/g)).toHaveLength(1)
-    expect(changesLink(await page(petra, '/schedules'))).toBe('Änderungen (1 wartet auf Sie)')
+    const schedules = await page(petra, '/schedules')
+    expect(changesLink(schedules)).toBe('Änderungen (1 wartet auf Sie)')
+    // The draft to schedule by its title, and who approved it by name.
+    const ready = spokenText(documentOf(schedules).querySelector('.cards li'))
+    expect(ready).toContain(SECRET)
+    expect(ready).toContain(', rolf')
+    expect(ready).not.toContain('@bank.example')
     expect(changesLink(await page(olga, '/releases'))).toBe('Changes (1 waiting for you)')
     // Ada wrote both and reviews nothing.
     expect(changesLink(await page(ada, '/changes'))).toBe('Changes')
