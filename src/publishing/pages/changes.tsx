@@ -13,6 +13,7 @@ import { type DraftView, MEDIA_DRAFTS } from '../workflow/drafts'
 import {
   type Decision,
   mayApprove,
+  mayDiscard,
   mayPublish,
   mayRequestChanges,
   shortVersion,
@@ -161,7 +162,7 @@ function Actions({ person, draft, index }: { person: Person; draft: DraftView; i
       ) : (
         whyNot(publication, 'publish')
       )}
-      {(person.roles as readonly string[]).includes('author') ? (
+      {mayDiscard(person, draft).allowed ? (
         <form data-action="/api/changes/discard" data-reload="" data-confirm={t.discardConfirm}>
           {hidden}
           <button className="danger" type="submit" aria-describedby={about} disabled>

@@ -27,6 +27,7 @@ import {
   type Decision,
   type Draft,
   mayApprove,
+  mayDiscard,
   mayPublish,
   mayRequestChanges,
   maySaveOn,
@@ -586,11 +587,12 @@ export class Drafts {
 
   /**
    * Discards a draft (Decap's "delete unpublished changes"): its branch and record go, main is
-   * untouched; any author may, as a draft is shared work. Its commits stay in the trail.
+   * untouched; one of its authors may, or an administrator (`mayDiscard`). Its commits stay in
+   * the trail.
    */
   async discard(person: Person, id: string): Promise<void> {
     const draft = await this.require(id)
-    await this.refuseUnless(person, mayWrite(person), id)
+    await this.refuseUnless(person, mayDiscard(person, draft), id)
     const now = this.clock()
     await this.database.transaction(async (tx) => {
       await tx.query('DELETE FROM drafts WHERE id = $1', [id])

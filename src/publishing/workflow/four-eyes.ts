@@ -68,6 +68,7 @@ export type RefusalCode =
   | 'not-submitted'
   | 'submission-lapsed'
   | 'not-own-draft'
+  | 'not-writer-discard'
   | 'draft-changed'
   | 'version-unknown'
   | 'saved-meanwhile'
@@ -125,6 +126,8 @@ const MESSAGES: Record<
       'This draft has changed since its author moved it to review; its author must move this version to review before it can be approved.',
     'not-own-draft': () =>
       'Only someone who wrote part of this draft may move it to review or take it back: its authors decide when it is ready.',
+    'not-writer-discard': () =>
+      'Only someone who wrote part of this draft, or an administrator, may discard it: it is a colleague’s work. Send it back with a comment instead.',
     'draft-changed': ({ seen, head, by, at }) =>
       `This draft changed after you opened it: you saw version ${seen}, and ${by} saved version ${head} at ${at}. Nothing was done. Reload it to see the new changes, then decide again.`,
     'version-unknown': () =>
@@ -165,6 +168,8 @@ const MESSAGES: Record<
       'Dieser Entwurf wurde geändert, seit er zur Prüfung gegeben wurde; wer ihn geschrieben hat, muss diese Fassung zur Prüfung geben, bevor sie freigegeben werden kann.',
     'not-own-draft': () =>
       'Nur wer an diesem Entwurf mitgeschrieben hat, darf ihn zur Prüfung geben oder zurücknehmen: Wann er bereit ist, entscheidet seine Autorschaft.',
+    'not-writer-discard': () =>
+      'Nur wer an diesem Entwurf mitgeschrieben hat, oder eine Administratorin bzw. ein Administrator darf ihn verwerfen: Er ist die Arbeit einer Kollegin oder eines Kollegen. Geben Sie ihn stattdessen mit einem Kommentar zurück.',
     'draft-changed': ({ seen, head, by, at }) =>
       `Dieser Entwurf wurde geändert, nachdem Sie ihn geöffnet haben: Sie haben Fassung ${seen} gesehen, ${by} hat um ${at} Fassung ${head} gespeichert. Es wurde nichts getan. Laden Sie ihn neu, um die neuen Änderungen zu sehen, und entscheiden Sie dann erneut.`,
     'version-unknown': () =>
@@ -345,6 +350,19 @@ export function approvalStands(draft: Draft): boolean {
 /** Saving (or uploading, or deleting in) a draft: any author. */
 export function mayWrite(person: Person): Decision {
   return needsRole(person, 'author', 'write') ?? allowed
+}
+
+/**
+ * Discarding a draft: an author who wrote part of it, or an administrator (the drafts of
+ * someone who has left must not stay forever). Nobody throws away a colleague's work in
+ * progress; a reviewer sends it back instead.
+ */
+export function mayDiscard(person: Person, draft: Draft): Decision {
+  if (person.roles.includes('administrator')) return allowed
+  return (
+    needsRole(person, 'author', 'write') ??
+    (draft.writers.includes(person.email) ? allowed : refuse(person, 'not-writer-discard'))
+  )
 }
 
 /**

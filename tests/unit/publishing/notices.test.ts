@@ -275,7 +275,13 @@ describe('notices', () => {
     expect(await recipients()).toEqual([['paul@bank.example', 'schedule-cancelled', 'en']])
     const [toPaul] = await queued()
     expect(toPaul?.text).toContain('no longer has access')
-    await service.drafts.discard(ada, 'pages/careers')
+    // Nor may another author throw her draft away; an administrator clears it.
+    await expect(service.drafts.discard(ada, 'pages/careers')).rejects.toThrow(
+      /Only someone who wrote part of this draft, or an administrator, may discard it/,
+    )
+    const alex = person('alex@bank.example', ['administrator'])
+    await addPeople(service.database, [alex])
+    await service.drafts.discard(alex, 'pages/careers')
   })
 
   it('sends nothing to whoever turned the e-mails off, recorded in the trail, until they turn them on', async () => {
