@@ -17,6 +17,7 @@ import { CURRENT } from '../publishing/workflow/releases'
 import { EMPTY_POLICY, responseHeaders, type SitePolicy } from '../shared/http-headers'
 import { REDIRECT_STATUS } from '../shared/redirects'
 import { cspReportRoute } from './csp-report'
+import { pageFileRoutes } from './forms/page-files'
 import { SERVICE_PAGE_CSS } from './forms/pages'
 import { type FormsServiceOptions, formsRoutes } from './forms/routes'
 import { type LogStream, loggerOptions } from './logger'
@@ -318,7 +319,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       .send(`${STATUS_CODES[status] ?? 'Error'}\n`)
   })
   await app.register(cspReportRoute)
-  if (options.forms) await app.register(formsRoutes, options.forms)
+  if (options.forms) {
+    await app.register(formsRoutes, options.forms)
+    // Beside the forms' routes, not among them: those answer `no-store`, the pages' files are
+    // cached (page-files.ts).
+    await app.register(pageFileRoutes)
+  }
   const metricsToken = options.metrics?.token
   if (!serves) {
     if (options.metrics && metricsToken) {
