@@ -2,7 +2,6 @@
  * The HTTP server of `npm start`: the static site, and the forms service under `/api/`. One
  * app factory, so tests and the CLI build the same server.
  */
-import { createHash } from 'node:crypto'
 import { readlink } from 'node:fs/promises'
 import { STATUS_CODES } from 'node:http'
 import { basename, join } from 'node:path'
@@ -17,7 +16,7 @@ import { CURRENT } from '../publishing/workflow/releases'
 import { EMPTY_POLICY, responseHeaders, type SitePolicy } from '../shared/http-headers'
 import { REDIRECT_STATUS } from '../shared/redirects'
 import { cspReportRoute } from './csp-report'
-import { SERVICE_PAGE_CSS } from './forms/pages'
+import { pageFileRoutes } from './forms/page-files'
 import { type FormsServiceOptions, formsRoutes } from './forms/routes'
 import { type LogStream, loggerOptions } from './logger'
 import { metricsRoute, recordRequests, type ServiceMetrics } from './metrics'
@@ -127,13 +126,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // service that serves no file keeps its own.
   let policy: SitePolicy =
     (options.movesOnly ? undefined : (await currentSite())?.policy) ?? EMPTY_POLICY
-  const serviceStyleHash = `sha256-${createHash('sha256').update(SERVICE_PAGE_CSS).digest('base64')}`
   const isService = (url: string) =>
     !serves || /^\/(api\/|healthz$|readyz$)/.test(url.split('?')[0] ?? '')
   /** The headers of an answer the site writes itself: a page's, or the service's. */
   const headersFor = (url: string, https: boolean) =>
     isService(url)
-      ? responseHeaders('api', policy, { https, serviceStyleHash })
+      ? responseHeaders('api', policy, { https })
       : responseHeaders('page', policy, { https })
   // The connections' limits (see transport.ts); a raw answer has the service's headers, or a
   // page's for a page's request.
@@ -318,7 +316,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       .send(`${STATUS_CODES[status] ?? 'Error'}\n`)
   })
   await app.register(cspReportRoute)
-  if (options.forms) await app.register(formsRoutes, options.forms)
+  if (options.forms) {
+    await app.register(formsRoutes, options.forms)
+    // Beside the forms' routes, not among them: those answer `no-store`, the pages' files are
+    // cached (page-files.ts).
+    await app.register(pageFileRoutes)
+  }
   const metricsToken = options.metrics?.token
   if (!serves) {
     if (options.metrics && metricsToken) {

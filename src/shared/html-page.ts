@@ -1,7 +1,9 @@
 /**
- * The page shell of the services' own small pages (the forms service's, the publishing
- * service's): a document no search engine indexes, readable on a phone. The site's pages have
- * their own, richer head (`src/engine/pages/html-document.ts`).
+ * The page shell of the bare documents written as text (the editor's page, of the publishing
+ * service and of `npm run dev`): a document no search engine indexes, readable on a phone. The
+ * services' other pages are React (`src/publishing/pages/screen.tsx`,
+ * `src/server/forms/pages.tsx`); the site's pages have their own, richer head
+ * (`src/engine/pages/html-document.ts`).
  */
 import { escapeHtml } from './html'
 

@@ -246,18 +246,21 @@ export const DRAWING_CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox"
 
 /**
- * The forms service's answers: its pages (a confirmation button, a list of errors) have one
- * inline stylesheet, allowed by its hash, and no script at all; its JSON loads nothing.
+ * The forms service's answers: its pages (a confirmation button, a list of errors) load their
+ * stylesheet and Inter from the service (`/api/pages.css`, `/api/fonts/`) and the site's icon,
+ * and have no script and no inline style at all; its JSON loads nothing. The same for every
+ * answer under `/api/` and from every server (npm start, the service alone, nginx's own
+ * answers there), as it depends on nothing the build knows.
  */
-export const apiContentSecurityPolicy = (styleHash: string | undefined) =>
-  policyText([
-    ['default-src', "'none'"],
-    ['style-src', styleHash ? `'${styleHash}'` : "'none'"],
-    ['img-src', "'self'"],
-    ['form-action', "'self'"],
-    ['base-uri', "'none'"],
-    ['frame-ancestors', "'none'"],
-  ])
+export const API_CONTENT_SECURITY_POLICY = policyText([
+  ['default-src', "'none'"],
+  ['style-src', "'self'"],
+  ['font-src', "'self'"],
+  ['img-src', "'self'"],
+  ['form-action', "'self'"],
+  ['base-uri', "'none'"],
+  ['frame-ancestors', "'none'"],
+])
 
 /**
  * Everything the site never uses, denied to it and to whatever it might embed (only names
@@ -293,8 +296,6 @@ export const STRICT_TRANSPORT_SECURITY = 'max-age=63072000; includeSubDomains'
 export interface HeaderOptions {
   /** The request came over HTTPS, or through a proxy that says it did: send HSTS. */
   https?: boolean
-  /** `sha256-…` of the forms service's page stylesheet, for `api` answers. */
-  serviceStyleHash?: string
 }
 
 /**
@@ -331,9 +332,7 @@ export function responseHeaders(
   return {
     'cache-control': CACHE_CONTROL[kind],
     'content-security-policy':
-      kind === 'api'
-        ? apiContentSecurityPolicy(options.serviceStyleHash)
-        : pageContentSecurityPolicy(policy),
+      kind === 'api' ? API_CONTENT_SECURITY_POLICY : pageContentSecurityPolicy(policy),
     'x-content-type-options': 'nosniff',
     // The service's links carry tokens (a confirmation's, an unsubscription's): the page a
     // redirect of theirs leads to must not find them in its referrer.

@@ -142,6 +142,95 @@ for (const database of databases()) {
       await context.close()
     })
 
+    test("the service's own pages fit a phone, pass axe and take the site's look", async ({
+      browser,
+    }) => {
+      test.skip(
+        database.name !== databases()[0]?.name,
+        'the pages look the same whatever the database',
+      )
+      // On a phone's width. The site's scripts do not load, so its forms are sent as a browser
+      // without script sends them (the visitors these pages are for); the service's pages have
+      // no script to load, and the test's own (axe, the policy's reports) still run.
+      const context = await browser.newContext({ viewport: { width: 375, height: 740 } })
+      const page = await context.newPage()
+      await page.route(/\/assets\/.*\.js$/, (route) => route.abort())
+      const violations = await recordCspViolations(page)
+      /** The files the service's pages load, and what each was answered. */
+      const files: string[] = []
+      page.on('response', (response) => {
+        const { pathname } = new URL(response.url())
+        if (pathname.startsWith('/api/pages.css') || pathname.startsWith('/api/fonts/')) {
+          files.push(`${pathname} ${response.status()}`)
+        }
+      })
+      /** The page's heading, the bank at the top, the site's tokens applied, no sideways scroll. */
+      const expectServicePage = async (heading: string) => {
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
+        await expect(page.getByRole('banner')).toHaveText('Lumora Bank')
+        const look = await page.evaluate(() => ({
+          font: getComputedStyle(document.body).fontFamily,
+          background: getComputedStyle(document.body).backgroundColor,
+          card: getComputedStyle(document.querySelector('main') as Element).backgroundColor,
+          scrollWidth: document.documentElement.scrollWidth,
+          clientWidth: document.documentElement.clientWidth,
+        }))
+        // --font-sans, --color-subtle and --color-surface of the site's tokens.css.
+        expect(look.font).toMatch(/^"Inter Variable", "Inter Fallback", system-ui/)
+        expect(look.background).toBe('rgb(248, 245, 242)')
+        expect(look.card).toBe('rgb(255, 255, 255)')
+        expect(look.scrollWidth).toBeLessThanOrEqual(look.clientWidth)
+        expect(await violations()).toEqual([])
+        expect(await axeViolations(page)).toEqual([])
+      }
+
+      // What to correct in a form sent without script (the browser's own checks bypassed).
+      await page.goto(`${origin}/en/newsletter/`)
+      await page.evaluate(() => document.querySelector('form')?.setAttribute('novalidate', ''))
+      await page.getByRole('button', { name: 'Subscribe to the newsletter' }).click()
+      await expectServicePage('Please check your entries')
+      const back = page.getByRole('link', { name: 'Back to the form' })
+      await page.keyboard.press('Tab')
+      await expect(back).toBeFocused()
+      await expect(back).toHaveCSS('outline-style', 'solid')
+      await expect(back).toHaveCSS('outline-color', 'rgb(26, 86, 219)')
+
+      // The page of a confirmation link, in German.
+      const before = service.inbox.mails.length
+      await page.goto(`${origin}/de/newsletter/`)
+      await page.getByLabel('E-Mail-Adresse').fill('schmal@example.com')
+      await page.getByLabel('Studien und Beiträge').check()
+      await page.getByLabel(/Ja, ich möchte den Newsletter/).check()
+      await page.getByRole('button', { name: 'Newsletter abonnieren' }).click()
+      await expect(page).toHaveURL(`${origin}/de/newsletter-success/`)
+      const mails = await service.inbox.waitFor(before + 1)
+      const confirm = new URL(linkIn(mails[before], '/confirm'))
+      await page.goto(`${origin}${confirm.pathname}${confirm.search}`)
+      await expectServicePage('Anmeldung bestätigen')
+      const button = page.getByRole('button')
+      await expect(button).toHaveCount(1)
+      await expect(button).toHaveCSS('background-color', 'rgb(179, 71, 0)')
+      await page.keyboard.press('Tab')
+      await expect(button).toBeFocused()
+      await expect(button).toHaveCSS('outline-style', 'solid')
+
+      // On a wide screen, one column as wide as text reads well, in the middle.
+      await page.setViewportSize({ width: 1280, height: 800 })
+      const card = await page.locator('main').boundingBox()
+      expect(card?.width).toBeLessThanOrEqual(42 * 16)
+      expect(Math.abs((card?.x ?? 0) * 2 + (card?.width ?? 0) - 1280)).toBeLessThan(2)
+      expect(
+        await page.evaluate(
+          () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+        ),
+      ).toBe(true)
+      // The stylesheet and Inter came from the service, each answered (or revalidated).
+      expect(files).toContain('/api/pages.css 200')
+      expect(files).toContain('/api/fonts/inter-latin-wght-normal.woff2 200')
+      expect(files.filter((file) => !/ (200|304)$/.test(file))).toEqual([])
+      await context.close()
+    })
+
     test('the split-payment survey works by keyboard alone and stores the answers', async ({
       page,
     }) => {

@@ -218,6 +218,8 @@ test('a sign-up goes through nginx to the forms service, and its link confirms',
   const mails = await service.inbox.waitFor(before + 1)
   const confirm = new URL(linkIn(mails[before], '/confirm'))
   await page.goto(`${nginx.origin}${confirm.pathname}${confirm.search}`)
+  // Its stylesheet came through nginx too, within the service's policy: the site's background.
+  await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(248, 245, 242)')
   await page.getByRole('button').click()
   await expect(page).toHaveURL(`${nginx.origin}/de/newsletter-confirmed/`)
   const rows = await service.query<{ status: string }>(

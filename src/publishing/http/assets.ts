@@ -8,6 +8,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { iconSvg } from '../../engine/site-files/web-manifest'
+import { INTER_FILES, interFile } from '../../server/site-styles'
 import { FONT_PATH, SERVICE_FILE_NAMES, serviceFiles } from './browser-bundle'
 import { type HttpContext, refuse } from './requests'
 
@@ -19,15 +20,6 @@ const WEBAUTHN_BUNDLE = join(
   'bundle',
   'index.umd.min.js',
 )
-
-/** Inter's faces the stylesheet names (the site's own, from its package). */
-const FONTS = new Set(['inter-latin-wght-normal.woff2', 'inter-latin-ext-wght-normal.woff2'])
-const fontFile = (name: string) =>
-  join(
-    dirname(createRequire(import.meta.url).resolve('@fontsource-variable/inter/package.json')),
-    'files',
-    name,
-  )
 
 /** `/_publishing/<name>` and `/icon.svg`; `prepareNow` makes the scripts at once. */
 export function registerAssets(
@@ -51,11 +43,11 @@ export function registerAssets(
 
   app.get<{ Params: { name: string } }>(`${FONT_PATH}:name`, async (request, reply) => {
     const { name } = request.params
-    if (!FONTS.has(name)) return refuse(reply, 404, 'Not found')
+    if (!INTER_FILES.has(name)) return refuse(reply, 404, 'Not found')
     return reply
       .header('cache-control', 'public, max-age=86400')
       .type('font/woff2')
-      .send(await readFile(fontFile(name)))
+      .send(await readFile(interFile(name)))
   })
 
   app.get('/icon.svg', async (_request, reply) =>

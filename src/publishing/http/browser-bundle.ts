@@ -4,13 +4,12 @@
  * script bundled by Rolldown into one minified classic script (the pages load them with
  * `defer`, and the editor's page its start script before Decap's, so none is a module), the
  * stylesheet minified by Lightning CSS after the site's design tokens and Inter's faces
- * (`src/site/styles/`), so the screens look as the site does and change with it. Made in
+ * (`src/server/site-styles.ts`), so the screens look as the site does and change with it. Made in
  * memory, once per process, when first asked for (or at start, when the service bundles the
  * editor then): about a third of a second, and the service's start does not wait for it.
  */
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { THEME_COLOR } from '../../shared/constants'
+import { siteStylesheet } from '../../server/site-styles'
 
 /** Where the browser's code is, in the project. */
 export const BROWSER_SOURCE = 'src/publishing/browser'
@@ -23,17 +22,13 @@ const SCRIPTS: Record<string, string> = {
 }
 /**
  * The stylesheets by the name they are served under: the screens', and the editor's (the bar
- * and the room Decap is given); each is made of its files here, after the site's tokens and
- * Inter's faces.
+ * and the room Decap is given); each made of its files after the site's tokens and Inter.
  */
 const STYLESHEETS: Record<string, readonly string[]> = {
   'service.css': ['bar.css', 'service.css'],
   'editor.css': ['bar.css', 'editor.css'],
 }
-/** The site's stylesheets the service's stands on: its tokens, and Inter's faces. */
-const SITE_STYLES = 'src/site/styles'
-/** Inter's files, as the site's fonts.css names them, and where the service serves them. */
-const FONT_PACKAGE = '@fontsource-variable/inter/files/'
+/** Where the service serves Inter's files (assets.ts). */
 export const FONT_PATH = '/_publishing/fonts/'
 /** The names the service serves them under. */
 export const SERVICE_FILE_NAMES: ReadonlySet<string> = new Set([
@@ -61,7 +56,7 @@ export function serviceFiles(root: string): Promise<ReadonlyMap<string, ServiceF
 }
 
 async function makeServiceFiles(root: string): Promise<ReadonlyMap<string, ServiceFile>> {
-  const [{ build }, { transform }] = await Promise.all([import('rolldown'), import('lightningcss')])
+  const { build } = await import('rolldown')
   const scripts = await Promise.all(
     Object.entries(SCRIPTS).map(async ([name, source]): Promise<[string, ServiceFile]> => {
       const { output } = await build({
@@ -76,32 +71,11 @@ async function makeServiceFiles(root: string): Promise<ReadonlyMap<string, Servi
       return [`${name}.js`, { body: chunk.code, type: 'text/javascript; charset=utf-8' }]
     }),
   )
-  const [tokens = '', fonts = ''] = await Promise.all(
-    ['tokens.css', 'fonts.css'].map((file) => readFile(join(root, SITE_STYLES, file), 'utf8')),
-  )
   const stylesheets = await Promise.all(
     Object.entries(STYLESHEETS).map(async ([name, files]): Promise<[string, ServiceFile]> => {
-      const own = await Promise.all(
-        files.map((file) => readFile(join(root, BROWSER_SOURCE, file), 'utf8')),
-      )
-      const css = transform({
-        filename: name,
-        code: Buffer.from(
-          [
-            // The site writes its brand colour into each page's head; the service's policy
-            // allows no inline style, so it is part of the stylesheet here.
-            `:root { --color-brand: ${THEME_COLOR}; }`,
-            tokens,
-            fonts.replaceAll(FONT_PACKAGE, FONT_PATH),
-            ...own,
-          ].join('\n'),
-        ),
-        minify: true,
-      })
-      return [
-        name,
-        { body: Buffer.from(css.code).toString('utf8'), type: 'text/css; charset=utf-8' },
-      ]
+      const own = files.map((file) => `${BROWSER_SOURCE}/${file}`)
+      const css = await siteStylesheet(root, own, FONT_PATH)
+      return [name, { body: css, type: 'text/css; charset=utf-8' }]
     }),
   )
   return new Map([...scripts, ...stylesheets])

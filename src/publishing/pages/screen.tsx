@@ -9,7 +9,7 @@
  */
 import { createContext, type ReactNode, useContext } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { BRAND_MARK } from '../../shared/constants'
+import { Mark } from '../../shared/brand-mark'
 import type { EditorLanguage, Person } from '../people/roles'
 import { mayManagePeople } from '../workflow/four-eyes'
 import { BAR_TEXTS } from './texts'
@@ -51,18 +51,6 @@ export interface ScreenProps {
   /** Wider content (the page of changes, the audit trail). */
   wide?: boolean
   children: ReactNode
-}
-
-/** The bank's mark, drawn from the figures the site's icon and logo share. */
-export function Mark() {
-  const { size, radius, letter, dot } = BRAND_MARK
-  return (
-    <svg className="mark" viewBox={`0 0 ${size} ${size}`} aria-hidden="true" focusable="false">
-      <rect width={size} height={size} rx={radius} className="mark-square" />
-      <path d={letter} fill="#fff" />
-      <circle cx={dot.cx} cy={dot.cy} r={dot.r} fill="#fff" />
-    </svg>
-  )
 }
 
 /** The bar of a screen: the mark and product, then (signed in) the places and the person. */

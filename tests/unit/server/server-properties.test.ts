@@ -142,6 +142,9 @@ const SEGMENTS = [
   'unsubscribe',
   'consent',
   'csp-report',
+  'pages.css',
+  'fonts',
+  'inter-latin-wght-normal.woff2',
   'healthz',
   'assets',
   'entry-abc.js',
@@ -191,6 +194,8 @@ const path = fc.oneof(
     '/api/subscriptions/unsubscribe',
     '/api/consent',
     '/api/csp-report',
+    '/api/pages.css',
+    '/api/fonts/inter-latin-wght-normal.woff2',
     '/healthz',
     '/readyz',
     '/sw.js',
@@ -330,6 +335,9 @@ const SERVICE_ROUTES: [RegExp, string][] = [
   [/^\/api\/subscriptions\/(?:confirm|unsubscribe)$/, 'GET, HEAD, POST'],
   [/^\/api\/consent$/, 'POST'],
   [/^\/api\/csp-report$/, 'POST'],
+  // The files of the service's pages: read only.
+  [/^\/api\/pages\.css$/, 'GET, HEAD'],
+  [/^\/api\/fonts\/[^/]+$/, 'GET, HEAD'],
 ]
 /** The methods whose requests Node passes on (others it refuses itself, 400). */
 const KNOWN_METHODS = [
