@@ -40,8 +40,10 @@ async function screenNames(language: Language): Promise<Set<string>> {
   const names = new Set<string>()
   for (const table of SCREEN_TABLES) strings(table[language], names)
   strings(decap.default, names)
-  // The content types, as the editor lists them (in English in both languages for now).
-  for (const collection of CMS_COLLECTIONS) names.add(collection.label)
+  // The content types, as the editor lists them in that language.
+  for (const collection of CMS_COLLECTIONS) {
+    names.add(language === 'de' ? collection.de.label : collection.label)
+  }
   return new Set([...names].map(plain))
 }
 
