@@ -36,13 +36,24 @@ function offered(person: Me): Me {
 }
 
 /**
+ * What a failed save's message begins with in the editor (locale.ts: "Nicht gespeichert:
+ * %{details}"), and so the service's sentences about a save may begin too: said once.
+ */
+const NOT_SAVED = /^(Not saved|Nicht gespeichert): /
+
+/**
  * A refusal as the editor shows it: the service's own sentence (in the person's language where
  * the service has one). Decap's proxy backend throws an error named `API_ERROR`, and Decap
  * prints an error as `${error}`, so every message began "API_ERROR: ". Nameless, an error
- * prints as its message alone; its status and message stay as they were.
+ * prints as its message alone; its status stays as it was. A refused save's sentence that
+ * begins "Not saved:" loses that beginning, which the editor's message of a failed save
+ * puts before it anyway.
  */
-export function asOwnMessage(error: unknown): unknown {
-  if (error instanceof Error && error.name === 'API_ERROR') error.name = ''
+export function asOwnMessage(error: unknown, action?: string): unknown {
+  if (error instanceof Error && error.name === 'API_ERROR') {
+    error.name = ''
+    if (action === 'persistEntry') error.message = error.message.replace(NOT_SAVED, '')
+  }
   return error
 }
 
@@ -65,7 +76,7 @@ export function bankBackend(
         return answer
       } catch (error) {
         versions.failed(sent, error as { status?: number; message?: string })
-        throw asOwnMessage(error)
+        throw asOwnMessage(error, payload.action)
       }
     }
     authComponent() {
