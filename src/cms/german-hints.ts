@@ -10,6 +10,10 @@
 export const GERMAN_HINTS: Readonly<Record<string, string>> = Object.freeze({
   // Pages and their sections
   'The page title': 'Der Seitentitel',
+  // Addresses (their hints are written in both languages; these name them in a refusal)
+  "The page's address (its slug)": 'Die Adresse der Seite (ihr Slug)',
+  "The post's address (its slug)": 'Die Adresse des Beitrags (ihr Slug)',
+  "The category's address (its slug)": 'Die Adresse der Kategorie (ihr Slug)',
   'The meta description': 'Die Beschreibung für Suchmaschinen (Meta-Beschreibung)',
   'The introduction': 'Die Einleitung',
   "The language the page's text is written in, where it is not the site's language (es for a page for customers in Spain)":

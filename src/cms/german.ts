@@ -66,7 +66,7 @@ const germanOf = (what: string): string | undefined =>
   Object.hasOwn(GERMAN_HINTS, what) ? GERMAN_HINTS[what] : undefined
 
 /** The German of a field's description, or undefined while it has none. */
-function germanDescription(what: string): string | undefined {
+export function germanDescription(what: string): string | undefined {
   const own = germanOf(what)
   if (own !== undefined) return own
   const inLanguage = IN_LANGUAGE.exec(what)
