@@ -21,8 +21,10 @@ import { loadContent } from '../content/load'
 import type { SiteContent } from '../content/site-content'
 import type { ContentSource } from '../content/source'
 import { generatedImageDirOf } from '../shared/images'
+import type { LabelLanguage } from './field-labels'
 import { OutsideFolderError, removeInside, writeInside } from './inside-folder'
 import { addressPlaceOf, keepAddress } from './keep-address'
+import { CMS_TEXTS, megabytes, problemsIn } from './messages'
 import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from './paths'
 import { drawingProblem } from './svg'
 
@@ -31,6 +33,8 @@ export interface CmsBackendOptions {
   contentDir: string
   /** The site's `public/` folder; media go to its `images/`. */
   publicDir: string
+  /** The language of its refusals: the editor's (English unless said otherwise). */
+  language?: LabelLanguage
 }
 
 /** An entry before it is saved: the content with it, or the problems it would add. */
@@ -83,40 +87,35 @@ const RASTER_FORMATS: Record<string, readonly string[]> = {
   avif: ['heif', 'avif'],
 }
 
-const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
-
 /**
- * The bytes of an uploaded image, or a refusal the editor reads: not an image (by what the file
- * holds, not its name), of another format than its name says, too large, or a drawing that
- * holds script or anything else a drawing may not (see `./svg`).
+ * The bytes of an uploaded image, or a refusal the editor reads (in `language`): not an image
+ * (by what the file holds, not its name), of another format than its name says, too large, or
+ * a drawing that holds script or anything else a drawing may not (see `./svg`).
  */
-export async function checkedImage(asset: MediaAsset): Promise<Buffer> {
+export async function checkedImage(
+  asset: MediaAsset,
+  language: LabelLanguage = 'en',
+): Promise<Buffer> {
+  const t = CMS_TEXTS[language]
+  const size = (bytes: number) => megabytes(bytes, language)
   const name = asset.path.split('/').at(-1) ?? asset.path
   const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? ''
-  if (!MEDIA_TYPES.test(name))
-    throw new CmsRequestError(`${name} is not an image: expected svg, png, jpg, webp or avif`)
+  if (!MEDIA_TYPES.test(name)) throw new CmsRequestError(t.notAnImage(name))
   // The editor sends images as base64; anything else is a caller's mistake to name, not a
   // fault of the service (Buffer.from throws on an unknown encoding).
   if (asset.encoding !== 'base64')
-    throw new CmsRequestError(
-      `${name} is sent in the encoding ${JSON.stringify(String(asset.encoding).slice(0, 40))}: expected base64`,
-    )
-  if (typeof asset.content !== 'string')
-    throw new CmsRequestError(`${name} has no content: expected the image as a base64 text`)
+    throw new CmsRequestError(t.encoding(name, JSON.stringify(String(asset.encoding).slice(0, 40))))
+  if (typeof asset.content !== 'string') throw new CmsRequestError(t.noContent(name))
   const data = Buffer.from(asset.content, 'base64')
   if (extension === 'svg') {
     if (data.length > MAX_DRAWING_BYTES)
-      throw new CmsRequestError(
-        `${name} is ${megabytes(data.length)}: drawings (SVG) may be ${megabytes(MAX_DRAWING_BYTES)} at most`,
-      )
+      throw new CmsRequestError(t.drawingTooLarge(name, size(data.length), size(MAX_DRAWING_BYTES)))
     const problem = await drawingProblem(data)
-    if (problem) throw new CmsRequestError(`${name} ${problem}`)
+    if (problem) throw new CmsRequestError(t.badDrawing(name, problem))
     return data
   }
   if (data.length > MAX_IMAGE_BYTES)
-    throw new CmsRequestError(
-      `${name} is ${megabytes(data.length)}: images may be ${megabytes(MAX_IMAGE_BYTES)} at most`,
-    )
+    throw new CmsRequestError(t.imageTooLarge(name, size(data.length), size(MAX_IMAGE_BYTES)))
   const { default: sharp } = await import('sharp')
   const format = await sharp(data)
     .metadata()
@@ -124,12 +123,9 @@ export async function checkedImage(asset: MediaAsset): Promise<Buffer> {
       (metadata) => metadata.format as string | undefined,
       () => undefined,
     )
-  if (!format)
-    throw new CmsRequestError(`${name} is not an image: its content is no picture sharp can read`)
+  if (!format) throw new CmsRequestError(t.unreadable(name))
   if (!RASTER_FORMATS[extension]?.includes(format))
-    throw new CmsRequestError(
-      `${name} holds a ${format} image: name it .${format === 'jpeg' ? 'jpg' : format}`,
-    )
+    throw new CmsRequestError(t.wrongFormat(name, format, format === 'jpeg' ? 'jpg' : format))
   return data
 }
 
@@ -137,14 +133,10 @@ export async function checkedImage(asset: MediaAsset): Promise<Buffer> {
  * Refuses an image path in a folder the build writes (`public/images/cards/…`, say): uploaded
  * there, it would replace a generated file on the site.
  */
-export function refuseGeneratedPath(repositoryPath: string): void {
+export function refuseGeneratedPath(repositoryPath: string, language: LabelLanguage = 'en'): void {
   if (!repositoryPath.startsWith('public/')) return
   const dir = generatedImageDirOf(repositoryPath.slice('public'.length))
-  if (dir) {
-    throw new CmsRequestError(
-      `${repositoryPath} is in public${dir}/, where the build writes files of its own: choose another folder for the image`,
-    )
-  }
+  if (dir) throw new CmsRequestError(CMS_TEXTS[language].generatedFolder(repositoryPath, dir))
 }
 
 /** Empty texts, lists and groups mean "not given": the CMS leaves them behind when cleared. */
@@ -175,7 +167,8 @@ interface DataFile {
   newPath?: string
 }
 
-export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
+export function createCmsBackend({ contentDir, publicDir, language = 'en' }: CmsBackendOptions) {
+  const t = CMS_TEXTS[language]
   const mediaDir = join(publicDir, 'images')
   /** Saves run one after another: each is validated against the store the previous one left. */
   let queue: Promise<unknown> = Promise.resolve()
@@ -189,7 +182,7 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
     const segments = segmentsOf(cmsPath)
     if (segments.slice(0, 2).join('/') !== MEDIA || segments.length < 3)
       throw new CmsRequestError(`not a media path (expected ${MEDIA}/…): ${cmsPath}`)
-    refuseGeneratedPath(segments.join('/'))
+    refuseGeneratedPath(segments.join('/'), language)
     return join(mediaDir, ...segments.slice(2))
   }
 
@@ -262,16 +255,12 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
     return (await loadChanged(changes)).problems
   }
 
-  async function applyChanges(changes: Map<string, string | null>, what: string): Promise<void> {
+  async function applyChanges(
+    changes: Map<string, string | null>,
+    refusal: (problems: string) => string,
+  ): Promise<void> {
     const added = await problemsAdded(changes)
-    if (added.length > 0) {
-      throw new CmsRequestError(
-        `${what} would break the content, so nothing was saved. ${added
-          .map((problem) => formatProblem(problem, CONTENT))
-          .join(' · ')}`,
-        422,
-      )
-    }
+    if (added.length > 0) throw new CmsRequestError(refusal(problemsIn(added, t)), 422)
     for (const [file, text] of changes) {
       const path = join(contentDir, file)
       if (text === null) await removeInside(contentDir, path)
@@ -331,7 +320,7 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
     if ('content' in loaded) return { content: loaded.content, files: storeFiles, problems: [] }
     return {
       files: storeFiles,
-      problems: loaded.problems.map((problem) => formatProblem(problem, CONTENT)),
+      problems: loaded.problems.map((problem) => t.problem(problem)),
     }
   }
 
@@ -350,7 +339,7 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
     const images = await Promise.all(
       assets.map(async (asset) => ({
         path: mediaFileOf(asset.path),
-        data: await checkedImage(asset),
+        data: await checkedImage(asset, language),
       })),
     )
     // The images the entry names are written first, since the check of the entry looks for
@@ -360,7 +349,7 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
     )
     for (const { path, data } of images) await writeInside(publicDir, path, data)
     try {
-      await applyChanges(changes, 'This change')
+      await applyChanges(changes, t.changeBreaks)
     } catch (error) {
       await Promise.all(
         images.map(({ path }, index) => {
@@ -375,7 +364,7 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
 
   async function writeMedia(asset: MediaAsset) {
     const path = mediaFileOf(asset.path)
-    const data = await checkedImage(asset)
+    const data = await checkedImage(asset, language)
     await writeInside(publicDir, path, data)
   }
 
@@ -386,7 +375,7 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
     if (content.length > 0) {
       await applyChanges(
         new Map(content.map((path) => [storeFileOf(path), null])),
-        'Deleting this entry',
+        t.deletionBreaks,
       )
     }
     if (media.length === 0) return
@@ -413,12 +402,7 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
       await Promise.all(
         kept.map(({ file, data }) => (data ? writeInside(publicDir, file, data) : undefined)),
       )
-      throw new CmsRequestError(
-        `Deleting this image would break the content, so nothing was deleted. ${added
-          .map((problem) => formatProblem(problem, CONTENT))
-          .join(' · ')}`,
-        422,
-      )
+      throw new CmsRequestError(t.imageDeletionBreaks(problemsIn(added, t)), 422)
     }
   }
 
@@ -493,14 +477,12 @@ export function createCmsBackend({ contentDir, publicDir }: CmsBackendOptions) {
           return { status: error.status, body: { error: error.message } }
         if (error instanceof CmsPathError) return { status: 400, body: { error: error.message } }
         if (error instanceof OutsideFolderError)
-          return { status: 422, body: { error: `Refused: ${error.message}.` } }
+          return { status: 422, body: { error: t.outsideFolder(error.message) } }
         // The reason names files by where they are on the server: the editor gets its code only.
         const code = (error as NodeJS.ErrnoException | undefined)?.code
         return {
           status: 500,
-          body: {
-            error: `the content store could not answer${typeof code === 'string' ? ` (${code.slice(0, 40)})` : ''}`,
-          },
+          body: { error: t.storeFailed(typeof code === 'string' ? code.slice(0, 40) : undefined) },
         }
       }
     },

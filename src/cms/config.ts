@@ -16,7 +16,9 @@ import * as formSchemas from '../content/schema/forms'
 import { ratesTexts } from '../content/schema/rates'
 import type { ContentDocument } from '../content/source'
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../shared/languages'
-import { type Choice, type FieldOptions, objectFields } from './fields'
+import type { LabelLanguage } from './field-labels'
+import { type Choice, type CmsField, type FieldOptions, objectFields } from './fields'
+import { germanFields } from './german'
 
 /** Where the backend answers; the editor's page lives beside it. */
 export const CMS_PATH = '/admin/'
@@ -48,6 +50,17 @@ export interface CmsCollection {
   media?: { folder: string; public: string }
   sortable?: string[]
   filters?: { label: string; field: string; pattern: string }[]
+  /** The collection's words for an editor whose language is German. */
+  de: CollectionWords
+}
+
+/** What the editor calls a collection and says of it, in one language. */
+export interface CollectionWords {
+  label: string
+  labelSingular: string
+  description: string
+  /** An entry's line in the list, where its words differ from the English one. */
+  summary?: string
 }
 
 /** Files that are no page: the layouts and the forms. */
@@ -71,6 +84,12 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
   pages('pages', ['page'], {
     label: 'Pages',
     labelSingular: 'Page',
+    de: {
+      label: 'Seiten',
+      labelSingular: 'Seite',
+      description:
+        'Seiten mit fester Adresse, aus Abschnitten aufgebaut: Startseite, Über uns, Karriere, Presse, Formulare und ihre Bestätigungsseiten. Der Dateiname ist die Adresse: support.faq ist /support/faq/.',
+    },
     description:
       'Pages with a fixed address, built from sections: home, about, careers, press, forms and their success pages. The file name is the address: support.faq is /support/faq/.',
     fixed: true,
@@ -79,12 +98,22 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
   pages('service', ['service'], {
     label: 'Services',
     labelSingular: 'Service',
+    de: {
+      label: 'Leistungen',
+      labelSingular: 'Leistung',
+      description: 'Eine Seite je Leistung unter /services/{Adresse}/.',
+    },
     root: 'pages/services',
     description: 'One page per service at /services/{address}/.',
   }),
   pages('caseStudy', ['caseStudy'], {
     label: 'Case studies',
     labelSingular: 'Case study',
+    de: {
+      label: 'Fallstudien',
+      labelSingular: 'Fallstudie',
+      description: 'Eine Seite je Partner unter /case-studies/{Adresse}/.',
+    },
     root: 'pages/case-studies',
     description: 'One page per partner at /case-studies/{address}/.',
     summary: '{{partner}}: {{title}}',
@@ -92,6 +121,12 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
   pages('supportClient', ['supportClient'], {
     label: 'Support: partner pages',
     labelSingular: 'Partner support page',
+    de: {
+      label: 'Support: Partnerseiten',
+      labelSingular: 'Support-Seite eines Partners',
+      description:
+        'Wo die Kundinnen und Kunden eines Partners Hilfe bekommen, wie sie sich beschweren und wie sie die Bank erreichen: /support/{Adresse}/.',
+    },
     root: 'pages/support',
     description:
       "Where a partner's customers get help, how they complain and how they reach the bank: /support/{address}/.",
@@ -101,6 +136,11 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
     name: 'supportCategory',
     label: 'Support: categories',
     labelSingular: 'Support category',
+    de: {
+      label: 'Support: Kategorien',
+      labelSingular: 'Support-Kategorie',
+      description: 'Gruppen von Partnerseiten: /support/categories/{Adresse}/.',
+    },
     description: 'Groups of partner pages: /support/categories/{address}/.',
     root: 'support-categories',
     types: ['supportCategory'],
@@ -114,6 +154,12 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
   pages('customerInformation', ['customerInformation'], {
     label: 'Customer information',
     labelSingular: 'Customer information',
+    de: {
+      label: 'Kundeninformationen',
+      labelSingular: 'Kundeninformation',
+      description:
+        'Einlegerinformationen und vorvertragliche Informationen je Land, IBAN und Sprache; die PDFs entstehen aus demselben Text.',
+    },
     description:
       'Depositor information and pre-contractual information per country, IBAN and language; the PDFs are built from the same text.',
     fixed: true,
@@ -122,6 +168,11 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
   pages('study', ['study'], {
     label: 'Studies',
     labelSingular: 'Study',
+    de: {
+      label: 'Studien',
+      labelSingular: 'Studie',
+      description: 'Studien mit ihren Ergebnissen und dem Bericht als PDF: /studies/{Adresse}/.',
+    },
     root: 'pages/studies',
     description: 'Studies with their findings and PDF report: /studies/{address}/.',
   }),
@@ -129,6 +180,13 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
     name: 'jobPosting',
     label: 'Job postings',
     labelSingular: 'Job posting',
+    de: {
+      label: 'Stellenanzeigen',
+      labelSingular: 'Stellenanzeige',
+      description:
+        'Offene Stellen: /careers/{Adresse}/. Löschen Sie eine Anzeige, sobald die Stelle besetzt ist.',
+      summary: '{{title}} (bis {{validThrough}})',
+    },
     description: 'Open positions: /careers/{address}/. Delete a posting once it is filled.',
     root: 'jobs',
     types: ['jobPosting'],
@@ -143,6 +201,11 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
     name: 'pressRelease',
     label: 'Press releases',
     labelSingular: 'Press release',
+    de: {
+      label: 'Pressemitteilungen',
+      labelSingular: 'Pressemitteilung',
+      description: 'Pressemitteilungen: /press/{Adresse}/.',
+    },
     description: 'Press releases: /press/{address}/.',
     root: 'press',
     types: ['pressRelease'],
@@ -157,6 +220,12 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
     name: 'blogPost',
     label: 'Blog posts',
     labelSingular: 'Blog post',
+    de: {
+      label: 'Blogbeiträge',
+      labelSingular: 'Blogbeitrag',
+      description:
+        'Jeder Beitrag ist in einer Sprache geschrieben (Feld „Sprache“). Seine Adresse (/blog/ und das Feld „Adresse (Slug)“) wird beim ersten Speichern aus dem Titel gebildet und bleibt, wenn sich der Titel ändert; wer sie ändert, zieht den Beitrag um, und die alte Adresse führt zur neuen.',
+    },
     description:
       'Each post is written in one language (its "language" field). Its address (/blog/ and its "slug") is made from the title when the post is first saved and kept when the title changes; changing it moves the post, and the old address leads to the new one.',
     root: 'blog/posts',
@@ -178,6 +247,12 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
     name: 'blogCategory',
     label: 'Blog categories',
     labelSingular: 'Blog category',
+    de: {
+      label: 'Blogkategorien',
+      labelSingular: 'Blogkategorie',
+      description: 'Die Kategorien des Blogs, in jeder Sprache benannt: /blog/category/{Adresse}/.',
+      summary: '{{name.de}} / {{name.en}}',
+    },
     description: 'Categories of the blog, named in every language: /blog/category/{address}/.',
     root: 'blog/categories',
     types: ['blogCategory'],
@@ -191,6 +266,13 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
     name: 'mailingList',
     label: 'Forms: mailing lists',
     labelSingular: 'Mailing list',
+    de: {
+      label: 'Formulare: E-Mail-Verteiler',
+      labelSingular: 'E-Mail-Verteiler',
+      description:
+        'Die Anmeldeformulare für den Newsletter und die Produktneuigkeiten: Einwilligungstext, Themen und Bestätigungs-E-Mail. Ändern Sie die Version der Einwilligung, sobald sich der Einwilligungstext ändert.',
+      summary: '{{name.de}} (Einwilligung in Version {{consentVersion}})',
+    },
     description:
       'The sign-up forms of the newsletter and the product updates: consent text, topics and the confirmation e-mail. Change the consent version whenever the consent text changes.',
     root: 'forms/lists',
@@ -205,6 +287,13 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
     name: 'survey',
     label: 'Forms: surveys',
     labelSingular: 'Survey',
+    de: {
+      label: 'Formulare: Umfragen',
+      labelSingular: 'Umfrage',
+      description:
+        'Umfragen und ihre Fragen; eine Seite zeigt eine davon mit einem Abschnitt „Formular“, der ihre Datei nennt. Ändern Sie die Version, sobald sich eine Frage oder eine Antwort ändert.',
+      summary: '{{name.de}} (Version {{version}})',
+    },
     description:
       'Surveys and their questions; a page shows one with a "form" section naming its file. Change the version whenever a question or answer changes.',
     root: 'forms/surveys',
@@ -218,6 +307,13 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
   pages('legal', ['legalPage'], {
     label: 'Legal texts',
     labelSingular: 'Legal text',
+    de: {
+      label: 'Rechtstexte',
+      labelSingular: 'Rechtstext',
+      description:
+        'Impressum, Datenschutzerklärung, Nutzungsbedingungen und Erklärung zur Barrierefreiheit.',
+      summary: '{{title}} (Stand {{updated}})',
+    },
     description: 'Imprint, privacy policy, terms of use and accessibility statement.',
     fixed: true,
     summary: '{{title}} (updated {{updated}})',
@@ -228,6 +324,13 @@ export const CMS_COLLECTIONS: readonly CmsCollection[] = [
     name: 'siteTexts',
     label: 'Navigation and interface texts',
     labelSingular: 'Navigation and interface texts',
+    de: {
+      label: 'Navigation und Oberflächentexte',
+      labelSingular: 'Navigation und Oberflächentexte',
+      description:
+        'Hauptnavigation, Links der Fußzeile und die Texte von Schaltflächen, Beschriftungen und Ansagen.',
+      summary: 'Navigation, Fußzeile und Oberflächentexte',
+    },
     description:
       'Main navigation, footer links and the texts of buttons, labels and announcements.',
     root: '',
@@ -262,15 +365,36 @@ const SCHEMAS: Record<CollectionName, z.ZodType> = {
   blogCategory: schemas.blogCategory,
 }
 
-/** The entries each reference field may name, from the store as it is now. */
-function choicesOf(documents: readonly ContentDocument[]): FieldOptions['references'] {
+/** An entry's name as a reference field offers it: its title, or its name in the lists. */
+const titleOf = (data: unknown, language: string, fallback: string) => {
+  const { title, name } = (data ?? {}) as { title?: unknown; name?: Record<string, unknown> }
+  return String(title ?? name?.[language] ?? name?.en ?? fallback)
+}
+
+/**
+ * The entries each reference field may name, from the store as it is now, each by its title
+ * in the editor's `language` where the entry has a twin in it (else by the English one).
+ */
+function choicesOf(
+  documents: readonly ContentDocument[],
+  language: LabelLanguage,
+): FieldOptions['references'] {
+  const titles = new Map<string, string>()
+  for (const document of documents) {
+    const located = locate(document.file)
+    if (!located || located.language !== language || language === DEFAULT_LANGUAGE) continue
+    titles.set(
+      `${located.collection.name}/${located.name}`,
+      titleOf(document.data, language, located.name),
+    )
+  }
   const choices: Record<string, Choice[]> = {}
   for (const document of documents) {
     const located = locate(document.file)
     if (!located || (located.language && located.language !== DEFAULT_LANGUAGE)) continue
-    const data = (document.data ?? {}) as { title?: unknown; name?: { en?: unknown } }
-    const label = String(data.title ?? data.name?.en ?? located.name)
     const type = located.collection.name
+    const label =
+      titles.get(`${type}/${located.name}`) ?? titleOf(document.data, language, located.name)
     choices[type] ??= []
     // References name an entry by its file name: `cards` for `pages/services/cards.yaml`.
     choices[type].push({ label, value: located.name.split('/').at(-1) ?? located.name })
@@ -294,58 +418,97 @@ const I18N = {
   default_locale: DEFAULT_LANGUAGE,
 }
 
+/** A schema's fields as the editor shows them in `language`. */
+function fieldsIn(schema: z.ZodType, options: FieldOptions, language: LabelLanguage): CmsField[] {
+  const fields = objectFields(schema, options)
+  return language === 'de' ? germanFields(fields) : fields
+}
+
 function folderCollection(
   collection: CmsCollection,
   references: FieldOptions['references'],
+  language: LabelLanguage,
 ): Record<string, unknown> {
+  const words: CollectionWords = language === 'de' ? collection.de : collection
   return {
     name: collection.name,
-    label: collection.label,
-    label_singular: collection.labelSingular,
-    description: collection.description,
+    label: words.label,
+    label_singular: words.labelSingular,
+    description: words.description,
     folder: `content/${collection.name}`,
     extension: collection.markdown ? 'md' : 'yaml',
     format: collection.markdown ? 'frontmatter' : 'yaml',
     create: !collection.fixed,
     delete: !collection.fixed,
     identifier_field: collection.identifier,
-    summary: collection.summary,
+    summary: words.summary ?? collection.summary,
     ...(collection.twin ? { i18n: true } : {}),
     ...(collection.media
       ? { media_folder: collection.media.folder, public_folder: collection.media.public }
       : {}),
     ...(collection.sortable ? { sortable_fields: collection.sortable } : {}),
     ...(collection.filters ? { view_filters: collection.filters } : {}),
-    fields: objectFields(schemaOf(collection), { i18n: collection.twin, references }),
+    fields: fieldsIn(schemaOf(collection), { i18n: collection.twin, references }, language),
   }
 }
 
-function settingsCollection(references: FieldOptions['references']): Record<string, unknown> {
-  return {
-    name: 'settings',
+/** What the editor calls the settings and each of their files, in each language. */
+export const SETTINGS_WORDS: Record<
+  LabelLanguage,
+  { label: string; description: string; files: Record<keyof typeof SHARED_FILES, string> }
+> = {
+  en: {
     label: 'Site settings',
     description:
       'The brand and company facts, the blog archive page and the words of the exchange-rate pages.',
+    files: {
+      site: 'Brand and company facts (imprint, contact, supervisors)',
+      blogArchive: 'Blog archive page (both languages)',
+      ratesTexts: 'Exchange-rate pages: words of the tables and the converter (both languages)',
+    },
+  },
+  de: {
+    label: 'Website-Einstellungen',
+    description:
+      'Die Angaben zu Marke und Unternehmen, die Seite des Blogarchivs und die Texte der Wechselkursseiten.',
+    files: {
+      site: 'Marke und Unternehmensangaben (Impressum, Kontakt, Aufsicht)',
+      blogArchive: 'Seite des Blogarchivs (beide Sprachen)',
+      ratesTexts: 'Wechselkursseiten: Texte der Tabellen und des Währungsrechners (beide Sprachen)',
+    },
+  },
+}
+
+function settingsCollection(
+  references: FieldOptions['references'],
+  language: LabelLanguage,
+): Record<string, unknown> {
+  const words = SETTINGS_WORDS[language]
+  const options = { i18n: false, references }
+  return {
+    name: 'settings',
+    label: words.label,
+    description: words.description,
     create: false,
     delete: false,
     files: [
       {
         name: 'site',
-        label: 'Brand and company facts (imprint, contact, supervisors)',
+        label: words.files.site,
         file: `content/${SHARED_FILES.site}`,
-        fields: objectFields(schemas.siteSettings, { i18n: false, references }),
+        fields: fieldsIn(schemas.siteSettings, options, language),
       },
       {
         name: 'blog-archive',
-        label: 'Blog archive page (both languages)',
+        label: words.files.blogArchive,
         file: `content/${SHARED_FILES.blogArchive}`,
-        fields: objectFields(schemas.blogArchive, { i18n: false, references }),
+        fields: fieldsIn(schemas.blogArchive, options, language),
       },
       {
         name: 'rates-texts',
-        label: 'Exchange-rate pages: words of the tables and the converter (both languages)',
+        label: words.files.ratesTexts,
         file: `content/${SHARED_FILES.ratesTexts}`,
-        fields: objectFields(ratesTexts, { i18n: false, references }),
+        fields: fieldsIn(ratesTexts, options, language),
       },
     ],
   }
@@ -354,13 +517,15 @@ function settingsCollection(references: FieldOptions['references']): Record<stri
 /**
  * The whole configuration, for `CMS.init({ config })`. `origin` is the editor's; `documents`
  * are the store's, for the entries reference fields offer (a new entry is offered after the
- * editor is reloaded).
+ * editor is reloaded). `language` is the editor's: every name, hint and description the
+ * configuration gives is in it (`npm run dev`'s editor speaks English).
  */
 export function cmsConfig(
   origin: string,
   documents: readonly ContentDocument[],
+  language: LabelLanguage = 'en',
 ): Record<string, unknown> {
-  const references = choicesOf(documents)
+  const references = choicesOf(documents, language)
   return {
     load_config_file: false,
     backend: { name: 'proxy', proxy_url: `${origin}${CMS_API_PATH}`, branch: 'main' },
@@ -373,8 +538,8 @@ export function cmsConfig(
     slug: { encoding: 'ascii', clean_accents: true, sanitize_replacement: '-' },
     i18n: I18N,
     collections: [
-      ...CMS_COLLECTIONS.map((collection) => folderCollection(collection, references)),
-      settingsCollection(references),
+      ...CMS_COLLECTIONS.map((collection) => folderCollection(collection, references, language)),
+      settingsCollection(references, language),
     ],
   }
 }

@@ -281,6 +281,31 @@ export const GERMAN_TYPE_LABELS: Readonly<Record<string, string>> = Object.freez
   text: 'Freitext',
 })
 
+/**
+ * German labels of one item of a list field (Decap's `label_singular`), by the list's name:
+ * Decap names an item by it ("Abschnitt hinzufügen", "1 Abschnitt"). A list whose item is a
+ * field of its own (`audienceItem`) is named by that field's label instead.
+ */
+export const GERMAN_ITEM_LABELS: Readonly<Record<string, string>> = Object.freeze({
+  actions: 'Schaltfläche',
+  cards: 'Karte',
+  documents: 'Dokument',
+  faq: 'Frage',
+  features: 'Merkmal',
+  findings: 'Ergebnis',
+  footer: 'Linkgruppe',
+  integration: 'Integrationsschritt',
+  items: 'Eintrag',
+  links: 'Link',
+  logos: 'Logo',
+  navigation: 'Menüpunkt',
+  networks: 'Kartennetzwerk',
+  options: 'Option',
+  questions: 'Frage',
+  sections: 'Abschnitt',
+  supervisors: 'Aufsichtsbehörde',
+})
+
 const labelIn = (
   dictionary: Readonly<Record<string, string>>,
   name: string,

@@ -11,6 +11,8 @@ import { type EditorMeta, editorMeta } from '../content/schema/editor'
 export interface CmsField {
   name: string
   label: string
+  /** A list's one item, as Decap names it ("Add section", "1 section"). */
+  label_singular?: string
   widget: string
   required?: boolean
   hint?: string

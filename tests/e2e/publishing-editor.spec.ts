@@ -3,17 +3,23 @@
  * library and a deletion of a published entry are drafts, shown as done as drafts (no red
  * error); the media library lists the site's images and the person's drafts' ones; a refusal
  * reads as the service's own sentence, in German for a German editor, without Decap's
- * "API_ERROR" before it; and opening an entry that has no draft is no refusal in the trail.
+ * "API_ERROR" before it; and opening an entry that has no draft is no refusal in the trail. A
+ * German editor meets German: content types, fields, the board's columns as the page of
+ * changes names them, and a refused save said in German.
  * The service runs in this process with a stand-in build (publishing is publishing.spec.ts's);
  * people are signed in by a session of their own.
  */
 import { join } from 'node:path'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import type { FastifyInstance } from 'fastify'
+import { CMS_COLLECTIONS } from '../../src/cms/config'
+import { fieldLabel } from '../../src/cms/field-labels'
 import { readAudit } from '../../src/publishing/audit/trail'
 import { createPublishingApp, SESSION_COOKIE } from '../../src/publishing/http/app'
+import { MANAGE_TEXTS } from '../../src/publishing/pages/texts'
 import { startSession } from '../../src/publishing/people/people'
 import type { PublishingService } from '../../src/publishing/service'
+import { englishTexts } from '../support/english-texts'
 import { freePort } from '../support/free-port'
 import { addPeople, person } from '../support/people'
 import { openServiceWithStandInBuild } from '../support/publishing'
@@ -252,6 +258,72 @@ test("a refusal reads as the service's own sentence, in German for a German edit
   })
   expect((await refused).status()).toBe(400)
   await expect(page.getByText(/ist kein Bild, das die Website nimmt/)).toBeVisible()
-  await expect(page.getByText(/API_ERROR/)).toHaveCount(0)
+  // Decap's own English beginning of a failed upload is put in her words too.
+  await expect(
+    page.getByText(/^Bild nicht hochgeladen: public\/images\/notes\.txt ist kein Bild/),
+  ).toBeVisible()
+  await expect(page.getByText(/API_ERROR|Failed to persist media/)).toHaveCount(0)
+  await page.context().close()
+})
+
+test('a German editor meets German: content types, fields, the board as on Changes, a refused save', async ({
+  browser,
+}) => {
+  const page = await signedIn(browser, greta.email)
+  // The content types, by their German names only.
+  await page.goto(`${CMS}/admin/?${Date.now()}#/collections/pages`)
+  const sidebar = page.getByRole('navigation').first()
+  for (const collection of CMS_COLLECTIONS) {
+    await expect(page.getByRole('link', { name: collection.de.label, exact: true })).toBeVisible({
+      timeout: 60_000,
+    })
+    await expect(sidebar.getByText(collection.label, { exact: true })).toHaveCount(0)
+  }
+  // An entry's fields by their German labels; a list's item named and spelt as German does.
+  await page.goto(`${CMS}/admin/?${Date.now()}#/collections/pages/entries/about`)
+  await expect(page.getByLabel(fieldLabel('title', 'de')).first()).toBeVisible({
+    timeout: 30_000,
+  })
+  await expect(page.getByText(/^\d+ Abschnitte?$/).first()).toBeVisible()
+  await expect(page.getByText('Abschnitt hinzufügen').first()).toBeVisible()
+  await expect(page.getByText(/^\d+ abschnitte?$|^abschnitt hinzufügen$/)).toHaveCount(0)
+  // The board's columns, named as on the page of changes.
+  await page.goto(`${CMS}/admin/?${Date.now()}#/workflow`)
+  const { statuses } = MANAGE_TEXTS.de
+  for (const status of [statuses.draft, statuses.pending_review, statuses.pending_publish]) {
+    const name = status.charAt(0).toUpperCase() + status.slice(1)
+    await expect(page.getByText(name, { exact: true }).first()).toBeVisible({ timeout: 30_000 })
+  }
+  await expect(page.getByText('Abgeschlossen', { exact: true })).toHaveCount(0)
+  // A save the content check refuses: said in German, the field by its German label, no
+  // Decap name before it and "nicht gespeichert" once.
+  await page.goto(`${CMS}/admin/?${Date.now()}#/collections/service/entries/cards`)
+  const address = page.getByLabel(fieldLabel('slug', 'de')).first()
+  await expect(address).toBeVisible({ timeout: 30_000 })
+  const saved = page.waitForResponse(
+    (response) =>
+      response.url().endsWith('/api/cms') &&
+      response.request().postData()?.includes('"action":"persistEntry"') === true,
+  )
+  await address.fill('Keine Adresse!')
+  await page.getByRole('button', { name: 'Speichern', exact: true }).click()
+  expect((await saved).status()).toBe(422)
+  const toast = page.getByText(/^Nicht gespeichert: Diese Änderung würde Inhalte der Website/)
+  await expect(toast).toBeVisible()
+  await expect(toast).toContainText(
+    'Feld „Adresse (Slug)“: Die Adresse der Seite (ihr Slug) darf nur Kleinbuchstaben, Ziffern und Bindestriche enthalten.',
+  )
+  await expect(toast).not.toContainText(/Nicht gespeichert:.*Nicht gespeichert:/)
+  await expect(page.getByText(/API_ERROR|Failed to persist/)).toHaveCount(0)
+  // None of the service's English phrases is on her page (its text, not its scripts: the
+  // configuration names fields by their names). Single words are left out: the entry's English
+  // twin is on the page too, in its own words.
+  const text = await page.evaluate(() => {
+    const body = document.body.cloneNode(true) as HTMLElement
+    for (const script of body.querySelectorAll('script, style')) script.remove()
+    return body.textContent ?? ''
+  })
+  const phrases = englishTexts().filter((english) => english.includes(' '))
+  expect(phrases.filter((english) => text.includes(english))).toEqual([])
   await page.context().close()
 })

@@ -11,7 +11,7 @@ import { CmsRequestError } from '../../cms/backend'
 import { previewPages } from '../../engine/pages/preview-pages'
 import { settleRequestRecord } from '../audit/refusal-record'
 import { findUnstorable, unstorableMessage } from '../audit/storable'
-import type { Person } from '../people/roles'
+import type { EditorLanguage, Person } from '../people/roles'
 import { ACTIONS } from './actions'
 import { type CmsAnswer, refusal, unrecorded } from './answers'
 import { type EditorOptions, editorContext, isRecord, type Params } from './context'
@@ -42,10 +42,14 @@ export function createCmsApi(options: EditorOptions) {
   return {
     /**
      * The pages an entry as edited makes on main's content, or the problems it would bring
-     * (file and field): the preview beside the editor.
+     * (file and field, in the person's `language`): the preview beside the editor.
      */
-    async preview(files: readonly { path: string; data: unknown }[], siteUrl: string) {
-      const { backend } = await mainTree()
+    async preview(
+      files: readonly { path: string; data: unknown }[],
+      siteUrl: string,
+      language: EditorLanguage = 'en',
+    ) {
+      const { backend } = await mainTree(language)
       const preview = await backend.preview(files)
       return {
         pages: preview.content ? previewPages(preview.content, preview.files, siteUrl) : [],
@@ -73,7 +77,7 @@ export function createCmsApi(options: EditorOptions) {
       try {
         return { status: 200, body: await dispatch(person, action, params) }
       } catch (error) {
-        const answer = refusal(error)
+        const answer = refusal(error, person.language)
         const writes = ACTIONS.get(action)?.writes === true
         // Reading what is not there (an entry without a draft, above all: the editor asks for
         // its draft whenever an entry is opened) is an answer, not a refusal: nothing to record.

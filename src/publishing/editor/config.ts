@@ -36,7 +36,8 @@ export function editorConfigs(repo: GitRepository, origin: string) {
   }
 
   return async function configFor(person: Person): Promise<Record<string, unknown>> {
-    const generated = cmsConfig(origin, await documentsOfMain())
+    // Every name, hint and description in the person's language, as Decap's own words are.
+    const generated = cmsConfig(origin, await documentsOfMain(), person.language)
     return {
       ...generated,
       // Comments on drafts (Decap's notes): a reviewer's word to the authors, kept on record.

@@ -57,10 +57,10 @@ export function editorContext(options: EditorOptions): EditorContext {
 export const idOf = (params: Params) =>
   checkDraftId(`${String(params.collection)}/${String(params.slug)}`)
 
-/** The draft `id`, or a 404 saying there is none. */
-export async function requireDraft(context: EditorContext, id: string) {
+/** The draft `id`, or a 404 saying there is none (in the person's words). */
+export async function requireDraft(context: EditorContext, person: Person, id: string) {
   const draft = await context.drafts.get(id)
-  if (!draft) throw new CmsRequestError(`there is no draft ${id}`, 404)
+  if (!draft) throw new CmsRequestError(TEXTS[person.language].noDraft(id), 404)
   return draft
 }
 

@@ -46,7 +46,7 @@ async function deletionAsDraft(context: EditorContext, person: Person, params: P
   }
   // The store without the entry or image, checked as the build would check it.
   await withWorkingTree(context.repo, tip, 'delete', (tree) =>
-    requireAccepted(tree, 'deleteFiles', { paths: named }, t.refused),
+    requireAccepted(tree, 'deleteFiles', { paths: named }, t.refused, person.language),
   )
   const { drafts } = context
   await drafts.save(

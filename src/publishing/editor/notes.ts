@@ -4,12 +4,10 @@
  */
 import { CmsRequestError } from '../../cms/backend'
 import { type Action, idOf, isRecord, reads, writes } from './context'
+import { TEXTS } from './texts'
 
-const kept = writes(async () => {
-  throw new CmsRequestError(
-    'Comments stay as they were written: they are part of the record. Add another.',
-    403,
-  )
+const kept = writes(async (_context, person) => {
+  throw new CmsRequestError(TEXTS[person.language].commentsKept, 403)
 })
 
 export const NOTE_ACTIONS: Record<string, Action> = {

@@ -8,6 +8,7 @@ import { refuseGeneratedPath } from '../../cms/backend'
 import { SHARED_FILES } from '../../cms/config'
 import { CMS_CONTENT_ROOT, CmsPathError, cmsPathOf, segmentsOf, storeFileOf } from '../../cms/paths'
 import { isLanguage } from '../../shared/languages'
+import type { EditorLanguage } from '../people/roles'
 
 /** Where the site's images are, in the repository and in the editor's paths alike. */
 export const MEDIA_ROOT = 'public/images'
@@ -23,14 +24,19 @@ export const SETTINGS_FILES: Record<string, string> = {
 
 /**
  * The repository path of a path the editor names (an entry, or an image); `field` names where
- * the request carried it, for a refusal.
+ * the request carried it, for a refusal; an image's folder the build writes is refused in
+ * `language`.
  */
-export function repositoryPathOf(cmsPath: unknown, field?: string): string {
+export function repositoryPathOf(
+  cmsPath: unknown,
+  field?: string,
+  language: EditorLanguage = 'en',
+): string {
   const segments = segmentsOf(cmsPath, field)
   const path = segments.join('/')
   if (segments[0] === CMS_CONTENT_ROOT) return `${CMS_CONTENT_ROOT}/${storeFileOf(path)}`
   if (path.startsWith(`${MEDIA_ROOT}/`) && segments.length > 2) {
-    refuseGeneratedPath(path)
+    refuseGeneratedPath(path, language)
     return path
   }
   throw new CmsPathError(`not a path of the content or its images: ${path}`)

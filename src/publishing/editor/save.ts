@@ -15,6 +15,7 @@ import type { Person } from '../people/roles'
 import { checkDraftId, type DraftView, MEDIA_DRAFTS } from '../workflow/drafts'
 import { type EditorContext, isRecord, type Params, writes } from './context'
 import { belongsToEntry, MEDIA_ROOT, repositoryPathOf } from './paths'
+import { type EditorTexts, TEXTS } from './texts'
 import { requireAccepted, withWorkingTree } from './working-tree'
 
 /**
@@ -59,19 +60,14 @@ interface SaveRequest {
   assets: Params[]
 }
 
-/** The save's request, refused unless it is a draft of one entry's own files. */
-function saveRequest(params: Params): SaveRequest {
+/** The save's request, refused (in the person's words) unless it is a draft of one entry's own files. */
+function saveRequest(params: Params, t: EditorTexts): SaveRequest {
   const options = isRecord(params.options) ? params.options : {}
-  if (options.useWorkflow !== true) {
-    throw new CmsRequestError(
-      'Every change goes through review here: save it as a draft (the editorial workflow).',
-      403,
-    )
-  }
+  if (options.useWorkflow !== true) throw new CmsRequestError(t.workflowOnly, 403)
   const dataFiles = Array.isArray(params.dataFiles) ? params.dataFiles.filter(isRecord) : []
   const assets = Array.isArray(params.assets) ? params.assets.filter(isRecord) : []
   const [first] = dataFiles
-  if (!first) throw new CmsRequestError('expected the entry’s files')
+  if (!first) throw new CmsRequestError(t.entryFiles)
   const collection = String(options.collectionName)
   const slug = String(first.slug)
   // `media/…` names the drafts of images on their own: no entry may pass for one.
@@ -82,10 +78,7 @@ function saveRequest(params: Params): SaveRequest {
   for (const file of dataFiles) {
     for (const path of [file.path, ...(typeof file.newPath === 'string' ? [file.newPath] : [])]) {
       if (!belongsToEntry(collection, slug, path)) {
-        throw new CmsRequestError(
-          `${String(path)} is not a file of ${id}: a draft changes its own entry only`,
-          400,
-        )
+        throw new CmsRequestError(t.notOwnFile(String(path), id), 400)
       }
     }
   }
@@ -95,18 +88,16 @@ function saveRequest(params: Params): SaveRequest {
 /** Refuses an image sent with the entry under a name the live site has (and the draft not). */
 async function refuseLiveNames(
   context: EditorContext,
+  person: Person,
   draft: DraftView | null,
   assets: Params[],
 ): Promise<void> {
   const tip = await context.mainTip()
   for (const [index, asset] of assets.entries()) {
-    const path = repositoryPathOf(asset.path, `assets[${index}].path`)
+    const path = repositoryPathOf(asset.path, `assets[${index}].path`, person.language)
     if (draft?.files.includes(path)) continue
     if ((await context.repo.listFiles(tip, path)).length > 0) {
-      throw new CmsRequestError(
-        `${path} exists on the live site already: give the new image a name of its own`,
-        409,
-      )
+      throw new CmsRequestError(TEXTS[person.language].liveNameTaken(path), 409)
     }
   }
 }
@@ -149,10 +140,11 @@ async function changesOf(
 }
 
 async function persistEntry(context: EditorContext, person: Person, params: Params) {
-  const request = saveRequest(params)
+  const t = TEXTS[person.language]
+  const request = saveRequest(params, t)
   const { id, options } = request
   const draft = await context.drafts.get(id)
-  await refuseLiveNames(context, draft, request.assets)
+  await refuseLiveNames(context, person, draft, request.assets)
   return withWorkingTree(
     context.repo,
     draft?.head ?? (await context.mainTip()),
@@ -163,7 +155,8 @@ async function persistEntry(context: EditorContext, person: Person, params: Para
         tree,
         'persistEntry',
         { dataFiles, assets, options },
-        'the change was refused',
+        t.refused,
+        person.language,
       )
       const base = draft?.head ?? (await context.mainTip())
       const changes = await changesOf(context, request, draft, tree.dir, base)

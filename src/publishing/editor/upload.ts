@@ -18,7 +18,7 @@ import { requireAccepted, withWorkingTree } from './working-tree'
 async function uploadAsDraft(context: EditorContext, person: Person, params: Params) {
   const t = TEXTS[person.language]
   const asset = isRecord(params.asset) ? params.asset : {}
-  const path = repositoryPathOf(asset.path, 'asset.path')
+  const path = repositoryPathOf(asset.path, 'asset.path', person.language)
   if (!path.startsWith(`${MEDIA_ROOT}/`) || !MEDIA_TYPES.test(path)) {
     throw new CmsRequestError(t.notAnImage(path), 400)
   }
@@ -26,14 +26,11 @@ async function uploadAsDraft(context: EditorContext, person: Person, params: Par
   await refuseTakenDraft(context, person, id)
   const tip = await context.mainTip()
   if (await context.repo.readBlob(tip, path)) {
-    throw new CmsRequestError(
-      `${path} exists on the live site already: give the new image a name of its own`,
-      409,
-    )
+    throw new CmsRequestError(t.liveNameTaken(path), 409)
   }
   // Checked on an empty tree: the image alone, by its content.
   const content = await withWorkingTree(context.repo, null, 'upload', async (tree) => {
-    await requireAccepted(tree, 'persistMedia', { asset }, t.refused)
+    await requireAccepted(tree, 'persistMedia', { asset }, t.refused, person.language)
     return readFile(join(tree.dir, path))
   })
   const saved = await context.drafts.save(

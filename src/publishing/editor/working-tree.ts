@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CmsRequestError, createCmsBackend } from '../../cms/backend'
+import type { LabelLanguage } from '../../cms/field-labels'
 import { CMS_CONTENT_ROOT } from '../../cms/paths'
 import type { GitRepository } from '../git/repository'
 
@@ -37,9 +38,13 @@ export async function exportTree(repo: GitRepository, commit: string, dir: strin
   })
 }
 
-/** The checking backend on the content and images in `dir`. */
-const backendOn = (dir: string) =>
-  createCmsBackend({ contentDir: join(dir, CMS_CONTENT_ROOT), publicDir: join(dir, 'public') })
+/** The checking backend on the content and images in `dir`, refusing in `language`. */
+const backendOn = (dir: string, language: LabelLanguage = 'en') =>
+  createCmsBackend({
+    contentDir: join(dir, CMS_CONTENT_ROOT),
+    publicDir: join(dir, 'public'),
+    language,
+  })
 
 /**
  * Runs `work` on a working tree of `commit` (an empty one for `null`) in a temporary folder
@@ -62,15 +67,18 @@ export async function withWorkingTree<T>(
 
 /**
  * Has the checking backend do `action` on the tree; its refusal (a problem it would add, named
- * with file and field) is the editor's refusal, `fallback` when it gives no reason.
+ * with file and field, in the person's `language`) is the editor's refusal, `fallback` when it
+ * gives no reason.
  */
 export async function requireAccepted(
   tree: WorkingTree,
   action: string,
   params: Record<string, unknown>,
   fallback: string,
+  language: LabelLanguage = 'en',
 ): Promise<void> {
-  const checked = await tree.backend.handle({ action, params })
+  const backend = language === 'en' ? tree.backend : backendOn(tree.dir, language)
+  const checked = await backend.handle({ action, params })
   if (checked.status !== 200) {
     const refused = checked.body as { error?: string }
     throw new CmsRequestError(String(refused.error ?? fallback), checked.status)
@@ -83,7 +91,8 @@ export async function requireAccepted(
  */
 export function mainTrees(repo: GitRepository, mainTip: () => Promise<string>) {
   let current: { commit: string; dir: Promise<string> } | undefined
-  return async function mainTree(): Promise<WorkingTree> {
+  /** Main's tree, with its checking backend speaking `language`. */
+  return async function mainTree(language: LabelLanguage = 'en'): Promise<WorkingTree> {
     const tip = await mainTip()
     if (current?.commit !== tip) {
       const previous = current
@@ -98,6 +107,6 @@ export function mainTrees(repo: GitRepository, mainTip: () => Promise<string>) {
       previous?.dir.then((dir) => rm(dir, { recursive: true, force: true })).catch(() => {})
     }
     const dir = await current.dir
-    return { dir, backend: backendOn(dir) }
+    return { dir, backend: backendOn(dir, language) }
   }
 }

@@ -65,7 +65,11 @@ export function registerEditor(
     const files = isRecord(request.body) ? request.body.files : undefined
     if (!Array.isArray(files)) return refuse(reply, 400, 'expected files')
     try {
-      return await api.preview(files as { path: string; data: unknown }[], settings.url)
+      return await api.preview(
+        files as { path: string; data: unknown }[],
+        settings.url,
+        person.language,
+      )
     } catch (error) {
       return refuse(reply, 400, error instanceof Error ? error.message : String(error))
     }

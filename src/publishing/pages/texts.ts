@@ -477,7 +477,11 @@ export const MANAGE_TEXTS = {
     showNewVersion: 'Neue Fassung zeigen',
     versionSaved: (version: string, who: string, at: string) =>
       `Fassung ${version}, gespeichert von ${who} am ${at}. Was Sie hier freigeben oder veröffentlichen, ist diese Fassung: Speichert jemand inzwischen eine andere, lehnt der Dienst ab und zeigt Ihnen die neue.`,
-    mayNot: (action: string, reason: string) => `Sie dürfen ${action} nicht: ${reason}`,
+    // "nicht" goes before the verb, which ends the action's words: "ihn nicht freigeben".
+    mayNot: (action: string, reason: string) => {
+      const verb = action.lastIndexOf(' ') + 1
+      return `Sie dürfen ${action.slice(0, verb)}nicht ${action.slice(verb)}: ${reason}`
+    },
     actionNames: { approve: 'ihn freigeben', publish: 'ihn veröffentlichen' },
     sourceOf: (path: string) => `Quelltext von ${path}, wie ihn der Entwurf hat`,
     changesOf: (path: string) => `Was der Entwurf in ${path} ändert (− veröffentlicht, + Entwurf)`,

@@ -98,7 +98,7 @@ export const ROLE_NAMES: Record<EditorLanguage, Record<Role, string>> = {
     administrator: 'administrator',
   },
   de: {
-    author: 'Autorschaft',
+    author: 'Redaktion',
     reviewer: 'Prüfung',
     publisher: 'Veröffentlichung',
     administrator: 'Administration',
@@ -163,13 +163,13 @@ const MESSAGES: Record<
     'approver-wrote': () =>
       'Wer diesen Entwurf freigegeben hat, hat ihn seither geändert; eine Prüferin oder ein Prüfer, die oder der nicht daran mitgeschrieben hat, muss ihn erneut freigeben.',
     'not-submitted': () =>
-      'Dieser Entwurf wurde von seiner Autorschaft noch nicht zur Prüfung gegeben und kann deshalb noch nicht freigegeben oder veröffentlicht werden: Wann er bereit ist, entscheidet, wer ihn geschrieben hat.',
+      'Dieser Entwurf wurde noch nicht zur Prüfung gegeben und kann deshalb noch nicht freigegeben oder veröffentlicht werden: Wann er bereit ist, entscheiden die Autorinnen und Autoren.',
     'submission-lapsed': () =>
       'Dieser Entwurf wurde geändert, seit er zur Prüfung gegeben wurde; wer ihn geschrieben hat, muss diese Fassung zur Prüfung geben, bevor sie freigegeben werden kann.',
     'not-own-draft': () =>
-      'Nur wer an diesem Entwurf mitgeschrieben hat, darf ihn zur Prüfung geben oder zurücknehmen: Wann er bereit ist, entscheidet seine Autorschaft.',
+      'Nur wer an diesem Entwurf mitgeschrieben hat, darf ihn zur Prüfung geben oder zurücknehmen: Wann er bereit ist, entscheiden die Autorinnen und Autoren.',
     'not-writer-discard': () =>
-      'Nur wer an diesem Entwurf mitgeschrieben hat, oder eine Administratorin bzw. ein Administrator darf ihn verwerfen: Er ist die Arbeit einer Kollegin oder eines Kollegen. Geben Sie ihn stattdessen mit einem Kommentar zurück.',
+      'Nur wer an diesem Entwurf mitgeschrieben hat, darf ihn verwerfen, sonst nur die Administration: Er ist die Arbeit von Kolleginnen und Kollegen. Geben Sie ihn stattdessen mit einem Kommentar zurück.',
     'draft-changed': ({ seen, head, by, at }) =>
       `Dieser Entwurf wurde geändert, nachdem Sie ihn geöffnet haben: Sie haben Fassung ${seen} gesehen, ${by} hat um ${at} Fassung ${head} gespeichert. Es wurde nichts getan. Laden Sie ihn neu, um die neuen Änderungen zu sehen, und entscheiden Sie dann erneut.`,
     'version-unknown': () =>
@@ -217,6 +217,22 @@ const ACTIONS: Record<EditorLanguage, Record<string, string>> = {
     'confirm-rollback': 'ein Zurücksetzen bestätigen',
     'cancel-schedule': 'eine geplante Veröffentlichung absagen',
     'manage-people': 'Personen und Rollen verwalten',
+  },
+}
+
+/**
+ * What one may not do to a draft one wrote, as the refusal's sentence ends ("… so you may not
+ * schedule it", "… dürfen ihn deshalb nicht zur Veröffentlichung einplanen").
+ */
+const OWN_DRAFT_ACTIONS: Record<
+  EditorLanguage,
+  Record<'approve' | 'publish' | 'schedule', string>
+> = {
+  en: { approve: 'approve', publish: 'publish', schedule: 'schedule' },
+  de: {
+    approve: 'freigeben',
+    publish: 'veröffentlichen',
+    schedule: 'zur Veröffentlichung einplanen',
   },
 }
 
@@ -381,7 +397,7 @@ export function mayApprove(person: Person, draft: Draft): Decision {
   const role = needsRole(person, 'reviewer', 'approve')
   if (role) return role
   if (draft.writers.includes(person.email)) {
-    return refuse(person, 'own-draft', { action: ACTIONS[person.language].approve ?? 'approve' })
+    return refuse(person, 'own-draft', { action: OWN_DRAFT_ACTIONS[person.language].approve })
   }
   if (draft.submission === null) return refuse(person, 'not-submitted')
   if (!submissionStands(draft)) return refuse(person, 'submission-lapsed')
@@ -402,7 +418,7 @@ export function mayPublish(
   const role = needsRole(person, 'publisher', action)
   if (role) return role
   if (draft.writers.includes(person.email)) {
-    return refuse(person, 'own-draft', { action: ACTIONS[person.language][action] ?? action })
+    return refuse(person, 'own-draft', { action: OWN_DRAFT_ACTIONS[person.language][action] })
   }
   if (draft.approval === null) return refuse(person, 'not-approved')
   if (draft.approval.commit !== draft.head) return refuse(person, 'approval-lapsed')

@@ -1,7 +1,8 @@
 /**
  * The editors' guide (`docs/editors/en.md`, `de.md`) names screens and buttons in bold, as the
  * screens show them: each name must be one the screens of its language have (the publishing
- * service's own texts, the editor's (Decap's) in that language, the content types' names), so
+ * service's own texts, the editor's (Decap's, with the service's words over them) in that
+ * language, the content types' names), so
  * the guide fails here the day a button it names is renamed or goes. Both languages cover the
  * same sections and link each other.
  */
@@ -9,6 +10,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CMS_COLLECTIONS } from '../../../src/cms/config'
+import { mergePhrases, PHRASES, type Phrases } from '../../../src/publishing/editor/browser/locale'
 import { SCREEN_TABLES } from '../../support/english-texts'
 
 const ROOT = join(import.meta.dirname, '..', '..', '..')
@@ -35,13 +37,16 @@ const plain = (text: string) =>
 
 async function screenNames(language: Language): Promise<Set<string>> {
   const decap = (await import(`decap-cms-locales/dist/esm/${language}/index.js`)) as {
-    default: unknown
+    default: Phrases
   }
   const names = new Set<string>()
   for (const table of SCREEN_TABLES) strings(table[language], names)
-  strings(decap.default, names)
-  // The content types, as the editor lists them (in English in both languages for now).
-  for (const collection of CMS_COLLECTIONS) names.add(collection.label)
+  // Decap's words as the service's editor says them: ours over Decap's own.
+  strings(mergePhrases(decap.default, PHRASES[language]), names)
+  // The content types, as the editor lists them in that language.
+  for (const collection of CMS_COLLECTIONS) {
+    names.add(language === 'de' ? collection.de.label : collection.label)
+  }
   return new Set([...names].map(plain))
 }
 

@@ -22,7 +22,7 @@ import type { Person } from '../../../src/publishing/people/roles'
 import { Drafts, type DraftView, MAIN } from '../../../src/publishing/workflow/drafts'
 import { Publisher } from '../../../src/publishing/workflow/publisher'
 import { Releases } from '../../../src/publishing/workflow/releases'
-import { ada, olga, paul, rita } from '../../support/people'
+import { ada, olga, paul, person, rita } from '../../support/people'
 import { approveSeen, openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
@@ -700,5 +700,69 @@ describe('deletions and images on their own go through review too', () => {
       deletes: ['public/images/branch-office.png'],
     })
     expect(await library()).toContain('public/images/branch-office.png')
+  })
+})
+
+describe('the refusals a German editor meets, in German', () => {
+  const greta = person('greta@bank.example', ['author'], 'de')
+  const error = (answer: CmsAnswer) => body<{ error: string }>(answer).error
+  /** English words none of these German sentences has (file names aside). */
+  const ENGLISH = /\b(the|is|not|would|nothing|was|saved|exists|already|expected|image)\b/
+
+  it('names a change that breaks the content, its file and its field by the German label', async () => {
+    const refused = await saveAbout(greta, '""')
+    expect(refused.status).toBe(422)
+    expect(error(refused)).toBe(
+      'Diese Änderung würde Inhalte der Website beschädigen, deshalb wurde nichts gespeichert. content/en/pages/about.yaml, Feld „Titel“: Der Seitentitel fehlt oder ist kein Text.',
+    )
+  })
+
+  it('refuses images, comments and deletions in German', async () => {
+    const { default: sharp } = await import('sharp')
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer()
+    const upload = (path: string, content: Buffer) =>
+      call(greta, 'persistMedia', {
+        asset: { path, content: content.toString('base64'), encoding: 'base64' },
+      })
+    const taken = await upload('public/images/blog/designing-idempotent-payment-apis.svg', png)
+    expect(taken.status).toBe(409)
+    expect(error(taken)).toBe(
+      'public/images/blog/designing-idempotent-payment-apis.svg gibt es schon auf der veröffentlichten Website: Geben Sie dem neuen Bild einen eigenen Namen.',
+    )
+    const unreadable = await upload('public/images/hello.png', Buffer.from('hello'))
+    expect(error(unreadable)).toBe(
+      'hello.png ist kein Bild: Sein Inhalt lässt sich nicht als Bild lesen.',
+    )
+    const generated = await upload('public/images/cards/mine.png', png)
+    expect(error(generated)).toMatch(
+      /^public\/images\/cards\/mine\.png liegt in public\/images\/cards\/, wo der Build eigene Dateien ablegt/,
+    )
+    const inUse = await call(greta, 'deleteFiles', {
+      paths: ['public/images/blog/designing-idempotent-payment-apis.svg'],
+    })
+    expect(error(inUse)).toMatch(
+      /^Das Löschen dieses Bildes würde Inhalte der Website beschädigen, deshalb wurde nichts gelöscht\. content\/blog\/posts\/.*, Feld „Titelbild › Bilddatei“: /,
+    )
+    await saveAbout(greta, 'Kommentiert')
+    const draft = { collection: 'pages', slug: 'about' }
+    const kept = await call(greta, 'updateNote', { ...draft, noteId: '1' })
+    expect(error(kept)).toBe(
+      'Kommentare bleiben, wie sie geschrieben wurden: Sie gehören zum Prüfpfad. Fügen Sie einen weiteren hinzu.',
+    )
+    const empty = await call(greta, 'addNote', { ...draft, note: { content: ' ' } })
+    expect(empty.status).toBe(422)
+    expect(error(empty)).toBe('Bitte schreiben Sie einen Kommentar mit 1 bis 5.000 Zeichen.')
+    for (const answer of [taken, unreadable, generated, kept, empty]) {
+      expect(error(answer).replace(/\S*\/\S*/g, '')).not.toMatch(ENGLISH)
+    }
+  })
+
+  it('says the same in English to an English editor, as it always did', async () => {
+    const refused = await saveAbout(ada, '""')
+    expect(error(refused)).toMatch(
+      /^This change would break the content, so nothing was saved\. content\/en\/pages\/about\.yaml › title: expected the page title as text/,
+    )
   })
 })

@@ -28,6 +28,21 @@ describe('a refusal in the editor', () => {
     })
   })
 
+  it('says "not saved" once: the editor’s message of a failed save begins so already', () => {
+    const german = asOwnMessage(
+      apiError('Nicht gespeichert: Ada hat diesen Eintrag um 10:00 gespeichert.', 409),
+      'persistEntry',
+    )
+    expect(`Nicht gespeichert: ${german}`).toBe(
+      'Nicht gespeichert: Ada hat diesen Eintrag um 10:00 gespeichert.',
+    )
+    const english = asOwnMessage(apiError('Not saved: the draft is gone.', 409), 'persistEntry')
+    expect(`${english}`).toBe('the draft is gone.')
+    // Another action's message keeps its beginning.
+    const status = asOwnMessage(apiError('Not saved: x', 409), 'updateUnpublishedEntryStatus')
+    expect(`${status}`).toBe('Not saved: x')
+  })
+
   it('leaves other errors as they are', () => {
     const other = new TypeError('Failed to fetch')
     expect(`${asOwnMessage(other)}`).toBe('TypeError: Failed to fetch')

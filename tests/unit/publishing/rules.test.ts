@@ -3,6 +3,7 @@
  * manage people, and the message a refused person reads, in their editor's language.
  */
 import { describe, expect, it } from 'vitest'
+import { MANAGE_TEXTS } from '../../../src/publishing/pages/texts'
 import type { Person } from '../../../src/publishing/people/roles'
 import {
   approvalStands,
@@ -61,6 +62,40 @@ describe('roles', () => {
       reason:
         'Nur Personen mit der Rolle „Veröffentlichung“ dürfen veröffentlichen; diese Rolle haben Sie nicht. Fragen Sie die Administration.',
     })
+  })
+})
+
+describe('German that a German editor would write', () => {
+  const anna = person('anna@bank.example', ['author', 'reviewer', 'publisher'], 'de')
+
+  it('names the authors as people, and the author’s role by what it does', () => {
+    const unsubmitted = mayApprove(
+      person('rolf@bank.example', ['reviewer'], 'de'),
+      draft({ submission: null }),
+    )
+    expect(unsubmitted).toMatchObject({
+      reason:
+        'Dieser Entwurf wurde noch nicht zur Prüfung gegeben und kann deshalb noch nicht freigegeben oder veröffentlicht werden: Wann er bereit ist, entscheiden die Autorinnen und Autoren.',
+    })
+    expect(mayWrite(person('pia@bank.example', ['reviewer'], 'de'))).toMatchObject({
+      reason: expect.stringContaining('Rolle „Redaktion“'),
+    })
+  })
+
+  it('puts "nicht" before the verb when a draft of one’s own may not be scheduled', () => {
+    const own = draft({ writers: [anna.email] })
+    expect(mayPublish(anna, own, 'schedule')).toMatchObject({
+      reason: expect.stringContaining('dürfen ihn deshalb nicht zur Veröffentlichung einplanen:'),
+    })
+    expect(mayPublish(anna, own)).toMatchObject({
+      reason: expect.stringContaining('dürfen ihn deshalb nicht veröffentlichen:'),
+    })
+  })
+
+  it('says what one may not do on the screens with "nicht" before the verb', () => {
+    const t = MANAGE_TEXTS.de
+    expect(t.mayNot(t.actionNames.approve, 'Grund.')).toBe('Sie dürfen ihn nicht freigeben: Grund.')
+    expect(t.mayNot(t.confirmRollbackName, 'Grund.')).toBe('Sie dürfen es nicht bestätigen: Grund.')
   })
 })
 

@@ -15,14 +15,40 @@ interface Me {
   language?: string
 }
 
+/** What the page says itself when the service cannot, in the person's language (the page's). */
+const WORDS = {
+  en: {
+    signIn: 'Please sign in again: your session has ended.',
+    noAnswer: 'The publishing service did not answer: please try again in a moment.',
+  },
+  de: {
+    signIn: 'Bitte melden Sie sich erneut an: Ihre Sitzung ist abgelaufen.',
+    noAnswer: 'Der Redaktionsdienst hat nicht geantwortet: Bitte versuchen Sie es gleich erneut.',
+  },
+}
+const words = () => WORDS[document.documentElement.lang === 'de' ? 'de' : 'en']
+
 async function me(): Promise<Me> {
   const response = await fetch('/api/me', { headers: { accept: 'application/json' } })
   if (response.status === 401) {
     window.location.assign('/sign-in')
-    throw new Error('Please sign in again')
+    throw new Error(words().signIn)
   }
-  if (!response.ok) throw new Error('The publishing service did not answer')
+  if (!response.ok) throw new Error(words().noAnswer)
   return (await response.json()) as Me
+}
+
+/**
+ * An error the service did not word: a session that ended (the service cannot know whose
+ * language to answer in) or no answer at all (the browser's "Failed to fetch"), in the
+ * person's language.
+ */
+function inOwnWords(error: unknown): unknown {
+  if (error instanceof TypeError) return new Error(words().noAnswer)
+  if (error instanceof Error && (error as { status?: number }).status === 401) {
+    error.message = words().signIn
+  }
+  return error
 }
 
 /** Once the person is known: what the editor offers them (see permissions.ts). */
@@ -36,13 +62,24 @@ function offered(person: Me): Me {
 }
 
 /**
+ * What a failed save's message begins with in the editor (locale.ts: "Nicht gespeichert:
+ * %{details}"), and so the service's sentences about a save may begin too: said once.
+ */
+const NOT_SAVED = /^(Not saved|Nicht gespeichert): /
+
+/**
  * A refusal as the editor shows it: the service's own sentence (in the person's language where
  * the service has one). Decap's proxy backend throws an error named `API_ERROR`, and Decap
  * prints an error as `${error}`, so every message began "API_ERROR: ". Nameless, an error
- * prints as its message alone; its status and message stay as they were.
+ * prints as its message alone; its status stays as it was. A refused save's sentence that
+ * begins "Not saved:" loses that beginning, which the editor's message of a failed save
+ * puts before it anyway.
  */
-export function asOwnMessage(error: unknown): unknown {
-  if (error instanceof Error && error.name === 'API_ERROR') error.name = ''
+export function asOwnMessage(error: unknown, action?: string): unknown {
+  if (error instanceof Error && error.name === 'API_ERROR') {
+    error.name = ''
+    if (action === 'persistEntry') error.message = error.message.replace(NOT_SAVED, '')
+  }
   return error
 }
 
@@ -65,7 +102,7 @@ export function bankBackend(
         return answer
       } catch (error) {
         versions.failed(sent, error as { status?: number; message?: string })
-        throw asOwnMessage(error)
+        throw asOwnMessage(inOwnWords(error), payload.action)
       }
     }
     authComponent() {

@@ -5,12 +5,14 @@
  * bundle, which sets `CMS_MANUAL_INIT` and `CMS_EDITOR_ENTRY`.
  */
 import { bankBackend } from './backend'
+import { speakOurWords } from './locale'
 import { editorSetup, registerPreviews } from './preview'
 import { createVersions } from './versions'
 
 const setup = editorSetup()
 if (setup) {
   const { win, config } = setup
+  speakOurWords(win, config)
   win.CMS.registerBackend(
     'bank',
     bankBackend(win, config, createVersions(document.documentElement.lang)),

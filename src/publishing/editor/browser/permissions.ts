@@ -5,13 +5,17 @@
  * such a change whatever the page does; this keeps the page from offering it. (The Publish
  * button is left out for non-publishers by the configuration the service writes.)
  */
+import { WORKFLOW_WORDS } from './locale'
 
-/** Decap's label for the "Ready" status, in each language the editor speaks. */
-const READY_LABELS: Record<string, string> = { en: 'Ready', de: 'Abgeschlossen' }
+/** The editor's label for the "Ready" status, in each language it speaks (./locale.ts). */
+const READY_LABELS: Record<string, string> = {
+  en: WORKFLOW_WORDS.en.ready,
+  de: WORKFLOW_WORDS.de.ready,
+}
 
 const EXPLANATIONS: Record<string, string> = {
-  en: 'Only a reviewer who wrote none of the draft sets it to Ready (approves it).',
-  de: 'Nur wer prüft und nicht mitgeschrieben hat, setzt einen Entwurf auf „Abgeschlossen“ (gibt ihn frei).',
+  en: `Only a reviewer who wrote none of the draft sets it to ${WORKFLOW_WORDS.en.ready} (approves it).`,
+  de: `Nur wer prüft und nicht mitgeschrieben hat, setzt einen Entwurf auf „${WORKFLOW_WORDS.de.ready}“ (gibt ihn frei).`,
 }
 
 /** Disables the "Ready" item wherever Decap's menu shows it, now and whenever it opens. */

@@ -61,6 +61,26 @@ interface PreviewPage {
   staticQueries: Record<string, LayoutData>
 }
 
+/**
+ * The preview's own words, in the editor's language (the page's: the person's in the
+ * publishing service, English in `npm run dev`'s editor).
+ */
+const PREVIEW_TEXTS = {
+  en: {
+    loading: 'Preview loading …',
+    notAPage: 'Not a page',
+    cannotSave: 'This entry cannot be saved as it is:',
+    notLoaded: (reason: string) => `The preview could not be loaded: ${reason}`,
+  },
+  de: {
+    loading: 'Vorschau wird geladen …',
+    notAPage: 'Keine Seite',
+    cannotSave: 'So kann dieser Eintrag nicht gespeichert werden:',
+    notLoaded: (reason: string) => `Die Vorschau konnte nicht geladen werden: ${reason}`,
+  },
+}
+const previewTexts = () => PREVIEW_TEXTS[document.documentElement.lang === 'de' ? 'de' : 'en']
+
 /** Waits this long after the last key before asking the server again. */
 const TYPING_PAUSE_MS = 250
 const PREVIEW_URL = '/admin/preview'
@@ -129,7 +149,7 @@ function PreviewPane({ files }: { files: PreviewFile[] }) {
         // With problems there is no page to show: the last one stays, under the problems.
         if (answer.pages?.length) setPages(answer.pages)
       } catch (error) {
-        if (current) setProblems([`The preview could not be loaded: ${String(error)}`])
+        if (current) setProblems([previewTexts().notLoaded(String(error))])
       }
     }, TYPING_PAUSE_MS)
     return () => {
@@ -149,6 +169,7 @@ function PreviewPane({ files }: { files: PreviewFile[] }) {
   }, [name, template?.name])
 
   const shownLanguage = shown?.page.result.language.language
+  const t = previewTexts()
   return (
     <div
       // Links lead nowhere from the preview: the editor stays with the entry.
@@ -181,7 +202,7 @@ function PreviewPane({ files }: { files: PreviewFile[] }) {
               )
             })
           : null}
-        <span>{shown ? shown.page.path : files.length ? 'Preview loading …' : 'Not a page'}</span>
+        <span>{shown ? shown.page.path : files.length ? t.loading : t.notAPage}</span>
       </Bar>
       {problems.length > 0 ? (
         <div
@@ -195,7 +216,7 @@ function PreviewPane({ files }: { files: PreviewFile[] }) {
             font: '0.875rem/1.5 Inter, system-ui, sans-serif',
           }}
         >
-          <strong>This entry cannot be saved as it is:</strong>
+          <strong>{t.cannotSave}</strong>
           <ul style={{ margin: '0.25rem 0 0', paddingLeft: '1.25rem' }}>
             {problems.map((problem) => (
               <li key={problem}>{problem}</li>

@@ -42,7 +42,7 @@ const TEXTS = {
       `Gespeichert. Der Entwurf war ${from}; eine gespeicherte Änderung setzt ihn auf „Entwurf“ zurück, da niemand diese Fassung geprüft hat. Laden Sie neu, um das zu sehen, und geben Sie ihn erneut zur Prüfung, wenn er bereit ist.`,
     statuses: {
       pending_review: 'in Prüfung',
-      pending_publish: 'abgeschlossen (freigegeben)',
+      pending_publish: 'freigegeben, bereit',
     } as Record<string, string>,
   },
 }
