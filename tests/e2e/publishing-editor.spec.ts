@@ -33,6 +33,7 @@ let app: FastifyInstance
 
 const ada = person('ada@bank.example', ['author'])
 const greta = person('greta@bank.example', ['author'], 'de')
+const rita = person('rita@bank.example', ['reviewer'])
 
 test.describe.configure({ mode: 'serial' })
 test.setTimeout(120_000)
@@ -50,7 +51,7 @@ test.beforeAll(async () => {
     CMS_URL: CMS,
     PUBLISHING_REMOTE: remote.gitDir,
   })
-  await addPeople(service.database, [ada, greta])
+  await addPeople(service.database, [ada, greta, rita])
   // The editor's code is bundled at once: the first page waits for it.
   app = await createPublishingApp(service, { logLevel: 'warn', bundleEditor: true })
   await app.listen({ port, host: '127.0.0.1' })
@@ -164,6 +165,22 @@ test('on a phone, the editor sits below the shared bar and its Save and Status f
   }))
   expect(wide.page).toBeLessThanOrEqual(0)
   expect(wide.form).toBeLessThanOrEqual(0)
+  await page.context().close()
+})
+
+test('a reviewer reads an entry in the editor, and can neither type in it nor save it', async ({
+  browser,
+}) => {
+  const page = await signedIn(browser, rita.email)
+  await page.goto(`${CMS}/admin/?${Date.now()}#/collections/pages/entries/about`)
+  const title = page.getByLabel('Title').first()
+  await expect(title).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByRole('note').first()).toContainText('only authors change it')
+  const before = await title.inputValue()
+  await title.click()
+  await page.keyboard.type(' typed by a reviewer')
+  await expect(title).toHaveValue(before)
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeHidden()
   await page.context().close()
 })
 

@@ -10,7 +10,7 @@ import { createFileStore } from '../../content/file-store'
 import type { GitRepository } from '../git/repository'
 import type { Person } from '../people/roles'
 import { MAIN } from '../workflow/drafts'
-import { mayPublishAnything } from '../workflow/four-eyes'
+import { mayPublishAnything, mayWrite } from '../workflow/four-eyes'
 import { withWorkingTree } from './working-tree'
 
 type Documents = Parameters<typeof cmsConfig>[1]
@@ -46,6 +46,8 @@ export function editorConfigs(repo: GitRepository, origin: string) {
         editor: { ...((collection.editor as object | undefined) ?? {}), notes: true },
         // Only a publisher is offered Decap's Publish button (the server refuses anyone else).
         publish: collection.publish !== false && mayPublishAnything(person),
+        // Nor are New and Delete offered to someone who may not write (the server refuses).
+        ...(mayWrite(person).allowed ? {} : { create: false, delete: false }),
       })),
       backend: { name: 'bank', proxy_url: `${origin}/api/cms`, branch: 'main' },
       publish_mode: 'editorial_workflow',

@@ -8,6 +8,7 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { scriptJson } from '../../shared/html'
 import type { EditorLanguage } from '../people/roles'
+import { mayWrite } from '../workflow/four-eyes'
 import { Bar, MANAGE_SCRIPT, type Viewer } from './screen'
 import { BAR_TEXTS, PAGE_TEXTS } from './texts'
 
@@ -37,7 +38,8 @@ function EditorScreen({ language, viewer, config, bundle }: EditorPageProps) {
           <meta key={href} name="cms-preview-style" content={href} />
         ))}
       </head>
-      <body className="editor-page">
+      {/* Someone who may not write reads entries only (editor/browser/read-only.ts). */}
+      <body className={mayWrite(viewer.person).allowed ? 'editor-page' : 'editor-page read-only'}>
         <a className="skip" href={`#${EDITOR_ROOT}`}>
           {BAR_TEXTS[language].skip}
         </a>

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { asOwnMessage } from '../../../src/publishing/editor/browser/backend'
+import { FORM_PANE, holdFields } from '../../../src/publishing/editor/browser/read-only'
 import { createVersions } from '../../../src/publishing/editor/browser/versions'
 
 /** Decap's proxy backend's error, as `decap-cms-lib-util` makes it. */
@@ -70,5 +71,36 @@ describe('the notice of a draft made', () => {
     expect(line().textContent).toContain('Not deleted yet: in review.')
     go('#/collections/pages/entries/about')
     expect(line().hidden).toBe(true)
+  })
+})
+
+describe('the editor of someone who may not write', () => {
+  it('makes every field read-only, now and when Decap draws more, and says why', async () => {
+    document.body.innerHTML = `<div class="${FORM_PANE.slice(1)}">
+      <input value="About us"><textarea>Intro</textarea>
+      <div contenteditable="true">Body</div>
+      <select><option>en</option></select>
+      <button type="button">Add section</button>
+      <button type="button" aria-expanded="false">Section 1</button>
+    </div>`
+    const observer = holdFields(document.body, 'de')
+    const pane = document.querySelector(FORM_PANE) as HTMLElement
+    expect(pane.querySelector('[role="note"]')?.textContent).toMatch(
+      /^Sie können diesen Eintrag lesen und seinen Status setzen/,
+    )
+    expect((pane.querySelector('input') as HTMLInputElement).readOnly).toBe(true)
+    expect((pane.querySelector('textarea') as HTMLTextAreaElement).readOnly).toBe(true)
+    expect(pane.querySelector('[contenteditable]')?.getAttribute('contenteditable')).toBe('false')
+    expect((pane.querySelector('select') as HTMLSelectElement).disabled).toBe(true)
+    const [add, fold] = pane.querySelectorAll('button')
+    expect(add?.disabled).toBe(true)
+    // A section still opens and closes, to be read.
+    expect(fold?.disabled).toBe(false)
+    // Decap draws another field (a section opened): it is read-only as soon as it is there.
+    pane.insertAdjacentHTML('beforeend', '<input class="later">')
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect((pane.querySelector('input.later') as HTMLInputElement).readOnly).toBe(true)
+    expect(pane.querySelectorAll('[role="note"]')).toHaveLength(1)
+    observer.disconnect()
   })
 })

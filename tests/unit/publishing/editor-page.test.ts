@@ -83,8 +83,14 @@ describe('the editor’s page', () => {
 })
 
 describe('the editor’s stylesheet', () => {
-  it('names only elements the installed Decap still has, each as its comment says', async () => {
-    const css = await readFile('src/publishing/browser/editor.css', 'utf8')
+  it('and the read-only form name only elements the installed Decap still has, as they say', async () => {
+    const css = (
+      await Promise.all(
+        ['src/publishing/browser/editor.css', 'src/publishing/editor/browser/read-only.ts'].map(
+          (file) => readFile(file, 'utf8'),
+        ),
+      )
+    ).join('\n')
     const decap = await readFile(
       join(dirname(createRequire(import.meta.url).resolve('decap-cms')), 'decap-cms.js'),
       'utf8',

@@ -359,6 +359,13 @@ describe('notices', () => {
     expect(ready).toContain(', rolf')
     expect(ready).not.toContain('@bank.example')
     expect(changesLink(await page(olga, '/releases'))).toBe('Changes (1 waiting for you)')
+    // Anna may discard her own draft only, not Ada's and Olga's.
+    const forAnna = documentOf(await page(anna, '/changes'))
+    expect(
+      [
+        ...forAnna.querySelectorAll('form[data-action="/api/changes/discard"] input[name="id"]'),
+      ].map((input) => input.getAttribute('value')),
+    ).toEqual(['pages/404'])
     // Ada wrote both and reviews nothing.
     expect(changesLink(await page(ada, '/changes'))).toBe('Changes')
     // The start page says it too, with the link.

@@ -10,6 +10,7 @@ import {
   type Draft,
   mayApprove,
   mayConfirmRollback,
+  mayDiscard,
   mayFireSchedule,
   mayManagePeople,
   mayPublish,
@@ -181,6 +182,29 @@ describe('submission', () => {
     const rolf = person('rolf@bank.example', ['reviewer'], 'de')
     expect(mayApprove(rolf, draft({ submission: null }))).toMatchObject({
       reason: expect.stringMatching(/noch nicht zur Prüfung gegeben/),
+    })
+  })
+})
+
+describe('discarding a draft', () => {
+  it('is for its authors, and for an administrator clearing a leaver’s work; nobody else', () => {
+    expect(mayDiscard(ada, draft())).toEqual({ allowed: true })
+    const otto = person('otto@bank.example', ['author'])
+    expect(mayDiscard(otto, draft())).toMatchObject({
+      allowed: false,
+      code: 'not-writer-discard',
+      reason: expect.stringContaining('Send it back with a comment instead'),
+    })
+    expect(mayDiscard(rita, draft())).toMatchObject({ allowed: false, code: 'role' })
+    expect(mayDiscard(paul, draft())).toMatchObject({ allowed: false, code: 'role' })
+    const admin = person('adam@bank.example', ['administrator'])
+    expect(mayDiscard(admin, draft())).toEqual({ allowed: true })
+    const anna = person('anna@bank.example', ['author'], 'de')
+    expect(mayDiscard(anna, draft()).allowed).toBe(false)
+    expect(mayDiscard(anna, draft())).toMatchObject({
+      reason: expect.stringMatching(
+        /^Nur wer an diesem Entwurf mitgeschrieben hat, darf ihn verwerfen/,
+      ),
     })
   })
 })

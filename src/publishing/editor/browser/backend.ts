@@ -5,6 +5,7 @@
  */
 import { withholdApproval } from './permissions'
 import type { CmsConfig, DecapWindow } from './preview'
+import { holdFields } from './read-only'
 import type { createVersions, ProxyRequest } from './versions'
 
 interface Me {
@@ -54,10 +55,11 @@ function inOwnWords(error: unknown): unknown {
 /** Once the person is known: what the editor offers them (see permissions.ts). */
 let withheld = false
 function offered(person: Me): Me {
-  if (!withheld && !person.roles?.includes('reviewer')) {
-    withheld = true
-    withholdApproval(document.body, person.language ?? document.documentElement.lang)
-  }
+  if (withheld) return person
+  withheld = true
+  const language = person.language ?? document.documentElement.lang
+  if (!person.roles?.includes('reviewer')) withholdApproval(document.body, language)
+  if (!person.roles?.includes('author')) holdFields(document.body, language)
   return person
 }
 

@@ -75,20 +75,7 @@ function footLine(doc: Document, reloadLabel: string) {
   bar.className = 'publishing-version'
   bar.setAttribute('role', 'status')
   bar.hidden = true
-  // Decap's page has no stylesheet of the service's: the line is styled here (CSSOM, not markup).
-  Object.assign(bar.style, {
-    position: 'fixed',
-    insetInlineStart: '1rem',
-    insetBlockEnd: '1rem',
-    zIndex: '400',
-    maxInlineSize: 'min(40rem, calc(100vw - 2rem))',
-    padding: '0.5rem 0.75rem',
-    border: '2px solid #1a3a6b',
-    borderRadius: '6px',
-    background: '#fff',
-    color: '#14213d',
-    font: '14px/1.4 system-ui, sans-serif',
-  })
+  // The page's last row, below Decap's room (editor.css): it covers nothing of the form.
   const text = doc.createElement('span')
   const reload = doc.createElement('button')
   reload.type = 'button'
