@@ -7,9 +7,10 @@
  */
 import { renderToStaticMarkup } from 'react-dom/server'
 import { scriptJson } from '../../shared/html'
+import { ServiceHead } from '../../shared/service-head'
 import type { EditorLanguage } from '../people/roles'
 import { mayWrite } from '../workflow/four-eyes'
-import { Bar, MANAGE_SCRIPT, type Viewer } from './screen'
+import { Bar, MANAGE_SCRIPT, SERVICE_FONT, type Viewer } from './screen'
 import { BAR_TEXTS, PAGE_TEXTS } from './texts'
 
 /** Where Decap draws the editor (it uses an element of this id when there is one). */
@@ -27,17 +28,15 @@ export interface EditorPageProps {
 function EditorScreen({ language, viewer, config, bundle }: EditorPageProps) {
   return (
     <html lang={language}>
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>{`${PAGE_TEXTS[language].editorTitle} · Lumora Bank`}</title>
-        <link rel="icon" href="/icon.svg" type="image/svg+xml" />
-        <link rel="stylesheet" href="/_publishing/editor.css" />
+      <ServiceHead
+        title={`${PAGE_TEXTS[language].editorTitle} · Lumora Bank`}
+        stylesheet="/_publishing/editor.css"
+        font={SERVICE_FONT}
+      >
         {bundle.styles.map((href) => (
           <meta key={href} name="cms-preview-style" content={href} />
         ))}
-      </head>
+      </ServiceHead>
       {/* Someone who may not write reads entries only (editor/browser/read-only.ts). */}
       <body className={mayWrite(viewer.person).allowed ? 'editor-page' : 'editor-page read-only'}>
         <a className="skip" href={`#${EDITOR_ROOT}`}>

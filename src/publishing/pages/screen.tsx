@@ -9,7 +9,10 @@
  */
 import { createContext, type ReactNode, useContext } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
+import { INTER_LATIN } from '../../server/site-styles'
 import { Mark } from '../../shared/brand-mark'
+import { ServiceHead } from '../../shared/service-head'
+import { FONT_PATH } from '../http/browser-bundle'
 import type { EditorLanguage, Person } from '../people/roles'
 import { mayManagePeople } from '../workflow/four-eyes'
 import { BAR_TEXTS } from './texts'
@@ -165,14 +168,11 @@ export function Screen({
   const all = viewer && !scripts.includes(MANAGE_SCRIPT) ? [...scripts, MANAGE_SCRIPT] : scripts
   return (
     <html lang={language}>
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>{`${title} · Lumora Bank`}</title>
-        <link rel="icon" href="/icon.svg" type="image/svg+xml" />
-        <link rel="stylesheet" href="/_publishing/service.css" />
-      </head>
+      <ServiceHead
+        title={`${title} · Lumora Bank`}
+        stylesheet="/_publishing/service.css"
+        font={SERVICE_FONT}
+      />
       <body>
         <a className="skip" href="#main">
           {BAR_TEXTS[language].skip}
@@ -191,6 +191,8 @@ export function Screen({
 }
 
 export const MANAGE_SCRIPT = '/_publishing/manage.js'
+/** Inter's Latin face, preloaded by every screen (served by assets.ts). */
+export const SERVICE_FONT = `${FONT_PATH}${INTER_LATIN}`
 
 /** The HTML of a screen, as the routes send it. */
 export function renderScreen(props: ScreenProps): string {

@@ -21,6 +21,7 @@ import {
   summaryText,
 } from '../../shared/forms/messages'
 import type { Language } from '../../shared/languages'
+import { ServiceHead } from '../../shared/service-head'
 import { PAGES_PRELOADED_FONT, PAGES_STYLESHEET } from './page-files'
 
 /** Sends one of these pages. */
@@ -54,22 +55,7 @@ function ServicePage({
 }) {
   return (
     <html lang={language}>
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>{title}</title>
-        <link rel="icon" href="/icon.svg" type="image/svg+xml" />
-        {/* The site preloads it too: Inter is shown only if it is there at first paint. */}
-        <link
-          rel="preload"
-          href={PAGES_PRELOADED_FONT}
-          as="font"
-          type="font/woff2"
-          crossOrigin="anonymous"
-        />
-        <link rel="stylesheet" href={PAGES_STYLESHEET} />
-      </head>
+      <ServiceHead title={title} stylesheet={PAGES_STYLESHEET} font={PAGES_PRELOADED_FONT} />
       <body>
         <header className="bar">
           <div className="brand">

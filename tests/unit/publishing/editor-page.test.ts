@@ -76,6 +76,10 @@ describe('the editor’s page', () => {
       '/_publishing/editor.css',
     )
     expect(document.querySelector('style, [style]')).toBeNull()
+    // Inter is there at first paint (its faces are `font-display: optional`).
+    expect(document.querySelector('link[rel="preload"][as="font"]')?.getAttribute('href')).toBe(
+      '/_publishing/fonts/inter-latin-wght-normal.woff2',
+    )
     expect(document.querySelector('meta[name="cms-preview-style"]')?.getAttribute('content')).toBe(
       '/admin/v1/site.css',
     )
