@@ -184,6 +184,22 @@ test('a reviewer reads an entry in the editor, and can neither type in it nor sa
   await page.context().close()
 })
 
+test('typing another entry’s address over an open entry opens that entry, as it is', async ({
+  browser,
+}) => {
+  const page = await signedIn(browser, ada.email)
+  await page.goto(`${CMS}/admin/?${Date.now()}#/collections/pages/entries/accessibility`)
+  const title = page.getByLabel('Title').first()
+  await expect(title).toHaveValue('Accessibility statement', { timeout: 60_000 })
+  // Only the part after # changes, as when an address is typed over the open one.
+  await page.evaluate(() => {
+    location.hash = '#/collections/pages/entries/imprint'
+  })
+  await expect(title).toHaveValue('Imprint', { timeout: 60_000 })
+  await expect(page.getByText('There’s been an error')).toHaveCount(0)
+  await page.context().close()
+})
+
 test("the media library lists the site's images", async ({ browser }) => {
   const page = await signedIn(browser, ada.email)
   await openMediaLibrary(page)

@@ -4,6 +4,7 @@
  * preview's pages and files to whoever opened it, or main's images (for the preview beside the
  * editor). Whatever is neither is refused: 404, or 405 for a write.
  */
+import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { siteTarget } from '../../server/request-path'
 import { createStaticHandler, readSitePolicy } from '../../server/static-files'
@@ -11,6 +12,7 @@ import { checkDraftId, DraftConflictError, MAIN } from '../workflow/drafts'
 import { PreviewTimeoutError } from '../workflow/previews'
 import { BuildFailedError } from '../workflow/releases'
 import { IMAGE_POLICY } from './policy'
+import { withPreviewBanner } from './preview-banner'
 import { cookieOf, type HttpContext, refuse } from './requests'
 
 /** Which draft's preview the person opened last: its pages are served at the site's paths. */
@@ -81,7 +83,34 @@ export function registerPreviews(app: FastifyInstance, context: HttpContext): vo
     if (!folder) return undefined
     const target = siteTarget(request.url)
     if (!target.ok) return undefined
-    return (await siteAt(folder))(request.method, target.path, request.headers, https)
+    const site = await siteAt(folder)
+    const answer = await site(request.method, target.path, request.headers, https)
+    if (answer.status !== 200 || !answer.headers['content-type']?.startsWith('text/html')) {
+      return answer
+    }
+    // A page: read as it is (not compressed), said to be a preview, sent afresh.
+    const plain = await site(
+      request.method,
+      target.path,
+      { ...request.headers, 'accept-encoding': 'identity' },
+      https,
+    )
+    answer.body?.destroy()
+    if (!plain.body) return plain
+    const chunks: Buffer[] = []
+    for await (const chunk of plain.body) chunks.push(Buffer.from(chunk))
+    const body = Buffer.from(withPreviewBanner(Buffer.concat(chunks).toString('utf8')))
+    const {
+      etag: _etag,
+      'content-encoding': _encoding,
+      'last-modified': _modified,
+      ...headers
+    } = plain.headers
+    return {
+      ...plain,
+      headers: { ...headers, 'content-length': String(body.length), 'cache-control': 'no-store' },
+      body: Readable.from([body]),
+    }
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { asOwnMessage } from '../../../src/publishing/editor/browser/backend'
+import { reloadBetweenEntries } from '../../../src/publishing/editor/browser/entry-address'
 import { FORM_PANE, holdFields } from '../../../src/publishing/editor/browser/read-only'
 import { createVersions } from '../../../src/publishing/editor/browser/versions'
 
@@ -102,5 +103,39 @@ describe('the editor of someone who may not write', () => {
     expect((pane.querySelector('input.later') as HTMLInputElement).readOnly).toBe(true)
     expect(pane.querySelectorAll('[role="note"]')).toHaveLength(1)
     observer.disconnect()
+  })
+})
+
+describe('an entry’s address typed over another’s', () => {
+  const moves = (from: string, to: string) => {
+    let reloads = 0
+    const stop = reloadBetweenEntries({
+      ...window,
+      addEventListener: window.addEventListener.bind(window),
+      removeEventListener: window.removeEventListener.bind(window),
+      location: { reload: () => reloads++ },
+    } as unknown as Window)
+    const base = 'https://cms.bank.example/admin/'
+    window.dispatchEvent(
+      new HashChangeEvent('hashchange', { oldURL: `${base}${from}`, newURL: `${base}${to}` }),
+    )
+    stop()
+    return reloads
+  }
+
+  it('loads the editor afresh at the new entry', () => {
+    expect(moves('#/collections/pages/entries/about', '#/collections/pages/entries/imprint')).toBe(
+      1,
+    )
+    expect(moves('#/collections/pages/entries/about', '#/collections/blogPost/entries/about')).toBe(
+      1,
+    )
+  })
+
+  it('leaves Decap’s own ways alone: a list, a new entry saved, the same entry', () => {
+    expect(moves('#/collections/pages', '#/collections/pages/entries/about')).toBe(0)
+    expect(moves('#/collections/pages/new', '#/collections/pages/entries/about')).toBe(0)
+    expect(moves('#/collections/pages/entries/about', '#/collections/pages')).toBe(0)
+    expect(moves('#/collections/pages/entries/about', '#/collections/pages/entries/about')).toBe(0)
   })
 })

@@ -18,6 +18,7 @@ import { startSession } from '../../../src/publishing/people/people'
 import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
+import { documentOf } from '../../support/html'
 import { ada, addPeople } from '../../support/people'
 import { ABOUT } from '../../support/publishing'
 import { siteRepository } from '../../support/site-repository'
@@ -79,6 +80,17 @@ describe('a draft as a whole site', () => {
     expect(page.body).toContain('About, in preview')
     expect(page.headers['content-security-policy']).toContain("default-src 'self'")
     expect(page.headers['cache-control']).toBe('no-store')
+    // Said to be a preview, first in the page, in its language; sent whole, even compressed.
+    const body = documentOf(page.body).body
+    expect(body.firstElementChild?.getAttribute('aria-label')).toBe('Preview')
+    expect(body.firstElementChild?.textContent).toContain('The live site has not changed.')
+    expect(Number(page.headers['content-length'])).toBe(Buffer.byteLength(page.body))
+    const brotli = await app.inject({
+      url: '/en/about/',
+      headers: { cookie: `${session}; ${preview}`, 'accept-encoding': 'br, gzip' },
+    })
+    expect(brotli.headers['content-encoding']).toBeUndefined()
+    expect(brotli.body).toContain('data-preview-banner')
     const asset = /src="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1] as string
     expect(
       (await app.inject({ url: asset, headers: { cookie: `${session}; ${preview}` } })).statusCode,

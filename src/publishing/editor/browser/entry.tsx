@@ -5,6 +5,7 @@
  * bundle, which sets `CMS_MANUAL_INIT` and `CMS_EDITOR_ENTRY`.
  */
 import { bankBackend } from './backend'
+import { reloadBetweenEntries } from './entry-address'
 import { speakOurWords } from './locale'
 import { editorSetup, registerPreviews } from './preview'
 import { createVersions } from './versions'
@@ -22,5 +23,6 @@ if (setup) {
   for (const meta of document.querySelectorAll<HTMLMetaElement>('meta[name=cms-preview-style]')) {
     win.CMS.registerPreviewStyle(meta.content)
   }
+  reloadBetweenEntries(win)
   win.CMS.init({ config })
 }
