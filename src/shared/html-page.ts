@@ -1,8 +1,8 @@
 /**
- * The page shell of the bare documents written as text (the editor's page, of the publishing
- * service and of `npm run dev`): a document no search engine indexes, readable on a phone. The
- * services' other pages are React (`src/publishing/pages/screen.tsx`,
- * `src/server/forms/pages.tsx`); the site's pages have their own, richer head
+ * The page shell of the bare document written as text (the editor's page of `npm run dev`): a
+ * document no search engine indexes, readable on a phone. The services' pages are React
+ * (`src/publishing/pages/screen.tsx` and `editor.tsx`, `src/server/forms/pages.tsx`, with
+ * `src/shared/service-head.tsx`); the site's pages have their own, richer head
  * (`src/engine/pages/html-document.ts`).
  */
 import { escapeHtml } from './html'
