@@ -21,6 +21,7 @@ import { freePorts } from '../support/free-port'
 import { DEVELOPER, siteRepository } from '../support/site-repository'
 import { removeFolder, temporaryFolder } from '../support/temporary-folder'
 import { axeViolations } from './support/axe'
+import { passkeyDevice, takeUpInvitation } from './support/passkeys'
 
 /** The service's and the site's addresses: ports of their own in each run. */
 let CMS = ''
@@ -90,27 +91,10 @@ test.afterAll(async () => {
 
 /** A person's own browser (context) with a passkey authenticator, signed up by `link`. */
 async function signUp(browser: Browser, link: string, name: string, email?: string) {
-  const context = await browser.newContext({ locale: 'en-GB' })
-  const page = await context.newPage()
+  const page = await passkeyDevice(browser)
   // Decap asks "are you sure?" before publishing: the person is.
   page.on('dialog', (dialog) => dialog.accept())
-  const cdp = await context.newCDPSession(page)
-  await cdp.send('WebAuthn.enable')
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  })
-  await page.goto(link)
-  await page.getByLabel('Your name').fill(name)
-  if (email) await page.getByLabel('Your work e-mail address').fill(email)
-  await page.getByRole('button', { name: 'Create passkey' }).click()
-  await page.waitForURL(`${CMS}/admin/**`)
+  await takeUpInvitation(page, link, { name, ...(email ? { email } : {}) })
   return page
 }
 
