@@ -10,17 +10,13 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
-import type { FastifyInstance } from 'fastify'
 import { ROOT } from '../../src/engine/config'
-import { createPublishingApp } from '../../src/publishing/http/app'
 import { firstAdministratorInvitation } from '../../src/publishing/people/people'
 import type { PublishingService } from '../../src/publishing/service'
-import { freePort } from '../support/free-port'
 import { ada, paul } from '../support/people'
-import { ABOUT, approvedDraft, openServiceWithStandInBuild } from '../support/publishing'
-import { siteRepository } from '../support/site-repository'
-import { removeFolder, temporaryFolder } from '../support/temporary-folder'
+import { ABOUT, approvedDraft } from '../support/publishing'
 import { passkeyDevice, takeUpInvitation } from './support/passkeys'
+import { type StandInService, startStandInService } from './support/stand-in-service'
 
 const IMAGES = join(ROOT, 'docs', 'editors', 'images')
 /** The screens shown, by the name of their image, and where they are. */
@@ -36,26 +32,15 @@ const SCREENS = {
 const ON_A_PHONE = ['changes', 'releases'] as const
 
 let CMS = ''
-let dir: string
+let running: StandInService | undefined
 let service: PublishingService
-let app: FastifyInstance
 
 test.describe.configure({ mode: 'serial' })
 
 test.beforeAll(async () => {
-  const port = await freePort()
-  CMS = `http://localhost:${port}`
-  dir = await temporaryFolder('editors-guide-e2e-')
-  const remote = await siteRepository(join(dir, 'bank.git'))
-  service = await openServiceWithStandInBuild({
-    DATA_DIR: join(dir, 'data'),
-    OUT_DIR: join(dir, 'dist'),
-    CMS_PORT: String(port),
-    CMS_URL: CMS,
-    PUBLISHING_REMOTE: remote.gitDir,
-  })
-  app = await createPublishingApp(service, { logLevel: 'warn' })
-  await app.listen({ port, host: '127.0.0.1' })
+  running = await startStandInService('editors-guide')
+  CMS = running.url
+  service = running.service
   // One publication on Releases, and one draft in review on Changes.
   await approvedDraft(service.drafts, 'About the bank of banks')
   await service.publisher.publish(paul, 'pages/about')
@@ -68,9 +53,7 @@ test.beforeAll(async () => {
 })
 
 test.afterAll(async () => {
-  await app?.close()
-  await service?.close()
-  if (dir) await removeFolder(dir)
+  await running?.close()
 })
 
 const shot = (page: Page, name: string) =>

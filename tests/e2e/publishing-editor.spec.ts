@@ -1,35 +1,18 @@
-/**
- * What the editor tells the bank's editors is what happened: an image uploaded in the media
- * library and a deletion of a published entry are drafts, shown as done as drafts (no red
- * error); the media library lists the site's images and the person's drafts' ones; a refusal
- * reads as the service's own sentence, in German for a German editor, without Decap's
- * "API_ERROR" before it; and opening an entry that has no draft is no refusal in the trail. A
- * German editor meets German: content types, fields, the board's columns as the page of
- * changes names them, and a refused save said in German.
- * The service runs in this process with a stand-in build (publishing is publishing.spec.ts's);
- * people are signed in by a session of their own.
- */
-import { join } from 'node:path'
 import { type Browser, expect, type Page, test } from '@playwright/test'
-import type { FastifyInstance } from 'fastify'
 import { CMS_COLLECTIONS } from '../../src/cms/config'
 import { fieldLabel } from '../../src/cms/field-labels'
 import { readAudit } from '../../src/publishing/audit/trail'
-import { createPublishingApp, SESSION_COOKIE } from '../../src/publishing/http/app'
+import { SESSION_COOKIE } from '../../src/publishing/http/app'
 import { MANAGE_TEXTS } from '../../src/publishing/pages/texts'
 import { startSession } from '../../src/publishing/people/people'
 import type { PublishingService } from '../../src/publishing/service'
 import { englishTexts } from '../support/english-texts'
-import { freePort } from '../support/free-port'
 import { addPeople, person } from '../support/people'
-import { openServiceWithStandInBuild } from '../support/publishing'
-import { siteRepository } from '../support/site-repository'
-import { removeFolder, temporaryFolder } from '../support/temporary-folder'
+import { type StandInService, startStandInService } from './support/stand-in-service'
 
 let CMS = ''
-let dir: string
+let running: StandInService | undefined
 let service: PublishingService
-let app: FastifyInstance
 
 const ada = person('ada@bank.example', ['author'])
 const greta = person('greta@bank.example', ['author'], 'de')
@@ -40,27 +23,14 @@ test.setTimeout(120_000)
 
 test.beforeAll(async () => {
   test.setTimeout(300_000)
-  const port = await freePort()
-  CMS = `http://localhost:${port}`
-  dir = await temporaryFolder('publishing-editor-e2e-')
-  const remote = await siteRepository(join(dir, 'bank.git'))
-  service = await openServiceWithStandInBuild({
-    DATA_DIR: join(dir, 'data'),
-    OUT_DIR: join(dir, 'dist'),
-    CMS_PORT: String(port),
-    CMS_URL: CMS,
-    PUBLISHING_REMOTE: remote.gitDir,
-  })
+  running = await startStandInService('publishing-editor', { bundleEditor: true })
+  CMS = running.url
+  service = running.service
   await addPeople(service.database, [ada, greta, rita])
-  // The editor's code is bundled at once: the first page waits for it.
-  app = await createPublishingApp(service, { logLevel: 'warn', bundleEditor: true })
-  await app.listen({ port, host: '127.0.0.1' })
 })
 
 test.afterAll(async () => {
-  await app?.close()
-  await service?.close()
-  if (dir) await removeFolder(dir)
+  await running?.close()
 })
 
 /** A browser of the person's own, signed in. */

@@ -1,50 +1,24 @@
-/**
- * A way back in, clicked through in Chromium with its virtual authenticator: a person who lost
- * their passkey gets back in after an administrator resets their sign-in, as the same person
- * with their roles and history. The service runs in this process on a port of its own, with a
- * stand-in build (publishing itself is tested in publishing.spec.ts); the editor's code is not
- * loaded, only who is signed in matters.
- */
-import { join } from 'node:path'
 import { type Browser, expect, type Page, test } from '@playwright/test'
-import type { FastifyInstance } from 'fastify'
-import { createPublishingApp } from '../../src/publishing/http/app'
 import { firstAdministratorInvitation } from '../../src/publishing/people/people'
 import type { PublishingService } from '../../src/publishing/service'
-import { freePort } from '../support/free-port'
-import { openServiceWithStandInBuild } from '../support/publishing'
-import { siteRepository } from '../support/site-repository'
-import { removeFolder, temporaryFolder } from '../support/temporary-folder'
 import { axeViolations } from './support/axe'
 import { passkeyDevice, takeUpInvitation } from './support/passkeys'
+import { type StandInService, startStandInService } from './support/stand-in-service'
 
 let CMS = ''
-let dir: string
+let running: StandInService | undefined
 let service: PublishingService
-let app: FastifyInstance
 
 test.describe.configure({ mode: 'serial' })
 
 test.beforeAll(async () => {
-  const port = await freePort()
-  CMS = `http://localhost:${port}`
-  dir = await temporaryFolder('publishing-sign-in-e2e-')
-  const remote = await siteRepository(join(dir, 'bank.git'))
-  service = await openServiceWithStandInBuild({
-    DATA_DIR: join(dir, 'data'),
-    OUT_DIR: join(dir, 'dist'),
-    CMS_PORT: String(port),
-    CMS_URL: CMS,
-    PUBLISHING_REMOTE: remote.gitDir,
-  })
-  app = await createPublishingApp(service, { logLevel: 'warn' })
-  await app.listen({ port, host: '127.0.0.1' })
+  running = await startStandInService('publishing-sign-in')
+  CMS = running.url
+  service = running.service
 })
 
 test.afterAll(async () => {
-  await app?.close()
-  await service?.close()
-  if (dir) await removeFolder(dir)
+  await running?.close()
 })
 
 /** A device with a passkey authenticator; only who is signed in matters, so no editor code. */
