@@ -50,6 +50,7 @@ import {
   ensureBase,
   IMAGE,
   type KubeObject,
+  logsOf,
   POSTGRES_IMAGE,
   peakMemoryMiB,
   play,
@@ -152,9 +153,7 @@ async function ready(port: number, timeoutMs = 120_000) {
     const logs = await Promise.all(
       names
         .filter((name) => name.startsWith('lumora-'))
-        .map(
-          async (name) => `${name}:\n${await podman(['logs', '--tail', '15', name]).catch(String)}`,
-        ),
+        .map(async (name) => `${name}:\n${await logsOf(name, 15)}`),
     )
     throw new Error(`nothing is ready on port ${port}\n${logs.join('\n')}`)
   }
@@ -310,9 +309,7 @@ async function playPostgres(port: number): Promise<{ ownerUrl: string; serviceUr
     120_000,
     500,
   ).catch(async (error: unknown) => {
-    throw new Error(
-      `${error}\n${await podman(['logs', `${pod.metadata.name}-postgres`]).catch(String)}`,
-    )
+    throw new Error(`${error}\n${await logsOf(`${pod.metadata.name}-postgres`)}`)
   })
   figures.postgres = `its two roles sign in ${((performance.now() - started) / 1000).toFixed(1)} s after play`
   return { ownerUrl, serviceUrl }
@@ -406,10 +403,20 @@ describe.skipIf(!podmanInstalled() || !OWNER_URL || !nginxInstalled())(
       }
       const migrateFile = join(dir, 'migrate.yaml')
       played.push(migrateFile)
-      await play(migrateFile, preparedObjects([migrate]))
+      // As the Job runs it: once more after a failure, up to its backoffLimit. A failure
+      // before the last try is printed, so that a run shows what Kubernetes would retry.
       const migrator = containerOf(migrate, 'migrate')
-      const exit = await podman(['wait', migrator], { timeoutMs: 120_000 })
-      expect(exit.trim(), await podman(['logs', migrator]).catch(String)).toBe('0')
+      const failures: string[] = []
+      let exit = ''
+      for (let attempt = 0; attempt <= job.spec.backoffLimit && exit !== '0'; attempt++) {
+        if (attempt > 0) await down(migrateFile)
+        await play(migrateFile, preparedObjects([migrate]))
+        exit = (await podman(['wait', migrator], { timeoutMs: 120_000 })).trim()
+        if (exit !== '0')
+          failures.push(`try ${attempt + 1}, exit ${exit}: ${await logsOf(migrator)}`)
+      }
+      if (failures.length) console.log(`migrate failed before it ran:\n${failures.join('\n')}`)
+      expect(exit, failures.join('\n')).toBe('0')
 
       const [publishingDeployment] = await readPlayedManifest('publishing.yaml')
       const [siteDeployment] = await readPlayedManifest('site.yaml')

@@ -33,6 +33,20 @@ export async function podman(args: string[], options: { timeoutMs?: number } = {
   }
 }
 
+/**
+ * What a container wrote, its standard error too (`podman logs` passes a container's two
+ * streams on as its own): a program a setting stopped says why on standard error alone.
+ */
+export async function logsOf(container: string, tail?: number): Promise<string> {
+  const args = ['logs', ...(tail ? ['--tail', String(tail)] : []), container]
+  try {
+    const { stdout, stderr } = await run('podman', args, { cwd: ROOT, timeout: 30_000 })
+    return [stdout.trim(), stderr.trim()].filter(Boolean).join('\n') || '(nothing)'
+  } catch (error) {
+    return `podman ${args.join(' ')}: ${String(error)}`
+  }
+}
+
 export const BASE_IMAGE = process.env.CONTAINER_BASE ?? 'localhost/lumora-node-base:26'
 export const IMAGE = 'localhost/lumora-website:latest'
 /** The stand-in for the official PostgreSQL image (tests/containers/postgres/). */
