@@ -265,7 +265,7 @@ test('an edit after the approval returns the draft to Draft; published after a s
   // The reviewer sees which version she is looking at.
   await expect(
     rita.getByRole('status').filter({
-      hasText: /You are looking at version [0-9a-f]{7} of this draft, saved by ada@bank\.example/,
+      hasText: /You are looking at version [0-9a-f]{7} of this draft, saved by Ada Author/,
     }),
   ).toBeVisible()
   await setStatus(rita, 'In review', 'Ready')

@@ -6,6 +6,7 @@
  */
 import { CmsRequestError } from '../../cms/backend'
 import { checkDraftId, DRAFT_STATUSES, type DraftStatus, MEDIA_DRAFTS } from '../workflow/drafts'
+import { savedByName } from '../workflow/four-eyes'
 import { type Action, idOf, reads, requireDraft, writes } from './context'
 import { editorPathOf, repositoryPathOf } from './paths'
 import { mediaAt } from './reads'
@@ -34,7 +35,7 @@ const unpublishedEntry = reads(async ({ drafts }, _person, params) => {
     diffs,
     // The version the editor shows and sends back with a save, a status or a publication.
     version: draft.head,
-    savedBy: draft.saved.by,
+    savedBy: savedByName(draft.saved),
     savedAt: draft.saved.at,
   }
 })

@@ -659,13 +659,15 @@ export async function authorsBetween(
   return [...new Set(output.toString('utf8').split('\n').filter(Boolean))].sort()
 }
 
-/** Who wrote `commit` (their address as git recorded it) and when (ISO 8601). */
+/** Who wrote `commit` (their address and name as git recorded them) and when (ISO 8601). */
 export async function authorOf(
   repo: GitRepository,
   commit: string,
-): Promise<{ email: string; at: string }> {
-  const [email = '', at = ''] = (await repo.git(['log', '-1', '-z', '--format=%ae%x00%aI', commit]))
+): Promise<{ email: string; name: string; at: string }> {
+  const [email = '', name = '', at = ''] = (
+    await repo.git(['log', '-1', '-z', '--format=%ae%x00%an%x00%aI', commit])
+  )
     .toString('utf8')
     .split('\0')
-  return { email: printable(email), at: new Date(at).toISOString() }
+  return { email: printable(email), name: printable(name), at: new Date(at).toISOString() }
 }

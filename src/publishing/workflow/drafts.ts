@@ -38,6 +38,7 @@ import {
   type Submission,
   sawCurrent,
   statusAfterSave,
+  type VersionSaved,
 } from './four-eyes'
 import { MAIN, moveMain } from './main-moves'
 
@@ -205,8 +206,11 @@ export interface DraftView extends Draft {
   adds: string[]
   /** Those of them it deletes (a deletion asked for is a draft like any change). */
   deletes: string[]
-  /** Who saved the version there now (`head`), and when: what a reviewer is shown of it. */
-  saved: { by: string; at: string }
+  /**
+   * Who saved the version there now (`head`): their address (`by`) and the name they had then;
+   * and when: what a reviewer is shown of it.
+   */
+  saved: VersionSaved
 }
 
 const HISTORIES_KEPT = 500
@@ -232,7 +236,7 @@ export class Drafts {
       files: string[]
       adds: string[]
       deletes: string[]
-      saved: { by: string; at: string }
+      saved: VersionSaved
     }>
   >()
 
@@ -246,7 +250,7 @@ export class Drafts {
         authorOf(this.repo, head),
       ]).then(([writers, changes, author]) => ({
         writers,
-        saved: { by: author.email, at: author.at },
+        saved: { by: author.email, name: author.name, at: author.at },
         files: changes.map((change) => change.path),
         adds: changes.filter((change) => change.kind === 'added').map((change) => change.path),
         deletes: changes.filter((change) => change.kind === 'deleted').map((change) => change.path),

@@ -260,9 +260,15 @@ export const shortVersion = (commit: string) => commit.slice(0, 7)
  * version tells the person who acted on it.
  */
 export interface VersionSaved {
+  /** Their address. */
   by: string
+  /** Their name when they saved it (git's author name), what people are shown. */
+  name?: string
   at: string
 }
+
+/** Who saved a version, as people read it: by name, by address when there is none. */
+export const savedByName = (saved: VersionSaved) => saved.name?.trim() || saved.by
 
 /**
  * Whether a request acts on the version of the draft that is there now: `seen` is the version
@@ -280,7 +286,7 @@ export function sawCurrent(
   return refuse(person, 'draft-changed', {
     seen: shortVersion(seen.slice(0, 40)),
     head: shortVersion(draft.head),
-    by: saved.by,
+    by: savedByName(saved),
     at: berlinTime(saved.at, person.language),
   })
 }
@@ -298,7 +304,7 @@ export function maySaveOn(
   if ((current?.head ?? null) === startedFrom) return allowed
   if (current === null) return refuse(person, 'draft-gone')
   return refuse(person, 'saved-meanwhile', {
-    by: current.saved.by,
+    by: savedByName(current.saved),
     at: berlinTime(current.saved.at, person.language),
     head: shortVersion(current.head),
   })
@@ -490,7 +496,11 @@ function standsBy(
   const now = people.get(who)
   if (!now) return refuseIn(language, 'person-gone', { who, part })
   if (!now.roles.includes(role)) {
-    return refuseIn(language, 'person-role', { who, part, role: ROLE_NAMES[language][role] })
+    return refuseIn(language, 'person-role', {
+      who: now.name || who,
+      part,
+      role: ROLE_NAMES[language][role],
+    })
   }
   return undefined
 }

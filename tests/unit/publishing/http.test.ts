@@ -645,7 +645,7 @@ describe('the page of changes', () => {
     expect(approve.statusCode).toBe(409)
     expect(approve.json().error).toMatch(
       new RegExp(
-        `you saw version ${safe.head.slice(0, 7)}, and ada@bank.example saved version ${evil.head.slice(0, 7)}`,
+        `you saw version ${safe.head.slice(0, 7)}, and ada saved version ${evil.head.slice(0, 7)}`,
       ),
     )
     expect((await service.drafts.get('pages/imprint'))?.status).toBe('pending_review')

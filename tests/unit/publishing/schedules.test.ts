@@ -249,9 +249,7 @@ for (const kind of databases()) {
       now = new Date('2026-11-26T10:00:01Z')
       const [fired] = await schedules.fireDue()
       expect(fired).toMatchObject({ schedule: { state: 'cancelled' } })
-      expect(fired?.error).toMatch(
-        /^ada@bank\.example, who moved it to review, no longer has the author role/,
-      )
+      expect(fired?.error).toMatch(/^ada, who moved it to review, no longer has the author role/)
 
       await database.query("UPDATE people SET roles = '{author}' WHERE email = $1", [ada.email])
       await approved('Approved by a reviewer no more')
@@ -259,9 +257,7 @@ for (const kind of databases()) {
       await database.query("UPDATE people SET roles = '{author}' WHERE email = $1", [rita.email])
       now = new Date('2026-11-26T11:00:01Z')
       const [again] = await schedules.fireDue()
-      expect(again?.error).toMatch(
-        /^rita@bank\.example, who approved it, no longer has the reviewer role/,
-      )
+      expect(again?.error).toMatch(/^rita, who approved it, no longer has the reviewer role/)
       expect(await liveTitle()).not.toBe('Approved by a reviewer no more')
     })
 
