@@ -52,6 +52,10 @@ test('a person with a lost passkey gets back in after an administrator’s reset
   await admin.goto(`${CMS}/people`)
   await admin.getByLabel('E-mail address').fill('ada@bank.example')
   const invite = admin.locator('form[data-action="/api/people/invite"]')
+  // No role is ticked for her: the administrator chooses, and is told to.
+  await invite.getByRole('button', { name: 'Make an invitation link' }).click()
+  await expect(admin.locator('#status')).toHaveText('A person needs at least one role: tick one.')
+  await invite.getByLabel('author').check()
   await invite.getByRole('button', { name: 'Make an invitation link' }).click()
   await expect(admin.locator('#status')).toContainText('/invitation#')
   const phone = await device(browser)

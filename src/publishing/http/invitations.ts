@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
 import { invitationPage } from '../pages/sign-in'
-import { languageOf, PAGE_TEXTS } from '../pages/texts'
+import { languageOf } from '../pages/texts'
 import {
   PasskeyError,
   registrationOptions,
@@ -33,6 +33,8 @@ export function registerInvitations(
   limited: RouteShorthandOptions,
 ): void {
   const { database, party, clock } = context.service
+  /** The browser's language: the person has no account, or is not signed in, yet. */
+  const languageIn = (request: FastifyRequest) => languageOf(request.headers['accept-language'])
 
   app.get('/invitation', async (request, reply) =>
     reply
@@ -40,20 +42,20 @@ export function registerInvitations(
       .send(invitationPage(languageOf(request.headers['accept-language']))),
   )
   /**
-   * The invitation a request's token names, while it works; else a `PeopleError` saying, in the
-   * browser's language, whether a newer invitation replaced it or it was used or expired.
+   * The invitation a request's token names, while it works; else a `PeopleError` saying
+   * whether a newer invitation replaced it or it was used or expired (answered in the
+   * browser's language).
    */
   const invitationFrom = async (request: FastifyRequest) => {
     const body = isRecord(request.body) ? request.body : {}
     const token = typeof body.token === 'string' && body.token.length <= 100 ? body.token : ''
     const invitation = token ? await invitationOf(database, token, clock()) : null
-    if (!invitation) throw await closedInvitation(request, token)
+    if (!invitation) throw await closedInvitation(token)
     return { token, invitation }
   }
-  const closedInvitation = async (request: FastifyRequest, token: string) => {
-    const t = PAGE_TEXTS[languageOf(request.headers['accept-language'])]
+  const closedInvitation = async (token: string) => {
     const replaced = token && (await invitationStatus(database, token, clock())) === 'replaced'
-    return new PeopleError(replaced ? t.invitationReplaced : t.invitationClosed)
+    return new PeopleError(replaced ? 'invitation-replaced' : 'invitation-used')
   }
   app.post('/invitation/about', limited, async (request, reply) => {
     try {
@@ -65,7 +67,7 @@ export function registerInvitations(
         ...(invitation.reset ? { reset: true } : {}),
       }
     } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 410, error.message)
+      if (error instanceof PeopleError) return refuse(reply, 410, error.in(languageIn(request)))
       throw error
     }
   })
@@ -80,12 +82,12 @@ export function registerInvitations(
       }
       const name = typeof body.name === 'string' ? body.name.trim() : ''
       if (name.length === 0 || name.length > 200) {
-        return refuse(reply, 422, 'Your name, please (1 to 200 characters).')
+        return refuse(reply, 422, new PeopleError('name-length').in(languageIn(request)))
       }
       const email = invitation.first ? normalEmail(String(body.email ?? '')) : invitation.email
       return registrationOptions(database, party, { email, name }, clock())
     } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      if (error instanceof PeopleError) return refuse(reply, 422, error.in(languageIn(request)))
       throw error
     }
   })
@@ -104,9 +106,7 @@ export function registerInvitations(
         // Back in after a reset: the same person, their roles and history as they were.
         const person = await acceptReset(database, token, passkey, clock()).catch(
           async (error: unknown) => {
-            throw error instanceof InvitationReplacedError
-              ? await closedInvitation(request, token)
-              : error
+            throw error instanceof InvitationReplacedError ? await closedInvitation(token) : error
           },
         )
         return await completeSignIn(context, reply, person.email, {
@@ -123,9 +123,7 @@ export function registerInvitations(
         clock(),
       ).catch(async (error: unknown) => {
         // Replaced between the check and now: the link says so.
-        throw error instanceof InvitationReplacedError
-          ? await closedInvitation(request, token)
-          : error
+        throw error instanceof InvitationReplacedError ? await closedInvitation(token) : error
       })
       await storePasskey(database, { ...passkey, email: person.email }, clock())
       return await completeSignIn(context, reply, person.email, {
@@ -137,7 +135,7 @@ export function registerInvitations(
       if (error instanceof PeopleError || error instanceof PasskeyError) {
         context.service.metrics.signIn('invitation', 'refused')
       }
-      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      if (error instanceof PeopleError) return refuse(reply, 422, error.in(languageIn(request)))
       if (error instanceof PasskeyError) return refuse(reply, 422, `${error.message}.`)
       throw error
     }

@@ -62,8 +62,8 @@ export function registerOwnSignIn(app: FastifyInstance, context: HttpContext): v
     }
     return decision
   }
-  const failed = (reply: FastifyReply, error: unknown) => {
-    if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+  const failed = (reply: FastifyReply, person: Person, error: unknown) => {
+    if (error instanceof PeopleError) return refuse(reply, 422, error.in(person.language))
     if (error instanceof PasskeyError) return refuse(reply, 422, `${error.message}.`)
     throw error
   }
@@ -88,7 +88,7 @@ export function registerOwnSignIn(app: FastifyInstance, context: HttpContext): v
       if (!decision.allowed) return refuse(reply, 403, decision.reason)
       return await registrationOptions(database, party, me.person, clock())
     } catch (error) {
-      return failed(reply, error)
+      return failed(reply, me.person, error)
     }
   })
   app.post('/api/me/passkeys/add', async (request, reply) => {
@@ -109,7 +109,7 @@ export function registerOwnSignIn(app: FastifyInstance, context: HttpContext): v
       const added = await addPasskey(database, me.person, passkey, name, clock())
       return answer(reply, added, { added: true })
     } catch (error) {
-      return failed(reply, error)
+      return failed(reply, me.person, error)
     }
   })
   app.post('/api/me/passkeys/rename', async (request, reply) => {
@@ -127,7 +127,7 @@ export function registerOwnSignIn(app: FastifyInstance, context: HttpContext): v
       )
       return answer(reply, decision, { renamed: true })
     } catch (error) {
-      return failed(reply, error)
+      return failed(reply, me.person, error)
     }
   })
   app.post('/api/me/passkeys/remove', async (request, reply) => {

@@ -129,7 +129,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
         ...(invitation.grant ? { grant: invitation.grant } : {}),
       }
     } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      if (error instanceof PeopleError) return refuse(reply, 422, error.in(person.language))
       throw error
     }
   })
@@ -152,7 +152,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
         ...(changed.grant ? { grant: changed.grant } : {}),
       }
     } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      if (error instanceof PeopleError) return refuse(reply, 422, error.in(person.language))
       throw error
     }
   })
@@ -162,16 +162,12 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
     try {
       const email = normalEmail(String(bodyOf(request).email ?? ''))
       if (email === person.email) {
-        return refuse(
-          reply,
-          422,
-          'You cannot take your own access away: ask another administrator.',
-        )
+        return refuse(reply, 422, new PeopleError('own-access').in(person.language))
       }
       await disablePerson(database, email, clock(), person.email)
       return { email, disabled: true }
     } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      if (error instanceof PeopleError) return refuse(reply, 422, error.in(person.language))
       throw error
     }
   })
@@ -194,7 +190,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
         waiting: waiting ?? [],
       }
     } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      if (error instanceof PeopleError) return refuse(reply, 422, error.in(person.language))
       throw error
     }
   })
@@ -208,7 +204,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
       if (!decision.allowed) return refuse(reply, 403, decision.reason)
       return { email, ended, done: MANAGE_TEXTS[person.language].sessionsEnded(ended) }
     } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+      if (error instanceof PeopleError) return refuse(reply, 422, error.in(person.language))
       throw error
     }
   })
@@ -227,7 +223,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
         if (!decision.allowed) return refuse(reply, 403, decision.reason)
         return { id, [path === 'confirm' ? 'confirmed' : 'refused']: true }
       } catch (error) {
-        if (error instanceof PeopleError) return refuse(reply, 422, error.message)
+        if (error instanceof PeopleError) return refuse(reply, 422, error.in(person.language))
         throw error
       }
     })

@@ -280,7 +280,7 @@ export function peoplePage(viewer: Viewer, view: PeopleView): string {
         >
           <label htmlFor="invite-email">{t.email}</label>
           <input id="invite-email" name="email" type="email" required />
-          <RoleBoxes t={t} names={names} prefix="invite" checked={['author']} hint="invite-hint" />
+          <RoleBoxes t={t} names={names} prefix="invite" checked={[]} hint="invite-hint" />
           <p id="invite-hint">{t.inviteHint}</p>
           <button type="submit" disabled>
             {t.sendInvitation}

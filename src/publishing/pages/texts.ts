@@ -32,10 +32,6 @@ export interface PageTexts {
   changesWaiting: (n: number) => string
   /** The editor's page's title. */
   editorTitle: string
-  /** An invitation link a newer invitation for the same address replaced. */
-  invitationReplaced: string
-  /** An invitation link used already, expired or unknown. */
-  invitationClosed: string
   /** The invitation page when its link resets the sign-in of someone who has an account. */
   resetIntro: string
   /** The start page's link to "Your sign-in". */
@@ -70,10 +66,6 @@ export const PAGE_TEXTS: Record<EditorLanguage, PageTexts> = {
     changesWaiting: (n) =>
       n === 1 ? 'Changes: 1 draft waits for you' : `Changes: ${n} drafts wait for you`,
     editorTitle: 'Editor',
-    invitationReplaced:
-      'This invitation link was replaced by a newer invitation for the same address: use the newest link you were sent, or ask an administrator for one.',
-    invitationClosed:
-      'This invitation link was used already or has expired: ask an administrator for a new one.',
     resetIntro:
       'An administrator has reset your sign-in: your earlier passkeys no longer work. Create a new passkey on this device. Your account, roles and history stay as they were.',
     yourSignIn: 'Your sign-in: passkeys and sessions',
@@ -106,10 +98,6 @@ export const PAGE_TEXTS: Record<EditorLanguage, PageTexts> = {
     changesWaiting: (n) =>
       n === 1 ? 'Änderungen: 1 Entwurf wartet auf Sie' : `Änderungen: ${n} Entwürfe warten auf Sie`,
     editorTitle: 'Redaktion',
-    invitationReplaced:
-      'Dieser Einladungslink wurde durch eine neuere Einladung für dieselbe Adresse ersetzt: Verwenden Sie den neuesten Link, den Sie erhalten haben, oder bitten Sie die Administration um einen.',
-    invitationClosed:
-      'Dieser Einladungslink wurde schon verwendet oder ist abgelaufen: Bitten Sie die Administration um einen neuen.',
     resetIntro:
       'Die Administration hat Ihre Anmeldung zurückgesetzt: Ihre bisherigen Passkeys funktionieren nicht mehr. Legen Sie auf diesem Gerät einen neuen Passkey an. Ihr Konto, Ihre Rollen und Ihr Verlauf bleiben, wie sie waren.',
     yourSignIn: 'Ihre Anmeldung: Passkeys und Sitzungen',

@@ -117,14 +117,9 @@ export const SESSION_MS = 7 * 24 * 60 * 60 * 1000
 /** Who acts for the service itself in invitations it makes (the first administrator's). */
 export const SERVICE_ACTOR = 'service'
 
-export class PeopleError extends Error {}
+import { InvitationReplacedError, PeopleError } from './people-errors'
 
-/** An invitation link a newer invitation for the same address replaced. */
-export class InvitationReplacedError extends PeopleError {
-  constructor() {
-    super('this invitation link was replaced by a newer invitation for the same address')
-  }
-}
+export { InvitationReplacedError, PeopleError }
 
 /** What the database keeps of a token handed out: its SHA-256. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
@@ -143,16 +138,15 @@ export function normalEmail(email: string): string {
     value.includes('..') ||
     value.length > 254
   ) {
-    throw new PeopleError(`not an e-mail address: ${JSON.stringify(email)}`)
+    throw new PeopleError('not-email', { email: JSON.stringify(email) })
   }
   return value
 }
 
 function checkRoles(roles: readonly string[]): Role[] {
   const unknown = roles.filter((role) => !(ROLES as readonly string[]).includes(role))
-  if (unknown.length)
-    throw new PeopleError(`unknown roles: ${unknown.join(', ')} (known: ${ROLES.join(', ')})`)
-  if (roles.length === 0) throw new PeopleError('a person needs at least one role')
+  if (unknown.length) throw new PeopleError('unknown-roles', { roles: unknown.join(', ') })
+  if (roles.length === 0) throw new PeopleError('no-role')
   return [...new Set(roles)] as Role[]
 }
 
@@ -338,9 +332,7 @@ async function inviteIn(
     [email],
   )
   if (existing) {
-    throw new PeopleError(
-      `${email} can sign in already: change their roles instead, or reset their sign-in if they lost their passkey`,
-    )
+    throw new PeopleError('can-sign-in', { email })
   }
   const recorded = by !== SERVICE_ACTOR
   // One open invitation per address: the newer replaces the older, whose link then says so.
@@ -579,8 +571,7 @@ export async function acceptInvitation(
 ): Promise<Person> {
   const name = profile.name.trim()
   const chosen = profile.email === undefined ? undefined : normalEmail(profile.email)
-  if (name.length === 0 || name.length > 200)
-    throw new PeopleError('a name of 1 to 200 characters, please')
+  if (name.length === 0 || name.length > 200) throw new PeopleError('name-length')
   return database.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [PEOPLE_LOCK])
     const [invitation] = await tx.query<InvitationRow>(
@@ -589,10 +580,10 @@ export async function acceptInvitation(
     )
     if (invitation?.replaced_at != null) throw new InvitationReplacedError()
     if (!invitation || invitation.used_at !== null || new Date(invitation.expires_at) <= now) {
-      throw new PeopleError('this invitation link was used already or has expired')
+      throw new PeopleError('invitation-used')
     }
     // A reset keeps the person as they are: it is taken up by `acceptReset` (resets.ts).
-    if (invitation.reset) throw new PeopleError('this link resets a sign-in: it adds no person')
+    if (invitation.reset) throw new PeopleError('reset-adds-no-one')
     await tx.query('UPDATE invitations SET used_at = $2 WHERE token_hash = $1', [
       hashToken(token),
       now.toISOString(),
@@ -604,9 +595,7 @@ export async function acceptInvitation(
       [email],
     )
     if (before && before.disabled_at === null) {
-      throw new PeopleError(
-        `${email} can sign in already: an invitation adds no way in to an account; ask an administrator`,
-      )
+      throw new PeopleError('invitation-adds-no-way-in', { email })
     }
     const given = await invitationRoles(tx, invitation)
     let roles = given.roles
@@ -627,7 +616,7 @@ export async function acceptInvitation(
          RETURNING email, name, roles, language`,
         [email, name, roles, language, now.toISOString()],
       )
-      if (!row) throw new PeopleError('the person could not be stored')
+      if (!row) throw new PeopleError('not-stored')
       return toPerson(row)
     }
     // Back after their access was taken away: this invitation's roles, and nothing of before.
@@ -636,7 +625,7 @@ export async function acceptInvitation(
        WHERE email = $1 RETURNING email, name, roles, language`,
       [email, name, roles, language],
     )
-    if (!row) throw new PeopleError('the person could not be stored')
+    if (!row) throw new PeopleError('not-stored')
     const passkeys = await tx.query<{ id: string }>(
       'DELETE FROM passkeys WHERE email = $1 RETURNING id',
       [email],
@@ -687,18 +676,14 @@ export async function providerPerson(
   )
   // The provider's account is the person: an address it sends later cannot move them.
   if (bound && bound.email !== email) {
-    throw new PeopleError(
-      `the identity provider now gives this account the address ${email}, but it signed in as ${bound.email} before: ask an administrator`,
-    )
+    throw new PeopleError('provider-address', { email, before: bound.email })
   }
   const [before] = bound
     ? [bound]
     : await database.query<Row>(`SELECT ${columns} FROM people WHERE email = $1`, [email])
   // An address whose person signs in with another account of the provider stays theirs.
   if (before?.provider_account && before.provider_account !== profile.account) {
-    throw new PeopleError(
-      `${email} belongs to another account of the identity provider: ask an administrator`,
-    )
+    throw new PeopleError('provider-other-account', { email })
   }
   if (before && before.disabled_at !== null) return null
   const [row] = await database.query<PersonRow>(
@@ -709,7 +694,7 @@ export async function providerPerson(
      RETURNING email, name, roles, language`,
     [email, profile.name, roles, now.toISOString(), profile.account],
   )
-  if (!row) throw new PeopleError('the person could not be stored')
+  if (!row) throw new PeopleError('not-stored')
   const changed = !before || [...rolesOf(before.roles)].sort().join() !== [...roles].sort().join()
   // The provider's groups decide the roles at each sign-in: a reviewer no more withdraws.
   const approvalsWithdrawn = roles.includes('reviewer')
@@ -766,11 +751,9 @@ export async function setRoles(
       'SELECT email, name, roles, language, disabled_at FROM people WHERE email = $1 FOR UPDATE',
       [address],
     )
-    if (!before) throw new PeopleError(`no one is registered as ${address}`)
+    if (!before) throw new PeopleError('unknown-person', { email: address })
     if (before.disabled_at !== null) {
-      throw new PeopleError(
-        `${address} has no access: invite them again with the roles they should have`,
-      )
+      throw new PeopleError('no-access', { email: address })
     }
     if (!checked.includes('administrator')) {
       const [others] = await tx.query<{ n: string | number }>(
@@ -779,9 +762,7 @@ export async function setRoles(
         [address],
       )
       if (Number(others?.n ?? 0) === 0) {
-        throw new PeopleError(
-          'someone else must be an administrator before this person stops being one',
-        )
+        throw new PeopleError('last-administrator')
       }
     }
     const granted = rolesGranted(rolesOf(before.roles), checked)
@@ -807,7 +788,7 @@ export async function setRoles(
       'UPDATE people SET roles = $2 WHERE email = $1 RETURNING email, name, roles, language',
       [address, effective],
     )
-    if (!row) throw new PeopleError(`no one is registered as ${address}`)
+    if (!row) throw new PeopleError('unknown-person', { email: address })
     await tx.query('UPDATE sessions SET revoked_at = $2 WHERE email = $1 AND revoked_at IS NULL', [
       address,
       now.toISOString(),
@@ -1072,7 +1053,7 @@ async function decideOnGrant(
         id,
       ])
     : []
-  if (!row) throw new PeopleError(`there is no grant ${id}`)
+  if (!row) throw new PeopleError('unknown-grant', { id: String(id) })
   const grant = toGrant(row)
   const decision = rule(person, grant)
   if (!decision.allowed) {
@@ -1178,9 +1159,7 @@ export async function refuseGrant(
           [grant.email],
         )
         if (Number(others?.n ?? 0) === 0) {
-          throw new PeopleError(
-            'someone else must be an administrator before this person stops being one',
-          )
+          throw new PeopleError('last-administrator')
         }
       }
       if (taken.length > 0) {

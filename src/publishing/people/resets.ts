@@ -57,7 +57,7 @@ export async function resetSignIn(
       'SELECT email, name, roles, language, disabled_at FROM people WHERE email = $1 FOR UPDATE',
       [address],
     )
-    if (!target) throw new PeopleError(`no one is registered as ${address}`)
+    if (!target) throw new PeopleError('unknown-person', { email: address })
     const decision = mayResetSignIn(
       person,
       { email: address, disabled: target.disabled_at !== null },
@@ -188,17 +188,17 @@ export async function acceptReset(
     )
     if (link?.replaced_at != null) throw new InvitationReplacedError()
     if (!link?.reset || link.used_at !== null || new Date(link.expires_at) <= now) {
-      throw new PeopleError('this link was used already or has expired')
+      throw new PeopleError('reset-used')
     }
     if (passkey.email !== link.email) {
-      throw new PeopleError('this passkey was made for someone else: start again')
+      throw new PeopleError('passkey-someone-else')
     }
     const [row] = await tx.query<PersonRow>(
       `SELECT email, name, roles, language FROM people
        WHERE email = $1 AND disabled_at IS NULL FOR UPDATE`,
       [link.email],
     )
-    if (!row) throw new PeopleError(`${link.email} has no access any more: ask an administrator`)
+    if (!row) throw new PeopleError('no-access-any-more', { email: link.email })
     await tx.query('UPDATE invitations SET used_at = $2 WHERE token_hash = $1', [
       hashToken(token),
       now.toISOString(),

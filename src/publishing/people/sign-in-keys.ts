@@ -71,7 +71,7 @@ export function passkeyName(value: unknown, required = false): string | null {
   const name = typeof value === 'string' ? value.trim().replace(/\s+/g, ' ') : ''
   if (name.length === 0 && !required) return null
   if (name.length === 0 || name.length > PASSKEY_NAME_LENGTH) {
-    throw new PeopleError(`a passkey's name has 1 to ${PASSKEY_NAME_LENGTH} characters`)
+    throw new PeopleError('passkey-name-length', { max: String(PASSKEY_NAME_LENGTH) })
   }
   return name
 }
@@ -290,7 +290,7 @@ export async function endSessions(
       return { decision, ended: 0 }
     }
     const [exists] = await tx.query('SELECT 1 FROM people WHERE email = $1', [address])
-    if (!exists) throw new PeopleError(`no one is registered as ${address}`)
+    if (!exists) throw new PeopleError('unknown-person', { email: address })
     const ended = await tx.query(
       `UPDATE sessions SET revoked_at = $2
        WHERE email = $1 AND revoked_at IS NULL AND expires_at > $2

@@ -216,6 +216,29 @@ describe('role grants over HTTP', () => {
     expect(current.json()).toEqual({ first: false, roles: ['author'] })
   })
 
+  it('refuses what it cannot do about people in the administrator’s own language', async () => {
+    const german = async (path: string, payload: object) => {
+      const answer = await post(bob.email, path, payload)
+      expect(answer.statusCode, path).toBe(422)
+      return answer.json().error as string
+    }
+    expect(await german('/api/people/invite', { email: 'otto@bank.example', roles: [] })).toBe(
+      'Eine Person braucht mindestens eine Rolle: Kreuzen Sie eine an.',
+    )
+    expect(await german('/api/people/invite', { email: 'otto', roles: ['author'] })).toBe(
+      'Keine E-Mail-Adresse: "otto".',
+    )
+    expect(await german('/api/people/invite', { email: anna.email, roles: ['author'] })).toMatch(
+      /^anna@bank\.example kann sich schon anmelden: Ändern Sie stattdessen die Rollen/,
+    )
+    expect(await german('/api/people/disable', { email: bob.email })).toBe(
+      'Ihren eigenen Zugang können Sie nicht entziehen: Bitten Sie eine andere Person der Administration darum.',
+    )
+    // The English administrator reads the same in English.
+    const english = await post(anna.email, '/api/people/invite', { email: 'otto@bank.example' })
+    expect(english.json().error).toBe('A person needs at least one role: tick one.')
+  })
+
   it('offers no change of roles for someone without access, and refuses one, recorded', async () => {
     await addPeople(service.database, [person('gone@bank.example', ['author', 'publisher'])])
     expect(

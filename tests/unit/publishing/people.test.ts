@@ -171,13 +171,13 @@ for (const kind of databases()) {
     it('refuses unknown roles, no roles, and addresses that are none', async () => {
       await expect(
         invite(database, { email: 'x@bank.example', roles: ['owner'], by: 'a' }, T0),
-      ).rejects.toThrow(/unknown roles: owner/)
+      ).rejects.toThrow(/Unknown roles: owner/)
       await expect(
         invite(database, { email: 'x@bank.example', roles: [], by: 'a' }, T0),
       ).rejects.toThrow(/at least one role/)
       await expect(
         invite(database, { email: 'not an address', roles: ['author'], by: 'a' }, T0),
-      ).rejects.toThrow(/not an e-mail address/)
+      ).rejects.toThrow(/Not an e-mail address/)
     })
 
     it('keeps sessions on the server: idle, expired, signed out and revoked sessions open nothing', async () => {
@@ -224,7 +224,7 @@ for (const kind of databases()) {
       expect(rita.roles).toEqual(['reviewer', 'publisher'])
       expect(await sessionPerson(database, session.token, later(2000))).toBeNull()
       await expect(setRoles(database, 'ada@bank.example', ['author'], later(3000))).rejects.toThrow(
-        /someone else must be an administrator/,
+        /Someone else must be an administrator/,
       )
       await setRoles(database, 'rita@bank.example', ['administrator'], later(4000))
       expect((await setRoles(database, 'ada@bank.example', ['author'], later(5000))).roles).toEqual(
