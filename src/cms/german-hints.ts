@@ -17,7 +17,7 @@ export const GERMAN_HINTS: Readonly<Record<string, string>> = Object.freeze({
   'The meta description': 'Die Beschreibung für Suchmaschinen (Meta-Beschreibung)',
   'The introduction': 'Die Einleitung',
   "The language the page's text is written in, where it is not the site's language (es for a page for customers in Spain)":
-    'Die Sprache, in der der Text der Seite geschrieben ist, wenn es nicht die Sprache der Website ist (es für eine Seite für Kundinnen und Kunden in Spanien)',
+    'Die Sprache, in der der Text der Seite geschrieben ist, wenn es nicht die Sprache der Website ist (etwa „es“ für eine Seite für Kundinnen und Kunden in Spanien)',
   'The hero heading': 'Die Überschrift des Kopfbereichs',
   'The hero text': 'Der Text des Kopfbereichs',
   'What the image shows, for people who cannot see it; written in each language. Uploads: svg, png, jpg, webp or avif, at most 5 MB (drawings 1 MB); the build makes the sizes and formats pages need':

@@ -2,12 +2,11 @@ import { type Browser, expect, type Page, test } from '@playwright/test'
 import { CMS_COLLECTIONS } from '../../src/cms/config'
 import { fieldLabel } from '../../src/cms/field-labels'
 import { readAudit } from '../../src/publishing/audit/trail'
-import { SESSION_COOKIE } from '../../src/publishing/http/app'
 import { MANAGE_TEXTS } from '../../src/publishing/pages/texts'
-import { startSession } from '../../src/publishing/people/people'
 import type { PublishingService } from '../../src/publishing/service'
 import { englishTexts } from '../support/english-texts'
 import { addPeople, person } from '../support/people'
+import { englishShown, signedIn as signedInAs } from './support/publishing-screens'
 import { type StandInService, startStandInService } from './support/stand-in-service'
 
 let CMS = ''
@@ -34,18 +33,7 @@ test.afterAll(async () => {
 })
 
 /** A browser of the person's own, signed in. */
-async function signedIn(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext({ locale: 'en-GB' })
-  const { token } = await startSession(service.database, email)
-  // The service's cookie is a `__Host-` one: secure (localhost counts as such), on `/`.
-  await context.addCookies([
-    { name: SESSION_COOKIE, value: token, domain: 'localhost', path: '/', secure: true },
-  ])
-  const page = await context.newPage()
-  // Decap asks "are you sure?" before a deletion: the person is.
-  page.on('dialog', (dialog) => dialog.accept())
-  return page
-}
+const signedIn = (browser: Browser, email: string) => signedInAs(browser, service, email)
 
 /** The refusals in the trail by `email`. */
 const refusalsOf = async (email: string) =>
@@ -321,12 +309,7 @@ test('a German editor meets German: content types, fields, the board as on Chang
   // None of the service's English phrases is on her page (its text, not its scripts: the
   // configuration names fields by their names). Single words are left out: the entry's English
   // twin is on the page too, in its own words.
-  const text = await page.evaluate(() => {
-    const body = document.body.cloneNode(true) as HTMLElement
-    for (const script of body.querySelectorAll('script, style')) script.remove()
-    return body.textContent ?? ''
-  })
   const phrases = englishTexts().filter((english) => english.includes(' '))
-  expect(phrases.filter((english) => text.includes(english))).toEqual([])
+  expect(await englishShown(page, phrases)).toEqual([])
   await page.context().close()
 })

@@ -22,6 +22,7 @@ import { DEVELOPER, siteRepository } from '../support/site-repository'
 import { removeFolder, temporaryFolder } from '../support/temporary-folder'
 import { axeViolations } from './support/axe'
 import { passkeyDevice, takeUpInvitation } from './support/passkeys'
+import { englishShown, scrollsSideways, setStatus } from './support/publishing-screens'
 
 /** The service's and the site's addresses: ports of their own in each run. */
 let CMS = ''
@@ -119,13 +120,6 @@ async function invitation(email: string, roles: string[]): Promise<string> {
 async function openAbout(page: Page) {
   await page.goto(about())
   await expect(page.getByLabel('Title').first()).toBeVisible({ timeout: 30_000 })
-}
-
-/** Moves the open entry between Decap's columns; waits for the service's answer unless refused. */
-async function setStatus(page: Page, from: string, to: string, refused = false) {
-  await page.getByRole('button', { name: `Status: ${from}` }).click()
-  await page.getByRole('menuitem', { name: to }).click()
-  if (!refused) await expect(page.getByRole('button', { name: `Status: ${to}` })).toBeVisible()
 }
 
 async function saveTitle(page: Page, title: string) {
@@ -557,9 +551,7 @@ test('the administrator finds every step in the audit trail, its chain intact, i
   const actions = await admin.locator('tbody td[data-label="What"]').allTextContents()
   // At phone width the page does not scroll sideways: the table scrolls in its own region.
   await admin.setViewportSize({ width: 375, height: 800 })
-  expect(
-    await admin.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-  ).toBe(true)
+  expect(await scrollsSideways(admin)).toBe(false)
   await expect(admin.getByRole('region', { name: 'Audit trail' })).toHaveAttribute('tabindex', '0')
   // The service's own pages pass axe-core, at phone width too.
   for (const path of [
@@ -573,10 +565,7 @@ test('the administrator finds every step in the audit trail, its chain intact, i
   ]) {
     await admin.goto(`${CMS}${path}`)
     expect(await axeViolations(admin), path).toEqual([])
-    expect(
-      await admin.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-      path,
-    ).toBe(true)
+    expect(await scrollsSideways(admin), path).toBe(false)
   }
   // And in German: the pages speak it, still fit and still pass.
   const english = englishTexts()
@@ -595,22 +584,11 @@ test('the administrator finds every step in the audit trail, its chain intact, i
     await admin.goto(`${CMS}${path}`)
     await expect(admin.getByRole('heading', { level: 1 })).toHaveText(heading as string)
     await expect(admin.locator('html')).toHaveAttribute('lang', 'de')
-    expect(
-      await admin.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-      path,
-    ).toBe(true)
+    expect(await scrollsSideways(admin), path).toBe(false)
     expect(await axeViolations(admin), path).toEqual([])
     // No English on a German screen: none of the English sentences German words differently.
     // (The trail's recorded values are marked translate="no": a record is not translated.)
-    const shown = await admin.evaluate(() => {
-      const copy = document.body.cloneNode(true) as HTMLElement
-      for (const recorded of copy.querySelectorAll('[translate="no"], script')) recorded.remove()
-      return copy.textContent ?? ''
-    })
-    expect(
-      english.filter((text) => shown.includes(text)),
-      path,
-    ).toEqual([])
+    expect(await englishShown(admin, english), path).toEqual([])
   }
   // Signing out from the start page ends the session: the service's pages ask to sign in
   // (in the browser's language now, English here, as no one is signed in).

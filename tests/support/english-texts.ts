@@ -4,6 +4,7 @@
  * picked the wrong table). Texts German uses too (Editor, CSV) are not counted, nor words too
  * short to tell a language by.
  */
+import { PHRASES, WORKFLOW_WORDS } from '../../src/publishing/editor/browser/locale'
 import { REVIEW_TEXTS } from '../../src/publishing/pages/review'
 import {
   AUDIT_TEXTS,
@@ -27,7 +28,8 @@ export const SCREEN_TABLES: readonly Table[] = [
 
 function pairs(en: unknown, de: unknown, found: string[], german: string[]): void {
   if (typeof en === 'string') {
-    if (en !== de && en.length >= 6) found.push(en)
+    const words = en.split('%{')[0] ?? ''
+    if (en !== de && words.trim().length >= 6) found.push(words.trim())
     if (typeof de === 'string') german.push(de)
     return
   }
@@ -45,10 +47,17 @@ function pairs(en: unknown, de: unknown, found: string[], german: string[]): voi
   }
 }
 
-export function englishTexts(): string[] {
+/** The editor's words of our own over Decap's (its locale's phrases, its workflow's names). */
+export const EDITOR_TABLES: readonly Table[] = [PHRASES, WORKFLOW_WORDS]
+
+/**
+ * The English of `tables` (the screens' by default) that German says otherwise. A phrase with
+ * values (`%{details}`) counts by its words before the first value.
+ */
+export function englishTexts(tables: readonly Table[] = SCREEN_TABLES): string[] {
   const found: string[] = []
   const german: string[] = []
-  for (const table of SCREEN_TABLES) {
+  for (const table of tables) {
     pairs(table.en, table.de, found, german)
   }
   // A word German uses too (Editor) is no sign of English; nor a language's own name.

@@ -2,7 +2,9 @@
  * The management pages' script: each `form[data-action]` posts its fields as JSON; the answer
  * is shown in the status line (an invitation's link in full, to copy), or the page reloads,
  * and the status line then says what was done (`data-done`). A form with `data-confirm` asks
- * that question first, in the screen's dialog (`#confirm`), and is sent only on Yes.
+ * that question first, in the screen's dialog (`#confirm`), and is sent only on Yes. What the
+ * script says itself (the service did not answer; the screen is out of date) the screen gives
+ * it in its language, on its body (`data-no-answer`, `data-show-new-version`).
  */
 import { statusLine } from './post'
 
@@ -104,7 +106,7 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form[data-action]
     }).catch(() => undefined)
     for (const button of buttons) button.disabled = false
     if (!response) {
-      status().textContent = status().dataset.offline || 'The service did not answer.'
+      status().textContent = document.body.dataset.noAnswer ?? ''
       return
     }
     const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>
@@ -115,7 +117,7 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form[data-action]
         const reload = document.createElement('button')
         reload.type = 'button'
         reload.className = 'secondary'
-        reload.textContent = status().dataset.reload || 'Show the new version'
+        reload.textContent = document.body.dataset.showNewVersion ?? ''
         reload.addEventListener('click', () => location.reload())
         status().append(' ', reload)
         reload.focus()

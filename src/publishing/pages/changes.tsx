@@ -275,7 +275,7 @@ export function changesPage(viewer: Viewer, drafts: readonly ListedDraft[]): str
         ) : (
           <p>{t.noChanges}</p>
         )}
-        <Status reload={t.showNewVersion} />
+        <Status />
       </>
     ),
   })

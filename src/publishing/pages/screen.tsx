@@ -173,7 +173,11 @@ export function Screen({
         stylesheet="/_publishing/service.css"
         font={SERVICE_FONT}
       />
-      <body>
+      {/* What manage.js says itself, on any screen, in the screen's language. */}
+      <body
+        data-no-answer={BAR_TEXTS[language].noAnswer}
+        data-show-new-version={BAR_TEXTS[language].showNewVersion}
+      >
         <a className="skip" href="#main">
           {BAR_TEXTS[language].skip}
         </a>

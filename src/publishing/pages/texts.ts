@@ -277,7 +277,6 @@ export const MANAGE_TEXTS = {
     deletion: 'deletion',
     imageOf: (path: string) => `Image ${path} as the draft has it`,
     submittedBy: (who: string) => `moved to review by ${who}`,
-    showNewVersion: 'Show the new version',
     versionSaved: (version: string, who: string, at: string) =>
       `Version ${version}, saved by ${who} on ${at}. What you approve or publish here is this version: if someone saves another meanwhile, the service refuses and shows you the new one.`,
     mayNot: (action: string, reason: string) => `You may not ${action}: ${reason}`,
@@ -462,7 +461,6 @@ export const MANAGE_TEXTS = {
     by: 'geschrieben von',
     approvedBy: 'freigegeben von',
     submittedBy: (who: string) => `zur Prüfung gegeben von ${who}`,
-    showNewVersion: 'Neue Fassung zeigen',
     versionSaved: (version: string, who: string, at: string) =>
       `Fassung ${version}, gespeichert von ${who} am ${at}. Was Sie hier freigeben oder veröffentlichen, ist diese Fassung: Speichert jemand inzwischen eine andere, lehnt der Dienst ab und zeigt Ihnen die neue.`,
     // "nicht" goes before the verb, which ends the action's words: "ihn nicht freigeben".
@@ -577,6 +575,10 @@ export const BAR_TEXTS = {
     confirmTitle: 'Are you sure?',
     confirmYes: 'Yes, go ahead',
     confirmNo: 'Cancel',
+    /** What manage.js says when the service does not answer a screen's form. */
+    noAnswer: 'The publishing service did not answer: please try again in a moment.',
+    /** manage.js's button after a refusal because the screen is out of date (409). */
+    showNewVersion: 'Show the new version',
   },
   de: {
     product: 'Redaktion',
@@ -595,6 +597,8 @@ export const BAR_TEXTS = {
     confirmTitle: 'Sind Sie sicher?',
     confirmYes: 'Ja, fortfahren',
     confirmNo: 'Abbrechen',
+    noAnswer: 'Der Redaktionsdienst hat nicht geantwortet: Bitte versuchen Sie es gleich erneut.',
+    showNewVersion: 'Neue Fassung zeigen',
   },
 } satisfies Record<EditorLanguage, unknown>
 

@@ -24,19 +24,13 @@ export function WhyNot({ children }: { children: ReactNode }) {
 
 /**
  * The status line: what an action did or why it was refused, read out by screen readers. Its
- * data attributes are texts manage.js needs in the screen's language.
+ * data attributes are texts the sign-in scripts need in the screen's language.
  */
-export function Status(props: {
-  reload?: string
-  waiting?: string
-  unsupported?: string
-  children?: ReactNode
-}) {
+export function Status(props: { waiting?: string; unsupported?: string; children?: ReactNode }) {
   return (
     <div
       role="status"
       id="status"
-      data-reload={props.reload}
       data-waiting={props.waiting}
       data-unsupported={props.unsupported}
     >

@@ -4,6 +4,8 @@
  * link on it. Shared by the browser tests that sign in to the publishing service.
  */
 import type { Browser, Page } from '@playwright/test'
+import { PAGE_TEXTS } from '../../../src/publishing/pages/texts'
+import type { EditorLanguage } from '../../../src/publishing/people/roles'
 
 /** A browser of its own with a passkey authenticator: its page. */
 export async function passkeyDevice(
@@ -31,19 +33,21 @@ export async function passkeyDevice(
 }
 
 /**
- * Makes a passkey on `page` by an invitation (or reset) `link`, in English, and waits until the
- * service sends the new person on (to the editor).
+ * Makes a passkey on `page` by an invitation (or reset) `link`, on the page in `language` (the
+ * browser's), and waits until the service sends the new person on (to the editor).
  */
 export async function takeUpInvitation(
   page: Page,
   link: string,
   fill?: { name: string; email?: string },
+  language: EditorLanguage = 'en',
 ): Promise<void> {
+  const t = PAGE_TEXTS[language]
   await page.goto(link)
   if (fill) {
-    await page.getByLabel('Your name').fill(fill.name)
-    if (fill.email) await page.getByLabel('Your work e-mail address').fill(fill.email)
+    await page.getByLabel(t.name).fill(fill.name)
+    if (fill.email) await page.getByLabel(t.email).fill(fill.email)
   }
-  await page.getByRole('button', { name: 'Create passkey' }).click()
+  await page.getByRole('button', { name: t.createPasskey }).click()
   await page.waitForURL((url) => url.pathname.startsWith('/admin/'))
 }
