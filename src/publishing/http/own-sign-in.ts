@@ -81,7 +81,7 @@ export function registerOwnSignIn(app: FastifyInstance, context: HttpContext): v
 
   app.post('/api/me/passkeys/options', async (request, reply) => {
     const me = await who(request, reply)
-    if (!me) return
+    if (!me) return reply
     try {
       passkeyName(bodyOf(request).name, true)
       const decision = await recent(me.person, me.token)
@@ -93,7 +93,7 @@ export function registerOwnSignIn(app: FastifyInstance, context: HttpContext): v
   })
   app.post('/api/me/passkeys/add', async (request, reply) => {
     const me = await who(request, reply)
-    if (!me) return
+    if (!me) return reply
     const body = bodyOf(request)
     try {
       const name = passkeyName(body.name, true)
@@ -114,7 +114,7 @@ export function registerOwnSignIn(app: FastifyInstance, context: HttpContext): v
   })
   app.post('/api/me/passkeys/rename', async (request, reply) => {
     const me = await who(request, reply)
-    if (!me) return
+    if (!me) return reply
     const body = bodyOf(request)
     try {
       const name = passkeyName(body.name, true) as string
@@ -132,7 +132,7 @@ export function registerOwnSignIn(app: FastifyInstance, context: HttpContext): v
   })
   app.post('/api/me/passkeys/remove', async (request, reply) => {
     const me = await who(request, reply)
-    if (!me) return
+    if (!me) return reply
     const body = bodyOf(request)
     const confirmed = body.confirm === 'yes' || body.confirm === true
     const decision = await removePasskey(
@@ -146,7 +146,7 @@ export function registerOwnSignIn(app: FastifyInstance, context: HttpContext): v
   })
   app.post('/api/me/sessions/end-others', async (request, reply) => {
     const me = await who(request, reply)
-    if (!me) return
+    if (!me) return reply
     const { decision, ended } = await endSessions(
       database,
       me.person,

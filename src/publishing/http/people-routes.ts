@@ -27,7 +27,7 @@ import {
 import { resetSignIn } from '../people/resets'
 import type { Person } from '../people/roles'
 import { endSessions, passkeyCounts } from '../people/sign-in-keys'
-import { type Decision, mayManagePeople } from '../workflow/four-eyes'
+import { type Decision, mayManagePeople, mayReadAudit } from '../workflow/four-eyes'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
 import { viewerOf } from './waiting'
 
@@ -100,7 +100,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
 
   app.get('/people', async (request, reply) => {
     const person = await allowed(request, reply, mayManagePeople, 'people')
-    if (!person) return
+    if (!person) return reply
     const now = clock()
     // Passkeys and their resets are off while the bank's identity provider signs people in.
     const passkeys = service.settings.oidc ? undefined : await passkeyCounts(database)
@@ -115,7 +115,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
   // Each action records itself (and its grants) in the trail, in its own transaction.
   app.post('/api/people/invite', async (request, reply) => {
     const person = await allowed(request, reply, mayManagePeople, 'people')
-    if (!person) return
+    if (!person) return reply
     const { email, roles } = bodyOf(request)
     try {
       const invitation = await invite(
@@ -135,7 +135,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
   })
   app.post('/api/people/roles', async (request, reply) => {
     const person = await allowed(request, reply, mayManagePeople, 'people')
-    if (!person) return
+    if (!person) return reply
     const { email, roles } = bodyOf(request)
     try {
       const changed = await setRoles(
@@ -158,7 +158,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
   })
   app.post('/api/people/disable', async (request, reply) => {
     const person = await allowed(request, reply, mayManagePeople, 'people')
-    if (!person) return
+    if (!person) return reply
     try {
       const email = normalEmail(String(bodyOf(request).email ?? ''))
       if (email === person.email) {
@@ -175,7 +175,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
   // removed, their sessions ended, a new link; the same person, roles and history.
   app.post('/api/people/reset-sign-in', async (request, reply) => {
     const person = await allowed(request, reply, mayManagePeople, 'people')
-    if (!person) return
+    if (!person) return reply
     try {
       const email = normalEmail(String(bodyOf(request).email ?? ''))
       const { decision, link, waiting } = await resetSignIn(database, person, email, clock())
@@ -197,7 +197,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
   // Every session of a person ends: each is refused at its next request.
   app.post('/api/people/end-sessions', async (request, reply) => {
     const person = await allowed(request, reply, mayManagePeople, 'people')
-    if (!person) return
+    if (!person) return reply
     try {
       const email = normalEmail(String(bodyOf(request).email ?? ''))
       const { decision, ended } = await endSessions(database, person, email, {}, clock())
@@ -216,7 +216,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
   ] as const) {
     app.post(`/api/people/grants/${path}`, async (request, reply) => {
       const person = await allowed(request, reply, mayManagePeople, 'people')
-      if (!person) return
+      if (!person) return reply
       const id = Number(bodyOf(request).id)
       try {
         const decision = await act(database, id, person, clock())
@@ -238,8 +238,8 @@ function registerAuditRoutes(app: FastifyInstance, context: HttpContext, allowed
   app.get<{ Querystring: { action?: string; before?: string } }>(
     '/audit',
     async (request, reply) => {
-      const person = await allowed(request, reply, mayManagePeople, 'audit')
-      if (!person) return
+      const person = await allowed(request, reply, mayReadAudit, 'audit')
+      if (!person) return reply
       // Against the anchors in the service's repository (the remote's are `verify`'s: a page
       // that fetched them would write refs on a GET).
       const { check, outcome } = await verifyWithAnchors(database, service.repo)
@@ -272,8 +272,8 @@ function registerAuditRoutes(app: FastifyInstance, context: HttpContext, allowed
   )
   for (const format of ['csv', 'json'] as const) {
     app.get(`/audit.${format}`, async (request, reply) => {
-      const person = await allowed(request, reply, mayManagePeople, 'audit')
-      if (!person) return
+      const person = await allowed(request, reply, mayReadAudit, 'audit')
+      if (!person) return reply
       return reply
         .type(format === 'csv' ? 'text/csv; charset=utf-8' : JSON_TYPE)
         .header('content-disposition', `attachment; filename="audit-trail.${format}"`)

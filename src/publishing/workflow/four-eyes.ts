@@ -206,6 +206,7 @@ const ACTIONS: Record<EditorLanguage, Record<string, string>> = {
     'confirm-rollback': 'confirm a rollback',
     'cancel-schedule': 'cancel a scheduled publication',
     'manage-people': 'manage people and roles',
+    'read-audit': 'read the audit trail',
   },
   de: {
     write: 'Entwürfe schreiben',
@@ -217,6 +218,7 @@ const ACTIONS: Record<EditorLanguage, Record<string, string>> = {
     'confirm-rollback': 'ein Zurücksetzen bestätigen',
     'cancel-schedule': 'eine geplante Veröffentlichung absagen',
     'manage-people': 'Personen und Rollen verwalten',
+    'read-audit': 'den Prüfpfad lesen',
   },
 }
 
@@ -569,4 +571,9 @@ export function mayCancelSchedule(person: Person): Decision {
 /** Inviting people and changing roles: an administrator. */
 export function mayManagePeople(person: Person): Decision {
   return needsRole(person, 'administrator', 'manage-people') ?? allowed
+}
+
+/** Reading the audit trail, on its page or as an export: an administrator. */
+export function mayReadAudit(person: Person): Decision {
+  return needsRole(person, 'administrator', 'read-audit') ?? allowed
 }

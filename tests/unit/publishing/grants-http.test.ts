@@ -239,6 +239,37 @@ describe('role grants over HTTP', () => {
     expect(english.json().error).toBe('A person needs at least one role: tick one.')
   })
 
+  it('refuses the audit trail and people to a reviewer with a page that names each, and logs no error', async () => {
+    const lines: string[] = []
+    const logged = await createPublishingApp(service, {
+      logLevel: 'warn',
+      logStream: { write: (line) => lines.push(line) },
+    })
+    const rita = person('rita.reviewer@bank.example', ['reviewer'], 'de')
+    await addPeople(service.database, [rita])
+    const own = `${SESSION_COOKIE}=${(await startSession(service.database, rita.email)).token}`
+    const refused = async (url: string) => {
+      const answer = await logged.inject({ url, headers: { cookie: own } })
+      expect(answer.statusCode, url).toBe(403)
+      return documentOf(answer.body).querySelector('main p')?.textContent
+    }
+    expect(await refused('/audit')).toMatch(
+      /^Nur Personen mit der Rolle „Administration“ dürfen den Prüfpfad lesen/,
+    )
+    expect(await refused('/audit.csv')).toMatch(/dürfen den Prüfpfad lesen/)
+    expect(await refused('/people')).toMatch(/dürfen Personen und Rollen verwalten/)
+    const post = await logged.inject({
+      method: 'POST',
+      url: '/api/people/invite',
+      headers: { cookie: own, origin: ORIGIN, 'content-type': 'application/json' },
+      payload: { email: 'otto@bank.example', roles: ['author'] },
+    })
+    expect(post.statusCode).toBe(403)
+    await logged.close()
+    // The refusal was answered once: no "reply was already sent", no failed request.
+    expect(lines.join('')).toBe('')
+  })
+
   it('offers no change of roles for someone without access, and refuses one, recorded', async () => {
     await addPeople(service.database, [person('gone@bank.example', ['author', 'publisher'])])
     expect(
