@@ -31,7 +31,7 @@ const unpublishedEntry = reads(async ({ drafts }, _person, params) => {
     slug,
     status: draft.status,
     updatedAt: draft.updatedAt,
-    pullRequestAuthor: draft.createdBy,
+    pullRequestAuthor: draft.createdByName,
     diffs,
     // The version the editor shows and sends back with a save, a status or a publication.
     version: draft.head,

@@ -10,7 +10,7 @@ import { ROLES, type Role } from '../people/roles'
 import { berlinTime } from '../workflow/berlin-time'
 import { ROLE_NAMES } from '../workflow/four-eyes'
 import type { PeopleView, PersonRowView } from './people-view'
-import { renderScreen, type Viewer } from './screen'
+import { nameIn, renderScreen, type Viewer } from './screen'
 import { MANAGE_TEXTS } from './texts'
 import { Hidden, Notice, Status, WhyNot } from './widgets'
 
@@ -208,7 +208,7 @@ function Grants({ view, t, viewer }: { view: PeopleView; t: Texts; viewer: Viewe
             </h3>
             <p>
               {t.grantProposed(
-                grant.proposedBy,
+                nameIn(viewer, grant.proposedBy),
                 berlinTime(grant.proposedAt, language),
                 grant.via === 'invitation',
               )}

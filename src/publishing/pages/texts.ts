@@ -171,10 +171,10 @@ export const MANAGE_TEXTS = {
       `${n === 1 ? 'One grant' : `${n} grants`} of an approving role took effect without a second administrator’s confirmation (marked “unconfirmed”).`,
     grantFor: (roles: string, who: string) => `${roles} for ${who}`,
     grantProposed: (who: string, when: string, invitation: boolean) =>
-      `proposed by ${who}${invitation ? ' with an invitation' : ''}, ${when}`,
+      `Proposed by ${who}${invitation ? ' with an invitation' : ''}, ${when}`,
     grantStates: {
-      pending: 'waiting: not in effect yet',
-      unconfirmed: 'in effect, unconfirmed: given by one administrator alone',
+      pending: 'Waiting: not in effect yet.',
+      unconfirmed: 'In effect, unconfirmed: given by one administrator alone.',
     },
     nobodyCanConfirm:
       'No administrator can confirm it yet: neither the one who proposed it nor the person it is for may.',
@@ -353,10 +353,10 @@ export const MANAGE_TEXTS = {
       `${n === 1 ? 'Eine Vergabe' : `${n} Vergaben`} einer freigebenden Rolle ${n === 1 ? 'wurde' : 'wurden'} ohne Bestätigung einer zweiten Administratorin oder eines zweiten Administrators wirksam (als „unbestätigt“ markiert).`,
     grantFor: (roles: string, who: string) => `${roles} für ${who}`,
     grantProposed: (who: string, when: string, invitation: boolean) =>
-      `vorgeschlagen von ${who}${invitation ? ' mit einer Einladung' : ''}, ${when}`,
+      `Vorgeschlagen von ${who}${invitation ? ' mit einer Einladung' : ''}, ${when}`,
     grantStates: {
-      pending: 'wartet: noch nicht wirksam',
-      unconfirmed: 'wirksam, unbestätigt: von einer Person allein vergeben',
+      pending: 'Wartet: noch nicht wirksam.',
+      unconfirmed: 'Wirksam, unbestätigt: von einer Person allein vergeben.',
     },
     nobodyCanConfirm:
       'Noch niemand kann sie bestätigen: Weder wer sie vorgeschlagen hat noch die Person selbst darf es.',

@@ -198,8 +198,11 @@ export interface DraftView extends Draft {
   status: DraftStatus
   base: string
   createdBy: string
+  /** Who started it, by name (their address when they are no longer listed). */
+  createdByName: string
   updatedAt: string
-  comments: { by: string; body: string; at: string }[]
+  /** The comments on it: `by` an address, `name` theirs as people read it. */
+  comments: { by: string; name: string; body: string; at: string }[]
   /** The files the draft changes against its base. */
   files: string[]
   /** Those of them it adds. */
@@ -279,13 +282,15 @@ export class Drafts {
       status: DraftStatus
       base_commit: string
       created_by: string
+      created_by_name: string | null
       updated_at: Date | string
       submitted_by: string | null
       submitted_commit: string | null
       submitted_at: Date | string | null
     }>(
-      `SELECT status, base_commit, created_by, updated_at, submitted_by, submitted_commit, submitted_at
-       FROM drafts WHERE id = $1`,
+      `SELECT d.status, d.base_commit, d.created_by, p.name AS created_by_name, d.updated_at,
+              d.submitted_by, d.submitted_commit, d.submitted_at
+       FROM drafts d LEFT JOIN people p ON p.email = d.created_by WHERE d.id = $1`,
       [checkDraftId(id)],
     )
     const head = await this.repo.resolve(branchOf(id))
@@ -300,9 +305,15 @@ export class Drafts {
     )
     const comments = await this.database.query<{
       written_by: string
+      name: string | null
       body: string
       at: Date | string
-    }>('SELECT written_by, body, at FROM draft_comments WHERE draft_id = $1 ORDER BY id', [id])
+    }>(
+      `SELECT c.written_by, p.name, c.body, c.at
+       FROM draft_comments c LEFT JOIN people p ON p.email = c.written_by
+       WHERE c.draft_id = $1 ORDER BY c.id`,
+      [id],
+    )
     const current: Approval | null = approval
       ? {
           by: approval.approved_by,
@@ -328,9 +339,11 @@ export class Drafts {
       status: row.status,
       base: row.base_commit,
       createdBy: row.created_by,
+      createdByName: row.created_by_name || row.created_by,
       updatedAt: new Date(row.updated_at).toISOString(),
       comments: comments.map((comment) => ({
         by: comment.written_by,
+        name: comment.name || comment.written_by,
         body: comment.body,
         at: new Date(comment.at).toISOString(),
       })),

@@ -22,7 +22,7 @@ import type { Person } from '../../../src/publishing/people/roles'
 import { Drafts, type DraftView, MAIN } from '../../../src/publishing/workflow/drafts'
 import { Publisher } from '../../../src/publishing/workflow/publisher'
 import { Releases } from '../../../src/publishing/workflow/releases'
-import { ada, olga, paul, person, rita } from '../../support/people'
+import { ada, addPeople, olga, paul, person, rita } from '../../support/people'
 import { approveSeen, openPublishingDatabase, type TestDatabase } from '../../support/publishing'
 import { DEVELOPER, siteRepository } from '../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
@@ -405,6 +405,17 @@ describe('drafts through the editor', () => {
       await call(ada, 'getNotes', draft),
     ).notes
     expect(notes).toMatchObject([{ content: 'Say "partner banks".', author: rita.email }])
+    // Listed people are named by their names: the note's writer, the draft's author.
+    await addPeople(database, [
+      { ...rita, name: 'Rita Reviewer' },
+      { ...ada, name: 'Ada Author' },
+    ])
+    expect(
+      body<{ notes: { author: string }[] }>(await call(ada, 'getNotes', draft)).notes,
+    ).toMatchObject([{ author: 'Rita Reviewer' }])
+    expect(await call(rita, 'unpublishedEntry', { id: 'pages/about' }).then(body)).toMatchObject({
+      pullRequestAuthor: 'Ada Author',
+    })
     expect((await call(rita, 'deleteNote', { ...draft, noteId: '1' })).status).toBe(403)
     expect((await call(ada, 'addNote', { ...draft, note: { content: ' ' } })).status).toBe(422)
     const trail = await readAudit(database)

@@ -282,7 +282,12 @@ describe('drafts', () => {
     const back = await drafts.requestChanges(rita, 'pages/about', 'Please name the licence.')
     expect(back.status).toBe('draft')
     expect(back.comments).toEqual([
-      { by: rita.email, body: 'Please name the licence.', at: expect.any(String) },
+      {
+        by: rita.email,
+        name: rita.email,
+        body: 'Please name the licence.',
+        at: expect.any(String),
+      },
     ])
     await expect(drafts.requestChanges(ada, 'pages/about', 'Fine by me')).rejects.toBeInstanceOf(
       RefusedError,

@@ -120,7 +120,7 @@ describe('role grants over HTTP', () => {
     const bobs = await page(bob.email)
     const item = /<li><h3 id="grant-(\d+)">([^<]*)<\/h3>[\s\S]*?<\/li>/.exec(bobs)
     expect(item?.[2]).toBe('Prüfung, Veröffentlichung für anna.private@mail.example')
-    expect(item?.[0]).toContain('wartet: noch nicht wirksam')
+    expect(item?.[0]).toContain('Wartet: noch nicht wirksam')
     expect(item?.[0]).toContain(
       `<button type="submit" aria-describedby="grant-${item?.[1]}" disabled>Bestätigen</button>`,
     )
@@ -313,7 +313,7 @@ describe('role grants over HTTP', () => {
     const item = /<li><h3 id="grant-\d+">publisher for paula@bank.example<\/h3>[\s\S]*?<\/li>/.exec(
       html,
     )?.[0]
-    expect(item).toContain('in effect, unconfirmed: given by one administrator alone')
+    expect(item).toContain('In effect, unconfirmed: given by one administrator alone')
     expect(item).toContain(
       'No administrator can confirm it yet: neither the one who proposed it nor the person it is for may.',
     )
