@@ -8,6 +8,7 @@ import { startSession } from '../../src/publishing/people/people'
 import type { PublishingService } from '../../src/publishing/service'
 import { englishTexts } from '../support/english-texts'
 import { addPeople, person } from '../support/people'
+import { axeViolations } from './support/axe'
 import { type StandInService, startStandInService } from './support/stand-in-service'
 
 let CMS = ''
@@ -106,6 +107,8 @@ test('on a phone, the editor sits below the shared bar and its Save and Status f
   const bar = page.getByRole('navigation', { name: 'Publishing' })
   await expect(bar.getByRole('link', { name: 'Editor' })).toHaveAttribute('aria-current', 'page')
   await expect(bar.getByRole('link', { name: /^Changes/ })).toBeVisible()
+  // Its links keep their names when their words do not fit (the bank's mark, for one).
+  expect(await axeViolations(page, '.bar')).toEqual([])
   const title = page.getByLabel('Title').first()
   await expect(title).toBeVisible({ timeout: 60_000 })
   /** Whether the element is inside the window, from its left edge to its right one. */
