@@ -25,6 +25,8 @@ let service: PublishingService
 const ada = person('ada@bank.example', ['author'])
 const greta = person('greta@bank.example', ['author'], 'de')
 const rita = person('rita@bank.example', ['reviewer'])
+/** Writes and may publish: her editor offers the Publish menu. */
+const pia = person('pia@bank.example', ['author', 'publisher'])
 
 test.describe.configure({ mode: 'serial' })
 test.setTimeout(120_000)
@@ -34,7 +36,7 @@ test.beforeAll(async () => {
   running = await startStandInService('publishing-editor', { bundleEditor: true })
   CMS = running.url
   service = running.service
-  await addPeople(service.database, [ada, greta, rita])
+  await addPeople(service.database, [ada, greta, rita, pia])
 })
 
 test.afterAll(async () => {
@@ -298,6 +300,32 @@ test('on a desktop, axe finds in the media library only what Decap must mend its
   await library.getByText('designing-idempotent-payment-apis.svg').click()
   await expect(library.getByRole('button', { name: 'Delete selected' })).toBeEnabled()
   expect(await axeOnLibrary(page)).toEqual([])
+  await page.context().close()
+})
+
+test('on a phone, the status and Publish menus open within the screen and take a finger', async ({
+  browser,
+}) => {
+  const page = await signedIn(browser, pia.email, PHONE)
+  await page.goto(`${CMS}/admin/?${Date.now()}#/collections/pages/entries/terms-of-use`)
+  const title = page.getByLabel('Title').first()
+  await expect(title).toBeVisible({ timeout: 60_000 })
+  await title.fill('Terms of use, as drafted on a phone')
+  await page.getByRole('button', { name: 'Save', exact: true }).tap()
+  // Saved: the draft's status menu, and for her, who may publish, the Publish menu.
+  const status = page.getByRole('button', { name: /^Status:/ })
+  await expect(status).toBeVisible({ timeout: 30_000 })
+  await status.tap()
+  const menu = page.getByRole('menu')
+  await expect(menu.getByRole('menuitem', { name: 'Draft' })).toBeVisible()
+  expect(await misfits(menu)).toEqual([])
+  await menu.getByRole('menuitem', { name: 'In review' }).tap()
+  await expect(page.getByRole('button', { name: 'Status: In review' })).toBeVisible({
+    timeout: 30_000,
+  })
+  await page.getByRole('button', { name: 'Publish', exact: true }).tap()
+  await expect(menu.getByRole('menuitem', { name: 'Publish now' })).toBeVisible()
+  expect(await misfits(menu)).toEqual([])
   await page.context().close()
 })
 
