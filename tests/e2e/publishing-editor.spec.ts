@@ -103,6 +103,8 @@ function misfits(root: Locator): Promise<string[]> {
     }
     const outside = (element: Element) => {
       const box = element.getBoundingClientRect()
+      // Not shown, or a box of no size that only holds what it shows (a menu's, say).
+      if (box.width <= 1 || box.height <= 1) return
       if (box.left < 0 || box.right > window.innerWidth || box.top < 0)
         problems.push(
           `${named(element)} is not all in the window: ${Math.round(box.left)} to ${Math.round(box.right)} px across, from ${Math.round(box.top)} px down`,
