@@ -15,24 +15,32 @@ interface AxeViolation {
 
 declare global {
   interface Window {
-    axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> }
+    axe: {
+      run(
+        context: Document | { include: string[][] },
+        options: object,
+      ): Promise<{ violations: AxeViolation[] }>
+    }
   }
 }
 
-/** axe's findings on the page as it is now, one line per rule with the elements it hit. */
-export async function axeViolations(page: Page): Promise<string[]> {
+/**
+ * axe's findings on the page as it is now, one line per rule with the elements it hit; within
+ * the element `within` selects (an open dialog, say), when given.
+ */
+export async function axeViolations(page: Page, within?: string): Promise<string[]> {
   // Evaluated by the test's own channel, not added as an inline script: the site's policy
   // rightly blocks those, and the tests run with it enforced.
   axeSource ??= readFileSync(AXE, 'utf8')
   await page.evaluate(axeSource)
   const { violations } = await page.evaluate(
     // Violations only: axe then skips gathering every element that passed (half its time).
-    (tags) =>
-      window.axe.run(document, {
+    ({ tags, within }) =>
+      window.axe.run(within ? { include: [[within]] } : document, {
         runOnly: { type: 'tag', values: tags },
         resultTypes: ['violations'],
       }),
-    AXE_TAGS,
+    { tags: AXE_TAGS, within },
   )
   return violations.map(
     (violation) =>

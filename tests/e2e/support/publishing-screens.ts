@@ -4,7 +4,7 @@
  * and what a screen must not do in German (show English) or at any width (scroll sideways).
  * Shared by the English and the German walks.
  */
-import { type Browser, expect, type Page } from '@playwright/test'
+import { type Browser, type BrowserContextOptions, expect, type Page } from '@playwright/test'
 import { SESSION_COOKIE } from '../../../src/publishing/http/app'
 import { startSession } from '../../../src/publishing/people/people'
 import type { PublishingService } from '../../../src/publishing/service'
@@ -18,12 +18,9 @@ export async function signedIn(
   browser: Browser,
   service: PublishingService,
   email: string,
-  options: { locale?: string; viewport?: { width: number; height: number } } = {},
+  options: BrowserContextOptions = {},
 ): Promise<Page> {
-  const context = await browser.newContext({
-    locale: options.locale ?? 'en-GB',
-    ...(options.viewport ? { viewport: options.viewport } : {}),
-  })
+  const context = await browser.newContext({ locale: 'en-GB', ...options })
   const { token } = await startSession(service.database, email)
   // The service's cookie is a `__Host-` one: secure (localhost counts as such), on `/`.
   await context.addCookies([
