@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { asOwnMessage } from '../../../src/publishing/editor/browser/backend'
+import { mendDialogs } from '../../../src/publishing/editor/browser/dialogs'
 import { reloadBetweenEntries } from '../../../src/publishing/editor/browser/entry-address'
 import { FORM_PANE, holdFields } from '../../../src/publishing/editor/browser/read-only'
 import { createVersions } from '../../../src/publishing/editor/browser/versions'
@@ -137,5 +138,34 @@ describe('an entry’s address typed over another’s', () => {
     expect(moves('#/collections/pages/new', '#/collections/pages/entries/about')).toBe(0)
     expect(moves('#/collections/pages/entries/about', '#/collections/pages')).toBe(0)
     expect(moves('#/collections/pages/entries/about', '#/collections/pages/entries/about')).toBe(0)
+  })
+})
+
+describe('Decap’s dialogs', () => {
+  it('are named by their heading, and their pictures marked as decoration, when Decap draws them', async () => {
+    document.body.innerHTML = ''
+    const observer = mendDialogs(document.body)
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      `<div role="dialog"><h1>Medien</h1><img src="a.svg"><p>a.svg</p><img src="b.png" alt="Logo"></div>`,
+    )
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    const dialog = document.querySelector('[role="dialog"]') as HTMLElement
+    const heading = document.getElementById(dialog.getAttribute('aria-labelledby') ?? '')
+    expect(heading?.textContent).toBe('Medien')
+    expect([...dialog.querySelectorAll('img')].map((image) => image.getAttribute('alt'))).toEqual([
+      '',
+      'Logo',
+    ])
+    // A dialog named already keeps its name.
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      '<div role="dialog" aria-label="Confirm"><h2>Sure?</h2></div>',
+    )
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    const named = document.querySelectorAll('[role="dialog"]')[1] as HTMLElement
+    expect(named.getAttribute('aria-labelledby')).toBeNull()
+    expect(named.getAttribute('aria-label')).toBe('Confirm')
+    observer.disconnect()
   })
 })

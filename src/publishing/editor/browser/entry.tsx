@@ -1,10 +1,12 @@
 /**
  * The publishing service's editor (its entry, bundled by the service, ../bundle.ts): Decap with
  * the service's backend (backend.ts), the site's preview beside each entry (preview.tsx), then
- * the CMS started with the person's configuration. The page loads start.ts before Decap's
- * bundle, which sets `CMS_MANUAL_INIT` and `CMS_EDITOR_ENTRY`.
+ * the CMS started with the person's configuration, its dialogs mended for screen readers
+ * (dialogs.ts). The page loads start.ts before Decap's bundle, which sets `CMS_MANUAL_INIT`
+ * and `CMS_EDITOR_ENTRY`.
  */
 import { bankBackend } from './backend'
+import { mendDialogs } from './dialogs'
 import { reloadBetweenEntries } from './entry-address'
 import { speakOurWords } from './locale'
 import { editorSetup, registerPreviews } from './preview'
@@ -24,5 +26,6 @@ if (setup) {
     win.CMS.registerPreviewStyle(meta.content)
   }
   reloadBetweenEntries(win)
+  mendDialogs(document.body)
   win.CMS.init({ config })
 }
