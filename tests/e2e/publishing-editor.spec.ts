@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import {
   type Browser,
   type BrowserContextOptions,
@@ -8,6 +10,7 @@ import {
 } from '@playwright/test'
 import { CMS_COLLECTIONS } from '../../src/cms/config'
 import { fieldLabel } from '../../src/cms/field-labels'
+import { ROOT } from '../../src/engine/config'
 import { readAudit } from '../../src/publishing/audit/trail'
 import { MANAGE_TEXTS } from '../../src/publishing/pages/texts'
 import type { PublishingService } from '../../src/publishing/service'
@@ -472,4 +475,39 @@ test('a German editor meets German: content types, fields, the board as on Chang
   const phrases = englishTexts().filter((english) => english.includes(' '))
   expect(await englishShown(page, phrases)).toEqual([])
   await page.context().close()
+})
+
+test('axe finds nothing in the editor: a collection, an entry, the workflow board, on a desktop and a phone', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000)
+  // A draft on the board, so that its card is read too.
+  const path = 'content/en/pages/consumer-credit-faqs.yaml'
+  const text = await readFile(join(ROOT, path), 'utf8')
+  await service.drafts.save(
+    ada,
+    'pages/consumer-credit-faqs',
+    [{ path, content: text.replace(/^title: .*$/m, 'title: Consumer credit, asked and answered') }],
+    'A card on the board',
+  )
+  const findings: string[] = []
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 375, height: 740 },
+  ]) {
+    const page = await signedIn(browser, ada.email, { viewport })
+    for (const [view, ready] of [
+      ['collections/pages', page.getByRole('link', { name: /About/ }).first()],
+      ['collections/pages/entries/about', page.getByLabel('Title').first()],
+      ['workflow', page.getByRole('heading', { name: /^Drafts/ }).first()],
+    ] as const) {
+      await page.goto(`${CMS}/admin/?${Date.now()}#/${view}`)
+      await expect(ready).toBeVisible({ timeout: 60_000 })
+      for (const finding of await axeViolations(page)) {
+        findings.push(`${viewport.width} px, ${view}: ${finding}`)
+      }
+    }
+    await page.context().close()
+  }
+  expect(findings).toEqual([])
 })

@@ -162,8 +162,8 @@ test('the German author changes the German title and moves it to review by the G
   const english = [...englishTexts(), ...englishTexts(EDITOR_TABLES)]
   const phrases = english.filter((text) => text.includes(' '))
   expect(await englishShown(page, phrases)).toEqual([])
-  // (axe-core is run on the service's own screens: Decap's editor has findings of its own in
-  // either language, its toasts' and status button's contrast and its toolbar's landmarks.)
+  // Decap's editor too, with its notice of the save and the draft's status button shown.
+  expect(await axeViolations(page)).toEqual([])
   expect(await scrollsSideways(page)).toBe(false)
 })
 

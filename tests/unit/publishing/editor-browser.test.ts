@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { asOwnMessage } from '../../../src/publishing/editor/browser/backend'
 import { mendDialogs } from '../../../src/publishing/editor/browser/dialogs'
 import { reloadBetweenEntries } from '../../../src/publishing/editor/browser/entry-address'
+import { mendLandmarks } from '../../../src/publishing/editor/browser/landmarks'
 import { FORM_PANE, holdFields } from '../../../src/publishing/editor/browser/read-only'
 import { createVersions } from '../../../src/publishing/editor/browser/versions'
 
@@ -166,6 +167,33 @@ describe('Decap’s dialogs', () => {
     const named = document.querySelectorAll('[role="dialog"]')[1] as HTMLElement
     expect(named.getAttribute('aria-labelledby')).toBeNull()
     expect(named.getAttribute('aria-label')).toBe('Confirm')
+    observer.disconnect()
+  })
+})
+
+describe('the editor’s landmarks', () => {
+  it('keep one banner, one main and Decap’s header a named navigation, as Decap changes views', async () => {
+    document.body.innerHTML = '<header class="bar">Bar</header><div id="nc-root"></div>'
+    const root = document.getElementById('nc-root') as HTMLElement
+    const observer = mendLandmarks(root)
+    // The board: no main of Decap's, so Decap's room is the page's main.
+    root.innerHTML = '<header><div><a href="#/">Contents</a></div></header><h1>Workflow</h1>'
+    document.body.insertAdjacentHTML('beforeend', '<canvas></canvas>')
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(root.getAttribute('role')).toBe('main')
+    const header = root.querySelector('header') as HTMLElement
+    expect(header.getAttribute('role')).toBe('none')
+    expect(header.firstElementChild?.getAttribute('role')).toBe('navigation')
+    expect(header.firstElementChild?.getAttribute('aria-label')).toBe('Editor')
+    expect(document.querySelector('body > canvas')?.getAttribute('aria-hidden')).toBe('true')
+    // A collection's list brings its own main: the room is no second one.
+    root.insertAdjacentHTML('beforeend', '<aside>Collections</aside><main>Pages</main>')
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(root.hasAttribute('role')).toBe(false)
+    // Back on the board, it is the main again.
+    root.querySelector('main')?.remove()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(root.getAttribute('role')).toBe('main')
     observer.disconnect()
   })
 })
