@@ -297,7 +297,7 @@ test('a reviewer reads the change field by field, in English and German, and app
   await setStatus(ada, 'Draft', 'In review')
   await draft.getByRole('button', { name: 'Approve' }).click()
   await expect(rita.locator('#status')).toContainText(
-    /This draft changed after you opened it: you saw version [0-9a-f]{7}, and ada@bank\.example saved version [0-9a-f]{7}/,
+    /This draft changed after you opened it: you saw version [0-9a-f]{7}, and Ada Author saved version [0-9a-f]{7}/,
   )
   await rita.locator('#status').getByRole('button', { name: 'Show the new version' }).click()
   await expect(title.locator('.after ins')).toContainText('changed meanwhile')
