@@ -3,8 +3,9 @@
  * in `argv[2]`, on `PORT`, printed as `LISTENING <port>` once it answers. With `METRICS_TOKEN`,
  * the operators' metrics are on (every answer counted), as `npm start` has them.
  */
+
+import { createMetrics } from '../src/http/metrics'
 import { createApp } from '../src/server/app'
-import { createMetrics } from '../src/server/metrics'
 
 const root = process.argv[2]
 if (!root) throw new Error('usage: static-server.ts <dist>')

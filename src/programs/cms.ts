@@ -42,9 +42,14 @@ import { writeFile } from 'node:fs/promises'
 import { hostname, userInfo } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { createBackup } from '../backup/backup'
+import type { Manifest } from '../backup/manifest'
+import { type Targets, targetsOf } from '../backup/parts'
+import { restoreBackup } from '../backup/restore'
 import { ensureWritableFolder } from '../database/folder'
 import { openDatabase } from '../database/open'
 import { readBuildConfig } from '../engine/config'
+import { FORMS_MIGRATIONS } from '../forms/migrations'
 import {
   ANCHOR_WITHIN_MS,
   AuditCheckpoints,
@@ -53,16 +58,11 @@ import {
   verifyWithAnchors,
 } from '../publishing/audit/anchors'
 import { appendAudit, exportAudit, setAuditKeys } from '../publishing/audit/trail'
-import { createBackup } from '../publishing/backup/backup'
-import type { Manifest } from '../publishing/backup/manifest'
-import { type Targets, targetsOf } from '../publishing/backup/parts'
-import { restoreBackup } from '../publishing/backup/restore'
 import { GitRepository } from '../publishing/git/repository'
 import { PUBLISHING_MIGRATIONS } from '../publishing/migrations'
 import { hasPeople, listPeople, normalEmail, SERVICE_ACTOR } from '../publishing/people/people'
 import { firstAdministratorMessage } from '../publishing/service'
 import { readPublishingSettings } from '../publishing/settings'
-import { FORMS_MIGRATIONS } from '../server/forms/migrations'
 import { runProgram, SettingError } from '../shared/settings-error'
 
 const USAGE = `usage: npm run cms -- <command>

@@ -14,9 +14,9 @@ import {
   nginxConfig,
   trustProxyNote,
 } from '../engine/site-files/nginx-block'
+import { readSitePolicy } from '../http/static-files'
 import { releasesDirOf } from '../publishing/settings'
-import { CURRENT } from '../publishing/workflow/releases'
-import { readSitePolicy } from '../server/static-files'
+import { CURRENT } from '../shared/release-layout'
 import { runProgram } from '../shared/settings-error'
 
 async function main(): Promise<void> {

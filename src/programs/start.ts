@@ -16,6 +16,7 @@ import { contentProblems } from '../content/errors'
 import { checkDatabaseUrls } from '../database/open'
 import { inputHash, isFresh } from '../engine/cache/stamp'
 import { checkBuildFolders, checkContentDir, readBuildConfig } from '../engine/config'
+import { checkListeners } from '../http/listeners'
 import { AuditKeyError } from '../publishing/audit/trail'
 import { releasesDirOf } from '../publishing/settings'
 import {
@@ -26,9 +27,8 @@ import {
   runsPublishing,
   startPublishing,
 } from '../publishing/start'
-import { CURRENT } from '../publishing/workflow/releases'
-import { checkListeners } from '../server/listeners'
 import { readServeSettings, serve, serveListeners } from '../server/serve'
+import { CURRENT } from '../shared/release-layout'
 import { runProgram } from '../shared/settings-error'
 
 /** The address a server bound, as a person opens it (a wildcard host read as localhost). */

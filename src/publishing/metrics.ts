@@ -1,5 +1,5 @@
 /**
- * The publishing service's metrics (served as the site's are, see `../server/metrics.ts`): what
+ * The publishing service's metrics (served as the site's are, see `../http/metrics.ts`): what
  * publications came to and how long their phases took, rollbacks, schedules, previews, sign-ins,
  * and, read from the database at each scrape, how long the publication lease has been held, how
  * many role grants are in effect unconfirmed and how long the audit trail is; with when the

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { readDatabaseUrls } from '../database/settings'
-import { mailFromOf, smtpUrlOf } from '../server/forms/mail'
+import { mailFromOf, smtpUrlOf } from '../mail/transport'
 import {
   portSetting,
   positiveNumberSetting,

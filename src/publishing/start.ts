@@ -12,8 +12,8 @@ import type { FastifyInstance } from 'fastify'
 import { ensureWritableFolder } from '../database/folder'
 import { checkDatabaseUrls } from '../database/open'
 import { type BuildConfig, readBuildConfig } from '../engine/config'
-import { checkListeners, type ListenerSetting, listenFailure } from '../server/listeners'
-import { type LogFormat, logFormatOf, logLevelOf, logStreamFor } from '../server/logger'
+import { checkListeners, type ListenerSetting, listenFailure } from '../http/listeners'
+import { type LogFormat, logFormatOf, logLevelOf, logStreamFor } from '../http/logger'
 import {
   createMetrics,
   listenBeside,
@@ -21,8 +21,8 @@ import {
   metricsListener,
   readMetricsSettings,
   type ServiceMetrics,
-} from '../server/metrics'
-import { trustProxyOf } from '../server/serve'
+} from '../http/metrics'
+import { trustProxyOf } from '../http/trust-proxy'
 import { switchSetting } from '../shared/setting-values'
 import { SettingError } from '../shared/settings-error'
 import { createPublishingApp } from './http/app'

@@ -12,17 +12,17 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify'
-import { CURRENT } from '../publishing/workflow/releases'
+import { pageFileRoutes } from '../forms/page-files'
+import { type FormsServiceOptions, formsRoutes } from '../forms/routes'
+import { cspReportRoute } from '../http/csp-report'
+import { type LogStream, loggerOptions } from '../http/logger'
+import { metricsRoute, recordRequests, type ServiceMetrics } from '../http/metrics'
+import { absoluteTarget, hostProblem, siteTarget, slashRedirect } from '../http/request-path'
+import { createStaticHandler, readSitePolicy, siteMoves } from '../http/static-files'
+import { createTransport, TRANSPORT_DEFAULTS, type TransportSettings } from '../http/transport'
 import { EMPTY_POLICY, responseHeaders, type SitePolicy } from '../shared/http-headers'
 import { REDIRECT_STATUS } from '../shared/redirects'
-import { cspReportRoute } from './csp-report'
-import { pageFileRoutes } from './forms/page-files'
-import { type FormsServiceOptions, formsRoutes } from './forms/routes'
-import { type LogStream, loggerOptions } from './logger'
-import { metricsRoute, recordRequests, type ServiceMetrics } from './metrics'
-import { absoluteTarget, hostProblem, siteTarget, slashRedirect } from './request-path'
-import { createStaticHandler, readSitePolicy, siteMoves } from './static-files'
-import { createTransport, TRANSPORT_DEFAULTS, type TransportSettings } from './transport'
+import { CURRENT } from '../shared/release-layout'
 
 export interface AppOptions {
   /** The built site; without it only `/api/` (and what else is registered) answers. */

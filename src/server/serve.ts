@@ -5,27 +5,26 @@
  * closes the database and exits. `npm start` runs it after building; `npm run serve:api` (or
  * `SERVE_STATIC=off`) runs the forms service alone; the tests run it directly.
  */
-import { isIP } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { checkDatabaseUrls } from '../database/open'
-import { portSetting, switchSetting } from '../shared/setting-values'
-import { SettingError } from '../shared/settings-error'
-import { createApp } from './app'
-import { connectionsCheck } from './connection-limits'
-import { purge } from './forms/operations'
-import { type FormsSettings, openFormsService, readFormsSettings } from './forms/service'
-import { healthRoutes } from './health'
-import { checkListeners, type ListenerSetting, listenFailure } from './listeners'
-import { type LogFormat, logFormatOf, logLevelOf, logStreamFor } from './logger'
+import { purge } from '../forms/operations'
+import { type FormsSettings, openFormsService, readFormsSettings } from '../forms/service'
+import { connectionsCheck } from '../http/connection-limits'
+import { healthRoutes } from '../http/health'
+import { checkListeners, type ListenerSetting, listenFailure } from '../http/listeners'
+import { type LogFormat, logFormatOf, logLevelOf, logStreamFor } from '../http/logger'
 import {
   createMetrics,
   listenBeside,
   type MetricsSettings,
   metricsListener,
   readMetricsSettings,
-} from './metrics'
-import { warnOfUntrustedProxy } from './proxy-warning'
-import { readTransportSettings, type TransportSettings } from './transport'
+} from '../http/metrics'
+import { warnOfUntrustedProxy } from '../http/proxy-warning'
+import { readTransportSettings, type TransportSettings } from '../http/transport'
+import { trustProxyOf } from '../http/trust-proxy'
+import { portSetting, switchSetting } from '../shared/setting-values'
+import { createApp } from './app'
 
 const PURGE_EVERY_MS = 6 * 3_600_000
 
@@ -51,34 +50,6 @@ export interface ServeOptions {
 /** `SERVE_STATIC`: `on` (the default) serves the built site beside the service, `off` not. */
 export function servesStatic(env: NodeJS.ProcessEnv = process.env): boolean {
   return switchSetting(env, 'SERVE_STATIC', 'on')
-}
-
-/** The names `TRUST_PROXY` may hold besides addresses and ranges (connection-limits.ts). */
-const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal']
-
-/** Whether `entry` is an address, a range (`address/bits`) or a named range. */
-function isProxyEntry(entry: string): boolean {
-  if (PROXY_RANGES.includes(entry)) return true
-  const [address = '', bits, more] = entry.split('/')
-  const version = isIP(address)
-  if (version === 0 || more !== undefined) return false
-  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128))
-}
-
-/** `TRUST_PROXY`: `true`, or the addresses (comma-separated) of the proxies in front. */
-export function trustProxyOf(value: string | undefined): boolean | string | undefined {
-  if (!value) return undefined
-  if (value === 'true') return true
-  if (value === 'false') return false
-  const wrong = value.split(',').find((entry) => !isProxyEntry(entry.trim()))
-  if (wrong !== undefined) {
-    throw new SettingError(
-      'TRUST_PROXY',
-      `must be true, or the proxies' addresses or ranges, comma-separated; "${wrong.trim()}" is none`,
-      `set it to addresses such as 127.0.0.1 or 10.0.0.0/8 (or ${PROXY_RANGES.join(', ')}), or unset it`,
-    )
-  }
-  return value
 }
 
 /** Everything `serve` takes from the environment, each checked before anything opens. */

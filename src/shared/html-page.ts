@@ -1,7 +1,7 @@
 /**
  * The page shell of the bare document written as text (the editor's page of `npm run dev`): a
  * document no search engine indexes, readable on a phone. The services' pages are React
- * (`src/publishing/pages/screen.tsx` and `editor.tsx`, `src/server/forms/pages.tsx`, with
+ * (`src/publishing/pages/screen.tsx` and `editor.tsx`, `src/forms/pages.tsx`, with
  * `src/shared/service-head.tsx`); the site's pages have their own, richer head
  * (`src/engine/pages/html-document.ts`).
  */

@@ -14,7 +14,7 @@ export function ServiceHead({
   children,
 }: {
   title: string
-  /** The service's stylesheet (the site's tokens and Inter first, src/server/site-styles.ts). */
+  /** The service's stylesheet (the site's tokens and Inter first, src/http/site-styles.ts). */
   stylesheet: string
   /** Inter's Latin face, where the service serves it. */
   font: string

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readOutbox } from '../../src/server/forms/mail'
+import { readOutbox } from '../../src/mail/transport'
 import { ANNOUNCER_ELEMENT_ID } from '../../src/shared/constants'
 import { type Driver, ENGINES, type Engine, launch, missing } from './driver'
 import { FRAME_PATH, NO_SCRIPT_COOKIE, type Site, startSite } from './site'

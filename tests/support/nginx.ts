@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { nginxConfig } from '../../src/engine/site-files/nginx-block'
-import { readSitePolicy } from '../../src/server/static-files'
+import { readSitePolicy } from '../../src/http/static-files'
 import { removeFolder } from './temporary-folder'
 
 export const NGINX_BINARY = process.env.NGINX_PATH ?? '/usr/sbin/nginx'

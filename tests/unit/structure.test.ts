@@ -165,8 +165,20 @@ const EDITOR_BROWSER = isUnder(['src/publishing/editor/browser'])
 const PUBLISHING_BROWSER = isUnder(['src/publishing/browser'])
 /** The database both services open, and the migration runner they hand their own schemas. */
 const DATABASE = isUnder(['src/database'])
-/** The services: the site's server with its forms service, and the publishing service. */
-const SERVICES = isUnder(['src/server', 'src/publishing'])
+/** The public site's server: a release's files, with the forms service mounted under `/api/`. */
+const SITE_SERVER = isUnder(['src/server'])
+/** The forms service: sign-ups, double opt-in, its pages and its mail queue. */
+const FORMS = isUnder(['src/forms'])
+/** The publishing service: drafts, four eyes, releases, people, the audit trail, the editor. */
+const PUBLISHING = isUnder(['src/publishing'])
+/** The services, each a room of its own. */
+const SERVICES = isUnder(['src/server', 'src/forms', 'src/publishing'])
+/**
+ * What the services stand on to speak HTTP and send mail: logger, metrics, health, transport,
+ * static files, request paths, client addresses (`src/http`); the SMTP and outbox transport
+ * and the queue both services' mails wait in (`src/mail`).
+ */
+const TOOLKIT = isUnder(['src/http', 'src/mail'])
 /** Programs started by npm scripts: nothing imports them. */
 const PROGRAMS = isUnder(['src/programs'])
 
@@ -244,6 +256,20 @@ describe('the structure of src/', () => {
     expect([
       ...importsBetween(graph, EDITOR_BROWSER, (file) => !BROWSER(file) && !SHARED(file)),
       ...importsBetween(graph, (file) => !BROWSER(file), EDITOR_BROWSER),
+    ]).toEqual([])
+  })
+
+  it('the toolkit (src/http, src/mail) imports no service, program, build or browser code', () => {
+    expect(
+      importsBetween(graph, TOOLKIT, (file) => !TOOLKIT(file) && !SHARED(file) && !DATABASE(file)),
+    ).toEqual([])
+  })
+
+  it('the services never import each other, but the site server mounts the forms service', () => {
+    expect([
+      ...importsBetween(graph, PUBLISHING, (file) => SERVICES(file) && !PUBLISHING(file)),
+      ...importsBetween(graph, FORMS, (file) => SERVICES(file) && !FORMS(file)),
+      ...importsBetween(graph, SITE_SERVER, PUBLISHING),
     ]).toEqual([])
   })
 

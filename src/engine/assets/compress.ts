@@ -6,7 +6,7 @@
  * time.
  *
  * Pages, page data and the other files of one build get no twins: `npm start` compresses each
- * once, when first asked, and keeps it in memory (`src/server/static-files.ts`), nginx compresses
+ * once, when first asked, and keeps it in memory (`src/http/static-files.ts`), nginx compresses
  * per request (`brotli on`, `gzip on`), and CDNs do the same at their edge. Twins of those files
  * were two thirds of the files a cold build created, and creating a file is most of a build's
  * system time.

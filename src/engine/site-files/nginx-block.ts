@@ -170,7 +170,7 @@ map "$scheme:$http_x_forwarded_proto" $site_hsts {
 ${statusMap('$site_refusal', (status) => `${STATUS_CODES[status] ?? 'Error'}\n`)}
 # The same under /api/, as the forms service's JSON words them.
 ${statusMap('$site_api_refusal', apiBody)}
-# An address the site never writes (src/server/request-path.ts: an encoded slash or backslash,
+# An address the site never writes (src/http/request-path.ts: an encoded slash or backslash,
 # a backslash, an empty segment, a dot segment) names no page, though nginx would decode and
 # merge it into one: 404, as npm start answers, never a page at a second address. The forms
 # service judges its own addresses; nginx's answers after a refusal are at an internal one.

@@ -17,9 +17,9 @@
 
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance } from 'fastify'
-import { healthRoutes } from '../../server/health'
-import { loggerOptions } from '../../server/logger'
-import { metricsRoute, recordRequests, type ServiceMetrics } from '../../server/metrics'
+import { healthRoutes } from '../../http/health'
+import { loggerOptions } from '../../http/logger'
+import { metricsRoute, recordRequests, type ServiceMetrics } from '../../http/metrics'
 import type { PublishingService } from '../service'
 import { MAIN } from '../workflow/main-moves'
 import { registerAssets } from './assets'

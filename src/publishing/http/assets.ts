@@ -8,7 +8,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { iconSvg } from '../../engine/site-files/web-manifest'
-import { INTER_FILES, interFile } from '../../server/site-styles'
+import { INTER_FILES, interFile } from '../../http/site-styles'
 import { FONT_PATH, SERVICE_FILE_NAMES, serviceFiles } from './browser-bundle'
 import { type HttpContext, refuse } from './requests'
 

@@ -4,12 +4,12 @@
  * script bundled by Rolldown into one minified classic script (the pages load them with
  * `defer`, and the editor's page its start script before Decap's, so none is a module), the
  * stylesheet minified by Lightning CSS after the site's design tokens and Inter's faces
- * (`src/server/site-styles.ts`), so the screens look as the site does and change with it. Made in
+ * (`src/http/site-styles.ts`), so the screens look as the site does and change with it. Made in
  * memory, once per process, when first asked for (or at start, when the service bundles the
  * editor then): about a third of a second, and the service's start does not wait for it.
  */
 import { join } from 'node:path'
-import { siteStylesheet } from '../../server/site-styles'
+import { siteStylesheet } from '../../http/site-styles'
 
 /** Where the browser's code is, in the project. */
 export const BROWSER_SOURCE = 'src/publishing/browser'

@@ -6,8 +6,8 @@
  */
 import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { siteTarget } from '../../server/request-path'
-import { createStaticHandler, readSitePolicy } from '../../server/static-files'
+import { siteTarget } from '../../http/request-path'
+import { createStaticHandler, readSitePolicy } from '../../http/static-files'
 import { checkDraftId, DraftConflictError, MAIN } from '../workflow/drafts'
 import { PreviewTimeoutError } from '../workflow/previews'
 import { BuildFailedError } from '../workflow/releases'

@@ -24,7 +24,7 @@ import { type NoticeKind, noticeText, SERVICE_NAME } from './texts'
 /**
  * Each person's choice (e-mails on by default), and the queue of notices. The queue is the
  * publishing service's own table, drained by the forms service's sender engine
- * (`QueueSender`, src/server/forms/queue-sender.ts) with the same leases, retries, backoff,
+ * (`QueueSender`, src/mail/queue-sender.ts) with the same leases, retries, backoff,
  * readiness and counts, rather than a second kind of job in the forms service's `mail_jobs`:
  * under PGlite the two services have databases of their own (`DATA_DIR/db` and
  * `DATA_DIR/publishing/db`, one process each), so the publishing service could neither write

@@ -7,14 +7,14 @@
  * (they hold a reviewer's comment and an address). Logs name jobs, counts and SMTP codes only.
  */
 import type { Database } from '../../database/database'
-import type { Mail, Mailer } from '../../server/forms/mail'
 import {
   type JobOutcome,
   type MailQueue,
   QueueSender,
   type SenderMetrics,
   type SenderTiming,
-} from '../../server/forms/queue-sender'
+} from '../../mail/queue-sender'
+import type { Mail, Mailer } from '../../mail/transport'
 import { escapeHtml } from '../../shared/html'
 
 /** A claimed notice, ready to send. */

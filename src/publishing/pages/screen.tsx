@@ -9,7 +9,7 @@
  */
 import { createContext, type ReactNode, useContext } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { INTER_LATIN } from '../../server/site-styles'
+import { INTER_LATIN } from '../../http/site-styles'
 import { Mark } from '../../shared/brand-mark'
 import { ServiceHead } from '../../shared/service-head'
 import { FONT_PATH } from '../http/browser-bundle'

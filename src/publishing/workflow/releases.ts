@@ -18,6 +18,7 @@ import { basename, join } from 'node:path'
 import type { BuildReport } from '../../engine/build'
 import { seedCache } from '../../engine/cache/seed'
 import type { BuildConfig } from '../../engine/config'
+import { CURRENT } from '../../shared/release-layout'
 import { type GitRepository, SpecialEntryError } from '../git/repository'
 
 const exists = (path: string) =>
@@ -25,9 +26,6 @@ const exists = (path: string) =>
     () => true,
     () => false,
   )
-
-/** The link to the served release, inside the releases folder. */
-export const CURRENT = 'current'
 
 /** `20261126T041503Z-0123456789ab`: when (UTC) and from which commit. */
 const FOLDER = /^\d{8}T\d{6}Z-[0-9a-f]{12}(?:-\d+)?$/

@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src/database/open'
-import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
+import { FORMS_MIGRATIONS } from '../../../src/forms/migrations'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let dir: string

@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type Database, quoteIdentifier } from '../../../src/database/database'
 import { openDatabase } from '../../../src/database/open'
 import { ROOT, readBuildConfig } from '../../../src/engine/config'
+import { FORMS_MIGRATIONS } from '../../../src/forms/migrations'
 import {
   appendAudit,
   readAudit,
@@ -23,7 +24,6 @@ import {
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/migrations'
 import { openPublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
-import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
 import { paul } from '../../support/people'
 import { approvedDraft } from '../../support/publishing'
 import { createSchema, type Schema } from '../../support/schema'

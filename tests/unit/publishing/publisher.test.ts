@@ -23,7 +23,8 @@ import {
   RollbackRequestError,
   UpstreamConflictError,
 } from '../../../src/publishing/workflow/publisher'
-import { BuildFailedError, CURRENT, Releases } from '../../../src/publishing/workflow/releases'
+import { BuildFailedError, Releases } from '../../../src/publishing/workflow/releases'
+import { CURRENT } from '../../../src/shared/release-layout'
 import { ada, addPeople, olga, paul, rita } from '../../support/people'
 import {
   ABOUT,

@@ -7,9 +7,9 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { connect, createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { FormsStore } from '../../../src/forms/store'
+import { healthRoutes } from '../../../src/http/health'
 import { createApp } from '../../../src/server/app'
-import { FormsStore } from '../../../src/server/forms/store'
-import { healthRoutes } from '../../../src/server/health'
 import {
   databases,
   linkIn,

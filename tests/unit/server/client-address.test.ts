@@ -7,8 +7,8 @@ import {
   networkGroups,
   networkOf,
   withinShares,
-} from '../../../src/server/client-address'
-import { ClientGroupsStore } from '../../../src/server/client-rate-limit'
+} from '../../../src/http/client-address'
+import { ClientGroupsStore } from '../../../src/http/client-rate-limit'
 
 describe('clientOf and networkOf', () => {
   it.each([

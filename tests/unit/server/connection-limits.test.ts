@@ -13,7 +13,7 @@ import {
   descriptorLimit,
   SATURATED_FOR_MS,
   trustedProxies,
-} from '../../../src/server/connection-limits'
+} from '../../../src/http/connection-limits'
 import { type ServerProcess, spawnFormsServer } from '../../support/forms'
 import { sendRaw } from '../../support/raw-http'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'

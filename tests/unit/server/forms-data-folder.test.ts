@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src/database/open'
 import { ROOT } from '../../../src/engine/config'
-import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
+import { FORMS_MIGRATIONS } from '../../../src/forms/migrations'
 import { CONFIG_EXIT_CODE } from '../../../src/shared/settings-error'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 

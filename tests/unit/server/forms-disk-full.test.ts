@@ -19,11 +19,11 @@ import { loadFormsContent } from '../../../src/content/forms'
 import type { Database } from '../../../src/database/database'
 import { markingErrors } from '../../../src/database/errors'
 import { openDatabase } from '../../../src/database/open'
+import { DiskSpace, watchingDisk } from '../../../src/forms/disk-space'
+import { FORMS_MIGRATIONS } from '../../../src/forms/migrations'
+import { FormsStore } from '../../../src/forms/store'
+import { healthRoutes } from '../../../src/http/health'
 import { createApp } from '../../../src/server/app'
-import { DiskSpace, watchingDisk } from '../../../src/server/forms/disk-space'
-import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
-import { FormsStore } from '../../../src/server/forms/store'
-import { healthRoutes } from '../../../src/server/health'
 import {
   databases,
   FIXTURE_CONTENT,

@@ -11,18 +11,18 @@ import { createFileStore } from '../../../src/content/file-store'
 import { loadFormsContent } from '../../../src/content/forms'
 import type { Database } from '../../../src/database/database'
 import { openDatabase } from '../../../src/database/open'
-import { networkGroups } from '../../../src/server/client-address'
-import { createMailer, type Mailer, readOutbox } from '../../../src/server/forms/mail'
-import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
+import { FORMS_MIGRATIONS } from '../../../src/forms/migrations'
 import {
   csvCell,
   eraseEmail,
   exportSubscribers,
   exportSurveys,
   purge,
-} from '../../../src/server/forms/operations'
-import { MailSender } from '../../../src/server/forms/sender'
-import { FormsStore, hashToken } from '../../../src/server/forms/store'
+} from '../../../src/forms/operations'
+import { MailSender } from '../../../src/forms/sender'
+import { FormsStore, hashToken } from '../../../src/forms/store'
+import { networkGroups } from '../../../src/http/client-address'
+import { createMailer, type Mailer, readOutbox } from '../../../src/mail/transport'
 import { FIXTURE_CONTENT } from '../../support/forms'
 import { removeFolder } from '../../support/temporary-folder'
 

@@ -1,5 +1,5 @@
 /**
- * The forms service's own pages (src/server/forms/pages.tsx) as HTML, read back with jsdom:
+ * The forms service's own pages (src/forms/pages.tsx) as HTML, read back with jsdom:
  * their texts in each language, whatever an editor or visitor wrote escaped, no inline script
  * or style, the stylesheet they link; and the files they load (`/api/pages.css`, Inter under
  * `/api/fonts/`) as the service serves them: type, cache, the service's policy, GET and HEAD
@@ -11,8 +11,8 @@ import {
   PAGES_FONT_CACHE,
   PAGES_STYLESHEET,
   PAGES_STYLESHEET_CACHE,
-} from '../../../src/server/forms/page-files'
-import { actionPage, confirmPage, errorPage, problemPage } from '../../../src/server/forms/pages'
+} from '../../../src/forms/page-files'
+import { actionPage, confirmPage, errorPage, problemPage } from '../../../src/forms/pages'
 import type { ListForm, SurveyForm } from '../../../src/shared/forms/definition'
 import { FORM_MESSAGES } from '../../../src/shared/forms/messages'
 import { API_CONTENT_SECURITY_POLICY } from '../../../src/shared/http-headers'

@@ -4,7 +4,7 @@
  */
 import type { InjectOptions } from 'fastify'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { eraseEmail } from '../../../src/server/forms/operations'
+import { eraseEmail } from '../../../src/forms/operations'
 import {
   databases,
   linkIn,

@@ -3,7 +3,7 @@
  * CI, a test reading the output), either forced by `LOG_FORMAT`, any other value refused.
  */
 import { describe, expect, it } from 'vitest'
-import { logFormatOf, logStreamFor } from '../../../src/server/logger'
+import { logFormatOf, logStreamFor } from '../../../src/http/logger'
 
 describe('the log format', () => {
   it('follows the terminal unless LOG_FORMAT says otherwise', () => {

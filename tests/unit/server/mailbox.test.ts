@@ -1,6 +1,6 @@
 /** The mailbox an address reaches, for the limits per mailbox: every spelling of one is one. */
 import { describe, expect, it } from 'vitest'
-import { mailboxOf } from '../../../src/server/forms/mailbox'
+import { mailboxOf } from '../../../src/forms/mailbox'
 import { normalizeEmail } from '../../../src/shared/forms/validate'
 
 const CASES: [string, string][] = [

@@ -8,7 +8,7 @@ import {
   listenForMetrics,
   readMetricsSettings,
   type ServiceMetrics,
-} from '../../../src/server/metrics'
+} from '../../../src/http/metrics'
 import { databases, SITE_URL, signUp, startService, type TestService } from '../../support/forms'
 import { expectBoundedLabels, samples } from '../../support/metrics'
 

@@ -9,7 +9,7 @@ import { mkdir, truncate, writeFile } from 'node:fs/promises'
 import { connect, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PIPELINE_DEPTH } from '../../../src/server/pipelining'
+import { PIPELINE_DEPTH } from '../../../src/http/pipelining'
 import { type ServerProcess, spawnFormsServer } from '../../support/forms'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 

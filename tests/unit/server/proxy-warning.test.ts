@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isNearbyAddress } from '../../../src/server/proxy-warning'
+import { isNearbyAddress } from '../../../src/http/proxy-warning'
 import { EMPTY_POLICY, SITE_POLICY_FILE } from '../../../src/shared/http-headers'
 import { type ServerProcess, spawnFormsServer, stopFormsServer, until } from '../../support/forms'
 import { freePort } from '../../support/free-port'

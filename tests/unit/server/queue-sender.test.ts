@@ -6,13 +6,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Database } from '../../../src/database/database'
-import type { Mail, Mailer } from '../../../src/server/forms/mail'
 import {
   type JobOutcome,
   type MailQueue,
   type QueuedJob,
   QueueSender,
-} from '../../../src/server/forms/queue-sender'
+} from '../../../src/mail/queue-sender'
+import type { Mail, Mailer } from '../../../src/mail/transport'
 
 interface TestQueue extends MailQueue<QueuedJob> {
   marked: string[][]

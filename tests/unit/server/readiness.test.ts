@@ -4,8 +4,8 @@
  * `MAIL_OUTAGE_MINUTES` while a mail waits, and back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { healthRoutes } from '../../../src/server/health'
-import { createMetrics } from '../../../src/server/metrics'
+import { healthRoutes } from '../../../src/http/health'
+import { createMetrics } from '../../../src/http/metrics'
 import { databases, signUp, startService, type TestService, until } from '../../support/forms'
 
 describe.each(databases())('readiness on $name', (database) => {

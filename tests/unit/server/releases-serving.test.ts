@@ -8,8 +8,8 @@ import { mkdir, rename, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CURRENT } from '../../../src/publishing/workflow/releases'
 import { createApp } from '../../../src/server/app'
+import { CURRENT } from '../../../src/shared/release-layout'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let dir: string

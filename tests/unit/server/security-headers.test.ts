@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hostHeadersFile, sitePolicy } from '../../../src/engine/site-files/host-config'
 import { nginxConfig } from '../../../src/engine/site-files/nginx-block'
+import { readCspReports } from '../../../src/http/csp-report'
 import { createApp } from '../../../src/server/app'
-import { readCspReports } from '../../../src/server/csp-report'
 import {
   API_CONTENT_SECURITY_POLICY,
   DRAWING_CONTENT_SECURITY_POLICY,

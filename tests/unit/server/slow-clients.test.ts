@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src/database/open'
-import { readTransportSettings, TRANSPORT_DEFAULTS } from '../../../src/server/transport'
+import { readTransportSettings, TRANSPORT_DEFAULTS } from '../../../src/http/transport'
 import {
   type Inbox,
   type ServerProcess,

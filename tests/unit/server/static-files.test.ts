@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cacheControl, compressedCache } from '../../../src/http/static-files'
 import { createApp } from '../../../src/server/app'
-import { cacheControl, compressedCache } from '../../../src/server/static-files'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 let root: string

@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src/database/open'
-import { FORMS_MIGRATIONS } from '../../../src/server/forms/migrations'
+import { FORMS_MIGRATIONS } from '../../../src/forms/migrations'
 import { type Inbox, linkIn, startSmtp } from '../../support/forms'
 import {
   checkOutOlderVersion,

@@ -13,7 +13,6 @@ import { createServer, type Server, type Socket } from 'node:net'
 import { dirname, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CURRENT } from '../../../../src/publishing/workflow/releases'
 import { createApp } from '../../../../src/server/app'
 import {
   responseHeaders,
@@ -21,6 +20,7 @@ import {
   type SitePolicy,
 } from '../../../../src/shared/http-headers'
 import { REDIRECTS_TABLE_FILE } from '../../../../src/shared/redirects'
+import { CURRENT } from '../../../../src/shared/release-layout'
 import { freePorts } from '../../../support/free-port'
 import { type NginxServer, nginxInstalled, startNginx } from '../../../support/nginx'
 import { type RawAnswer, rawRequest, sendRaw } from '../../../support/raw-http'

@@ -4,11 +4,11 @@
  * identity, in the subscriber's language, as HTML and plain text.
  */
 
-import type { MailingList } from '../../content/schema/forms'
-import { escapeHtml } from '../../shared/html'
-import type { Language } from '../../shared/languages'
-import type { SiteSettings } from '../../shared/types'
-import type { Mail } from './mail'
+import type { MailingList } from '../content/schema/forms'
+import type { Mail } from '../mail/transport'
+import { escapeHtml } from '../shared/html'
+import type { Language } from '../shared/languages'
+import type { SiteSettings } from '../shared/types'
 
 /** The unsubscribe link's label; everything else the list's content says. */
 const UNSUBSCRIBE: Record<Language, string> = { en: 'Unsubscribe', de: 'Abmelden' }

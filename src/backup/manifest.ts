@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { AppliedMigration, SequenceState } from '../../database/dump'
+import type { AppliedMigration, SequenceState } from '../database/dump'
 
 export const FORMAT = 'lumora-website-backup'
 export const FORMAT_VERSION = 1

@@ -1,11 +1,11 @@
 /**
- * The forms service's metrics (see `../metrics.ts` for how they are served): what the sign-ups
+ * The forms service's metrics (see `../http/metrics.ts` for how they are served): what the sign-ups
  * came to, what became of the confirmation mails, the mail queue and the hour's mail budget as
  * the database has them at each scrape, and the database's failures. Labels are the form's id
  * (one the content defines, else `unknown`) and fixed words: never an address or a network.
  */
 import { Counter, Gauge, type Registry } from 'prom-client'
-import type { Queryable } from '../../database/database'
+import type { Queryable } from '../database/database'
 
 /** What a form's sending came to. */
 export type SubmissionResult =

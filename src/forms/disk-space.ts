@@ -11,8 +11,8 @@
  * segment is 16 MiB: PostgreSQL stops outright when it cannot write one).
  */
 import { statfs } from 'node:fs/promises'
-import type { Database, QueryOptions } from '../../database/database'
-import { isDiskFull } from '../../database/errors'
+import type { Database, QueryOptions } from '../database/database'
+import { isDiskFull } from '../database/errors'
 
 /** How long a disk-full error keeps the service not ready, unless a form is stored meanwhile. */
 export const DISK_FULL_HOLD_MS = 30_000

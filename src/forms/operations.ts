@@ -3,7 +3,7 @@
  * CSV, erase a person's data by e-mail address (GDPR Art. 17), and delete what is no longer
  * needed (as the privacy policy promises).
  */
-import type { Database, Queryable } from '../../database/database'
+import type { Database, Queryable } from '../database/database'
 import { mailboxOf } from './mailbox'
 import { DEFAULTS, insertToken } from './store'
 

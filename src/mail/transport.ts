@@ -6,8 +6,8 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Transporter } from 'nodemailer'
-import { type Environment, settingOf } from '../../shared/setting-values'
-import { SettingError } from '../../shared/settings-error'
+import { type Environment, settingOf } from '../shared/setting-values'
+import { SettingError } from '../shared/settings-error'
 
 export interface Mail {
   to: string

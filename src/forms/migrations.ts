@@ -5,7 +5,7 @@
  * No table stores an IP address (a client's network only as a salted hash, for an hour or so).
  * Tokens are stored as SHA-256 hashes only.
  */
-import type { Migration, MigrationSet } from '../../database/migrations'
+import type { Migration, MigrationSet } from '../database/migrations'
 
 const MIGRATIONS: Migration[] = [
   {

@@ -5,10 +5,10 @@
  * the site: confirmed, unsubscribed, or the link no longer works.
  */
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify'
-import type { FormsContent } from '../../content/forms'
-import { LINK_EXPIRED_PAGE, UNSUBSCRIBED_PAGE } from '../../shared/forms/definition'
-import { FORM_MESSAGES } from '../../shared/forms/messages'
-import { DEFAULT_LANGUAGE, type Language } from '../../shared/languages'
+import type { FormsContent } from '../content/forms'
+import { LINK_EXPIRED_PAGE, UNSUBSCRIBED_PAGE } from '../shared/forms/definition'
+import { FORM_MESSAGES } from '../shared/forms/messages'
+import { DEFAULT_LANGUAGE, type Language } from '../shared/languages'
 import { actionPage, confirmPage, linkPage } from './pages'
 import { isLanguage } from './request'
 import { type FormsStore, type LinkOutcome, subscriptionLink } from './store'

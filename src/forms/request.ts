@@ -3,7 +3,7 @@
  * script sent it, in which language, and from which page.
  */
 import type { FastifyRequest } from 'fastify'
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../shared/languages'
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../shared/languages'
 
 export const isLanguage = (value: unknown): value is Language =>
   typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value)

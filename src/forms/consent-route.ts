@@ -1,9 +1,9 @@
 /** `POST /api/consent`: a choice made in the cookie banner, kept as proof (no address). */
 import type { FastifyContextConfig, FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import type { FieldError } from '../../shared/forms/messages'
-import type { FormResponse } from '../../shared/forms/validate'
-import { LANGUAGES } from '../../shared/languages'
+import type { FieldError } from '../shared/forms/messages'
+import type { FormResponse } from '../shared/forms/validate'
+import { LANGUAGES } from '../shared/languages'
 import type { FormsStore } from './store'
 
 const consentRecord = z.strictObject({

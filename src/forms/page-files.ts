@@ -1,6 +1,6 @@
 /**
  * The files the forms service's pages load (pages.tsx): their stylesheet, `/api/pages.css` (the
- * site's design tokens and Inter's faces, then `pages.css`; see ../site-styles.ts), and Inter's
+ * site's design tokens and Inter's faces, then `pages.css`; see ../http/site-styles.ts), and Inter's
  * two files under `/api/fonts/`. The service's policy lets its pages load styles and fonts from
  * the site's own origin only (`style-src 'self'; font-src 'self'`), so they come from here,
  * wherever the service runs: beside the site (`npm start`), or alone behind nginx, which passes
@@ -12,8 +12,8 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ROOT } from '../../engine/config'
-import { INTER_FILES, INTER_LATIN, interFile, siteStylesheet } from '../site-styles'
+import { ROOT } from '../engine/config'
+import { INTER_FILES, INTER_LATIN, interFile, siteStylesheet } from '../http/site-styles'
 
 /** Where the pages' stylesheet is served. */
 export const PAGES_STYLESHEET = '/api/pages.css'
@@ -22,7 +22,7 @@ export const PAGES_FONT_PATH = '/api/fonts/'
 /** The face the pages preload: their text is English or German, Latin throughout. */
 export const PAGES_PRELOADED_FONT = `${PAGES_FONT_PATH}${INTER_LATIN}`
 /** The page stylesheet's source, in the project. */
-const OWN_STYLES = 'src/server/forms/pages.css'
+const OWN_STYLES = 'src/forms/pages.css'
 
 /**
  * One name, not one that hashes the content, and cached for five minutes: in a rolling

@@ -17,9 +17,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
-import type { Database } from '../../database/database'
-import type { Mail, Mailer } from './mail'
-import { errorCode, type Failure, failureOf, isPermanent } from './mail-failure'
+import type { Database } from '../database/database'
+import { errorCode, type Failure, failureOf, isPermanent } from './failure'
+import type { Mail, Mailer } from './transport'
 
 /** A claimed job, ready to be sent: its id and the attempts made (this one counted). */
 export interface QueuedJob {

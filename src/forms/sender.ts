@@ -18,18 +18,18 @@
  * Logs name jobs, counts and SMTP codes, never an address or a link.
  */
 
-import type { FormsContent } from '../../content/forms'
-import type { Database } from '../../database/database'
-import { isLanguage, type Language } from '../../shared/languages'
-import type { SiteSettings } from '../../shared/types'
+import type { FormsContent } from '../content/forms'
+import type { Database } from '../database/database'
+import { type MailQueue, QueueSender, type SenderTiming } from '../mail/queue-sender'
+import type { Mailer } from '../mail/transport'
+import { isLanguage, type Language } from '../shared/languages'
+import type { SiteSettings } from '../shared/types'
 import { confirmationMail } from './confirmation-mail'
-import type { Mailer } from './mail'
 import { claimJobs, markOutcomes, prepareJobs, type Ready } from './mail-queue'
 import type { FormsMetrics } from './metrics'
-import { type MailQueue, QueueSender, type SenderTiming } from './queue-sender'
 import { DEFAULTS, subscriptionLink } from './store'
 
-export type { RoundResult, SenderLog } from './queue-sender'
+export type { RoundResult, SenderLog } from '../mail/queue-sender'
 
 export interface SenderOptions extends SenderTiming {
   database: Database

@@ -36,18 +36,18 @@ import { basename, dirname, join, relative } from 'node:path'
 import { PassThrough, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
-import type { Database, Queryable } from '../../database/database'
+import type { Database, Queryable } from '../database/database'
 import {
   appliedMigrations,
   dumpTable,
   type SequenceState,
   sequencesOf,
   tablesOf,
-} from '../../database/dump'
-import { openDatabase } from '../../database/open'
-import { anchorsOfCommit, CHECKPOINT_REF } from '../audit/anchors'
-import { auditKeyId, keyedTag } from '../audit/trail'
-import { GitRepository } from '../git/repository'
+} from '../database/dump'
+import { openDatabase } from '../database/open'
+import { anchorsOfCommit, CHECKPOINT_REF } from '../publishing/audit/anchors'
+import { auditKeyId, keyedTag } from '../publishing/audit/trail'
+import { GitRepository } from '../publishing/git/repository'
 import {
   LEASE_MS,
   leaseHolder,
@@ -55,7 +55,7 @@ import {
   renewLease,
   takeOverFromDead,
   tryTakeLease,
-} from '../workflow/lease'
+} from '../publishing/workflow/lease'
 import {
   codeVersion,
   FORMAT,

@@ -3,8 +3,8 @@
  * links of the claimed mails, and recording how each send went. Every statement names the
  * claiming process (`me`), so a job whose lease passed to another process is left alone.
  */
-import type { Database } from '../../database/database'
-import type { JobOutcome } from './queue-sender'
+import type { Database } from '../database/database'
+import type { JobOutcome } from '../mail/queue-sender'
 import { hashToken, newToken } from './store'
 
 /** A job claimed by this process. */

@@ -6,10 +6,10 @@
  */
 
 import { createHash, randomBytes } from 'node:crypto'
-import type { Database, Queryable } from '../../database/database'
-import type { Answer } from '../../shared/forms/validate'
-import type { Language } from '../../shared/languages'
-import type { ClientGroup } from '../client-address'
+import type { Database, Queryable } from '../database/database'
+import type { ClientGroup } from '../http/client-address'
+import type { Answer } from '../shared/forms/validate'
+import type { Language } from '../shared/languages'
 import { mailboxOf } from './mailbox'
 
 export interface StoreOptions {

@@ -11,17 +11,17 @@
 import type { FastifyReply } from 'fastify'
 import type { ReactNode } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { Mark } from '../../shared/brand-mark'
-import type { FormDefinition } from '../../shared/forms/definition'
+import { Mark } from '../shared/brand-mark'
+import type { FormDefinition } from '../shared/forms/definition'
 import {
   errorLine,
   type FieldError,
   FORM_MESSAGES,
   fieldLabel,
   summaryText,
-} from '../../shared/forms/messages'
-import type { Language } from '../../shared/languages'
-import { ServiceHead } from '../../shared/service-head'
+} from '../shared/forms/messages'
+import type { Language } from '../shared/languages'
+import { ServiceHead } from '../shared/service-head'
 import { PAGES_PRELOADED_FONT, PAGES_STYLESHEET } from './page-files'
 
 /** Sends one of these pages. */
