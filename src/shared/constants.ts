@@ -12,6 +12,8 @@ export const BRAND_MARK = {
   letter: 'M176 128h56v200h120v56H176z',
   dot: { cx: 352, cy: 176, r: 40 },
 } as const
+/** The brand mark's file, named by the web manifest, every page's head and the structured data. */
+export const ICON_PATH = '/icon.svg'
 /** Background of the web manifest's splash screen. */
 export const BACKGROUND_COLOR = '#ffffff'
 

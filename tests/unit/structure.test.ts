@@ -182,6 +182,44 @@ const TOOLKIT = isUnder(['src/http', 'src/mail'])
 /** Programs started by npm scripts: nothing imports them. */
 const PROGRAMS = isUnder(['src/programs'])
 
+/**
+ * The engine's rooms, highest first: the build's pipeline; the files a site has beside its
+ * pages (site-files), its PDFs and its search index; the pages; the bundles and images they
+ * name (assets); what a build reuses (cache); the route table; and the ground the rest stands
+ * on (config, entries, timeline, html-scan, build-page, content-hash…). Every import within
+ * the engine points down, or stays in its room.
+ */
+const ENGINE_LEVELS: readonly (readonly [string, number])[] = [
+  ['src/engine/build.ts', 6],
+  ['src/engine/site-files/', 5],
+  ['src/engine/pdf/', 5],
+  ['src/engine/search/', 5],
+  ['src/engine/pages/', 4],
+  ['src/engine/assets/', 3],
+  ['src/engine/cache/', 2],
+  ['src/engine/routes/', 1],
+]
+
+/** The engine room of a file (its folder, or the file itself at the top) and its level. */
+function engineRoom(file: string): { room: string; level: number } | undefined {
+  if (!file.startsWith('src/engine/')) return undefined
+  const found = ENGINE_LEVELS.find(([prefix]) => file === prefix || file.startsWith(prefix))
+  return found ? { room: found[0], level: found[1] } : { room: 'src/engine/', level: 0 }
+}
+
+/** The imports within the engine that point up, or across to another room of its level. */
+function engineArrowsBack(graph: ImportGraph): string[] {
+  return [...graph].flatMap(([file, targets]) => {
+    const from = engineRoom(file)
+    if (!from) return []
+    return targets.flatMap((target) => {
+      const to = engineRoom(target)
+      if (!to || to.room === from.room || to.level < from.level) return []
+      return [`${file} → ${target}`]
+    })
+  })
+}
+
 describe('the checks themselves', () => {
   it('read every kind of relative import, also type-only ones and import types', () => {
     const text = [
@@ -207,6 +245,18 @@ describe('the checks themselves', () => {
     ])
     expect(circles(graph)).toEqual([['a', 'b', 'c', 'a']])
     expect(circles(new Map([['a', ['a']]]))).toEqual([['a', 'a']])
+  })
+
+  it('find an engine import that points up, or across to another room of the same level', () => {
+    const graph = new Map([
+      ['src/engine/pages/page-data.ts', ['src/engine/site-files/feeds.ts', 'src/engine/config.ts']],
+      ['src/engine/pdf/writer.ts', ['src/engine/search/collect.ts', 'src/engine/pdf/blocks.ts']],
+      ['src/engine/build.ts', ['src/engine/pages/page-data.ts']],
+    ])
+    expect(engineArrowsBack(graph)).toEqual([
+      'src/engine/pages/page-data.ts → src/engine/site-files/feeds.ts',
+      'src/engine/pdf/writer.ts → src/engine/search/collect.ts',
+    ])
     expect(
       circles(
         new Map([
@@ -275,6 +325,10 @@ describe('the structure of src/', () => {
 
   it('src/database imports nothing from the services: each brings its own migrations', () => {
     expect(importsBetween(graph, DATABASE, SERVICES)).toEqual([])
+  })
+
+  it("the engine's arrows all point one way: pipeline, site files, pages, assets, cache, routes, ground", () => {
+    expect(engineArrowsBack(graph)).toEqual([])
   })
 
   it('programs are where running starts: no source file imports one', () => {

@@ -28,6 +28,7 @@ import type { BootData, BuildResources } from '../../shared/types'
 import { placeTree } from '../cache/place-file'
 import { filesUnder, hashFiles } from '../cache/stamp'
 import type { BuildConfig } from '../config'
+import { contentHash } from '../content-hash'
 import {
   BOOT_ENTRY,
   CLIENT_ENTRY,
@@ -35,12 +36,25 @@ import {
   SERVICE_WORKER_ENTRY,
   templateSource,
 } from '../entries'
-import type { PageAssets } from '../pages/html-document'
-import { contentHash } from '../pages/page-data'
 import { type Timeline, untimed } from '../timeline'
 import { writeBestTwins } from './compress'
 
 /** What the server bundle exports (src/site/server.tsx). */
+/** The files a page needs from the client bundle. */
+export interface PageAssets {
+  entry: string
+  /**
+   * The script the page names (`src/runtime/boot.ts`): it loads `entry` and `preload` after the
+   * first paint. Without it (the dev server) the page names the entry itself.
+   */
+  boot?: string
+  /** JavaScript to preload: the entry's imports and the template's chunk with its imports. */
+  preload: string[]
+  styles: string[]
+  /** Fonts every page uses at once, fetched before the stylesheet asks for them. */
+  fonts: string[]
+}
+
 export interface ServerRenderer {
   prepare(): Promise<void>
   renderPage(boot: Pick<BootData, 'page' | 'staticQueries'>, resources?: BuildResources): string

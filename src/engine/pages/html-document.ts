@@ -9,21 +9,7 @@ import {
 import { escapeHtml, scriptJson } from '../../shared/html'
 import { isLanguage, type Language, LOCALE_DATA } from '../../shared/languages'
 import type { BootData, PageHead } from '../../shared/types'
-
-/** The files a page needs from the client bundle. */
-export interface PageAssets {
-  entry: string
-  /**
-   * The script the page names (`src/runtime/boot.ts`): it loads `entry` and `preload` after the
-   * first paint. Without it (the dev server) the page names the entry itself.
-   */
-  boot?: string
-  /** JavaScript to preload: the entry's imports and the template's chunk with its imports. */
-  preload: string[]
-  styles: string[]
-  /** Fonts every page uses at once, fetched before the stylesheet asks for them. */
-  fonts: string[]
-}
+import type { PageAssets } from '../assets/bundle'
 
 export { escapeHtml }
 

@@ -1,5 +1,4 @@
 /** Page data and shared (static query) data of the protocol, as the build writes them. */
-import { createHash } from 'node:crypto'
 import type { SiteContent } from '../../content/site-content'
 import {
   LANGUAGES,
@@ -11,13 +10,9 @@ import {
 import type { AlternateLink, LayoutData, PageContent, PageData, PageHead } from '../../shared/types'
 import { CARD_SIZE, imageFields, SITE_CARD } from '../assets/content-images'
 import type { BuildPage } from '../build-page'
-import { languageContext } from '../routes'
-import { feedLinks } from '../site-files/feeds'
-
-/** A short, stable content hash. */
-export function contentHash(data: string, length = 16): string {
-  return createHash('sha256').update(data).digest('hex').slice(0, length)
-}
+import { contentHash } from '../content-hash'
+import { languageContext } from '../routes/route-table'
+import { feedLinks } from './feed-links'
 
 export interface StaticQuery {
   hash: string

@@ -6,7 +6,7 @@
 import type { SiteContent } from '../../content/site-content'
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../../shared/languages'
 import type { LayoutData } from '../../shared/types'
-import { createRouteTable } from '../routes'
+import { createRouteTable } from '../routes/route-table'
 import { createPageData, createStaticQueries } from './page-data'
 
 /** The address of the page an entry makes (whether a route serves it is the route table's). */

@@ -4,12 +4,12 @@
  * BlogPosting or NewsArticle where the page is one, and FAQPage where it answers questions.
  */
 
+import { ICON_PATH } from '../../shared/constants'
 import { LOCALE_DATA, textLanguageOf } from '../../shared/languages'
 import { uniqueSlugs } from '../../shared/slug'
 import type { SiteSettings } from '../../shared/types'
 import type { BuildPage } from '../build-page'
 import { decodeEntities } from '../html-scan'
-import { ICON_PATH } from '../site-files/web-manifest'
 
 type JsonLd = Record<string, unknown>
 

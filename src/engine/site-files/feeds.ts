@@ -1,25 +1,11 @@
 /**
- * One RSS 2.0 feed per language for the blog, at `/blog/rss-{language}.xml`, and the feed
- * links every page's head names for autodiscovery: the feed of the page's language, or every
- * feed on language-neutral pages.
+ * One RSS 2.0 feed per language for the blog, at `/blog/rss-{language}.xml`
+ * (`pages/feed-links.ts` names them in every page's head).
  */
 import type { SiteContent } from '../../content/site-content'
 import { LANGUAGES, type Language, LOCALE_DATA } from '../../shared/languages'
-import type { FeedLink } from '../../shared/types'
+import { feedLink, feedPath } from '../pages/feed-links'
 import { escapeHtml } from '../pages/html-document'
-
-export const feedPath = (language: Language) => `/blog/rss-${language}.xml`
-
-export function feedLink(language: Language, brandName: string): FeedLink {
-  return {
-    href: feedPath(language),
-    title: `${brandName} Blog (${LOCALE_DATA[language].nativeName})`,
-  }
-}
-
-export function feedLinks(languages: readonly Language[], brandName: string): FeedLink[] {
-  return languages.map((language) => feedLink(language, brandName))
-}
 
 /** RFC 822 dates, as RSS wants them; posts carry a calendar day, published at noon UTC. */
 const rssDate = (day: string) => new Date(`${day}T12:00:00Z`).toUTCString()

@@ -1,10 +1,8 @@
 /** One web manifest per language (docs/routes.md, "Web manifests"). */
 
-import { BACKGROUND_COLOR, BRAND_MARK, THEME_COLOR } from '../../shared/constants'
+import { BACKGROUND_COLOR, BRAND_MARK, ICON_PATH, THEME_COLOR } from '../../shared/constants'
 import { DEFAULT_LANGUAGE, type Language } from '../../shared/languages'
 import type { SiteSettings } from '../../shared/types'
-
-export const ICON_PATH = '/icon.svg'
 
 export function webManifest(language: Language, settings: SiteSettings) {
   return {

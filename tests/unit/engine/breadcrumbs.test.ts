@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { loadContent } from '../../../src/content/load'
-import { breadcrumbTrails } from '../../../src/engine/pages/breadcrumbs'
 import { sharingTags } from '../../../src/engine/pages/html-document'
 import { createPageData, createStaticQueries } from '../../../src/engine/pages/page-data'
-import { createRouteTable } from '../../../src/engine/routes'
+import { breadcrumbTrails } from '../../../src/engine/routes/breadcrumbs'
+import { createRouteTable } from '../../../src/engine/routes/route-table'
 import { addBlogPost, memorySource, validDocuments } from '../../fixtures/content'
 
 const documents = validDocuments()

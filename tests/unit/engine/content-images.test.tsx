@@ -15,7 +15,7 @@ import {
   svgSize,
 } from '../../../src/engine/assets/content-images'
 import { createPageData, createStaticQueries } from '../../../src/engine/pages/page-data'
-import { createRouteTable } from '../../../src/engine/routes'
+import { createRouteTable } from '../../../src/engine/routes/route-table'
 import type { ImageValue } from '../../../src/shared/images'
 import { Picture } from '../../../src/site/components/picture'
 import { addBlogPost, memorySource, pageFile, validDocuments } from '../../fixtures/content'

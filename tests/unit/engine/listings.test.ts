@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { loadContent } from '../../../src/content/load'
-import { createRouteTable } from '../../../src/engine/routes'
+import { createRouteTable } from '../../../src/engine/routes/route-table'
 import { memorySource, validDocuments } from '../../fixtures/content'
 import {
   caseStudyEntry,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { loadContent } from '../../../src/content/load'
 import { createPageData, createStaticQueries } from '../../../src/engine/pages/page-data'
-import { createRouteTable } from '../../../src/engine/routes'
+import { createRouteTable } from '../../../src/engine/routes/route-table'
 import { CUSTOMER_INFORMATION, SPEC_PAGES } from '../../../src/shared/spec-routes'
 import { memorySource, validDocuments } from '../../fixtures/content'
 

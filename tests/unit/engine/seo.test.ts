@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { ALL_COLLECTIONS } from '../../../src/content/collections'
 import { loadContent } from '../../../src/content/load'
+import { feedPath } from '../../../src/engine/pages/feed-links'
 import { renderDocument, sharingTags } from '../../../src/engine/pages/html-document'
 import { createPageData, createStaticQueries } from '../../../src/engine/pages/page-data'
-import { createRouteTable } from '../../../src/engine/routes'
-import { feedPath, rssFeed } from '../../../src/engine/site-files/feeds'
+import { createRouteTable } from '../../../src/engine/routes/route-table'
+import { rssFeed } from '../../../src/engine/site-files/feeds'
 import { indexedPages, robotsTxt, sitemapXml } from '../../../src/engine/site-files/seo'
 import { addBlogPost, memorySource, validDocuments } from '../../fixtures/content'
 

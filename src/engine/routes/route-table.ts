@@ -3,14 +3,14 @@
  * Spec pages under `/en/` and `/de/`, `/` (the English home, not redirected), the
  * language-neutral `/blog/` and the per-language 404 pages with their match paths.
  */
-import { ContentValidationError } from '../content/errors'
-import type { RecordedRedirect, SiteContent } from '../content/site-content'
-import { DEFAULT_LANGUAGE, IGNORED_PATHS, LANGUAGES, type Language } from '../shared/languages'
-import { notFoundMatchPath } from '../shared/paths'
-import type { LanguageContext, TemplateName } from '../shared/types'
-import type { BuildPage } from './build-page'
-import { attachBreadcrumbs, type BreadcrumbLabels } from './pages/breadcrumbs'
-import { attachListings } from './pages/listings'
+import { ContentValidationError } from '../../content/errors'
+import type { RecordedRedirect, SiteContent } from '../../content/site-content'
+import { DEFAULT_LANGUAGE, IGNORED_PATHS, LANGUAGES, type Language } from '../../shared/languages'
+import { notFoundMatchPath } from '../../shared/paths'
+import type { LanguageContext, TemplateName } from '../../shared/types'
+import type { BuildPage } from '../build-page'
+import { attachBreadcrumbs, type BreadcrumbLabels } from './breadcrumbs'
+import { attachListings } from './listings'
 
 export function createRouteTable(content: SiteContent): BuildPage[] {
   const pages: BuildPage[] = []
