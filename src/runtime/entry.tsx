@@ -2,7 +2,7 @@
  * Browser entry: hydrates the pre-rendered page with the data embedded in it (no request).
  * Everything that only serves the next page (router, loader, prefetching, scroll restoration,
  * the service worker) is loaded after hydration, when the browser is idle or at the first
- * interaction (`./navigation.ts`); a link clicked before it arrives is held and followed then.
+ * interaction (`./navigation/navigation.ts`); a link clicked before it arrives is held and followed then.
  */
 import { startTransition, useEffect, useSyncExternalStore } from 'react'
 import { flushSync } from 'react-dom'
@@ -16,11 +16,11 @@ import { App, type AppState, layoutsOf } from '../site/app'
 import { loadTemplate } from '../site/templates/registry'
 import type { TemplateComponent } from '../site/templates/types'
 import { onRouteUpdate, type RouteUpdateDetail } from './events'
-import { startImageFade } from './image-fade'
-import { interfaceLanguage, rememberLanguageSwitches, storeLanguage } from './language'
-import type { LoadedPage } from './loader'
-import type { Navigation } from './navigation'
-import { isSearchShortcut, isTyping } from './search-keys'
+import type { LoadedPage } from './navigation/loader'
+import type { Navigation } from './navigation/navigation'
+import { startImageFade } from './page/image-fade'
+import { interfaceLanguage, rememberLanguageSwitches, storeLanguage } from './page/language'
+import { isSearchShortcut, isTyping } from './search/keys'
 import { createStore, type Store } from './store'
 
 function Root({
@@ -193,7 +193,9 @@ async function start(): Promise<void> {
     })
   }
   const navigation = deferNavigation(() =>
-    import('./navigation').then(({ startNavigation }) => startNavigation(boot, store, render)),
+    import('./navigation/navigation').then(({ startNavigation }) =>
+      startNavigation(boot, store, render),
+    ),
   )
   // A form sent before the router is there waits for it rather than loading the page whole.
   setNavigator(async (href) => (await navigation()).router.navigate(href))
@@ -214,7 +216,7 @@ async function start(): Promise<void> {
     heldOptOuts.push(link)
   }
   document.addEventListener('click', holdOptOut, true)
-  import('./consent').then(
+  import('./consent/consent').then(
     ({ startConsent }) => {
       stopBuffering()
       document.removeEventListener('click', holdOptOut, true)

@@ -273,7 +273,7 @@ describe('the structure of src/', () => {
 
   it('reads the imports of every source file', () => {
     expect(graph.size).toBeGreaterThan(100)
-    expect(graph.get('src/runtime/entry.tsx')).toContain('src/runtime/consent.ts')
+    expect(graph.get('src/runtime/entry.tsx')).toContain('src/runtime/consent/consent.ts')
   })
 
   it('src/shared imports nothing outside src/shared', () => {

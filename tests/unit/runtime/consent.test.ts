@@ -3,7 +3,7 @@
  * loader that records what would be fetched, and the global object the tags read.
  */
 import { describe, expect, it } from 'vitest'
-import { type ConsentEnvironment, createConsent } from '../../../src/runtime/consent-controller'
+import { type ConsentEnvironment, createConsent } from '../../../src/runtime/consent/controller'
 import { choiceOf, everyCategory, type TrackingIds } from '../../../src/shared/consent'
 import { acceptAll, rejectAll } from '../../fixtures/consent'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createLoader, pageDataVerdict } from '../../../src/runtime/loader'
+import { createLoader, pageDataVerdict } from '../../../src/runtime/navigation/loader'
 import type { PageData, TemplateName } from '../../../src/shared/types'
 
 type Reply = number | 'network-error' | { status: number; body?: unknown; raw?: string }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { connectionAllowsPrefetch, prefetchTarget } from '../../../src/runtime/prefetch'
+import { connectionAllowsPrefetch, prefetchTarget } from '../../../src/runtime/navigation/prefetch'
 
 const here = { href: 'https://bank.example/en/about/', pathname: '/en/about/' }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createScrollStore } from '../../../src/runtime/scroll'
+import { createScrollStore } from '../../../src/runtime/navigation/scroll'
 import { SCROLL_STORAGE_KEY } from '../../../src/shared/constants'
 
 /** An in-memory Storage; `failing` makes every call throw, as disabled storage does. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isSearchShortcut } from '../../../src/runtime/search-keys'
+import { isSearchShortcut } from '../../../src/runtime/search/keys'
 
 const keys = { ctrlKey: false, metaKey: false, altKey: false, shiftKey: false }
 

@@ -48,7 +48,7 @@ export function Header({ layout, language, currentPath, ...switcher }: HeaderPro
           <Logo className={styles.logo} />
           <span>{layout.brandName}</span>
         </Link>
-        {/* Opened by the runtime (`src/runtime/search-trigger.ts`), which loads the dialog. Its
+        {/* Opened by the runtime (`src/runtime/search/trigger.ts`), which loads the dialog. Its
             name is its label, which phones leave out for the magnifier. */}
         <button
           type="button"

@@ -1,6 +1,6 @@
 /**
  * The site search: a modal dialog with a search field and its results, in a React root of its
- * own, loaded when the visitor opens it (`src/runtime/search-trigger.ts`).
+ * own, loaded when the visitor opens it (`src/runtime/search/trigger.ts`).
  *
  * By keyboard: the field has focus; ArrowDown moves to the first result and on through them,
  * ArrowUp back to the field; Enter opens the result in focus (or in the field, the first);

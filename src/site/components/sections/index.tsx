@@ -88,8 +88,8 @@ function Cards({ section }: { section: SectionOf<'cards'> }) {
 /**
  * Questions as native disclosure widgets: keyboard and screen readers work without script.
  * Each has an id from its question (the slug helper; the same while the answer changes), so a
- * link can lead to one answer, which opens (`src/runtime/scroll.ts`); under each answer a link
- * to it, which the runtime copies (`src/runtime/copy-link.ts`).
+ * link can lead to one answer, which opens (`src/runtime/navigation/scroll.ts`); under each answer a link
+ * to it, which the runtime copies (`src/runtime/page/copy-link.ts`).
  */
 export function Faq({ heading, items }: { heading: string; items: SectionOf<'faq'>['items'] }) {
   const ui = useContext(InterfaceContext)

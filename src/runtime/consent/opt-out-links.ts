@@ -3,9 +3,9 @@
  * module of its own (`opt-out-status.ts`), loaded on the first click only.
  */
 
-import type { ConsentTexts } from '../shared/consent'
-import { TRACKERS, type Tracker } from '../shared/consent'
-import type { ConsentController } from './consent-controller'
+import type { ConsentTexts } from '../../shared/consent'
+import { TRACKERS, type Tracker } from '../../shared/consent'
+import type { ConsentController } from './controller'
 
 /**
  * The privacy policy's opt-out links (`#opt-out-googleanalytics`, …): a click opts out of that

@@ -1,10 +1,10 @@
 /**
- * Consent on the real page: the controller (`consent-controller.ts`) bound to the document,
+ * Consent on the real page: the controller (`controller.ts`) bound to the document,
  * the banner, the footer's "Cookie settings" link, the opt-out links, `window.cookieConsent`
  * and the record of each choice. This module is its own chunk, loaded after hydration.
  */
 
-import type { ConsentTexts } from '../shared/consent'
+import type { ConsentTexts } from '../../shared/consent'
 import {
   CONSENT_ID_COOKIE,
   choiceOf,
@@ -13,10 +13,10 @@ import {
   type Tracker,
   type TrackingIds,
   trackerConfigured,
-} from '../shared/consent'
-import { requireFullLoads } from '../shared/navigation'
-import { type ConsentController, createConsent } from './consent-controller'
-import { onRouteUpdate } from './events'
+} from '../../shared/consent'
+import { requireFullLoads } from '../../shared/navigation'
+import { onRouteUpdate } from '../events'
+import { type ConsentController, createConsent } from './controller'
 import { startOptOutLinks } from './opt-out-links'
 
 /** The controller on the real page. */
@@ -113,7 +113,7 @@ export function startConsent(
       opener instanceof HTMLElement && opener !== document.body
         ? opener
         : document.getElementById('main')
-    import('../site/components/consent-banner/mount').then(
+    import('../../site/components/consent-banner/mount').then(
       ({ mountBanner }) => {
         const texts = ui.texts()
         if (request !== requests || !texts) return

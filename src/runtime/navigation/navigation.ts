@@ -3,22 +3,22 @@
  * updates, announcements and the service worker. None of it is needed to show the first page
  * or to make it interactive, so it is a chunk of its own that the entry loads after hydration,
  * when the browser is idle or at the visitor's first interaction, whichever comes first
- * (`./entry.tsx`): the first load carries React, the shell and the page's template only.
+ * (`../entry.tsx`): the first load carries React, the shell and the page's template only.
  */
-import { fullLoadsRequired, setNavigator } from '../shared/navigation'
-import type { BootData } from '../shared/types'
-import { type AppState, layoutsOf } from '../site/app'
-import { loadTemplate } from '../site/templates/registry'
-import type { TemplateComponent } from '../site/templates/types'
-import { startCopyLinks } from './copy-link'
+import { fullLoadsRequired, setNavigator } from '../../shared/navigation'
+import type { BootData } from '../../shared/types'
+import { type AppState, layoutsOf } from '../../site/app'
+import { loadTemplate } from '../../site/templates/registry'
+import type { TemplateComponent } from '../../site/templates/types'
+import { startCopyLinks } from '../page/copy-link'
+import { startSearchTrigger } from '../search/trigger'
+import { registerServiceWorker, serviceWorkerUpdated } from '../service-worker'
+import type { Store } from '../store'
 import { applyHead } from './head'
 import { createLoader, type LoadedPage } from './loader'
 import { startPrefetching } from './prefetch'
 import { createRouter, notFoundPageFor, type Router } from './router'
 import { createScrollStore } from './scroll'
-import { startSearchTrigger } from './search-trigger'
-import { registerServiceWorker, serviceWorkerUpdated } from './service-worker'
-import type { Store } from './store'
 
 export interface Navigation {
   router: Router

@@ -6,7 +6,7 @@
  * an error; network failures and other statuses retry PAGE_DATA_RETRIES times, then error.
  * Requests in flight are shared by every caller.
  */
-import { PAGE_DATA_RETRIES } from '../shared/constants'
+import { PAGE_DATA_RETRIES } from '../../shared/constants'
 import {
   APP_DATA_URL,
   isNotFoundPath,
@@ -14,8 +14,8 @@ import {
   notFoundPathFor,
   pageDataUrl,
   staticQueryUrl,
-} from '../shared/paths'
-import type { AppData, LayoutData, PageData, TemplateName } from '../shared/types'
+} from '../../shared/paths'
+import type { AppData, LayoutData, PageData, TemplateName } from '../../shared/types'
 
 /** What one response means for a page-data request: the status policy as a table. */
 export type Verdict = 'success' | 'not-found' | 'error' | 'retry'

@@ -3,9 +3,9 @@
  * field. The dialog's code and the language's index load when the visitor reaches for the
  * button (pointer or focus), or at the latest when it opens: nothing before.
  */
-import type { Language } from '../shared/languages'
-import type { SearchTexts } from '../shared/types'
-import { isSearchShortcut, isTyping } from './search-keys'
+import type { Language } from '../../shared/languages'
+import type { SearchTexts } from '../../shared/types'
+import { isSearchShortcut, isTyping } from './keys'
 
 export { isSearchShortcut }
 
@@ -18,9 +18,9 @@ export interface SearchContext {
 const BUTTON = '[data-search-open]'
 
 export function startSearchTrigger(context: SearchContext): void {
-  let dialog: Promise<typeof import('../site/components/search/dialog')> | undefined
+  let dialog: Promise<typeof import('../../site/components/search/dialog')> | undefined
   const load = () => {
-    dialog ??= import('../site/components/search/dialog')
+    dialog ??= import('../../site/components/search/dialog')
     dialog.catch(() => {
       dialog = undefined
     })

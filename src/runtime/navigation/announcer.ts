@@ -2,7 +2,7 @@
  * Tells screen-reader users that a client navigation finished, as a full load would:
  * "Navigated to" plus the page's title, in an `aria-live` region outside the React tree.
  */
-import { ANNOUNCE_DELAY_MS, ANNOUNCER_ELEMENT_ID } from '../shared/constants'
+import { ANNOUNCE_DELAY_MS, ANNOUNCER_ELEMENT_ID } from '../../shared/constants'
 
 /**
  * What to announce: the document title, else the first heading, else the address; with the

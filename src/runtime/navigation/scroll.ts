@@ -3,7 +3,7 @@
  * full loads. Restoration order: saved position, then the address's hash target, then top.
  * Every storage call is guarded: storage may be disabled, full or throw on access.
  */
-import { SCROLL_STORAGE_KEY } from '../shared/constants'
+import { SCROLL_STORAGE_KEY } from '../../shared/constants'
 
 export interface ScrollPosition {
   x: number

@@ -1,5 +1,5 @@
 /** Updates the document head after a client navigation, as the build wrote it for a full load. */
-import type { PageHead } from '../shared/types'
+import type { PageHead } from '../../shared/types'
 
 function setMeta(name: string, content: string): void {
   let element = document.head.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)

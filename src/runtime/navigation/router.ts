@@ -3,12 +3,12 @@
  * history and scroll positions, announces the new page and emits the route events.
  * Anything that goes wrong ends in one full browser load of the target.
  */
-import { NAVIGATION_DELAYED_MS } from '../shared/constants'
-import { shouldIntercept } from '../shared/links'
-import { normalizePath, notFoundPathFor } from '../shared/paths'
-import type { PageHead } from '../shared/types'
+import { NAVIGATION_DELAYED_MS } from '../../shared/constants'
+import { shouldIntercept } from '../../shared/links'
+import { normalizePath, notFoundPathFor } from '../../shared/paths'
+import type { PageHead } from '../../shared/types'
+import { emitRouteUpdate, emitRouteUpdateDelayed, type RouteUpdateDetail } from '../events'
 import { announce } from './announcer'
-import { emitRouteUpdate, emitRouteUpdateDelayed, type RouteUpdateDetail } from './events'
 import { applyHead } from './head'
 import type { LoadedPage, Loader } from './loader'
 import type { Prefetcher } from './prefetch'

@@ -3,7 +3,7 @@
  * screen readers. Without script (or where the clipboard is refused) it is a plain link to the
  * answer, whose address the browser then shows.
  */
-import { say } from './announcer'
+import { say } from '../navigation/announcer'
 
 export function startCopyLinks(copied: () => string): void {
   // Before the router (which listens without capture): a copy is no navigation.

@@ -7,10 +7,10 @@ import {
   type ConnectionFacts,
   connectionAllowsPrefetch,
   currentConnection,
-} from '../shared/connection'
-import { PREFETCH_HOVER_DELAY_MS } from '../shared/constants'
-import { classifyLink } from '../shared/links'
-import { normalizePath } from '../shared/paths'
+} from '../../shared/connection'
+import { PREFETCH_HOVER_DELAY_MS } from '../../shared/constants'
+import { classifyLink } from '../../shared/links'
+import { normalizePath } from '../../shared/paths'
 
 export { type ConnectionFacts, connectionAllowsPrefetch }
 

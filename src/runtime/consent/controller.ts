@@ -37,7 +37,7 @@ import {
   type Tracker,
   type TrackingIds,
   trackerAllowed,
-} from '../shared/consent'
+} from '../../shared/consent'
 
 /** Where the trackers' scripts come from (their own hosts). */
 export const SCRIPT_URLS = {

@@ -2,8 +2,8 @@
  * The interface language of pages without their own (`/blog/`): the visitor's stored choice,
  * else the browser's (docs/routes.md, "Languages"), applied in the browser without any redirect.
  */
-import { LANGUAGE_STORAGE_KEY } from '../shared/constants'
-import { detectLanguage, isLanguage, type Language } from '../shared/languages'
+import { LANGUAGE_STORAGE_KEY } from '../../shared/constants'
+import { detectLanguage, isLanguage, type Language } from '../../shared/languages'
 
 export function storedLanguage(): string | null {
   try {
