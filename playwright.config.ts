@@ -37,7 +37,7 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     // A returning visitor who has answered the cookie banner (rejected all): the banner stays
-    // away from the tests of other things; tests/e2e/consent.spec.ts starts without it.
+    // away from the tests of other things; tests/e2e/runtime/consent.spec.ts starts without it.
     storageState: { cookies: DECIDED, origins: [] },
     serviceWorkers: 'block',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },

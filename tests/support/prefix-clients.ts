@@ -1,6 +1,6 @@
 /**
  * Clients from many IPv6 /64s of one /56, with real source addresses: run inside a network
- * namespace of its own (`tests/unit/server/client-prefixes.test.ts` starts it with `unshare
+ * namespace of its own (`tests/unit/http/client-prefixes.test.ts` starts it with `unshare
  * -rn`, the addresses below on its `lo`), it starts the server process (`serve()`, what `npm
  * start` runs) there and prints, as one JSON line, how the server answered them.
  */

@@ -4,7 +4,7 @@
  * or the forms service, carries the headers of the site's own answers as well, and an address
  * `npm start` refuses reaches no page through nginx either; and over the editors' releases, an
  * address a publication moves answers 301 from the moment it is live, with no reload.
- * tests/e2e/nginx.spec.ts compares the block with `npm start` on the built site.
+ * tests/e2e/server/nginx.spec.ts compares the block with `npm start` on the built site.
  */
 
 import { mkdir, rename, symlink, writeFile } from 'node:fs/promises'
