@@ -81,7 +81,10 @@ const wanted = (part: string) => !only || only === part
 const skipped = (variable: string) => process.env[variable] === '0'
 const round2 = (value: number) => Math.round(value * 100) / 100
 
-/** Cold-build targets by page count (issue 15); the 1,000-page build is measured for scaling. */
+/**
+ * Cold-build targets by page count (the project's build-time targets, docs/benchmarks.md); the
+ * 1,000-page build is measured for scaling.
+ */
 const COLD_TARGETS: Record<number, number> = { 120: 1.5, 10000: 12 }
 const WARM_TARGETS: Record<number, number> = { 120: 2, 10000: 8 }
 const PEAK_MEMORY_MB = 1024
@@ -251,7 +254,7 @@ async function search(dist: string) {
   }
 }
 
-/** The Mastercard page's page data in either language: the latest day only (issue 15). */
+/** The target for the Mastercard page's page data in either language: it holds the latest day only. */
 const RATES_PAGE_DATA_KB = 4
 
 async function rates(dist: string) {
@@ -398,7 +401,7 @@ async function forms() {
   }
 }
 
-/** What the operators' metrics cost: throughput with them on against off (issue 35: ≥ 0.95). */
+/** What the operators' metrics cost: throughput with them on against off (target: at least 0.95×). */
 async function metricsCosts(dist: string) {
   const serving = await servingCost(dist)
   const signUps = await signUpCost()

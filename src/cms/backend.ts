@@ -4,7 +4,7 @@
  *
  * Two things set it apart from a plain file proxy:
  * - Paths are translated. The CMS expects a language folder just above each file
- *   (`content/pages/services/en/cards.yaml`); the store keeps one folder per language at the top
+ *   (`content/service/en/cards.yaml`); the store keeps one folder per language at the top
  *   (`content/en/pages/services/cards.yaml`).
  * - Nothing invalid is written. Every save and delete is validated against the whole store
  *   first; a change that adds problems is refused with each problem's file, field and what was

@@ -53,7 +53,7 @@ export interface BuildReport {
   timings: Record<string, number>
   /** Every phase on the process's clock, with the CPU used (`BUILD_PROFILE`). */
   profile: Profile
-  /** The page each store file makes, by the file (relative to the content): `blog/posts/a.md`. */
+  /** The page each store file makes, by the file (relative to the content): `blog/posts/how-we-test-our-apis.md`. */
   pagesOfFiles: Record<string, string>
 }
 

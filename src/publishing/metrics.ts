@@ -66,7 +66,7 @@ export interface PublishingMetrics {
   noticeQueueError(): void
 }
 
-/** What verifying the audit trail found (../audit/anchors.ts, `auditOutcome`). */
+/** What verifying the audit trail found (./audit/anchors.ts, `auditOutcome`). */
 export const AUDIT_OUTCOMES = ['intact', 'unanchored', 'unverifiable', 'tampered'] as const
 export type AuditOutcomeKind = (typeof AUDIT_OUTCOMES)[number]
 

@@ -5,7 +5,7 @@
  * every engine can do: scripts in the page, clicks and keys, history, the window's size.
  *
  * Page errors and console errors are recorded by a script of the tests' own that the site's
- * proxy puts first in every page (`probe.ts`), the same way in every engine: WebKit's driver
+ * proxy puts first in every page (`probe.js`), the same way in every engine: WebKit's driver
  * reports no console messages.
  */
 import { type ChildProcess, spawn } from 'node:child_process'

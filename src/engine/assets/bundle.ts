@@ -214,7 +214,7 @@ export async function bundle(
     const manifest = JSON.parse(manifestJson) as Manifest
     const renderer = await measure('bundle: load renderer', async () => {
       // The plain address, no query to bust a cache: the renderer's chunks import the entry
-      // back by it (`../server.js`), and a second instance would have contexts of its own. The
+      // back by it (`server.js`, a folder up), and a second instance would have contexts of its own. The
       // folder names the code's version, so one address is always the same code.
       const loaded = (await import(
         pathToFileURL(join(version, 'server', 'server.js')).href

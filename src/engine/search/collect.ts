@@ -4,7 +4,7 @@
  * (`searchScope`): legal texts only by their title, outcome pages, the 404 page and lists of
  * other pages not at all.
  *
- * A page the build links from the last site (unchanged, `../page-reuse.ts`) is not rendered:
+ * A page the build links from the last site (unchanged, `../cache/page-reuse.ts`) is not rendered:
  * its text comes from the cache, under the same key as the page's files, or from its file.
  */
 import { createHash } from 'node:crypto'

@@ -1,6 +1,6 @@
 /**
  * The paths of the editor's protocol and of the repository, each way: the editor names entries
- * by the store's folders (`content/pages/about.yaml`, its languages below) and images by their
+ * by the collections' folders (`content/pages/en/about.yaml`, the language below the collection) and images by their
  * place in `public/images/`; the repository keeps the store's own layout. Anything else is
  * refused here, before a file is read or written.
  */

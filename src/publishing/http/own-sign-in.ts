@@ -1,5 +1,5 @@
 /**
- * "Your sign-in" (`/me/sign-in`, HTML: `pages/own-sign-in.ts`) and its actions, for the
+ * "Your sign-in" (`/me/sign-in`, HTML: `pages/own-sign-in.tsx`) and its actions, for the
  * signed-in person and about themselves only: adding a passkey (the invitation's registration
  * ceremony, `people/passkeys.ts`), renaming and removing one of theirs, and ending their other
  * sessions. The rules (`people/sign-in-rules.ts`) are asked where the outcome is recorded;

@@ -196,7 +196,7 @@ export class Previews {
   }
 
   /**
-   * The page of a preview to open for a draft's file (`content/blog/posts/a.md`): the one the
+   * The page of a preview to open for a draft's file (`content/blog/posts/how-we-test-our-apis.md`): the one the
    * build made of it, else as far as its path says.
    */
   async pageOf(folder: string, repositoryPath: string): Promise<string> {

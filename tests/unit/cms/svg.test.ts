@@ -1,8 +1,10 @@
 /**
  * Drawings editors upload, through the backend the CMS and the publishing service both use: a
  * drawing passes byte for byte, or is refused with what was found and where, and nothing is
- * written. The attacks are the shapes of issue 31 and the classes of bypass DOMPurify's
- * history records, each written as a file a browser would open.
+ * written. The attacks are the shapes a review of the uploads tried (scripts under any
+ * namespace, javascript: links however spelled, HTML inside the drawing, animations that make a
+ * link) and the classes of bypass DOMPurify's history records, each written as a file a browser
+ * would open.
  */
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile } from 'node:fs/promises'
@@ -94,7 +96,7 @@ describe('drawings editors upload: what passes', () => {
 
 describe('drawings editors upload: what is refused, and why', () => {
   const refusals: [string, string | Buffer, RegExp][] = [
-    // The shapes of issue 31.
+    // The shapes the review of the uploads tried.
     [
       'a script element',
       svg('<script>alert(1)</script>'),

@@ -1,5 +1,5 @@
 /**
- * The server as an attacker tries it (issue 23): requests written byte for byte on a socket
+ * The server as an attacker tries it: requests written byte for byte on a socket
  * against the site and the forms service of one app, each a defect found by probing, each
  * answered as a bank's security team expects.
  */

@@ -8,7 +8,7 @@
  * service's own (`unshare -rm`, no root needed where unprivileged user namespaces are allowed;
  * skipped where they are not), filled by the test through `/proc/<pid>/root`. PostgreSQL's
  * disk_full (53100) is the same error to the service: a store that raises it is tried in
- * readiness.test.ts.
+ * tests/unit/http/health.test.ts.
  */
 import { spawnSync } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'

@@ -1,5 +1,5 @@
 /**
- * Clients that never finish (issue 32), against the real server process (`serve()`, what
+ * Clients that never finish, against the real server process (`serve()`, what
  * `npm start` runs) with short timeouts: a body that stops halfway, headers sent a byte at a
  * time, a connection that sends nothing (closed without a word), one kept alive after its answer, an answer nobody
  * reads, more connections than allowed, and SIGTERM while such a client holds a connection and a

@@ -3,8 +3,8 @@
  * roles an invitation gives read from the administrators' decision when it is taken up, a
  * person whose access was taken away coming back with nothing of their old access, and the
  * reviewer's, publisher's and administrator's roles given only once a second administrator
- * confirms (or marked unconfirmed while there is only one). Each of the hostile insider's
- * findings of issue 40 is one test here.
+ * confirms (or marked unconfirmed while there is only one). Each thing a review playing a
+ * hostile insider found is one test here.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from '../../../src/database/database'
