@@ -51,10 +51,18 @@ export const isoDate = (what: string) =>
     .pipe(
       z
         .string()
-        .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `expected ${what} as a date (YYYY-MM-DD)` })
-        .refine((value) => !Number.isNaN(Date.parse(value)), {
-          error: `expected ${what} to be a real date`,
-        }),
+        .regex(/^\d{4}-\d{2}-\d{2}$/, {
+          error: `expected ${what} as a date (YYYY-MM-DD)`,
+          abort: true,
+        })
+        // Date.parse rolls 2026-02-30 over into March; a real date reads back as itself.
+        .refine(
+          (value) => {
+            const time = Date.parse(value)
+            return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value
+          },
+          { error: `expected ${what} to be a real date` },
+        ),
     )
     .register(editorMeta, { widget: 'date', hint: `${hintOf(what)}.` })
 

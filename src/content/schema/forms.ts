@@ -101,8 +101,16 @@ const scaleQuestion = z
   .strictObject({
     type: z.literal('scale'),
     ...questionBase,
-    min: z.int({ error: 'expected the lowest value as a whole number' }).min(0).max(1).default(1),
-    max: z.int({ error: 'expected the highest value as a whole number' }).min(3).max(10).default(5),
+    min: z
+      .int({ error: 'expected the lowest value as a whole number' })
+      .min(0, { error: 'expected the lowest value 0 or 1' })
+      .max(1, { error: 'expected the lowest value 0 or 1' })
+      .default(1),
+    max: z
+      .int({ error: 'expected the highest value as a whole number' })
+      .min(3, { error: 'expected the highest value between 3 and 10' })
+      .max(10, { error: 'expected the highest value between 3 and 10' })
+      .default(5),
     minLabel: localized('the meaning of the lowest value', 60),
     maxLabel: localized('the meaning of the highest value', 60),
   })
