@@ -42,57 +42,6 @@ import {
 } from './four-eyes'
 import { MAIN, moveMain } from './main-moves'
 
-export const DRAFTS_MIGRATION = {
-  id: '0003-drafts',
-  statements: [
-    `CREATE TABLE drafts (
-      id text PRIMARY KEY,
-      status text NOT NULL CHECK (status IN ('draft', 'pending_review', 'pending_publish')),
-      base_commit text NOT NULL,
-      created_by text NOT NULL,
-      created_at timestamptz NOT NULL,
-      updated_at timestamptz NOT NULL
-    )`,
-    `CREATE TABLE approvals (
-      draft_id text NOT NULL REFERENCES drafts (id) ON DELETE CASCADE,
-      approved_by text NOT NULL,
-      commit text NOT NULL,
-      at timestamptz NOT NULL,
-      PRIMARY KEY (draft_id, commit, approved_by)
-    )`,
-    `CREATE TABLE draft_comments (
-      id bigserial PRIMARY KEY,
-      draft_id text NOT NULL REFERENCES drafts (id) ON DELETE CASCADE,
-      written_by text NOT NULL,
-      body text NOT NULL,
-      at timestamptz NOT NULL
-    )`,
-  ],
-}
-
-/**
- * Which version of a draft its author moved to review, and who: a reviewer may approve only
- * that version. Drafts in review when this shipped take their submission from the trail's last
- * "submit" of them (checked against the draft's head and writers when used, like any other).
- */
-export const SUBMISSIONS_MIGRATION = {
-  id: '0009-draft-submissions',
-  statements: [
-    `ALTER TABLE drafts
-       ADD COLUMN submitted_by text,
-       ADD COLUMN submitted_commit text,
-       ADD COLUMN submitted_at timestamptz`,
-    `UPDATE drafts SET submitted_by = s.actor, submitted_commit = s.after_commit, submitted_at = s.at
-     FROM (
-       SELECT DISTINCT ON (subject) subject, actor, after_commit, at
-       FROM audit_entries
-       WHERE action = 'submit' AND details ->> 'status' = 'pending_review'
-       ORDER BY subject, id DESC
-     ) s
-     WHERE drafts.id = s.subject AND drafts.status <> 'draft'`,
-  ],
-}
-
 export { MAIN } from './main-moves'
 export const DRAFT_STATUSES = ['draft', 'pending_review', 'pending_publish'] as const
 export type DraftStatus = (typeof DRAFT_STATUSES)[number]

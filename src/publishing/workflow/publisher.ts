@@ -67,48 +67,6 @@ import {
   rollbackRequest,
 } from './rollbacks'
 
-export const RELEASES_MIGRATION = {
-  id: '0004-releases',
-  statements: [
-    // Each switch of the served release: a publication, a rollback, a schedule firing, or the
-    // service bringing the served site up to main after a crash.
-    `CREATE TABLE releases (
-      id bigserial PRIMARY KEY,
-      folder text NOT NULL,
-      commit text NOT NULL,
-      kind text NOT NULL CHECK (kind IN ('publish', 'rollback', 'schedule', 'recovery')),
-      made_by text NOT NULL,
-      subject text NOT NULL,
-      live_at timestamptz NOT NULL
-    )`,
-    `CREATE INDEX releases_folder ON releases (folder)`,
-    `CREATE TABLE publish_lease (
-      name text PRIMARY KEY,
-      holder text NOT NULL,
-      until timestamptz NOT NULL
-    )`,
-  ],
-}
-
-/**
- * The release the publishing service makes at its first start, of main as it is: the site
- * before any publication, listed and served, so the first publication can be undone.
- */
-export const FIRST_RELEASE_MIGRATION = {
-  id: '0017-first-release',
-  statements: [
-    `ALTER TABLE releases DROP CONSTRAINT releases_kind_check`,
-    `ALTER TABLE releases ADD CONSTRAINT releases_kind_check
-       CHECK (kind IN ('publish', 'rollback', 'schedule', 'recovery', 'first'))`,
-  ],
-}
-
-/** When the lease's holder took it (renewals extend `until` only): how long it has been held. */
-export const LEASE_SINCE_MIGRATION = {
-  id: '0013-publish-lease-since',
-  statements: [`ALTER TABLE publish_lease ADD COLUMN since timestamptz NOT NULL DEFAULT now()`],
-}
-
 /** Whether a file of the repository is something the site is made of, not tests or notes. */
 export const isSiteSource = (path: string) =>
   /^(content|public|src)\//.test(path) || path === 'package.json' || path === 'package-lock.json'
