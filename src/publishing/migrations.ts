@@ -102,7 +102,7 @@ const DRAFTS_MIGRATION: Migration = {
   ],
 }
 
-/** The releases served and the publication lease (workflow/publisher.ts, workflow/lease.ts). */
+/** The releases served and the publication lease (workflow/publisher.ts, publication/lease.ts). */
 const RELEASES_MIGRATION: Migration = {
   id: '0004-releases',
   statements: [
@@ -185,7 +185,7 @@ const PROVIDER_ACCOUNTS_MIGRATION: Migration = {
 
 /**
  * Each move of main by the service, written down before it is made and settled by the next
- * holder of the lease when a process was killed in between (workflow/main-moves.ts).
+ * holder of the lease when a process was killed in between (publication/main-moves.ts).
  */
 const MAIN_MOVES_MIGRATION: Migration = {
   id: '0008-main-moves',

@@ -37,7 +37,7 @@ import { existingTables, functionsOf, loadRows, setSequences, tablesOf } from '.
 import { openDatabase } from '../../database/open'
 import { isProcessAlive } from '../../shared/process-alive'
 import { checkKeyedTag, holdsKeyOf } from '../audit/trail'
-import { holderIsDead, liveLeaseHolder } from '../workflow/lease'
+import { holderIsDead, liveLeaseHolder } from '../publication/lease'
 import {
   MANIFEST,
   MANIFEST_TAG,

@@ -20,6 +20,7 @@ import {
 } from '../git/repository'
 import type { Notices } from '../notices/notices'
 import type { Person } from '../people/roles'
+import { MAIN, moveMain } from '../publication/main-moves'
 import { mergeContentFile } from './field-merge'
 import {
   type Approval,
@@ -40,9 +41,8 @@ import {
   statusAfterSave,
   type VersionSaved,
 } from './four-eyes'
-import { MAIN, moveMain } from './main-moves'
 
-export { MAIN } from './main-moves'
+export { MAIN } from '../publication/main-moves'
 export const DRAFT_STATUSES = ['draft', 'pending_review', 'pending_publish'] as const
 export type DraftStatus = (typeof DRAFT_STATUSES)[number]
 

@@ -30,6 +30,17 @@ import { NO_METRICS, type PublicationOutcome, type PublishingMetrics } from '../
 import { personOf } from '../people/people'
 import type { Person } from '../people/roles'
 import {
+  LEASE_MS,
+  leaseHolder,
+  releaseLease,
+  renewLease,
+  takeOverFromDead,
+  tryTakeLease,
+  turnBegins,
+  turnEnds,
+} from '../publication/lease'
+import { type MainMove, moveMain, settleMainMoves } from '../publication/main-moves'
+import {
   DraftConflictError,
   type Drafts,
   MAIN,
@@ -45,17 +56,6 @@ import {
   refusalOf,
   requestStands,
 } from './four-eyes'
-import {
-  LEASE_MS,
-  leaseHolder,
-  releaseLease,
-  renewLease,
-  takeOverFromDead,
-  tryTakeLease,
-  turnBegins,
-  turnEnds,
-} from './lease'
-import { type MainMove, moveMain, settleMainMoves } from './main-moves'
 import { BuildFailedError, type Releases } from './releases'
 import {
   decideRollbackRequest,

@@ -16,8 +16,8 @@ import { readAudit, verifyAudit } from '../../../src/publishing/audit/trail'
 import type { FileChange, GitRepository } from '../../../src/publishing/git/repository'
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/migrations'
 import type { Person } from '../../../src/publishing/people/roles'
+import { settleMainMoves } from '../../../src/publishing/publication/main-moves'
 import { branchOf, Drafts, MAIN, RefusedError } from '../../../src/publishing/workflow/drafts'
-import { settleMainMoves } from '../../../src/publishing/workflow/main-moves'
 import {
   Publisher,
   RollbackRequestError,

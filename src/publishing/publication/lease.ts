@@ -1,9 +1,10 @@
 /**
  * The publication lease: one row in the database (`publish_lease`, name `publish`) that every
  * process of the service takes before it moves main or switches the served release
- * (publisher.ts), and that a backup takes for as long as it reads the database and the
- * repository (../backup/), so that it never catches a publication half-way. It lapses by itself
- * (`LEASE_MS`) should its holder die; a holder of this machine that died is taken over at once.
+ * (../workflow/publisher.ts), and that a backup takes for as long as it reads the database and
+ * the repository (../backup/), so that it never catches a publication half-way. It lapses by
+ * itself (`LEASE_MS`) should its holder die; a holder of this machine that died is taken over
+ * at once.
  */
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
