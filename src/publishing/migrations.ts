@@ -102,7 +102,10 @@ const DRAFTS_MIGRATION: Migration = {
   ],
 }
 
-/** The releases served and the publication lease (workflow/publisher.ts, publication/lease.ts). */
+/**
+ * The releases served (publication/release-records.ts, each written by `goLive` in
+ * publication/publish.ts) and the publication lease (publication/lease.ts).
+ */
 const RELEASES_MIGRATION: Migration = {
   id: '0004-releases',
   statements: [

@@ -1,15 +1,18 @@
 /**
  * The publication lease: one row in the database (`publish_lease`, name `publish`) that every
- * process of the service takes before it moves main or switches the served release
- * (../workflow/publisher.ts), and that a backup takes for as long as it reads the database and
- * the repository (../backup/), so that it never catches a publication half-way. It lapses by
- * itself (`LEASE_MS`) should its holder die; a holder of this machine that died is taken over
- * at once.
+ * process of the service takes before it moves main or switches the served release (a
+ * publisher's turn, `Turns` below), and that a backup takes for as long as it reads the
+ * database and the repository (../backup/), so that it never catches a publication half-way.
+ * It lapses by itself (`LEASE_MS`) should its holder die; a holder of this machine that died is
+ * taken over at once.
  */
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
-import type { Queryable } from '../../database/database'
+import type { Database, Queryable } from '../../database/database'
 import { isProcessAlive } from '../../shared/process-alive'
+import type { GitRepository } from '../git/repository'
+import { type MainMove, settleMainMoves } from './main-moves'
 
 export const LEASE = 'publish'
 /**
@@ -103,4 +106,105 @@ export async function liveLeaseHolder(
     [LEASE],
   )
   return row ? { holder: row.holder, until: new Date(row.until).toISOString() } : null
+}
+
+/** Another publication holds the lease longer than a publish waits. */
+export class PublishBusyError extends Error {}
+
+/** The longest a turn keeps renewing the lease: far above any build. */
+const MAX_TURN_MS = 30 * 60_000
+
+export interface TurnsOptions {
+  database: Database
+  repo: GitRepository
+  clock: () => Date
+  log?: {
+    info(data: object, message: string): void
+  }
+  /** How long a turn waits for another to finish (default 120 s). */
+  waitMs?: number
+}
+
+/**
+ * A publisher's turns of the lease: a publication, a rollback or the site brought up to main
+ * runs in one, and stops before each step others see if it lost it (`stillHolding`).
+ */
+export class Turns {
+  private readonly clock: () => Date
+  /** The lease's holder token of the turn the code runs in (see exclusively). */
+  private readonly turn = new AsyncLocalStorage<string>()
+
+  constructor(private readonly options: TurnsOptions) {
+    this.clock = options.clock
+  }
+
+  /**
+   * Runs `work` holding the lease, with the moves of main a killed process left settled first
+   * (passed to it); waits (polling) while another holds it, `waitMs` at most.
+   */
+  async exclusively<T>(
+    work: (settled: MainMove[]) => Promise<T>,
+    waitMs = this.options.waitMs ?? 120_000,
+  ): Promise<T> {
+    const { database } = this.options
+    const deadline = Date.now() + waitMs
+    // One token per turn: a process that stalled past its lease while another turn of the
+    // same process began cannot pass the other's for its own.
+    const holder = leaseHolder()
+    for (;;) {
+      if (await tryTakeLease(database, holder)) break
+      const dead = await takeOverFromDead(database, holder)
+      if (dead) {
+        this.options.log?.info({ from: dead }, 'took the publication over from a process that died')
+        break
+      }
+      if (Date.now() > deadline) {
+        throw new PublishBusyError('another publication is under way; try again in a minute')
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    // Renewed while the work runs, so a long build keeps it, but not for ever: a turn hung on
+    // a network or a build lets the lease lapse after MAX_TURN_MS and the others go on. A
+    // process stalled past its lease finds it taken at its next step and stops (stillHolding).
+    const began = Date.now()
+    const renewal = setInterval(() => {
+      if (Date.now() - began < MAX_TURN_MS) this.renew(holder).catch(() => {})
+    }, LEASE_MS / 4)
+    renewal.unref()
+    turnBegins(holder)
+    try {
+      return await this.turn.run(holder, async () => {
+        const settled = await settleMainMoves(database, this.options.repo, this.clock())
+        if (settled.length > 0) {
+          this.options.log?.info(
+            { moves: settled.map((move) => `${move.action} ${move.subject}`) },
+            'recorded the moves of main a killed process made',
+          )
+        }
+        return work(settled)
+      })
+    } finally {
+      clearInterval(renewal)
+      turnEnds(holder)
+      await releaseLease(database, holder).catch(() => {})
+    }
+  }
+
+  /** Extends the lease if `holder` still holds it; whether it does. */
+  private renew(holder: string): Promise<boolean> {
+    return renewLease(this.options.database, holder)
+  }
+
+  /**
+   * Checked before each step others see (moving main, switching the served release): a
+   * publisher that lost the lease to another process stops before it, changing nothing more.
+   */
+  async stillHolding(): Promise<void> {
+    const holder = this.turn.getStore()
+    if (!holder || !(await this.renew(holder))) {
+      throw new PublishBusyError(
+        'this publication took longer than its turn and another process took over; nothing was switched: publish again',
+      )
+    }
+  }
 }

@@ -6,6 +6,7 @@
  * ready), its approval (bound to the branch's commit at that moment) and the reviewers'
  * comments. The four-eyes rules (four-eyes.ts) are checked here, whatever the browser sends, and
  * every action and refusal goes to the audit trail in the same transaction as its record.
+ * Publishing a draft (merging it onto main, building, landing it) is ../publication/'s.
  */
 import type { Database } from '../../database/database'
 import { appendRefusal } from '../audit/refusal-limit'
@@ -20,7 +21,7 @@ import {
 } from '../git/repository'
 import type { Notices } from '../notices/notices'
 import type { Person } from '../people/roles'
-import { MAIN, moveMain } from '../publication/main-moves'
+import { MAIN } from '../publication/main-moves'
 import { mergeContentFile } from './field-merge'
 import {
   type Approval,
@@ -29,7 +30,6 @@ import {
   type Draft,
   mayApprove,
   mayDiscard,
-  mayPublish,
   mayRequestChanges,
   maySaveOn,
   maySubmit,
@@ -712,87 +712,6 @@ export class Drafts {
     return (await this.get(draft.id)) as DraftView
   }
 
-  /**
-   * The commit that publishing the draft would make main: the draft merged onto main's tip (a
-   * change that reached main from elsewhere is kept), by the publisher, after the rules. No ref
-   * moves: the caller builds the site from it first, then `land`s it. A draft that no longer
-   * merges is refused with the files to re-save.
-   */
-  async merged(
-    person: Person,
-    id: string,
-  ): Promise<{ commit: string; mainBefore: string; draft: DraftView }> {
-    const draft = await this.require(id)
-    await this.refuseUnless(person, mayPublish(person, draft), id)
-    const mainBefore = await this.repo.resolve(MAIN)
-    if (!mainBefore) throw new Error('the repository has no main branch')
-    let tree: string
-    try {
-      tree = await this.repo.mergeTrees(mainBefore, draft.head)
-    } catch (error) {
-      if (error instanceof MergeConflictError) {
-        await appendRefusal(
-          this.database,
-          {
-            actor: person.email,
-            action: 'refusal',
-            subject: id,
-            before: mainBefore,
-            after: draft.head,
-            details: { code: 'conflict', files: error.files },
-          },
-          this.clock(),
-        )
-        throw new DraftConflictError(id, error.files)
-      }
-      throw error
-    }
-    const commit = await this.repo.commitTree(tree, {
-      parents: [mainBefore, draft.head],
-      author: { name: person.name, email: person.email },
-      message: await this.repo.withTrailers(
-        `Publish ${id}\n\nApproved by ${draft.approval?.by} at ${draft.approval?.at}.`,
-      ),
-      date: this.clock(),
-    })
-    return { commit, mainBefore, draft }
-  }
-
-  /**
-   * Moves main to a merged commit if main is still where it was merged onto (else
-   * `RefMovedError`: merge again), removes the draft's branch and record, and records the
-   * publication.
-   */
-  async land(
-    person: Person,
-    merged: { commit: string; mainBefore: string; draft: DraftView },
-  ): Promise<void> {
-    const { draft } = merged
-    const { notices } = this
-    await moveMain(
-      this.database,
-      this.repo,
-      {
-        action: 'publish',
-        actor: person.email,
-        subject: draft.id,
-        before: merged.mainBefore,
-        after: merged.commit,
-        details: {
-          draft: draft.head,
-          approvedBy: draft.approval?.by,
-          files: draft.files,
-          ...(draft.deletes.length > 0 ? { deletes: draft.deletes } : {}),
-        },
-        draft: { id: draft.id, ref: branchOf(draft.id), head: draft.head },
-      },
-      this.clock(),
-      // Notices: its authors and its approver, in the transaction that records it.
-      notices && ((tx) => notices.published(tx, person, draft)),
-    )
-    this.notices?.wake()
-  }
-
   /** Whether a draft's `head` merges onto main's tip as it is now. */
   async mergesWithMain(head: string): Promise<boolean> {
     const main = await this.repo.resolve(MAIN)
@@ -811,7 +730,8 @@ export class Drafts {
     }
   }
 
-  private async require(id: string): Promise<DraftView> {
+  /** The draft, or `NoDraftError` when there is none. */
+  async require(id: string): Promise<DraftView> {
     const draft = await this.get(id)
     if (!draft) throw new NoDraftError(id)
     return draft

@@ -5,8 +5,8 @@
  * other way round) or changes. The publications whose changes it undoes are those on main since
  * that release that changed one of those files; the content it brings back was written by the
  * authors of the drafts (or the developers, for content taken in) that last set those files
- * before the release. The rules on who may roll back to what are in four-eyes.ts; publisher.ts
- * does the rollback.
+ * before the release. The rules on who may roll back to what are in four-eyes.ts;
+ * ../publication/rollback.ts does the rollback.
  */
 import type { Database, Queryable } from '../../database/database'
 import { authorsBetween, type GitRepository } from '../git/repository'

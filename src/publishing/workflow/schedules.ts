@@ -16,10 +16,11 @@ import { NO_METRICS, type PublishingMetrics } from '../metrics'
 import type { Notices } from '../notices/notices'
 import { personOf } from '../people/people'
 import type { EditorLanguage, Person } from '../people/roles'
+import type { Publisher } from '../publication/publisher'
+import type { Release } from '../publication/release-records'
 import { notifyAuthors, SERVICE_ACTOR } from './author-notes'
 import { type Drafts, type DraftView, RefusedError, refuseUnless } from './drafts'
 import { type Decision, mayCancelSchedule, mayFireSchedule, mayPublish } from './four-eyes'
-import type { Publisher, Release } from './publisher'
 
 /** How long a process may take to fire a schedule before another may take it over. */
 const CLAIM_MS = 10 * 60_000

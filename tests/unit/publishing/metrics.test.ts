@@ -13,6 +13,11 @@ import { ROOT, readBuildConfig } from '../../../src/engine/config'
 import { trailState } from '../../../src/publishing/audit/anchors'
 import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http/app'
 import { invite, refuseGrant, startSession } from '../../../src/publishing/people/people'
+import { PublishBusyError } from '../../../src/publishing/publication/lease'
+import {
+  publicationOutcome,
+  UpstreamConflictError,
+} from '../../../src/publishing/publication/publish'
 import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import {
@@ -20,11 +25,6 @@ import {
   NoDraftError,
   RefusedError,
 } from '../../../src/publishing/workflow/drafts'
-import {
-  PublishBusyError,
-  publicationOutcome,
-  UpstreamConflictError,
-} from '../../../src/publishing/workflow/publisher'
 import { BuildFailedError } from '../../../src/publishing/workflow/releases'
 import { createMetrics, type ServiceMetrics } from '../../../src/server/metrics'
 import { expectBoundedLabels, samples, sumOf } from '../../support/metrics'
