@@ -9,7 +9,7 @@
  * releases share stored once, as a hard link); and the manifest (manifest.ts), tagged with
  * `AUDIT_KEY` when it is set.
  *
- * One moment for all of it: the backup takes the publication lease (workflow/lease.ts) for as
+ * One moment for all of it: the backup takes the publication lease (publication/lease.ts) for as
  * long as it reads the database, the refs and the list of releases, so no publication, rollback
  * or schedule is half-way; the one that holds it is waited for. What moves without the lease is
  * read in the order a restore can stand: the audit checkpoint first (then the database's trail
@@ -55,7 +55,7 @@ import {
   renewLease,
   takeOverFromDead,
   tryTakeLease,
-} from '../publishing/workflow/lease'
+} from '../publishing/publication/lease'
 import {
   codeVersion,
   FORMAT,

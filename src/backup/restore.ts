@@ -36,7 +36,7 @@ import { quoteIdentifier } from '../database/database'
 import { existingTables, functionsOf, loadRows, setSequences, tablesOf } from '../database/dump'
 import { openDatabase } from '../database/open'
 import { checkKeyedTag, holdsKeyOf } from '../publishing/audit/trail'
-import { holderIsDead, liveLeaseHolder } from '../publishing/workflow/lease'
+import { holderIsDead, liveLeaseHolder } from '../publishing/publication/lease'
 import { isProcessAlive } from '../shared/process-alive'
 import {
   MANIFEST,

@@ -252,7 +252,7 @@ function databaseGauges(registry: Registry, database: Queryable): void {
 }
 
 /**
- * How long the publisher's lease (`LEASE` in workflow/publisher.ts) has been held: while it has
+ * How long the publisher's lease (`LEASE` in publication/lease.ts) has been held: while it has
  * not lapsed (a dead holder's row does not hold).
  */
 async function leaseSeconds(database: Queryable): Promise<number> {

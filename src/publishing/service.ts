@@ -24,10 +24,10 @@ import { Notices } from './notices/notices'
 import { type NoticeJob, noticeSender } from './notices/sender'
 import { type RelyingParty, relyingPartyOf } from './people/passkeys'
 import { firstAdministratorInvitation, hasPeople } from './people/people'
+import { Publisher } from './publication/publisher'
 import type { PublishingSettings } from './settings'
 import { Drafts } from './workflow/drafts'
 import { Previews } from './workflow/previews'
-import { Publisher } from './workflow/publisher'
 import { Releases } from './workflow/releases'
 import { Schedules } from './workflow/schedules'
 
@@ -287,6 +287,7 @@ export async function openPublishingService(
       ...(options.log ? { log: options.log } : {}),
       checkpoints,
       metrics,
+      notices,
     })
     const schedules = new Schedules({
       database,

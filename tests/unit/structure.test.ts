@@ -145,6 +145,7 @@ const BROWSER = isUnder(['src/runtime', 'src/site', 'src/sw', 'src/publishing/ed
 /** The publishing service's rules and records, which hold whatever screen or protocol asks. */
 const PUBLISHING_CORE = isUnder([
   'src/publishing/workflow',
+  'src/publishing/publication',
   'src/publishing/people',
   'src/publishing/git',
   'src/publishing/audit',

@@ -119,44 +119,6 @@ export const ANCHORED_AT_ONCE = new Set<AuditAction>([
 export const GENESIS = '0'.repeat(64)
 const AUDIT_LOCK = 727276
 
-export const AUDIT_MIGRATION = {
-  id: '0001-audit',
-  statements: [
-    `CREATE TABLE audit_entries (
-      id bigint PRIMARY KEY,
-      at timestamptz NOT NULL,
-      actor text NOT NULL,
-      action text NOT NULL,
-      subject text NOT NULL,
-      before_commit text,
-      after_commit text,
-      details jsonb NOT NULL DEFAULT '{}',
-      previous_hash text NOT NULL,
-      hash text NOT NULL UNIQUE
-    )`,
-    // Append-only, in the database itself: no statement may change or remove an entry.
-    `CREATE FUNCTION audit_entries_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-     BEGIN
-       RAISE EXCEPTION 'the audit trail is append-only: % is not allowed', TG_OP;
-     END $$`,
-    `CREATE TRIGGER audit_entries_append_only
-       BEFORE UPDATE OR DELETE ON audit_entries
-       FOR EACH ROW EXECUTE FUNCTION audit_entries_append_only()`,
-    `CREATE TRIGGER audit_entries_no_truncate
-       BEFORE TRUNCATE ON audit_entries
-       FOR EACH STATEMENT EXECUTE FUNCTION audit_entries_append_only()`,
-  ],
-}
-
-/**
- * The keys' column: an entry keyed with `AUDIT_KEY` names its key's id (its hash then needs the
- * key); entries written before keep `NULL` and their plain hashes.
- */
-export const AUDIT_KEYS_MIGRATION = {
-  id: '0012-audit-keys',
-  statements: ['ALTER TABLE audit_entries ADD COLUMN key_id text'],
-}
-
 /**
  * The fields an entry's hash covers, in a fixed order: the same text every time. A keyed
  * entry's text ends with its key's id; an unkeyed one's is as it always was, so trails written

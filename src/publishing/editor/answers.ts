@@ -8,12 +8,9 @@ import { CmsPathError } from '../../cms/paths'
 import { ContentValidationError } from '../../content/errors'
 import { RefMovedError, SpecialEntryError, UnsafePathError } from '../git/repository'
 import type { EditorLanguage } from '../people/roles'
+import { PublishBusyError } from '../publication/lease'
+import { UpstreamConflictError, UpstreamSpecialEntryError } from '../publication/publish'
 import { DraftConflictError, NoDraftError, RefusedError } from '../workflow/drafts'
-import {
-  PublishBusyError,
-  UpstreamConflictError,
-  UpstreamSpecialEntryError,
-} from '../workflow/publisher'
 import { BuildFailedError } from '../workflow/releases'
 import { GERMAN_REFUSALS, TEXTS } from './texts'
 

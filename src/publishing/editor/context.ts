@@ -6,8 +6,8 @@
 import { CmsRequestError } from '../../cms/backend'
 import type { GitRepository } from '../git/repository'
 import type { Person } from '../people/roles'
+import type { Publisher } from '../publication/publisher'
 import { checkDraftId, type Drafts, MAIN } from '../workflow/drafts'
-import type { Publisher } from '../workflow/publisher'
 import { TEXTS } from './texts'
 
 export interface EditorOptions {

@@ -21,47 +21,6 @@ import { berlinTime } from '../workflow/berlin-time'
 import { type Draft, mayApprove, mayPublish } from '../workflow/four-eyes'
 import { type NoticeKind, noticeText, SERVICE_NAME } from './texts'
 
-/**
- * Each person's choice (e-mails on by default), and the queue of notices. The queue is the
- * publishing service's own table, drained by the forms service's sender engine
- * (`QueueSender`, src/mail/queue-sender.ts) with the same leases, retries, backoff,
- * readiness and counts, rather than a second kind of job in the forms service's `mail_jobs`:
- * under PGlite the two services have databases of their own (`DATA_DIR/db` and
- * `DATA_DIR/publishing/db`, one process each), so the publishing service could neither write
- * to `mail_jobs` nor do so in the transaction of its trail entry; `npm run serve:cms` runs
- * without the forms service and its sender; and `mail_jobs` is the subscribers' (each job
- * bound to one, erased and purged with them, counted against the confirmation mail cap).
- */
-export const NOTICES_MIGRATION = {
-  id: '0014-notices',
-  statements: [
-    'ALTER TABLE people ADD COLUMN notices boolean NOT NULL DEFAULT true',
-    // A notice as it will be sent: its reader, language, subject and text are stored when the
-    // action is (the reader's language and address as they were then). A job is open until
-    // sent_at or failed_at is set; locked_until is the lease of the process (claimed_by)
-    // sending it, so a job of a process that died is taken again.
-    `CREATE TABLE notice_mails (
-      id bigserial PRIMARY KEY,
-      kind text NOT NULL,
-      draft_id text NOT NULL,
-      recipient text NOT NULL,
-      language text NOT NULL CHECK (language IN ('en', 'de')),
-      subject text NOT NULL,
-      text text NOT NULL,
-      created_at timestamptz NOT NULL,
-      run_at timestamptz NOT NULL,
-      attempts integer NOT NULL DEFAULT 0,
-      locked_until timestamptz,
-      claimed_by text,
-      sent_at timestamptz,
-      failed_at timestamptz,
-      last_error text
-    )`,
-    `CREATE INDEX notice_mails_due ON notice_mails (run_at, id)
-     WHERE sent_at IS NULL AND failed_at IS NULL`,
-  ],
-}
-
 /** Who acted, as a notice names them. */
 export type Actor = Pick<Person, 'email' | 'name'> | 'service'
 

@@ -5,8 +5,9 @@
  * each request (`workflow/four-eyes.ts`); the markup is `releasesPage` in `releases.tsx`.
  */
 import type { Person } from '../people/roles'
+import type { ReleaseView } from '../publication/release-records'
+import { requestRuleOf } from '../publication/rollback'
 import { mayConfirmRollback, mayRequestRollback, mayRollBack } from '../workflow/four-eyes'
-import { type ReleaseView, requestRuleOf } from '../workflow/publisher'
 import type { RollbackChanges, RollbackRequest } from '../workflow/rollbacks'
 
 /**

@@ -19,56 +19,6 @@ import {
 } from '@simplewebauthn/server'
 import type { Queryable } from '../../database/database'
 
-export const PASSKEYS_MIGRATION = {
-  id: '0005-passkeys',
-  statements: [
-    `CREATE TABLE passkeys (
-      id text PRIMARY KEY,
-      email text NOT NULL REFERENCES people (email),
-      public_key text NOT NULL,
-      counter bigint NOT NULL,
-      transports text[] NOT NULL,
-      created_at timestamptz NOT NULL,
-      last_used_at timestamptz
-    )`,
-    'CREATE INDEX passkeys_by_person ON passkeys (email)',
-    `CREATE TABLE ceremonies (
-      id text PRIMARY KEY,
-      challenge text NOT NULL,
-      purpose text NOT NULL CHECK (purpose IN ('register', 'sign-in')),
-      subject text,
-      expires_at timestamptz NOT NULL
-    )`,
-  ],
-}
-
-/**
- * A way back in (`sign-in-keys.ts`, `resets.ts`): passkeys get a name their person gives them,
- * and an invitation may be a reset of someone's sign-in (a new passkey for the same person,
- * their roles and history kept) rather than an invitation of someone new.
- */
-export const SIGN_IN_RESETS_MIGRATION = {
-  id: '0018-sign-in-resets',
-  statements: [
-    'ALTER TABLE passkeys ADD COLUMN name text',
-    'ALTER TABLE invitations ADD COLUMN reset boolean NOT NULL DEFAULT false',
-  ],
-}
-
-/**
- * A reset's approving roles wait for a second administrator, as a grant of its own (`via`
- * `reset`): whoever holds the reset link cannot approve or publish in the person's name on one
- * administrator's word.
- */
-export const RESET_GRANTS_MIGRATION = {
-  id: '0019-reset-grants',
-  statements: [
-    'ALTER TABLE role_grants DROP CONSTRAINT role_grants_via_check',
-    `ALTER TABLE role_grants ADD CONSTRAINT role_grants_via_check
-       CHECK (via IN ('invitation', 'role-change', 'reset'))`,
-  ],
-}
-
 /** How long a ceremony's challenge stands. */
 export const CEREMONY_MS = 5 * 60_000
 

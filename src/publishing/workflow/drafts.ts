@@ -6,6 +6,7 @@
  * ready), its approval (bound to the branch's commit at that moment) and the reviewers'
  * comments. The four-eyes rules (four-eyes.ts) are checked here, whatever the browser sends, and
  * every action and refusal goes to the audit trail in the same transaction as its record.
+ * Publishing a draft (merging it onto main, building, landing it) is ../publication/'s.
  */
 import type { Database } from '../../database/database'
 import { appendRefusal } from '../audit/refusal-limit'
@@ -20,6 +21,7 @@ import {
 } from '../git/repository'
 import type { Notices } from '../notices/notices'
 import type { Person } from '../people/roles'
+import { MAIN } from '../publication/main-moves'
 import { mergeContentFile } from './field-merge'
 import {
   type Approval,
@@ -28,7 +30,6 @@ import {
   type Draft,
   mayApprove,
   mayDiscard,
-  mayPublish,
   mayRequestChanges,
   maySaveOn,
   maySubmit,
@@ -40,60 +41,8 @@ import {
   statusAfterSave,
   type VersionSaved,
 } from './four-eyes'
-import { MAIN, moveMain } from './main-moves'
 
-export const DRAFTS_MIGRATION = {
-  id: '0003-drafts',
-  statements: [
-    `CREATE TABLE drafts (
-      id text PRIMARY KEY,
-      status text NOT NULL CHECK (status IN ('draft', 'pending_review', 'pending_publish')),
-      base_commit text NOT NULL,
-      created_by text NOT NULL,
-      created_at timestamptz NOT NULL,
-      updated_at timestamptz NOT NULL
-    )`,
-    `CREATE TABLE approvals (
-      draft_id text NOT NULL REFERENCES drafts (id) ON DELETE CASCADE,
-      approved_by text NOT NULL,
-      commit text NOT NULL,
-      at timestamptz NOT NULL,
-      PRIMARY KEY (draft_id, commit, approved_by)
-    )`,
-    `CREATE TABLE draft_comments (
-      id bigserial PRIMARY KEY,
-      draft_id text NOT NULL REFERENCES drafts (id) ON DELETE CASCADE,
-      written_by text NOT NULL,
-      body text NOT NULL,
-      at timestamptz NOT NULL
-    )`,
-  ],
-}
-
-/**
- * Which version of a draft its author moved to review, and who: a reviewer may approve only
- * that version. Drafts in review when this shipped take their submission from the trail's last
- * "submit" of them (checked against the draft's head and writers when used, like any other).
- */
-export const SUBMISSIONS_MIGRATION = {
-  id: '0009-draft-submissions',
-  statements: [
-    `ALTER TABLE drafts
-       ADD COLUMN submitted_by text,
-       ADD COLUMN submitted_commit text,
-       ADD COLUMN submitted_at timestamptz`,
-    `UPDATE drafts SET submitted_by = s.actor, submitted_commit = s.after_commit, submitted_at = s.at
-     FROM (
-       SELECT DISTINCT ON (subject) subject, actor, after_commit, at
-       FROM audit_entries
-       WHERE action = 'submit' AND details ->> 'status' = 'pending_review'
-       ORDER BY subject, id DESC
-     ) s
-     WHERE drafts.id = s.subject AND drafts.status <> 'draft'`,
-  ],
-}
-
-export { MAIN } from './main-moves'
+export { MAIN } from '../publication/main-moves'
 export const DRAFT_STATUSES = ['draft', 'pending_review', 'pending_publish'] as const
 export type DraftStatus = (typeof DRAFT_STATUSES)[number]
 
@@ -763,87 +712,6 @@ export class Drafts {
     return (await this.get(draft.id)) as DraftView
   }
 
-  /**
-   * The commit that publishing the draft would make main: the draft merged onto main's tip (a
-   * change that reached main from elsewhere is kept), by the publisher, after the rules. No ref
-   * moves: the caller builds the site from it first, then `land`s it. A draft that no longer
-   * merges is refused with the files to re-save.
-   */
-  async merged(
-    person: Person,
-    id: string,
-  ): Promise<{ commit: string; mainBefore: string; draft: DraftView }> {
-    const draft = await this.require(id)
-    await this.refuseUnless(person, mayPublish(person, draft), id)
-    const mainBefore = await this.repo.resolve(MAIN)
-    if (!mainBefore) throw new Error('the repository has no main branch')
-    let tree: string
-    try {
-      tree = await this.repo.mergeTrees(mainBefore, draft.head)
-    } catch (error) {
-      if (error instanceof MergeConflictError) {
-        await appendRefusal(
-          this.database,
-          {
-            actor: person.email,
-            action: 'refusal',
-            subject: id,
-            before: mainBefore,
-            after: draft.head,
-            details: { code: 'conflict', files: error.files },
-          },
-          this.clock(),
-        )
-        throw new DraftConflictError(id, error.files)
-      }
-      throw error
-    }
-    const commit = await this.repo.commitTree(tree, {
-      parents: [mainBefore, draft.head],
-      author: { name: person.name, email: person.email },
-      message: await this.repo.withTrailers(
-        `Publish ${id}\n\nApproved by ${draft.approval?.by} at ${draft.approval?.at}.`,
-      ),
-      date: this.clock(),
-    })
-    return { commit, mainBefore, draft }
-  }
-
-  /**
-   * Moves main to a merged commit if main is still where it was merged onto (else
-   * `RefMovedError`: merge again), removes the draft's branch and record, and records the
-   * publication.
-   */
-  async land(
-    person: Person,
-    merged: { commit: string; mainBefore: string; draft: DraftView },
-  ): Promise<void> {
-    const { draft } = merged
-    const { notices } = this
-    await moveMain(
-      this.database,
-      this.repo,
-      {
-        action: 'publish',
-        actor: person.email,
-        subject: draft.id,
-        before: merged.mainBefore,
-        after: merged.commit,
-        details: {
-          draft: draft.head,
-          approvedBy: draft.approval?.by,
-          files: draft.files,
-          ...(draft.deletes.length > 0 ? { deletes: draft.deletes } : {}),
-        },
-        draft: { id: draft.id, ref: branchOf(draft.id), head: draft.head },
-      },
-      this.clock(),
-      // Notices: its authors and its approver, in the transaction that records it.
-      notices && ((tx) => notices.published(tx, person, draft)),
-    )
-    this.notices?.wake()
-  }
-
   /** Whether a draft's `head` merges onto main's tip as it is now. */
   async mergesWithMain(head: string): Promise<boolean> {
     const main = await this.repo.resolve(MAIN)
@@ -862,7 +730,8 @@ export class Drafts {
     }
   }
 
-  private async require(id: string): Promise<DraftView> {
+  /** The draft, or `NoDraftError` when there is none. */
+  async require(id: string): Promise<DraftView> {
     const draft = await this.get(id)
     if (!draft) throw new NoDraftError(id)
     return draft

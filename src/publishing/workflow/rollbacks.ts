@@ -5,40 +5,11 @@
  * other way round) or changes. The publications whose changes it undoes are those on main since
  * that release that changed one of those files; the content it brings back was written by the
  * authors of the drafts (or the developers, for content taken in) that last set those files
- * before the release. The rules on who may roll back to what are in four-eyes.ts; publisher.ts
- * does the rollback.
+ * before the release. The rules on who may roll back to what are in four-eyes.ts;
+ * ../publication/rollback.ts does the rollback.
  */
 import type { Database, Queryable } from '../../database/database'
 import { authorsBetween, type GitRepository } from '../git/repository'
-
-/**
- * Rollbacks a publisher asked for that a reviewer confirms (four-eyes.ts: `mayRollBack`,
- * `mayConfirmRollback`). A request says what the rollback would bring back and take away as
- * it was asked for; it goes stale when the live site changes before it is confirmed.
- */
-export const ROLLBACK_REQUESTS_MIGRATION = {
-  id: '0016-rollback-requests',
-  statements: [
-    `CREATE TABLE rollback_requests (
-      id bigserial PRIMARY KEY,
-      folder text NOT NULL,
-      target_commit text NOT NULL,
-      live_folder text,
-      main_commit text NOT NULL,
-      requested_by text NOT NULL,
-      requested_at timestamptz NOT NULL,
-      code text NOT NULL,
-      reason text NOT NULL,
-      changes jsonb NOT NULL,
-      state text NOT NULL CHECK (state IN ('pending', 'done', 'stale')),
-      decided_by text,
-      decided_at timestamptz,
-      outcome text
-    )`,
-    `CREATE UNIQUE INDEX rollback_requests_one_pending ON rollback_requests (folder)
-       WHERE state = 'pending'`,
-  ],
-}
 
 /** What a rollback does to the site's content, and whose work it undoes or brings back. */
 export interface RollbackChanges {

@@ -16,45 +16,11 @@ import { NO_METRICS, type PublishingMetrics } from '../metrics'
 import type { Notices } from '../notices/notices'
 import { personOf } from '../people/people'
 import type { EditorLanguage, Person } from '../people/roles'
+import type { Publisher } from '../publication/publisher'
+import type { Release } from '../publication/release-records'
 import { notifyAuthors, SERVICE_ACTOR } from './author-notes'
 import { type Drafts, type DraftView, RefusedError, refuseUnless } from './drafts'
 import { type Decision, mayCancelSchedule, mayFireSchedule, mayPublish } from './four-eyes'
-import type { Publisher, Release } from './publisher'
-
-export const SCHEDULES_MIGRATION = {
-  id: '0006-schedules',
-  statements: [
-    `CREATE TABLE schedules (
-      id bigserial PRIMARY KEY,
-      draft_id text NOT NULL,
-      head text NOT NULL,
-      at timestamptz NOT NULL,
-      created_by text NOT NULL,
-      created_at timestamptz NOT NULL,
-      state text NOT NULL CHECK (state IN ('pending', 'firing', 'done', 'failed', 'cancelled')),
-      claimed_until timestamptz,
-      fired_at timestamptz,
-      outcome text
-    )`,
-    `CREATE INDEX schedules_due ON schedules (at) WHERE state IN ('pending', 'firing')`,
-  ],
-}
-
-/**
- * One pending schedule per draft: a second replaces the first (the service does so and says
- * so), and the database holds it whatever two processes do at once. Schedules made twice
- * before this shipped keep the newest.
- */
-export const ONE_SCHEDULE_MIGRATION = {
-  id: '0010-one-schedule-per-draft',
-  statements: [
-    `UPDATE schedules SET state = 'cancelled', outcome = 'replaced by a later schedule'
-     WHERE state = 'pending' AND id NOT IN (
-       SELECT max(id) FROM schedules WHERE state = 'pending' GROUP BY draft_id
-     )`,
-    `CREATE UNIQUE INDEX schedules_one_pending ON schedules (draft_id) WHERE state = 'pending'`,
-  ],
-}
 
 /** How long a process may take to fire a schedule before another may take it over. */
 const CLAIM_MS = 10 * 60_000

@@ -4,8 +4,8 @@
  * comments of the code (`src/`, `tests/`, `bench/`, `scripts/`, `deploy/`: of JavaScript and
  * TypeScript as the parser finds them, of CSS, shell and YAML by their comment marks) and the
  * whole of the Markdown (`docs/`, `README.md`, and any other `.md` there). A file is named by a
- * path-like word with an extension of the project's files (`src/publishing/workflow/lease.ts`,
- * `workflow/lease.ts`, `../structure.test.ts`, `lease.ts`); one that begins with `./` or `../`
+ * path-like word with an extension of the project's files (`src/publishing/publication/lease.ts`,
+ * `publication/lease.ts`, `../structure.test.ts`, `lease.ts`); one that begins with `./` or `../`
  * is found from the naming file's folder alone, any other when it is a file of the project
  * from the project's folder, from `src/`, from the naming file's folder or any folder
  * above it, when a file of the project ends with it (`workflow/releases.ts`), or when it is a

@@ -31,8 +31,8 @@ import {
   verifyAudit,
 } from '../../../src/publishing/audit/trail'
 import type { GitRepository } from '../../../src/publishing/git/repository'
+import { Publisher } from '../../../src/publishing/publication/publisher'
 import { Drafts, MAIN } from '../../../src/publishing/workflow/drafts'
-import { Publisher } from '../../../src/publishing/workflow/publisher'
 import { Releases } from '../../../src/publishing/workflow/releases'
 import { databases } from '../../support/forms'
 import { ada, paul } from '../../support/people'

@@ -15,6 +15,7 @@ import {
   UnsafePathError,
 } from '../../../src/publishing/git/repository'
 import type { Person } from '../../../src/publishing/people/roles'
+import { landDraft, mergeDraft } from '../../../src/publishing/publication/publish'
 import {
   branchOf,
   DraftConflictError,
@@ -40,6 +41,7 @@ let opened: TestDatabase
 let drafts: Drafts
 let main: string
 let tick = 0
+const clock = () => new Date(Date.UTC(2026, 10, 26, 9, 0, tick++))
 
 beforeEach(async () => {
   dir = await temporaryFolder('publishing-drafts-')
@@ -53,7 +55,7 @@ beforeEach(async () => {
   })
   opened = await openPublishingDatabase({})
   database = opened.database
-  drafts = new Drafts(database, repo, () => new Date(Date.UTC(2026, 10, 26, 9, 0, tick++)))
+  drafts = new Drafts(database, repo, clock)
 })
 
 afterEach(async () => {
@@ -68,6 +70,9 @@ const save = (who: Person, title: string) =>
     [{ path: ABOUT, content: `title: ${title}\n` }],
     `About: ${title}`,
   )
+
+/** What publishing a draft works with here (src/publishing/publication/publish.ts): no build, no lease. */
+const publishing = () => ({ database, repo, drafts, clock })
 
 describe('drafts', () => {
   it('saves to the draft’s own branch as its author; main stays as it was', async () => {
@@ -342,9 +347,9 @@ describe('publishing a draft', () => {
       author: { name: 'Developer', email: 'dev@bank.example' },
       message: 'German page',
     })
-    const merged = await drafts.merged(paul, 'pages/about')
+    const merged = await mergeDraft(publishing(), paul, 'pages/about')
     expect(await repo.resolve(MAIN)).toBe(elsewhere)
-    await drafts.land(paul, merged)
+    await landDraft(publishing(), paul, merged)
     const tip = (await repo.resolve(MAIN)) ?? ''
     expect(tip).toBe(merged.commit)
     expect((await repo.readFile(tip, ABOUT))?.toString()).toBe('title: About us\n')
@@ -366,7 +371,9 @@ describe('publishing a draft', () => {
     await approveSeen(drafts, rita, 'pages/about')
     await drafts.setStatus(rita, 'pages/about', 'draft')
     expect((await drafts.get('pages/about'))?.approval).toBeNull()
-    await expect(drafts.merged(paul, 'pages/about')).rejects.toThrow(/has not been approved yet/)
+    await expect(mergeDraft(publishing(), paul, 'pages/about')).rejects.toThrow(
+      /has not been approved yet/,
+    )
   })
 
   it('refuses a save made on a draft someone saved meanwhile, and keeps theirs', async () => {
@@ -440,11 +447,13 @@ describe('publishing a draft', () => {
 
   it('refuses an unapproved draft, and one whose approval lapsed; main stays', async () => {
     await save(ada, 'About us')
-    await expect(drafts.merged(paul, 'pages/about')).rejects.toThrow(/has not been approved yet/)
+    await expect(mergeDraft(publishing(), paul, 'pages/about')).rejects.toThrow(
+      /has not been approved yet/,
+    )
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await approveSeen(drafts, rita, 'pages/about')
     await save(ada, 'About us, edited')
-    await expect(drafts.merged(paul, 'pages/about')).rejects.toThrow(/approved again/)
+    await expect(mergeDraft(publishing(), paul, 'pages/about')).rejects.toThrow(/approved again/)
     expect(await repo.resolve(MAIN)).toBe(main)
   })
 
@@ -459,7 +468,9 @@ describe('publishing a draft', () => {
       author: { name: 'Developer', email: 'dev@bank.example' },
       message: 'Clash',
     })
-    const error = await drafts.merged(paul, 'pages/about').catch((caught: unknown) => caught)
+    const error = await mergeDraft(publishing(), paul, 'pages/about').catch(
+      (caught: unknown) => caught,
+    )
     expect(error).toBeInstanceOf(DraftConflictError)
     expect((error as Error).message).toMatch(
       /content\/en\/pages\/about\.yaml changed on the live site/,
@@ -489,7 +500,7 @@ describe('publishing a draft', () => {
     await expect(approveSeen(drafts, olga, 'pages/about')).rejects.toThrow(/wrote/)
     await drafts.setStatus(olga, 'pages/about', 'pending_review')
     await approveSeen(drafts, rita, 'pages/about')
-    const merged = await drafts.merged(paul, 'pages/about')
+    const merged = await mergeDraft(publishing(), paul, 'pages/about')
     expect((await repo.readFile(merged.commit, ABOUT))?.toString()).toBe('title: About us, again\n')
     expect((await repo.readFile(merged.commit, OTHER))?.toString()).toBe('other\n')
   })
@@ -522,7 +533,9 @@ describe('publishing a draft', () => {
       author: { name: 'Developer', email: 'dev@bank.example' },
       message: 'Meanwhile',
     })
-    await expect(drafts.merged(olga, 'pages/about')).rejects.toBeInstanceOf(DraftConflictError)
+    await expect(mergeDraft(publishing(), olga, 'pages/about')).rejects.toBeInstanceOf(
+      DraftConflictError,
+    )
 
     // The editor sends the entry whole, as the draft had it: saved again, it merges by field.
     const resaved = await drafts.save(
@@ -542,19 +555,19 @@ describe('publishing a draft', () => {
     expect(saves.at(-1)?.details).toMatchObject({ overridden: [`${ABOUT}: seo.description`] })
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await approveSeen(drafts, rita, 'pages/about')
-    expect(await repo.readFile((await drafts.merged(olga, 'pages/about')).commit, ABOUT)).toEqual(
-      await repo.readFile(resaved.head, ABOUT),
-    )
+    expect(
+      await repo.readFile((await mergeDraft(publishing(), olga, 'pages/about')).commit, ABOUT),
+    ).toEqual(await repo.readFile(resaved.head, ABOUT))
   })
 
   it('keeps a draft saved again while it was being published: its newer edit waits for review of its own', async () => {
     await save(ada, 'About us')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await approveSeen(drafts, rita, 'pages/about')
-    const merged = await drafts.merged(olga, 'pages/about')
+    const merged = await mergeDraft(publishing(), olga, 'pages/about')
     // Saved again while the site was being built for the publication.
     const newer = await save(ada, 'About us, edited meanwhile')
-    await drafts.land(olga, merged)
+    await landDraft(publishing(), olga, merged)
     expect(await repo.resolve(MAIN)).toBe(merged.commit)
     const kept = (await drafts.get('pages/about')) as DraftView
     expect(kept.head).toBe(newer.head)
@@ -574,7 +587,7 @@ describe('publishing a draft', () => {
     await save(ada, 'About us')
     await drafts.setStatus(ada, 'pages/about', 'pending_review')
     await approveSeen(drafts, rita, 'pages/about')
-    const merged = await drafts.merged(paul, 'pages/about')
+    const merged = await mergeDraft(publishing(), paul, 'pages/about')
     const moved = await repo.commit({
       ref: MAIN,
       parent: main,
@@ -582,7 +595,7 @@ describe('publishing a draft', () => {
       author: { name: 'Developer', email: 'dev@bank.example' },
       message: 'Meanwhile',
     })
-    await expect(drafts.land(paul, merged)).rejects.toBeInstanceOf(RefMovedError)
+    await expect(landDraft(publishing(), paul, merged)).rejects.toBeInstanceOf(RefMovedError)
     expect(await repo.resolve(MAIN)).toBe(moved)
     expect(await drafts.get('pages/about')).not.toBeNull()
   })

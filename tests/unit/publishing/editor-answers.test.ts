@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest'
 import { ContentValidationError } from '../../../src/content/errors'
 import { refusal } from '../../../src/publishing/editor/answers'
 import { RefMovedError, SpecialEntryError } from '../../../src/publishing/git/repository'
+import { PublishBusyError } from '../../../src/publishing/publication/lease'
+import { UpstreamConflictError } from '../../../src/publishing/publication/publish'
 import { DraftConflictError, NoDraftError } from '../../../src/publishing/workflow/drafts'
-import { PublishBusyError, UpstreamConflictError } from '../../../src/publishing/workflow/publisher'
 import { BuildFailedError } from '../../../src/publishing/workflow/releases'
 
 const said = (error: unknown, language: 'en' | 'de') =>

@@ -10,7 +10,7 @@ import {
   initBare,
   remoteCredentials,
 } from '../../../src/publishing/git/repository'
-import { withoutServiceSecrets } from '../../../src/publishing/workflow/publisher'
+import { withoutServiceSecrets } from '../../../src/publishing/publication/publish'
 import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 const NAMES = ['PUBLISHING_REMOTE_TOKEN', 'PUBLISHING_REMOTE_USER'] as const

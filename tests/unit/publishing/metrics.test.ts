@@ -14,6 +14,11 @@ import { createMetrics, type ServiceMetrics } from '../../../src/http/metrics'
 import { trailState } from '../../../src/publishing/audit/anchors'
 import { createPublishingApp, SESSION_COOKIE } from '../../../src/publishing/http/app'
 import { invite, refuseGrant, startSession } from '../../../src/publishing/people/people'
+import { PublishBusyError } from '../../../src/publishing/publication/lease'
+import {
+  publicationOutcome,
+  UpstreamConflictError,
+} from '../../../src/publishing/publication/publish'
 import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import {
@@ -21,11 +26,6 @@ import {
   NoDraftError,
   RefusedError,
 } from '../../../src/publishing/workflow/drafts'
-import {
-  PublishBusyError,
-  publicationOutcome,
-  UpstreamConflictError,
-} from '../../../src/publishing/workflow/publisher'
 import { BuildFailedError } from '../../../src/publishing/workflow/releases'
 import { expectBoundedLabels, samples, sumOf } from '../../support/metrics'
 import { ada, addPeople, paul, person, rita } from '../../support/people'

@@ -16,13 +16,15 @@ import { readAudit, verifyAudit } from '../../../src/publishing/audit/trail'
 import type { FileChange, GitRepository } from '../../../src/publishing/git/repository'
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/migrations'
 import type { Person } from '../../../src/publishing/people/roles'
-import { branchOf, Drafts, MAIN, RefusedError } from '../../../src/publishing/workflow/drafts'
-import { settleMainMoves } from '../../../src/publishing/workflow/main-moves'
+import { settleMainMoves } from '../../../src/publishing/publication/main-moves'
 import {
-  Publisher,
-  RollbackRequestError,
+  landDraft,
+  mergeDraft,
   UpstreamConflictError,
-} from '../../../src/publishing/workflow/publisher'
+} from '../../../src/publishing/publication/publish'
+import { Publisher } from '../../../src/publishing/publication/publisher'
+import { RollbackRequestError } from '../../../src/publishing/publication/rollback'
+import { branchOf, Drafts, MAIN, RefusedError } from '../../../src/publishing/workflow/drafts'
 import { BuildFailedError, Releases } from '../../../src/publishing/workflow/releases'
 import { CURRENT } from '../../../src/shared/release-layout'
 import { ada, addPeople, olga, paul, rita } from '../../support/people'
@@ -446,10 +448,10 @@ describe('a publication cut short', () => {
     await approved('Served first')
     await publisher.publish(paul, 'pages/about')
     await approved('Killed after landing')
-    const merged = await drafts.merged(paul, 'pages/about')
+    const merged = await mergeDraft({ database, repo, drafts, clock }, paul, 'pages/about')
     // The process dies after main moved, before the transaction that records it.
-    const killed = new Drafts(dyingDatabase({ transaction: true }), repo, clock)
-    await expect(killed.land(paul, merged)).rejects.toThrow('killed')
+    const killed = { database: dyingDatabase({ transaction: true }), repo, clock }
+    await expect(landDraft(killed, paul, merged)).rejects.toThrow('killed')
     expect(await repo.resolve(MAIN)).toBe(merged.commit)
     expect((await readAudit(database)).some((entry) => entry.after === merged.commit)).toBe(false)
 
@@ -481,12 +483,12 @@ describe('a publication cut short', () => {
   it('killed before moving main: the intent is dropped, the draft waits as it was, the trail has no publication', async () => {
     await approved('Killed before landing')
     const mainBefore = await repo.resolve(MAIN)
-    const merged = await drafts.merged(paul, 'pages/about')
+    const merged = await mergeDraft({ database, repo, drafts, clock }, paul, 'pages/about')
     const stuck = Object.assign(Object.create(repo) as GitRepository, {
       moveRef: () => Promise.reject(new Error('killed')),
     })
-    const killed = new Drafts(dyingDatabase({ deleteIntent: true }), stuck, clock)
-    await expect(killed.land(paul, merged)).rejects.toThrow('killed')
+    const killed = { database: dyingDatabase({ deleteIntent: true }), repo: stuck, clock }
+    await expect(landDraft(killed, paul, merged)).rejects.toThrow('killed')
     expect(await database.query('SELECT id FROM main_moves')).toHaveLength(1)
 
     await publisher.recover()
@@ -500,7 +502,7 @@ describe('a publication cut short', () => {
 
   it('a process that stalled after moving main while the next holder of the lease recorded it records nothing twice', async () => {
     await approved('Stalled')
-    const merged = await drafts.merged(paul, 'pages/about')
+    const merged = await mergeDraft({ database, repo, drafts, clock }, paul, 'pages/about')
     const stalling = Object.assign(Object.create(repo) as GitRepository, {
       moveRef: async (ref: string, commit: string, expected: string | null) => {
         await repo.moveRef(ref, commit, expected)
@@ -508,7 +510,7 @@ describe('a publication cut short', () => {
         await settleMainMoves(database, repo, clock())
       },
     })
-    await new Drafts(database, stalling, clock).land(paul, merged)
+    await landDraft({ database, repo: stalling, clock }, paul, merged)
     const publications = (await readAudit(database)).filter(
       (entry) => entry.action === 'publish' && entry.after === merged.commit,
     )
@@ -520,9 +522,9 @@ describe('a publication cut short', () => {
 
   it('keeps an intent when git cannot say whether main has it, and records it once git can', async () => {
     await approved('Unsure')
-    const merged = await drafts.merged(paul, 'pages/about')
-    const killed = new Drafts(dyingDatabase({ transaction: true }), repo, clock)
-    await expect(killed.land(paul, merged)).rejects.toThrow('killed')
+    const merged = await mergeDraft({ database, repo, drafts, clock }, paul, 'pages/about')
+    const killed = { database: dyingDatabase({ transaction: true }), repo, clock }
+    await expect(landDraft(killed, paul, merged)).rejects.toThrow('killed')
     const unreadable = Object.assign(Object.create(repo) as GitRepository, {
       isAncestor: () => Promise.reject(new Error('git merge-base failed (128): unreadable')),
     })
@@ -546,9 +548,9 @@ describe('a publication cut short', () => {
 
   it('pressed again after a process died between moving main and switching, serves what was published', async () => {
     await approved('Published, not yet served')
-    const merged = await drafts.merged(paul, 'pages/about')
-    const killed = new Drafts(dyingDatabase({ transaction: true }), repo, clock)
-    await expect(killed.land(paul, merged)).rejects.toThrow('killed')
+    const merged = await mergeDraft({ database, repo, drafts, clock }, paul, 'pages/about')
+    const killed = { database: dyingDatabase({ transaction: true }), repo, clock }
+    await expect(landDraft(killed, paul, merged)).rejects.toThrow('killed')
     // A schedule firing again, or the publisher pressing again: done, not refused.
     const release = await publisher.publish(paul, 'pages/about')
     expect(release).toMatchObject({ commit: merged.commit, kind: 'publish' })

@@ -14,8 +14,8 @@ import { readAudit } from '../../../src/publishing/audit/trail'
 import type { GitRepository } from '../../../src/publishing/git/repository'
 import { PUBLISHING_MIGRATIONS } from '../../../src/publishing/migrations'
 import { disablePerson } from '../../../src/publishing/people/people'
+import { Publisher } from '../../../src/publishing/publication/publisher'
 import { Drafts, MAIN } from '../../../src/publishing/workflow/drafts'
-import { Publisher } from '../../../src/publishing/workflow/publisher'
 import { Releases } from '../../../src/publishing/workflow/releases'
 import {
   berlinLocal,

@@ -12,47 +12,6 @@ import type { GitRepository } from '../git/repository'
 
 export const MAIN = 'refs/heads/main'
 
-export const MAIN_MOVES_MIGRATION = {
-  id: '0008-main-moves',
-  statements: [
-    `CREATE TABLE main_moves (
-      id bigserial PRIMARY KEY,
-      action text NOT NULL CHECK (action IN ('publish', 'rollback', 'take-in')),
-      actor text NOT NULL,
-      subject text NOT NULL,
-      before text NOT NULL,
-      after text NOT NULL,
-      details jsonb NOT NULL,
-      draft_id text,
-      draft_ref text,
-      draft_head text,
-      at timestamptz NOT NULL
-    )`,
-  ],
-}
-
-/**
- * Content that reached main from outside the service (a developer's push to the bank's
- * repository, taken in before a publication): no reviewer approved it. Each commit with content
- * files is kept until a release first serves it, and that release names it.
- */
-export const TAKEN_IN_MIGRATION = {
-  id: '0011-taken-in-content',
-  statements: [
-    `CREATE TABLE taken_in_content (
-      id bigserial PRIMARY KEY,
-      commit text NOT NULL,
-      author text NOT NULL,
-      files jsonb NOT NULL,
-      taken_at timestamptz NOT NULL,
-      release_id bigint
-    )`,
-    `CREATE INDEX taken_in_content_unreleased ON taken_in_content (id) WHERE release_id IS NULL`,
-    // The releases page finds the move of main each release serves by its commit.
-    `CREATE INDEX audit_entries_after ON audit_entries (after_commit)`,
-  ],
-}
-
 export interface MainMove {
   action: 'publish' | 'rollback' | 'take-in'
   actor: string
