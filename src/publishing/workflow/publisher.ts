@@ -17,6 +17,7 @@ import { spawn } from 'node:child_process'
 import type { Database } from '../../database/database'
 import type { AuditCheckpoints } from '../audit/anchors'
 import { appendAudit } from '../audit/trail'
+import { PublishingError } from '../errors'
 import {
   commitsBetween,
   fetchBranch,
@@ -139,15 +140,23 @@ function rollbackOf(details: Record<string, unknown>): NonNullable<ReleaseView['
   }
 }
 
-/** Another publication holds the lease longer than a publish waits. */
-export class PublishBusyError extends Error {}
+/**
+ * Another publication holds the lease longer than a publish waits, or took it over from this
+ * one (before or after main moved).
+ */
+export class PublishBusyError extends PublishingError<
+  'publish-busy' | 'publish-overtaken' | 'publish-not-switched'
+> {}
 
 /** Main of the remote and the service's main change the same files: a developer must merge. */
-export class UpstreamConflictError extends Error {
-  constructor(readonly files: string[]) {
-    super(
-      `the remote's main changed the same files as the published content (${files.join(', ')}): merge it there, then publish again`,
-    )
+export class UpstreamConflictError extends PublishingError<
+  'upstream-conflict' | 'upstream-special-entries'
+> {
+  readonly files: string[]
+  constructor(files: string[], special?: SpecialEntryError) {
+    if (special) super('upstream-special-entries', special.params)
+    else super('upstream-conflict', { files })
+    this.files = files
   }
 }
 
@@ -157,8 +166,10 @@ export class UpstreamConflictError extends Error {
  */
 export class UpstreamSpecialEntryError extends UpstreamConflictError {
   constructor(readonly refusal: SpecialEntryError) {
-    super(refusal.entries.map((entry) => entry.path))
-    this.message = refusal.message
+    super(
+      refusal.entries.map((entry) => entry.path),
+      refusal,
+    )
   }
 }
 
@@ -251,7 +262,9 @@ export interface PublishOptions {
 }
 
 /** A rollback request that is not waiting (decided, or never made). */
-export class RollbackRequestError extends Error {}
+export class RollbackRequestError extends PublishingError<
+  'rollback-not-waiting' | 'rollback-decided'
+> {}
 
 /** A rollback as the rules see it. */
 const ruleOf = (plan: RollbackPlan): Rollback => ({
@@ -534,7 +547,7 @@ export class Publisher {
     const { database } = this.options
     const asked = await rollbackRequest(database, id)
     if (asked?.state !== 'pending') {
-      throw new RollbackRequestError(`there is no rollback request ${id} waiting to be confirmed`)
+      throw new RollbackRequestError('rollback-not-waiting', { id })
     }
     const subject = asked.folder
     await refuseUnless(
@@ -548,7 +561,7 @@ export class Publisher {
     return this.exclusively(async () => {
       const request = await rollbackRequest(database, id)
       if (request?.state !== 'pending') {
-        throw new RollbackRequestError(`rollback request ${id} was decided meanwhile`)
+        throw new RollbackRequestError('rollback-decided', { id })
       }
       const live = await this.options.releases.current()
       const requester = await personOf(database, request.requestedBy)
@@ -658,7 +671,7 @@ export class Publisher {
   private async requireRelease(folder: string): Promise<Release> {
     const target = await this.releaseOf(folder)
     if (!target || !(await this.options.releases.list()).includes(folder)) {
-      throw new Error(`there is no release ${folder} to roll back to`)
+      throw new PublishingError('no-release', { folder })
     }
     return target
   }
@@ -979,9 +992,7 @@ export class Publisher {
     } catch (error) {
       if (kind !== 'rollback') await releases.discard(folder)
       if (mainMoved) {
-        throw new PublishBusyError(
-          'done on main and in the audit trail, but this process lost its turn before switching the site: the service serves it within a minute',
-        )
+        throw new PublishBusyError('publish-not-switched')
       }
       throw error
     }
@@ -1107,7 +1118,7 @@ export class Publisher {
         break
       }
       if (Date.now() > deadline) {
-        throw new PublishBusyError('another publication is under way; try again in a minute')
+        throw new PublishBusyError('publish-busy')
       }
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
@@ -1150,9 +1161,7 @@ export class Publisher {
   private async stillHolding(): Promise<void> {
     const holder = this.turn.getStore()
     if (!holder || !(await this.renew(holder))) {
-      throw new PublishBusyError(
-        'this publication took longer than its turn and another process took over; nothing was switched: publish again',
-      )
+      throw new PublishBusyError('publish-overtaken')
     }
   }
 }

@@ -6,7 +6,11 @@
 import { describe, expect, it } from 'vitest'
 import { ContentValidationError } from '../../../src/content/errors'
 import { refusal } from '../../../src/publishing/editor/answers'
-import { RefMovedError, SpecialEntryError } from '../../../src/publishing/git/repository'
+import {
+  RefMovedError,
+  SpecialEntryError,
+  UnsafePathError,
+} from '../../../src/publishing/git/repository'
 import { DraftConflictError, NoDraftError } from '../../../src/publishing/workflow/drafts'
 import { PublishBusyError, UpstreamConflictError } from '../../../src/publishing/workflow/publisher'
 import { BuildFailedError } from '../../../src/publishing/workflow/releases'
@@ -20,7 +24,7 @@ describe('a refusal from below the editor', () => {
     new UpstreamConflictError(['content/site.yaml']),
     new NoDraftError('pages/about'),
     new RefMovedError('refs/heads/draft', 'abc'),
-    new PublishBusyError('another publication is under way; try again in a minute'),
+    new PublishBusyError('publish-busy'),
     new SpecialEntryError('the draft', [{ path: 'content/x', mode: '120000' }]),
     new ContentValidationError([
       { file: 'en/pages/about.yaml', field: 'title', message: 'expected the page title as text' },
@@ -63,8 +67,8 @@ describe('a refusal from below the editor', () => {
     expect(said(new BuildFailedError('vite: cannot resolve x', 'abc'), 'de')).toBe(
       'Die Website wurde nicht gebaut, deshalb wurde nichts veröffentlicht. Der Dienst meldet auf Englisch: „vite: cannot resolve x“',
     )
-    expect(said(new PublishBusyError('something new'), 'de')).toBe(
-      'Der Dienst meldet auf Englisch: „something new“',
+    expect(said(new UnsafePathError('unsafe-path', { path: '../x' }), 'de')).toBe(
+      'Der Dienst meldet auf Englisch: „not a path inside the repository: "../x"“',
     )
   })
 })
