@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { ContentValidationError } from '../../../src/content/errors'
 import { refusal } from '../../../src/publishing/editor/answers'
+import { PublishingError } from '../../../src/publishing/errors'
 import {
   RefMovedError,
   SpecialEntryError,
@@ -57,10 +58,16 @@ describe('a refusal from below the editor', () => {
     expect(said(errors[6], 'en')).toMatch(
       /^The site did not build, so nothing was published\. The content store has 1 problem/,
     )
-    expect(refusal(new Error('a comment of 1 to 5,000 characters, please'), 'en')).toEqual({
+    expect(refusal(new PublishingError('comment-length'), 'en')).toEqual({
       status: 422,
       body: { error: 'a comment of 1 to 5,000 characters, please' },
     })
+  })
+
+  it('answers by code, never by words: an error without one is thrown on, whatever it says', () => {
+    const uncoded = new Error('a comment of 1 to 5,000 characters, please')
+    expect(() => refusal(uncoded, 'en')).toThrow(uncoded)
+    expect(() => refusal(new Error('not a draft id: "x"'), 'de')).toThrow(/not a draft id/)
   })
 
   it('quotes in a German sentence what has no German (a build’s own words)', () => {
