@@ -5,7 +5,6 @@
  * whatever the page offered; a refusal the rules did not record is recorded here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { refusal, unrecorded } from '../editor/answers'
 import { waitingFor } from '../notices/waiting'
 import { type ChangedFile, changesPage } from '../pages/changes'
 import { releasesPage } from '../pages/releases'
@@ -17,7 +16,7 @@ import type { PublishingService } from '../service'
 import type { DraftView } from '../workflow/drafts'
 import { mayRequestRollback } from '../workflow/four-eyes'
 import { berlinLocal, fromBerlinTime } from '../workflow/schedules'
-import { refuseError } from './error-answers'
+import { answerOf, refuseError, unrecorded } from './error-answers'
 import { IMAGE_POLICY } from './policy'
 import { IMAGE_TYPES } from './previews'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
@@ -153,16 +152,17 @@ function registerDraftRoutes(app: FastifyInstance, context: HttpContext): void {
       try {
         return (await work(person, id, fields)) ?? { done: true }
       } catch (error) {
-        const answer = refusal(error, person.language)
+        const answer = answerOf(error, person.language)
+        if (!answer) throw error
         // A refusal the rules did not record themselves (no such draft, a comment too long).
-        if (unrecorded(error, answer)) {
+        if (unrecorded(error, answer.status)) {
           await service.drafts.recordRefusal(person, id, {
             code: 'request',
             action: request.url.split('?')[0]?.slice(0, 100) ?? '',
-            reason: String((answer.body as { error?: unknown }).error ?? '').slice(0, 1000),
+            reason: answer.error.slice(0, 1000),
           })
         }
-        return reply.code(answer.status).type(JSON_TYPE).send(answer.body)
+        return refuse(reply, answer.status, answer.error)
       }
     }
   app.post(

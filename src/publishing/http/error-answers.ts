@@ -10,6 +10,9 @@ import { CmsPathError } from '../../cms/paths'
 import { ContentValidationError } from '../../content/errors'
 import { PublishingError } from '../errors'
 import type { EditorLanguage } from '../people/roles'
+import { DraftConflictError, RefusedError } from '../workflow/drafts'
+import { UpstreamConflictError } from '../workflow/publisher'
+import { BuildFailedError } from '../workflow/releases'
 import { refuse } from './requests'
 
 /** A refusal's status and sentence. */
@@ -45,6 +48,22 @@ export function answerOf(error: unknown, language: EditorLanguage): ErrorAnswer 
   if (error instanceof CmsRequestError) return { status: error.status, error: error.message }
   const coded = codedOf(error)
   return coded && { status: coded.status, error: coded.in(language) }
+}
+
+/**
+ * Whether a refusal answered `status` still has to be written to the trail: those of the rules,
+ * of a draft that no longer merges or of a remote that conflicts, and a failed build, are in it
+ * already.
+ */
+export function unrecorded(error: unknown, status: number): boolean {
+  return (
+    status >= 400 &&
+    status < 500 &&
+    !(error instanceof RefusedError) &&
+    !(error instanceof DraftConflictError) &&
+    !(error instanceof UpstreamConflictError) &&
+    !(error instanceof BuildFailedError)
+  )
 }
 
 /** Answers `error` as the refusal it is, in `language`; throws on one that is none. */
