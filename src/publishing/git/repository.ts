@@ -523,6 +523,16 @@ export async function pushBranch(
   ])
 }
 
+/** The remote a repository was to start from has no such branch. */
+export class NoRemoteBranchError extends Error {
+  constructor(
+    readonly source: string,
+    readonly branch: string,
+  ) {
+    super(`${source} has no branch ${branch} to start the repository from`)
+  }
+}
+
 /** A bare copy of `source` (a path or URL) at `gitDir`, its `main` from `branch` there. */
 export async function cloneBare(
   source: string,
@@ -532,7 +542,7 @@ export async function cloneBare(
 ): Promise<GitRepository> {
   const repo = await initBare(gitDir, options)
   const tip = await fetchBranch(repo, source, branch)
-  if (!tip) throw new Error(`${source} has no branch ${branch} to start the repository from`)
+  if (!tip) throw new NoRemoteBranchError(source, branch)
   await repo.moveRef('refs/heads/main', tip, null)
   return repo
 }
