@@ -55,6 +55,12 @@ import { type TarEntry, TarReader } from './tar'
 /** The restore was refused before anything was written: the message says what and where. */
 export class RestoreRefusedError extends Error {}
 
+/**
+ * What zlib says of a file that is not a whole gzip file, by its codes: damaged data (an
+ * incorrect header check, an invalid block) and data that ends early.
+ */
+const GZIP_FAILURES = new Set(['Z_DATA_ERROR', 'Z_BUF_ERROR'])
+
 export interface RestoreOptions {
   file: string
   targets: Targets
@@ -98,11 +104,8 @@ async function readArchive(
   try {
     for await (const chunk of stream) reader.write(chunk as Buffer)
   } catch (error) {
-    if (
-      error instanceof Error &&
-      /incorrect header check|unexpected end|invalid/i.test(error.message)
-    ) {
-      throw new RestoreRefusedError(`${file} is not a whole gzip file: ${error.message}`)
+    if (GZIP_FAILURES.has(String((error as NodeJS.ErrnoException | null)?.code))) {
+      throw new RestoreRefusedError(`${file} is not a whole gzip file: ${(error as Error).message}`)
     }
     throw error
   }

@@ -17,7 +17,7 @@ import { SettingError } from '../shared/settings-error'
 import { AuditCheckpoints, CHECKPOINT_REF, mainTrailers } from './audit/anchors'
 import { writeHeldRefusals } from './audit/refusal-limit'
 import { checkAuditKey, recordAuditKey, setAuditKeys, trailOwnedByServiceRole } from './audit/trail'
-import { cloneBare, GitRepository } from './git/repository'
+import { cloneBare, GitRepository, NoRemoteBranchError } from './git/repository'
 import { NO_METRICS, type PublishingMetrics, publishingMetrics } from './metrics'
 import { PUBLISHING_MIGRATIONS } from './migrations'
 import { Notices } from './notices/notices'
@@ -143,17 +143,18 @@ const withoutPassword = (text: string) => text.replace(/\/\/[^/@\s]*@/g, '//')
  * said on one line, without a password.
  */
 function remoteFailure(error: unknown, url: string, branch: string): SettingError {
-  const said = withoutPassword(String(error instanceof Error ? error.message : error))
-    .split('\n')
-    .find((line) => /fatal|error|has no branch/i.test(line))
-    ?.trim()
-  if (said && /has no branch/.test(said)) {
+  if (error instanceof NoRemoteBranchError) {
     return new SettingError(
       'PUBLISHING_BRANCH',
       `${withoutPassword(url)} has no branch ${branch} to make the service's repository from`,
       'set PUBLISHING_BRANCH to its main branch, or unset it for main',
     )
   }
+  // git fails every way with one exit code: the line of its words that says why is quoted.
+  const said = withoutPassword(String(error instanceof Error ? error.message : error))
+    .split('\n')
+    .find((line) => /fatal|error/i.test(line))
+    ?.trim()
   return new SettingError(
     'PUBLISHING_REMOTE',
     `the service's repository could not be made from branch ${branch} of ${withoutPassword(url)}${said ? ` (${said})` : ''}`,

@@ -11,9 +11,10 @@ import { CmsRequestError } from '../../cms/backend'
 import { previewPages } from '../../engine/pages/preview-pages'
 import { settleRequestRecord } from '../audit/refusal-record'
 import { findUnstorable, unstorableMessage } from '../audit/storable'
+import { unrecorded } from '../http/error-answers'
 import type { EditorLanguage, Person } from '../people/roles'
 import { ACTIONS } from './actions'
-import { type CmsAnswer, refusal, unrecorded } from './answers'
+import { type CmsAnswer, refusal } from './answers'
 import { type EditorOptions, editorContext, isRecord, type Params } from './context'
 import { mainTrees } from './working-tree'
 
@@ -83,7 +84,7 @@ export function createCmsApi(options: EditorOptions) {
         // its draft whenever an entry is opened) is an answer, not a refusal: nothing to record.
         if (!writes && answer.status === 404) settleRequestRecord()
         // The rules' refusals are in the trail already; a write refused as bad input joins them.
-        if (writes && unrecorded(error, answer)) {
+        if (writes && unrecorded(error, answer.status)) {
           await drafts.recordRefusal(person, subjectOf(action, params), {
             code: 'request',
             action,

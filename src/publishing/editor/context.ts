@@ -7,7 +7,7 @@ import { CmsRequestError } from '../../cms/backend'
 import type { GitRepository } from '../git/repository'
 import type { Person } from '../people/roles'
 import type { Publisher } from '../publication/publisher'
-import { checkDraftId, type Drafts, MAIN } from '../workflow/drafts'
+import { checkDraftId, type Drafts, MAIN, NoDraftError } from '../workflow/drafts'
 import { TEXTS } from './texts'
 
 export interface EditorOptions {
@@ -57,10 +57,10 @@ export function editorContext(options: EditorOptions): EditorContext {
 export const idOf = (params: Params) =>
   checkDraftId(`${String(params.collection)}/${String(params.slug)}`)
 
-/** The draft `id`, or a 404 saying there is none (in the person's words). */
-export async function requireDraft(context: EditorContext, person: Person, id: string) {
+/** The draft `id`, or a `NoDraftError` (404, said in the person's words). */
+export async function requireDraft(context: EditorContext, id: string) {
   const draft = await context.drafts.get(id)
-  if (!draft) throw new CmsRequestError(TEXTS[person.language].noDraft(id), 404)
+  if (!draft) throw new NoDraftError(id)
   return draft
 }
 

@@ -40,8 +40,8 @@ const unpublishedEntry = reads(async ({ drafts }, _person, params) => {
   }
 })
 
-const unpublishedEntryDataFile = reads(async (context, person, params) => {
-  const draft = await requireDraft(context, person, idOf(params))
+const unpublishedEntryDataFile = reads(async (context, _person, params) => {
+  const draft = await requireDraft(context, idOf(params))
   const path = repositoryPathOf(params.path)
   const version = /^([0-9a-f]{40,64}):/.exec(String(params.id ?? ''))?.[1]
   // The version the editor was told of, if it is one of this draft's.
@@ -80,8 +80,8 @@ export const DRAFT_ACTIONS: Record<string, Action> = {
   ),
   unpublishedEntry,
   unpublishedEntryDataFile,
-  unpublishedEntryMediaFile: reads(async (context, person, params) => {
-    const draft = await requireDraft(context, person, idOf(params))
+  unpublishedEntryMediaFile: reads(async (context, _person, params) => {
+    const draft = await requireDraft(context, idOf(params))
     return mediaAt(context, draft.head, String(params.path))
   }),
   updateUnpublishedEntryStatus,

@@ -1,19 +1,12 @@
 /**
  * What the editor's actions say, in the person's language (the editor speaks English and
- * German): about the drafts made for a deletion or an upload, and every refusal an editor can
- * meet there (answers.ts turns the service's errors into these). Refusals of requests no editor
- * sends (a malformed path, an unknown action) are the protocol's and stay English, under a
- * German sentence where an editor might still see one.
+ * German): about the drafts made for a deletion or an upload, and the refusals of the editor's
+ * own actions. The refusals of the service's parts below the editor (the workflow, git, the
+ * build) are in the table of `../errors.ts`; those of requests no editor sends (a malformed
+ * path, an unknown action) are the protocol's and stay English, under a German sentence where
+ * an editor might still see one.
  */
-import { CMS_TEXTS, problemsIn } from '../../cms/messages'
-import type { ContentProblem } from '../../content/errors'
 import type { EditorLanguage } from '../people/roles'
-
-/** A file of the repository that is no regular file, as a refusal names it. */
-interface SpecialEntryNamed {
-  path: string
-  mode: string
-}
 
 /** What the editor says about drafts and refuses, in each language. */
 export const TEXTS = {
@@ -41,8 +34,6 @@ export const TEXTS = {
     notOwnFile: (path: string, id: string) =>
       `${path} is not a file of ${id}: a draft changes its own entry only`,
     commentsKept: 'Comments stay as they were written: they are part of the record. Add another.',
-    noDraft: (id: string) => `there is no draft ${id}`,
-    savedMeanwhile: 'Someone saved this entry meanwhile: reload it, then make your change again.',
   },
   de: {
     whichFiles: 'Welche Dateien? Erwartet: die Pfade eines Eintrags oder eines Bildes.',
@@ -71,41 +62,7 @@ export const TEXTS = {
       `${path} gehört nicht zu ${id}: Ein Entwurf ändert nur seinen eigenen Eintrag.`,
     commentsKept:
       'Kommentare bleiben, wie sie geschrieben wurden: Sie gehören zum Prüfpfad. Fügen Sie einen weiteren hinzu.',
-    noDraft: (id: string) =>
-      `Einen Entwurf von ${id} gibt es nicht (mehr): Er wurde veröffentlicht oder verworfen.`,
-    savedMeanwhile:
-      'Jemand hat diesen Eintrag inzwischen gespeichert: Laden Sie ihn neu und nehmen Sie Ihre Änderung dann erneut vor.',
   },
 } as const satisfies Record<EditorLanguage, unknown>
 
 export type EditorTexts = (typeof TEXTS)[EditorLanguage]
-
-/**
- * The German of the refusals the service's parts below the editor (the workflow, git, the
- * build) make in English: said again from what each error holds. In English the editor shows
- * their own words.
- */
-export const GERMAN_REFUSALS = {
-  notBuilt: (details: string) =>
-    `Die Website wurde nicht gebaut, deshalb wurde nichts veröffentlicht. ${details}`,
-  contentProblems: (problems: readonly ContentProblem[]) =>
-    `Die Inhalte haben ${problems.length === 1 ? 'ein Problem' : `${problems.length} Probleme`}: ${problemsIn(problems, CMS_TEXTS.de)}`,
-  noLongerMerges: (id: string, files: string[]) =>
-    `${id} lässt sich nicht mehr mit der veröffentlichten Website zusammenführen: ${files.join(', ')} wurde dort geändert, seit der Entwurf begann. Öffnen Sie den Eintrag und speichern Sie ihn erneut: Er beginnt dann bei der veröffentlichten Website, mit deren Änderungen an Feldern, die der Entwurf nicht berührt hat; wo beide ein Feld geändert haben, bleibt der Text des Entwurfs, und ein Kommentar am Entwurf nennt das Feld.`,
-  upstreamConflict: (files: string[]) =>
-    `Im Repository der Website wurden dieselben Dateien geändert wie in den veröffentlichten Inhalten (${files.join(', ')}): Die Entwicklung muss sie dort zusammenführen; veröffentlichen Sie danach erneut.`,
-  specialEntries: (entries: readonly SpecialEntryNamed[]) =>
-    `${entries.map((entry) => entry.path).join(', ')}: Der Dienst nimmt nur gewöhnliche Dateien an, keine symbolischen Links oder Submodule. Bitte wenden Sie sich an die Entwicklung.`,
-  /** A publication that found the service busy, by the publisher's English words. */
-  busy: {
-    'another publication is under way; try again in a minute':
-      'Gerade läuft eine andere Veröffentlichung; bitte versuchen Sie es in einer Minute erneut.',
-    'this publication took longer than its turn and another process took over; nothing was switched: publish again':
-      'Diese Veröffentlichung hat länger gedauert als vorgesehen, und ein anderer Prozess hat übernommen; es wurde nichts umgeschaltet: Bitte veröffentlichen Sie erneut.',
-    'done on main and in the audit trail, but this process lost its turn before switching the site: the service serves it within a minute':
-      'Veröffentlicht und im Prüfpfad vermerkt, aber dieser Prozess hat die Website nicht mehr selbst umgeschaltet: Der Dienst zeigt die neue Fassung innerhalb einer Minute.',
-  } as Readonly<Record<string, string>>,
-  commentLength: 'Bitte schreiben Sie einen Kommentar mit 1 bis 5.000 Zeichen.',
-  /** Words the service has no German of (a request no editor sends as such, build output). */
-  english: (details: string) => `Der Dienst meldet auf Englisch: „${details}“`,
-}

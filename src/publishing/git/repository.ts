@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { kindOfMode, PublishingError, type SpecialEntry } from '../errors'
 import { BlobReader, type GitBlob } from './blob-reader'
 import { runCommand } from './spawner'
 
@@ -29,43 +30,32 @@ export interface FileChange {
 }
 
 /** The branch moved since it was read: the write was not made. */
-export class RefMovedError extends Error {
+export class RefMovedError extends PublishingError<'ref-moved'> {
   constructor(
     readonly ref: string,
     readonly expected: string | null,
   ) {
-    super(`${ref} moved since it was read (expected ${expected ?? 'no branch'})`)
+    super('ref-moved', { ref, expected })
   }
 }
 
 /** A path a change may not name: outside the tree, or git's own. */
-export class UnsafePathError extends Error {}
+export class UnsafePathError extends PublishingError<'unsafe-path'> {}
 
 /**
  * A tree entry git would write as something other than a plain file: a symbolic link (120000),
  * a submodule (a gitlink, 160000), or any other mode. Checked out, a link would let whatever
- * the tree puts under its path be written, and read, wherever the link points.
+ * the tree puts under its path be written, and read, wherever the link points. (Refusals name
+ * them in the words of `../errors.ts`, with `kindOfMode`.)
  */
-export interface SpecialEntry {
-  path: string
-  mode: string
-}
+export type { SpecialEntry }
+export { kindOfMode }
 
 /** The modes of the files the service takes: a regular file, executable or not. */
 const REGULAR_MODES = new Set(['100644', '100755'])
 
-/** What an entry of `mode` is, in the words of a refusal. */
-export function kindOfMode(mode: string): string {
-  if (mode === '120000') return 'a symbolic link'
-  if (mode === '160000') return 'a submodule'
-  return `a file of mode ${mode}`
-}
-
-/** At most this many special entries are named in a refusal; the rest are counted. */
-const NAMED_ENTRIES = 5
-
 /** A tree that holds links, submodules or other entries that are no regular file. */
-export class SpecialEntryError extends Error {
+export class SpecialEntryError extends PublishingError<'special-entries'> {
   constructor(
     /** What holds them, as the sentence begins: `the remote's main`, `the draft`. */
     readonly holder: string,
@@ -73,13 +63,7 @@ export class SpecialEntryError extends Error {
     /** What to do, as the sentence ends: `remove it on the remote`. */
     advice = '',
   ) {
-    const named = entries
-      .slice(0, NAMED_ENTRIES)
-      .map((entry) => `${entry.path} (${kindOfMode(entry.mode)})`)
-    const more = entries.length > NAMED_ENTRIES ? ` and ${entries.length - NAMED_ENTRIES} more` : ''
-    super(
-      `${holder} holds ${named.join(', ')}${more}: the service takes regular files only, no symbolic links or submodules${advice ? `; ${advice}` : ''}`,
-    )
+    super('special-entries', { holder, entries, advice })
   }
 }
 
@@ -114,7 +98,7 @@ export function checkPath(path: string): string {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: refused, not matched for use
     /[\u0000-\u001f\u007f\\]/.test(path)
   ) {
-    throw new UnsafePathError(`not a path inside the repository: ${JSON.stringify(path)}`)
+    throw new UnsafePathError('unsafe-path', { path })
   }
   return path
 }
@@ -539,6 +523,16 @@ export async function pushBranch(
   ])
 }
 
+/** The remote a repository was to start from has no such branch. */
+export class NoRemoteBranchError extends Error {
+  constructor(
+    readonly source: string,
+    readonly branch: string,
+  ) {
+    super(`${source} has no branch ${branch} to start the repository from`)
+  }
+}
+
 /** A bare copy of `source` (a path or URL) at `gitDir`, its `main` from `branch` there. */
 export async function cloneBare(
   source: string,
@@ -548,7 +542,7 @@ export async function cloneBare(
 ): Promise<GitRepository> {
   const repo = await initBare(gitDir, options)
   const tip = await fetchBranch(repo, source, branch)
-  if (!tip) throw new Error(`${source} has no branch ${branch} to start the repository from`)
+  if (!tip) throw new NoRemoteBranchError(source, branch)
   await repo.moveRef('refs/heads/main', tip, null)
   return repo
 }

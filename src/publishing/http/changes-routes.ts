@@ -5,19 +5,18 @@
  * whatever the page offered; a refusal the rules did not record is recorded here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { refusal, unrecorded } from '../editor/answers'
 import { waitingFor } from '../notices/waiting'
 import { type ChangedFile, changesPage } from '../pages/changes'
 import { releasesPage } from '../pages/releases'
 import { releasesView } from '../pages/releases-view'
 import { schedulesPage } from '../pages/schedules'
 import type { EditorLanguage, Person } from '../people/roles'
-import { RollbackRequestError } from '../publication/rollback'
 import { compareFile, entryTitle } from '../review/compare'
 import type { PublishingService } from '../service'
-import { type DraftView, RefusedError } from '../workflow/drafts'
+import type { DraftView } from '../workflow/drafts'
 import { mayRequestRollback } from '../workflow/four-eyes'
-import { berlinLocal, fromBerlinTime, ScheduleError } from '../workflow/schedules'
+import { berlinLocal, fromBerlinTime } from '../workflow/schedules'
+import { answerOf, refuseError, unrecorded } from './error-answers'
 import { IMAGE_POLICY } from './policy'
 import { IMAGE_TYPES } from './previews'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
@@ -153,16 +152,17 @@ function registerDraftRoutes(app: FastifyInstance, context: HttpContext): void {
       try {
         return (await work(person, id, fields)) ?? { done: true }
       } catch (error) {
-        const answer = refusal(error)
+        const answer = answerOf(error, person.language)
+        if (!answer) throw error
         // A refusal the rules did not record themselves (no such draft, a comment too long).
-        if (unrecorded(error, answer)) {
+        if (unrecorded(error, answer.status)) {
           await service.drafts.recordRefusal(person, id, {
             code: 'request',
             action: request.url.split('?')[0]?.slice(0, 100) ?? '',
-            reason: String((answer.body as { error?: unknown }).error ?? '').slice(0, 1000),
+            reason: answer.error.slice(0, 1000),
           })
         }
-        return reply.code(answer.status).type(JSON_TYPE).send(answer.body)
+        return refuse(reply, answer.status, answer.error)
       }
     }
   app.post(
@@ -266,12 +266,7 @@ function registerScheduleRoutes(app: FastifyInstance, context: HttpContext): voi
         replaced: schedule.replaced.map((old) => ({ id: old.id, at: old.at })),
       }
     } catch (error) {
-      if (error instanceof RefusedError) return refuse(reply, error.status, error.message)
-      if (error instanceof ScheduleError) return refuse(reply, 422, error.message)
-      if (error instanceof Error && /^not a draft id/.test(error.message)) {
-        return refuse(reply, 422, error.message)
-      }
-      throw error
+      return refuseError(reply, error, person.language)
     }
   })
   app.post('/api/schedules/cancel', async (request, reply) => {
@@ -284,9 +279,7 @@ function registerScheduleRoutes(app: FastifyInstance, context: HttpContext): voi
       await service.schedules.cancel(person, id)
       return { cancelled: true }
     } catch (error) {
-      if (error instanceof RefusedError) return refuse(reply, error.status, error.message)
-      if (error instanceof ScheduleError) return refuse(reply, 422, error.message)
-      throw error
+      return refuseError(reply, error, person.language)
     }
   })
 }
@@ -328,11 +321,7 @@ function registerReleaseRoutes(app: FastifyInstance, context: HttpContext): void
       const { id, folder, reason } = outcome.request
       return reply.code(202).type(JSON_TYPE).send({ request: id, folder, waiting: reason })
     } catch (error) {
-      if (error instanceof RefusedError) return refuse(reply, error.status, error.message)
-      if (error instanceof Error && /no release|not a release/.test(error.message)) {
-        return refuse(reply, 404, error.message)
-      }
-      throw error
+      return refuseError(reply, error, person.language)
     }
   })
   app.post('/api/releases/confirm', async (request, reply) => {
@@ -344,12 +333,7 @@ function registerReleaseRoutes(app: FastifyInstance, context: HttpContext): void
       const release = await publisher.confirmRollback(person, id)
       return { folder: release.folder, commit: release.commit }
     } catch (error) {
-      if (error instanceof RefusedError) return refuse(reply, 403, error.message)
-      if (error instanceof RollbackRequestError) return refuse(reply, 409, error.message)
-      if (error instanceof Error && /no release|not a release/.test(error.message)) {
-        return refuse(reply, 404, error.message)
-      }
-      throw error
+      return refuseError(reply, error, person.language)
     }
   })
 }

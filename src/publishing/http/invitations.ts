@@ -23,6 +23,7 @@ import {
   PeopleError,
 } from '../people/people'
 import { acceptReset } from '../people/resets'
+import { refuseError } from './error-answers'
 import { type HttpContext, isRecord, refuse } from './requests'
 import { completeSignIn } from './sign-in'
 
@@ -67,8 +68,7 @@ export function registerInvitations(
         ...(invitation.reset ? { reset: true } : {}),
       }
     } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 410, error.in(languageIn(request)))
-      throw error
+      return refuseError(reply, error, languageIn(request))
     }
   })
   app.post('/invitation/options', limited, async (request, reply) => {
@@ -81,14 +81,11 @@ export function registerInvitations(
         return await registrationOptions(database, party, { email, name: reset.name }, clock())
       }
       const name = typeof body.name === 'string' ? body.name.trim() : ''
-      if (name.length === 0 || name.length > 200) {
-        return refuse(reply, 422, new PeopleError('name-length').in(languageIn(request)))
-      }
+      if (name.length === 0 || name.length > 200) throw new PeopleError('name-length')
       const email = invitation.first ? normalEmail(String(body.email ?? '')) : invitation.email
       return registrationOptions(database, party, { email, name }, clock())
     } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.in(languageIn(request)))
-      throw error
+      return refuseError(reply, error, languageIn(request))
     }
   })
   app.post('/invitation/accept', limited, async (request, reply) => {
@@ -135,9 +132,8 @@ export function registerInvitations(
       if (error instanceof PeopleError || error instanceof PasskeyError) {
         context.service.metrics.signIn('invitation', 'refused')
       }
-      if (error instanceof PeopleError) return refuse(reply, 422, error.in(languageIn(request)))
       if (error instanceof PasskeyError) return refuse(reply, 422, `${error.message}.`)
-      throw error
+      return refuseError(reply, error, languageIn(request))
     }
   })
 }

@@ -10,7 +10,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { appendRefusal } from '../audit/refusal-limit'
 import { ownSignInPage } from '../pages/own-sign-in'
 import { PasskeyError, registrationOptions, verifyRegistration } from '../people/passkeys'
-import { PeopleError } from '../people/people'
 import type { Person } from '../people/roles'
 import {
   addPasskey,
@@ -23,6 +22,7 @@ import {
   sessionStarted,
 } from '../people/sign-in-keys'
 import { mayAddPasskey, type SignInDecision } from '../people/sign-in-rules'
+import { refuseError } from './error-answers'
 import { bodyOf, cookieOf, HTML_TYPE, type HttpContext, refuse, SESSION_COOKIE } from './requests'
 import { viewerOf } from './waiting'
 
@@ -63,9 +63,8 @@ export function registerOwnSignIn(app: FastifyInstance, context: HttpContext): v
     return decision
   }
   const failed = (reply: FastifyReply, person: Person, error: unknown) => {
-    if (error instanceof PeopleError) return refuse(reply, 422, error.in(person.language))
     if (error instanceof PasskeyError) return refuse(reply, 422, `${error.message}.`)
-    throw error
+    return refuseError(reply, error, person.language)
   }
 
   app.get('/me/sign-in', async (request, reply) => {

@@ -28,6 +28,7 @@ import { resetSignIn } from '../people/resets'
 import type { Person } from '../people/roles'
 import { endSessions, passkeyCounts } from '../people/sign-in-keys'
 import { type Decision, mayManagePeople, mayReadAudit } from '../workflow/four-eyes'
+import { refuseError } from './error-answers'
 import { bodyOf, HTML_TYPE, type HttpContext, JSON_TYPE, refuse } from './requests'
 import { viewerOf } from './waiting'
 
@@ -129,8 +130,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
         ...(invitation.grant ? { grant: invitation.grant } : {}),
       }
     } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.in(person.language))
-      throw error
+      return refuseError(reply, error, person.language)
     }
   })
   app.post('/api/people/roles', async (request, reply) => {
@@ -152,8 +152,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
         ...(changed.grant ? { grant: changed.grant } : {}),
       }
     } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.in(person.language))
-      throw error
+      return refuseError(reply, error, person.language)
     }
   })
   app.post('/api/people/disable', async (request, reply) => {
@@ -161,14 +160,11 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
     if (!person) return reply
     try {
       const email = normalEmail(String(bodyOf(request).email ?? ''))
-      if (email === person.email) {
-        return refuse(reply, 422, new PeopleError('own-access').in(person.language))
-      }
+      if (email === person.email) throw new PeopleError('own-access')
       await disablePerson(database, email, clock(), person.email)
       return { email, disabled: true }
     } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.in(person.language))
-      throw error
+      return refuseError(reply, error, person.language)
     }
   })
   // A way back in for someone who lost their passkeys (`people/resets.ts`): their passkeys
@@ -190,8 +186,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
         waiting: waiting ?? [],
       }
     } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.in(person.language))
-      throw error
+      return refuseError(reply, error, person.language)
     }
   })
   // Every session of a person ends: each is refused at its next request.
@@ -204,8 +199,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
       if (!decision.allowed) return refuse(reply, 403, decision.reason)
       return { email, ended, done: MANAGE_TEXTS[person.language].sessionsEnded(ended) }
     } catch (error) {
-      if (error instanceof PeopleError) return refuse(reply, 422, error.in(person.language))
-      throw error
+      return refuseError(reply, error, person.language)
     }
   })
   // A grant's confirmation or refusal: the rules (`mayConfirmGrant`, `mayRefuseGrant`) are
@@ -223,8 +217,7 @@ function registerPeopleActions(app: FastifyInstance, context: HttpContext, allow
         if (!decision.allowed) return refuse(reply, 403, decision.reason)
         return { id, [path === 'confirm' ? 'confirmed' : 'refused']: true }
       } catch (error) {
-        if (error instanceof PeopleError) return refuse(reply, 422, error.in(person.language))
-        throw error
+        return refuseError(reply, error, person.language)
       }
     })
   }

@@ -8,9 +8,8 @@ import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { siteTarget } from '../../http/request-path'
 import { createStaticHandler, readSitePolicy } from '../../http/static-files'
-import { checkDraftId, DraftConflictError, MAIN } from '../workflow/drafts'
-import { PreviewTimeoutError } from '../workflow/previews'
-import { BuildFailedError } from '../workflow/releases'
+import { checkDraftId, MAIN } from '../workflow/drafts'
+import { refuseError } from './error-answers'
 import { IMAGE_POLICY } from './policy'
 import { withPreviewBanner } from './preview-banner'
 import { cookieOf, type HttpContext, refuse } from './requests'
@@ -60,15 +59,7 @@ export function registerPreviews(app: FastifyInstance, context: HttpContext): vo
         const file = draft.files.find((path) => path.startsWith('content/')) ?? ''
         return reply.redirect(await service.previews.pageOf(folder, file), 303)
       } catch (error) {
-        if (error instanceof DraftConflictError) return refuse(reply, 409, error.message)
-        if (error instanceof PreviewTimeoutError) return refuse(reply, 503, error.message)
-        if (error instanceof BuildFailedError) {
-          return refuse(reply, 422, `The site does not build with this draft. ${error.message}`)
-        }
-        if (error instanceof Error && /^not a draft id/.test(error.message)) {
-          return refuse(reply, 400, error.message)
-        }
-        throw error
+        return refuseError(reply, error, person.language)
       }
     },
   )

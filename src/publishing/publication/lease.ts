@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { Database, Queryable } from '../../database/database'
 import { isProcessAlive } from '../../shared/process-alive'
+import { PublishingError } from '../errors'
 import type { GitRepository } from '../git/repository'
 import { type MainMove, settleMainMoves } from './main-moves'
 
@@ -108,8 +109,13 @@ export async function liveLeaseHolder(
   return row ? { holder: row.holder, until: new Date(row.until).toISOString() } : null
 }
 
-/** Another publication holds the lease longer than a publish waits. */
-export class PublishBusyError extends Error {}
+/**
+ * Another publication holds the lease longer than a publish waits, or took it over from this
+ * one (before or after main moved).
+ */
+export class PublishBusyError extends PublishingError<
+  'publish-busy' | 'publish-overtaken' | 'publish-not-switched'
+> {}
 
 /** The longest a turn keeps renewing the lease: far above any build. */
 const MAX_TURN_MS = 30 * 60_000
@@ -159,7 +165,7 @@ export class Turns {
         break
       }
       if (Date.now() > deadline) {
-        throw new PublishBusyError('another publication is under way; try again in a minute')
+        throw new PublishBusyError('publish-busy')
       }
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
@@ -202,9 +208,7 @@ export class Turns {
   async stillHolding(): Promise<void> {
     const holder = this.turn.getStore()
     if (!holder || !(await this.renew(holder))) {
-      throw new PublishBusyError(
-        'this publication took longer than its turn and another process took over; nothing was switched: publish again',
-      )
+      throw new PublishBusyError('publish-overtaken')
     }
   }
 }

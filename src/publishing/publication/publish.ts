@@ -23,6 +23,7 @@ import type { Database } from '../../database/database'
 import type { AuditCheckpoints } from '../audit/anchors'
 import { appendRefusal } from '../audit/refusal-limit'
 import { appendAudit } from '../audit/trail'
+import { PublishingError } from '../errors'
 import {
   commitsBetween,
   fetchBranch,
@@ -93,11 +94,14 @@ export interface PublishOptions {
 }
 
 /** Main of the remote and the service's main change the same files: a developer must merge. */
-export class UpstreamConflictError extends Error {
-  constructor(readonly files: string[]) {
-    super(
-      `the remote's main changed the same files as the published content (${files.join(', ')}): merge it there, then publish again`,
-    )
+export class UpstreamConflictError extends PublishingError<
+  'upstream-conflict' | 'upstream-special-entries'
+> {
+  readonly files: string[]
+  constructor(files: string[], special?: SpecialEntryError) {
+    if (special) super('upstream-special-entries', special.params)
+    else super('upstream-conflict', { files })
+    this.files = files
   }
 }
 
@@ -107,8 +111,10 @@ export class UpstreamConflictError extends Error {
  */
 export class UpstreamSpecialEntryError extends UpstreamConflictError {
   constructor(readonly refusal: SpecialEntryError) {
-    super(refusal.entries.map((entry) => entry.path))
-    this.message = refusal.message
+    super(
+      refusal.entries.map((entry) => entry.path),
+      refusal,
+    )
   }
 }
 
@@ -411,9 +417,7 @@ export async function goLive(
   } catch (error) {
     if (kind !== 'rollback') await releases.discard(folder)
     if (mainMoved) {
-      throw new PublishBusyError(
-        'done on main and in the audit trail, but this process lost its turn before switching the site: the service serves it within a minute',
-      )
+      throw new PublishBusyError('publish-not-switched')
     }
     throw error
   }

@@ -7,6 +7,7 @@
  * the requests' records and what a rollback brings back: ../workflow/rollbacks.ts).
  */
 import { appendAudit } from '../audit/trail'
+import { PublishingError } from '../errors'
 import { personOf } from '../people/people'
 import type { Person } from '../people/roles'
 import { refuseUnless } from '../workflow/drafts'
@@ -51,7 +52,9 @@ export type RollbackOutcome =
   | { done: false; request: RollbackRequest }
 
 /** A rollback request that is not waiting (decided, or never made). */
-export class RollbackRequestError extends Error {}
+export class RollbackRequestError extends PublishingError<
+  'rollback-not-waiting' | 'rollback-decided'
+> {}
 
 /** A rollback as the rules see it. */
 const ruleOf = (plan: RollbackPlan): Rollback => ({
@@ -182,7 +185,7 @@ export async function confirmRollback(
   const { database } = parts
   const asked = await rollbackRequest(database, id)
   if (asked?.state !== 'pending') {
-    throw new RollbackRequestError(`there is no rollback request ${id} waiting to be confirmed`)
+    throw new RollbackRequestError('rollback-not-waiting', { id })
   }
   const subject = asked.folder
   await refuseUnless(
@@ -196,7 +199,7 @@ export async function confirmRollback(
   return parts.turns.exclusively(async () => {
     const request = await rollbackRequest(database, id)
     if (request?.state !== 'pending') {
-      throw new RollbackRequestError(`rollback request ${id} was decided meanwhile`)
+      throw new RollbackRequestError('rollback-decided', { id })
     }
     const live = await parts.releases.current()
     const requester = await personOf(database, request.requestedBy)
@@ -277,7 +280,7 @@ export async function planRollback(parts: PublicationParts, folder: string): Pro
 async function requireRelease(parts: PublicationParts, folder: string): Promise<Release> {
   const target = await releaseOf(parts.database, folder)
   if (!target || !(await parts.releases.list()).includes(folder)) {
-    throw new Error(`there is no release ${folder} to roll back to`)
+    throw new PublishingError('no-release', { folder })
   }
   return target
 }

@@ -11,6 +11,7 @@
 import type { Database } from '../../database/database'
 import { appendRefusal } from '../audit/refusal-limit'
 import { appendAudit } from '../audit/trail'
+import { PublishingError } from '../errors'
 import {
   authorOf,
   authorsBetween,
@@ -47,14 +48,15 @@ export const DRAFT_STATUSES = ['draft', 'pending_review', 'pending_publish'] as 
 export type DraftStatus = (typeof DRAFT_STATUSES)[number]
 
 /**
- * An action the rules refused: its reason is the editor's message; 409 for a request made on a
- * version that is gone or a file another draft holds (reload and try again), else 403.
+ * An action the rules refused: its reason is the editor's message; `refused-conflict` (409)
+ * for a request made on a version that is gone or a file another draft holds (reload and try
+ * again), else `refused` (403).
  */
-export class RefusedError extends Error {
-  readonly status: 403 | 409
+export class RefusedError extends PublishingError<'refused' | 'refused-conflict'> {
   constructor(readonly decision: Exclude<Decision, { allowed: true }>) {
-    super(decision.reason)
-    this.status = CONFLICT_CODES.has(decision.code) ? 409 : 403
+    super(CONFLICT_CODES.has(decision.code) ? 'refused-conflict' : 'refused', {
+      reason: decision.reason,
+    })
   }
 }
 
@@ -92,23 +94,19 @@ export const restartNote = (fields: string[]) =>
   `Saved again on the live site's newer version. The live site had changed these too, and this draft's version replaces the live site's: ${fields.join('; ')}.`
 
 /** An action on a draft that does not exist (published, discarded, or never made). */
-export class NoDraftError extends Error {
-  readonly status = 404
+export class NoDraftError extends PublishingError<'no-draft'> {
   constructor(readonly id: string) {
-    super(`there is no draft ${id}`)
+    super('no-draft', { id })
   }
 }
 
 /** A draft that no longer merges onto main: its editor re-saves it on the new main. */
-export class DraftConflictError extends Error {
-  readonly status = 409
+export class DraftConflictError extends PublishingError<'draft-conflict'> {
   constructor(
     readonly id: string,
     readonly files: string[],
   ) {
-    super(
-      `${id} no longer merges: ${files.join(', ')} changed on the live site since the draft began. Open the entry and save it again: it then starts from the live site, with the live site's changes to fields the draft left alone; where both changed a field, the draft's text is kept and a note on the draft names the field.`,
-    )
+    super('draft-conflict', { id, files })
   }
 }
 
@@ -136,7 +134,7 @@ export function checkDraftId(id: string): string {
     // what git refuses in a branch's name
     /\.\.|\.$|\.lock$/i.test(id)
   ) {
-    throw new Error(`not a draft id: ${JSON.stringify(id)} (expected <collection>/<slug>)`)
+    throw new PublishingError('not-draft-id', { id })
   }
   return id
 }
@@ -492,9 +490,10 @@ export class Drafts {
   ): Promise<DraftView> {
     // The status comes from the browser: a forged one is named, not passed to the database.
     if (!(DRAFT_STATUSES as readonly string[]).includes(status)) {
-      throw new Error(
-        `not a draft status: ${JSON.stringify(status)} (expected ${DRAFT_STATUSES.join(', ')})`,
-      )
+      throw new PublishingError('not-draft-status', {
+        status,
+        expected: DRAFT_STATUSES.join(', '),
+      })
     }
     if (status === 'pending_publish') return this.approve(person, id, seen)
     const draft = await this.require(id)
@@ -676,8 +675,7 @@ export class Drafts {
     action: 'comment' | 'request-changes',
   ): Promise<DraftView> {
     const body = text.trim()
-    if (body.length === 0 || body.length > 5000)
-      throw new Error('a comment of 1 to 5,000 characters, please')
+    if (body.length === 0 || body.length > 5000) throw new PublishingError('comment-length')
     const now = this.clock()
     await this.database.transaction(async (tx) => {
       await tx.query(

@@ -18,6 +18,7 @@ import type { BuildReport } from '../../engine/build'
 import { seedCache } from '../../engine/cache/seed'
 import type { BuildConfig } from '../../engine/config'
 import { isProcessAlive } from '../../shared/process-alive'
+import { PublishingError } from '../errors'
 import { type GitRepository, MergeConflictError } from '../git/repository'
 import { NO_METRICS, type PublishingMetrics } from '../metrics'
 import { DraftConflictError, type Drafts, MAIN } from './drafts'
@@ -56,12 +57,9 @@ export const PREVIEW_SLOTS = 2
 export const PREVIEW_TIME_LIMIT_MS = 120_000
 
 /** A preview not built within its time limit: still being built, or stuck. */
-export class PreviewTimeoutError extends Error {
-  readonly status = 503
+export class PreviewTimeoutError extends PublishingError<'preview-timeout'> {
   constructor(id: string, limitMs: number) {
-    super(
-      `The preview of ${id} is not ready after ${limitMs / 1000} s: it is still being built. Open it again in a minute; if it stays slow, look at the draft's drawings and images.`,
-    )
+    super('preview-timeout', { id, seconds: limitMs / 1000 })
   }
 }
 
@@ -169,7 +167,11 @@ export class Previews {
     })
     const workspace = join(this.options.dir, slot === 0 ? WORKSPACE : `${WORKSPACE}-${slot}`)
     await this.clearDeadWorkspaces()
-    await checkedOut(commit, () => checkOutTree(repo, commit, workspace, this.options.nodeModules))
+    await checkedOut(
+      commit,
+      () => checkOutTree(repo, commit, workspace, this.options.nodeModules),
+      'preview-not-built',
+    )
     const cacheDir = join(workspace, '.cache', 'previews')
     // The first preview starts from the site's own build cache, as a publication's does.
     if (!(await exists(cacheDir))) await seedCache(this.options.buildConfig.cacheDir, cacheDir)
@@ -188,7 +190,11 @@ export class Previews {
       await writeFile(join(folder, PAGES_FILE), JSON.stringify(report?.pagesOfFiles ?? {}))
     } catch (error) {
       await rm(folder, { recursive: true, force: true })
-      throw new BuildFailedError(error instanceof Error ? error.message : String(error), commit)
+      throw new BuildFailedError(
+        error instanceof Error ? error.message : String(error),
+        commit,
+        'preview-not-built',
+      )
     }
     await this.prune(key)
     this.metrics.preview('built')

@@ -19,6 +19,7 @@ import type { BuildReport } from '../../engine/build'
 import { seedCache } from '../../engine/cache/seed'
 import type { BuildConfig } from '../../engine/config'
 import { CURRENT } from '../../shared/release-layout'
+import { PublishingError } from '../errors'
 import { type GitRepository, SpecialEntryError } from '../git/repository'
 
 const exists = (path: string) =>
@@ -30,13 +31,20 @@ const exists = (path: string) =>
 /** `20261126T041503Z-0123456789ab`: when (UTC) and from which commit. */
 const FOLDER = /^\d{8}T\d{6}Z-[0-9a-f]{12}(?:-\d+)?$/
 
-/** The build stopped (bad content, named by file and field; or code that does not build). */
-export class BuildFailedError extends Error {
+/** The code of a build that stopped: a publication's, or a preview's. */
+type BuildFailure = 'not-built' | 'preview-not-built'
+
+/**
+ * The build stopped (bad content, named by file and field; or code that does not build): its
+ * message is the build's own `details`; a person reads them after what did not happen.
+ */
+export class BuildFailedError extends PublishingError<BuildFailure> {
   constructor(
-    message: string,
+    details: string,
     readonly commit: string,
+    code: BuildFailure = 'not-built',
   ) {
-    super(message)
+    super(code, { details })
   }
 }
 
@@ -81,7 +89,7 @@ export class Releases {
 
   /** The release's folder on disk. */
   pathOf(folder: string): string {
-    if (!FOLDER.test(folder)) throw new Error(`not a release: ${JSON.stringify(folder)}`)
+    if (!FOLDER.test(folder)) throw new PublishingError('not-release', { folder })
     return join(this.options.dir, folder)
   }
 
@@ -131,7 +139,7 @@ export class Releases {
   async switchTo(folder: string): Promise<void> {
     const path = this.pathOf(folder)
     if (!(await lstat(path).catch(() => null))?.isDirectory()) {
-      throw new Error(`there is no release ${folder} on disk`)
+      throw new PublishingError('release-not-on-disk', { folder })
     }
     const link = join(this.options.dir, `.${CURRENT}-${process.pid}-${Date.now().toString(36)}`)
     await symlink(folder, link, 'dir')
@@ -192,13 +200,18 @@ export class Releases {
 
 /**
  * Runs a check-out of `commit`; a tree the service does not write out (a symbolic link, a
- * submodule) fails as a build does, with the paths named.
+ * submodule) fails as a build does (`code`: a publication's or a preview's), with the paths
+ * named.
  */
-export async function checkedOut(commit: string, checkOut: () => Promise<void>): Promise<void> {
+export async function checkedOut(
+  commit: string,
+  checkOut: () => Promise<void>,
+  code: BuildFailure = 'not-built',
+): Promise<void> {
   try {
     await checkOut()
   } catch (error) {
-    if (error instanceof SpecialEntryError) throw new BuildFailedError(error.message, commit)
+    if (error instanceof SpecialEntryError) throw new BuildFailedError(error.message, commit, code)
     throw error
   }
 }

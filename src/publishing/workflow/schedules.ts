@@ -12,6 +12,7 @@
  */
 import type { Database } from '../../database/database'
 import { appendAudit } from '../audit/trail'
+import { PublishingError } from '../errors'
 import { NO_METRICS, type PublishingMetrics } from '../metrics'
 import type { Notices } from '../notices/notices'
 import { personOf } from '../people/people'
@@ -37,7 +38,17 @@ export interface Schedule {
   outcome: string | null
 }
 
-export class ScheduleError extends Error {}
+/** A schedule that cannot be made, cancelled or fired (its time, its draft). */
+export class ScheduleError extends PublishingError<
+  | 'schedule-time-format'
+  | 'schedule-time-skipped'
+  | 'schedule-no-draft'
+  | 'schedule-past'
+  | 'schedule-taken'
+  | 'schedule-not-pending'
+  | 'schedule-draft-gone'
+  | 'schedule-draft-changed'
+> {}
 
 /** The approval a schedule was set on no longer stands when it is due: it is cancelled. */
 class ScheduleVoidedError extends RefusedError {}
@@ -101,8 +112,7 @@ export function berlinLocal(moment: Date): string {
  */
 export function fromBerlinTime(local: string): Date {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local)
-  if (!match)
-    throw new ScheduleError(`expected a date and time such as 2026-12-01T09:00; got "${local}"`)
+  if (!match) throw new ScheduleError('schedule-time-format', { local })
   const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0))
   const wall = Date.UTC(year ?? 0, (month ?? 1) - 1, day, hour, minute, second)
   // Berlin is one or two hours ahead of UTC: the candidate whose Berlin time is the one asked.
@@ -110,9 +120,7 @@ export function fromBerlinTime(local: string): Date {
     const candidate = new Date(wall - offsetHours * 3_600_000)
     if (berlinLocal(candidate) === local.slice(0, 16)) return candidate
   }
-  throw new ScheduleError(
-    `${local.replace('T', ' ')} does not exist in Berlin (the clocks move forward then)`,
-  )
+  throw new ScheduleError('schedule-time-skipped', { local })
 }
 
 export interface SchedulesOptions {
@@ -146,13 +154,13 @@ export class Schedules {
   async schedule(person: Person, draftId: string, at: Date): Promise<NewSchedule> {
     const { database, drafts } = this.options
     const draft = await drafts.get(draftId)
-    if (!draft) throw new ScheduleError(`there is no draft ${draftId}`)
+    if (!draft) throw new ScheduleError('schedule-no-draft', { id: draftId })
     const now = this.clock()
     await refuseUnless(database, person, mayPublish(person, draft, 'schedule'), draftId, now, {
       scheduled: at.toISOString(),
     })
     if (at.getTime() <= now.getTime()) {
-      throw new ScheduleError('the time has passed already: choose a time to come, or publish now')
+      throw new ScheduleError('schedule-past')
     }
     const made = database.transaction(async (tx) => {
       const replaced = (
@@ -200,9 +208,7 @@ export class Schedules {
     // Two schedules of one draft made at once: the database keeps one, the other is told.
     return made.catch((error: unknown) => {
       if ((error as { code?: string }).code === '23505') {
-        throw new ScheduleError(
-          `${draftId} was scheduled by someone else at the same moment: reload the page to see when`,
-        )
+        throw new ScheduleError('schedule-taken', { id: draftId })
       }
       throw error
     })
@@ -226,7 +232,7 @@ export class Schedules {
         `UPDATE schedules SET state = 'cancelled' WHERE id = $1 AND state = 'pending' RETURNING *`,
         [id],
       )
-      if (!row) throw new ScheduleError(`schedule ${id} is not pending`)
+      if (!row) throw new ScheduleError('schedule-not-pending', { id })
       await appendAudit(
         tx,
         {
@@ -319,12 +325,10 @@ export class Schedules {
     try {
       draft = await drafts.get(schedule.draftId)
       if (!draft) {
-        throw new ScheduleError('the draft was published or discarded before its time came')
+        throw new ScheduleError('schedule-draft-gone')
       }
       if (draft.head !== schedule.head) {
-        throw new ScheduleError(
-          'the draft changed after it was scheduled: schedule it again once it is approved again',
-        )
+        throw new ScheduleError('schedule-draft-changed')
       }
       // The approval as the rules see it now, its people as they are now; asked again in the
       // publication's turn, right before the draft is merged.

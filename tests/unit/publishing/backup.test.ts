@@ -10,14 +10,16 @@
  * as exactly that, naming the entries it lacks.
  */
 import { execFile } from 'node:child_process'
-import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto'
+import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto'
 import { createWriteStream, existsSync } from 'node:fs'
 import { mkdir, readFile, readlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBackup } from '../../../src/backup/backup'
 import { MIGRATIONS, targetsOf } from '../../../src/backup/parts'
+import { RestoreRefusedError, restoreBackup } from '../../../src/backup/restore'
 import { TarReader, TarWriter } from '../../../src/backup/tar'
 import { type Database, quoteIdentifier } from '../../../src/database/database'
 import { sequencesOf, tablesOf } from '../../../src/database/dump'
@@ -680,5 +682,27 @@ describe('the tar archive', () => {
     const cut = new TarReader(() => undefined)
     cut.write(bytes.subarray(0, 1024))
     expect(() => cut.end()).toThrow(/the archive ends early/)
+  })
+
+  it('refuses a gzip file cut short or damaged, by what zlib says of it, writing nothing', async () => {
+    const tarFile = join(dir, 'whole.tar')
+    const out = createWriteStream(tarFile)
+    const tar = new TarWriter(out)
+    await tar.buffer('releases/page.html', randomBytes(200_000))
+    await tar.end()
+    await new Promise<void>((resolve) => out.end(resolve))
+    const whole = gzipSync(await readFile(tarFile))
+    const damaged = Buffer.from(whole)
+    damaged.fill(0xff, 10, 60)
+    for (const [name, bytes] of [
+      ['cut.tar.gz', whole.subarray(0, whole.length / 2)],
+      ['damaged.tar.gz', damaged],
+    ] as const) {
+      const file = join(dir, name)
+      await writeFile(file, bytes)
+      const restored = restoreBackup({ file, targets: {} as never })
+      await expect(restored).rejects.toThrow(RestoreRefusedError)
+      await expect(restored).rejects.toThrow(`${file} is not a whole gzip file: `)
+    }
   })
 })

@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest'
 import { ContentValidationError } from '../../../src/content/errors'
 import { refusal } from '../../../src/publishing/editor/answers'
-import { RefMovedError, SpecialEntryError } from '../../../src/publishing/git/repository'
+import { PublishingError } from '../../../src/publishing/errors'
+import {
+  RefMovedError,
+  SpecialEntryError,
+  UnsafePathError,
+} from '../../../src/publishing/git/repository'
 import { PublishBusyError } from '../../../src/publishing/publication/lease'
 import { UpstreamConflictError } from '../../../src/publishing/publication/publish'
 import { DraftConflictError, NoDraftError } from '../../../src/publishing/workflow/drafts'
@@ -21,7 +26,7 @@ describe('a refusal from below the editor', () => {
     new UpstreamConflictError(['content/site.yaml']),
     new NoDraftError('pages/about'),
     new RefMovedError('refs/heads/draft', 'abc'),
-    new PublishBusyError('another publication is under way; try again in a minute'),
+    new PublishBusyError('publish-busy'),
     new SpecialEntryError('the draft', [{ path: 'content/x', mode: '120000' }]),
     new ContentValidationError([
       { file: 'en/pages/about.yaml', field: 'title', message: 'expected the page title as text' },
@@ -54,18 +59,24 @@ describe('a refusal from below the editor', () => {
     expect(said(errors[6], 'en')).toMatch(
       /^The site did not build, so nothing was published\. The content store has 1 problem/,
     )
-    expect(refusal(new Error('a comment of 1 to 5,000 characters, please'), 'en')).toEqual({
+    expect(refusal(new PublishingError('comment-length'), 'en')).toEqual({
       status: 422,
       body: { error: 'a comment of 1 to 5,000 characters, please' },
     })
+  })
+
+  it('answers by code, never by words: an error without one is thrown on, whatever it says', () => {
+    const uncoded = new Error('a comment of 1 to 5,000 characters, please')
+    expect(() => refusal(uncoded, 'en')).toThrow(uncoded)
+    expect(() => refusal(new Error('not a draft id: "x"'), 'de')).toThrow(/not a draft id/)
   })
 
   it('quotes in a German sentence what has no German (a build’s own words)', () => {
     expect(said(new BuildFailedError('vite: cannot resolve x', 'abc'), 'de')).toBe(
       'Die Website wurde nicht gebaut, deshalb wurde nichts veröffentlicht. Der Dienst meldet auf Englisch: „vite: cannot resolve x“',
     )
-    expect(said(new PublishBusyError('something new'), 'de')).toBe(
-      'Der Dienst meldet auf Englisch: „something new“',
+    expect(said(new UnsafePathError('unsafe-path', { path: '../x' }), 'de')).toBe(
+      'Der Dienst meldet auf Englisch: „not a path inside the repository: "../x"“',
     )
   })
 })

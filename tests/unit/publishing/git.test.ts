@@ -8,10 +8,12 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   checkPath,
+  cloneBare,
   commitsBetween,
   type GitRepository,
   initBare,
   MergeConflictError,
+  NoRemoteBranchError,
   RefMovedError,
   UnsafePathError,
 } from '../../../src/publishing/git/repository'
@@ -192,6 +194,18 @@ describe('merges without a working tree', () => {
     const error = await repo.mergeTrees(clash, draft).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(MergeConflictError)
     expect((error as MergeConflictError).files).toEqual(['content/en/pages/about.yaml'])
+  })
+})
+
+describe('a repository made from a remote', () => {
+  it('takes its main from the branch named, and says by its class that the remote has none', async () => {
+    const tip = await first()
+    const copy = await cloneBare(repo.gitDir, join(dir, 'copy.git'), 'main')
+    expect(await copy.resolve(MAIN)).toBe(tip)
+    copy.close()
+    const missing = cloneBare(repo.gitDir, join(dir, 'none.git'), 'release')
+    await expect(missing).rejects.toThrow(NoRemoteBranchError)
+    await expect(missing).rejects.toMatchObject({ source: repo.gitDir, branch: 'release' })
   })
 })
 

@@ -313,7 +313,7 @@ describe('a publication’s outcome', () => {
       new DraftConflictError('pages/about', [ABOUT]),
       new UpstreamConflictError([ABOUT]),
       new BuildFailedError('content/en/pages/about.yaml: title', 'c0ffee'),
-      new PublishBusyError('another publication is under way'),
+      new PublishBusyError('publish-busy'),
       new Error('git died'),
     ].map(publicationOutcome)
     expect(outcomes).toEqual([
