@@ -337,6 +337,70 @@ describe('the structure of src/', () => {
   })
 })
 
+/**
+ * Source folders whose code runs only in a browser page and is tried there, by the specs named,
+ * rather than by unit tests in a mirror folder of their own.
+ */
+const TRIED_IN_THE_BROWSER: Readonly<Record<string, readonly string[]>> = {
+  'src/sw': [
+    'tests/e2e/runtime/service-worker.spec.ts',
+    'tests/e2e/runtime/service-worker-update.spec.ts',
+  ],
+  'src/site/templates': ['tests/e2e/site/routes.spec.ts', 'tests/e2e/site/accessibility.spec.ts'],
+  'src/publishing/browser': ['tests/e2e/publishing/publishing.spec.ts'],
+}
+
+/** Unit test folders that mirror no folder of `src/`, and what they test instead. */
+const OTHER_TEST_FOLDERS: Readonly<Record<string, string>> = {
+  'tests/unit/bench': 'the benchmarks in bench/',
+  'tests/unit/deploy': 'the manifests and alert rules in deploy/',
+  'tests/unit/docs': 'the documents in docs/ against the code',
+  'tests/unit/scripts': 'scripts/ (the test runner, the commit-msg hook)',
+  'tests/unit/upgrade': "the current code on an older version's data",
+}
+
+/** The folders below `directory` (relative to the project), `depth` levels deep at most. */
+function foldersBelow(directory: string, depth: number): string[] {
+  if (depth === 0) return []
+  return readdirSync(join(ROOT, directory), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => {
+      const folder = `${directory}/${entry.name}`
+      return [folder, ...foldersBelow(folder, depth - 1)]
+    })
+}
+
+const exists = (path: string) => {
+  try {
+    statSync(join(ROOT, path))
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('the tests of src/', () => {
+  it('have a folder in tests/unit for every folder of src/ two levels deep, or name the specs that try it', () => {
+    const untested = foldersBelow('src', 2).filter((folder) => {
+      const mirror = folder.replace(/^src\//, 'tests/unit/')
+      if (exists(mirror)) return false
+      const specs = TRIED_IN_THE_BROWSER[folder]
+      return !specs?.every(exists)
+    })
+    expect(untested).toEqual([])
+  })
+
+  it('sit in folders that mirror a folder of src/, save those named with what they test', () => {
+    const strays = foldersBelow('tests/unit', 8).filter((folder) => {
+      const named = Object.keys(OTHER_TEST_FOLDERS).some(
+        (other) => folder === other || folder.startsWith(`${other}/`),
+      )
+      return !named && !exists(folder.replace(/^tests\/unit\//, 'src/'))
+    })
+    expect(strays).toEqual([])
+  })
+})
+
 describe('the files of the repository', () => {
   // The publishing service builds from this repository's tree and refuses a tree with a
   // symbolic link or a submodule (see docs/operators.md): one committed anywhere, a test
