@@ -282,6 +282,20 @@ const REPOSITORY = {
   'cms-path': protocol(400, ({ details }: { details: string }) => details),
 }
 
+/** A link that works no more: used already or expired, or replaced by a newer one. */
+const invitationUsed = {
+  en: () =>
+    'This invitation link was used already or has expired: ask an administrator for a new one.',
+  de: () =>
+    'Dieser Einladungslink wurde schon verwendet oder ist abgelaufen: Bitten Sie die Administration um einen neuen.',
+}
+const invitationReplaced = {
+  en: () =>
+    'This invitation link was replaced by a newer invitation for the same address: use the newest link you were sent, or ask an administrator for one.',
+  de: () =>
+    'Dieser Einladungslink wurde durch eine neuere Einladung für dieselbe Adresse ersetzt: Verwenden Sie den neuesten Link, den Sie erhalten haben, oder bitten Sie die Administration um einen.',
+}
+
 const roleNames = (language: EditorLanguage, roles: readonly string[]) =>
   roles.map((role) => ROLE_NAMES[language][role as Role] ?? role).join(', ')
 
@@ -315,21 +329,12 @@ const PEOPLE = {
     en: () => 'Your name, please (1 to 200 characters).',
     de: () => 'Bitte Ihren Namen (1 bis 200 Zeichen).',
   }),
-  /** A link that works no more: gone. */
-  'invitation-used': row({
-    status: 410,
-    en: () =>
-      'This invitation link was used already or has expired: ask an administrator for a new one.',
-    de: () =>
-      'Dieser Einladungslink wurde schon verwendet oder ist abgelaufen: Bitten Sie die Administration um einen neuen.',
-  }),
-  'invitation-replaced': row({
-    status: 410,
-    en: () =>
-      'This invitation link was replaced by a newer invitation for the same address: use the newest link you were sent, or ask an administrator for one.',
-    de: () =>
-      'Dieser Einladungslink wurde durch eine neuere Einladung für dieselbe Adresse ersetzt: Verwenden Sie den neuesten Link, den Sie erhalten haben, oder bitten Sie die Administration um einen.',
-  }),
+  /** A link that works no more, used to sign up: refused. */
+  'invitation-used': row({ status: 422, ...invitationUsed }),
+  'invitation-replaced': row({ status: 422, ...invitationReplaced }),
+  /** The same link, asked about (what it invites to): gone. */
+  'invitation-gone': row({ status: 410, ...invitationUsed }),
+  'invitation-replaced-gone': row({ status: 410, ...invitationReplaced }),
   'reset-adds-no-one': row({
     status: 422,
     en: () => 'This link resets a sign-in: it adds no person.',
@@ -390,9 +395,9 @@ const PEOPLE = {
     en: ({ id }: { id: string }) => `There is no change of roles ${id}.`,
     de: ({ id }) => `Es gibt keine Rollenänderung ${id}.`,
   }),
-  /** A reset's link that works no more: gone, as an invitation's. */
+  /** A reset's link that works no more, used to sign in again: refused. */
   'reset-used': row({
-    status: 410,
+    status: 422,
     en: () => 'This link was used already or has expired: ask an administrator for a new one.',
     de: () =>
       'Dieser Link wurde schon verwendet oder ist abgelaufen: Bitten Sie die Administration um einen neuen.',

@@ -45,22 +45,24 @@ export function registerInvitations(
   /**
    * The invitation a request's token names, while it works; else a `PeopleError` saying
    * whether a newer invitation replaced it or it was used or expired (answered in the
-   * browser's language).
+   * browser's language): gone (410) to a page that asks `about` it, refused (422) to one that
+   * uses it.
    */
-  const invitationFrom = async (request: FastifyRequest) => {
+  const invitationFrom = async (request: FastifyRequest, about = false) => {
     const body = isRecord(request.body) ? request.body : {}
     const token = typeof body.token === 'string' && body.token.length <= 100 ? body.token : ''
     const invitation = token ? await invitationOf(database, token, clock()) : null
-    if (!invitation) throw await closedInvitation(token)
+    if (!invitation) throw await closedInvitation(token, about)
     return { token, invitation }
   }
-  const closedInvitation = async (token: string) => {
+  const closedInvitation = async (token: string, about = false) => {
     const replaced = token && (await invitationStatus(database, token, clock())) === 'replaced'
+    if (about) return new PeopleError(replaced ? 'invitation-replaced-gone' : 'invitation-gone')
     return new PeopleError(replaced ? 'invitation-replaced' : 'invitation-used')
   }
   app.post('/invitation/about', limited, async (request, reply) => {
     try {
-      const { invitation } = await invitationFrom(request)
+      const { invitation } = await invitationFrom(request, true)
       return {
         first: invitation.first,
         roles: invitation.roles,
