@@ -140,7 +140,7 @@ const DRAFTS = {
   }),
 }
 
-/** Publications, releases and rollbacks (`publication/`, `workflow/releases.ts`). */
+/** Publications, releases and rollbacks (`publication/`). */
 const PUBLICATIONS = {
   'not-built': row({
     status: 422,

@@ -25,10 +25,10 @@ import { type NoticeJob, noticeSender } from './notices/sender'
 import { type RelyingParty, relyingPartyOf } from './people/passkeys'
 import { firstAdministratorInvitation, hasPeople } from './people/people'
 import { Publisher } from './publication/publisher'
+import { Releases } from './publication/releases'
 import type { PublishingSettings } from './settings'
 import { Drafts } from './workflow/drafts'
 import { Previews } from './workflow/previews'
-import { Releases } from './workflow/releases'
 import { Schedules } from './workflow/schedules'
 
 export interface PublishingService {

@@ -11,8 +11,8 @@ import { ContentValidationError } from '../../content/errors'
 import { PublishingError } from '../errors'
 import type { EditorLanguage } from '../people/roles'
 import { UpstreamConflictError } from '../publication/publish'
+import { BuildFailedError } from '../publication/releases'
 import { DraftConflictError, RefusedError } from '../workflow/drafts'
-import { BuildFailedError } from '../workflow/releases'
 import { refuse } from './requests'
 
 /** A refusal's status and sentence. */

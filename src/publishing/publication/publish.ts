@@ -7,7 +7,7 @@
  * 2. merge the draft onto main's tip after the four-eyes rules (`mergeDraft`): a commit, no
  *    ref moved;
  * 3. build the site from that commit into a new release (`Releases.build`,
- *    ../workflow/releases.ts);
+ *    ./releases.ts);
  * 4. only when it builds, move main to it and remove the draft (`landDraft`, by
  *    `moveMain` in main-moves.ts: the intent written first, then main by compare-and-swap,
  *    then the record);
@@ -46,10 +46,10 @@ import {
   refuseUnless,
 } from '../workflow/drafts'
 import { mayPublish } from '../workflow/four-eyes'
-import { BuildFailedError, type Releases } from '../workflow/releases'
 import { PublishBusyError, type Turns } from './lease'
 import { MAIN, moveMain } from './main-moves'
 import { filesOf, type Release } from './release-records'
+import { BuildFailedError, type Releases } from './releases'
 
 export interface PublisherOptions {
   database: Database

@@ -13,7 +13,6 @@
  */
 import { NO_METRICS } from '../metrics'
 import type { Person } from '../people/roles'
-import { BuildFailedError } from '../workflow/releases'
 import { pendingRollbacks, type RollbackRequest } from '../workflow/rollbacks'
 import { PublishBusyError, Turns } from './lease'
 import { MAIN } from './main-moves'
@@ -34,6 +33,7 @@ import {
   type ReleaseView,
   releaseOf,
 } from './release-records'
+import { BuildFailedError } from './releases'
 import {
   confirmRollback,
   planRollback,

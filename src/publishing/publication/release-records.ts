@@ -6,8 +6,8 @@
  * whether the site is behind main.
  */
 import type { Database } from '../../database/database'
-import type { Releases } from '../workflow/releases'
 import type { RollbackChanges } from '../workflow/rollbacks'
+import type { Releases } from './releases'
 
 /** A `jsonb` list as the driver gives it (PGlite parses it, some set-ups give its text). */
 export const filesOf = (files: string[] | string): string[] =>

@@ -21,8 +21,8 @@ import { isProcessAlive } from '../../shared/process-alive'
 import { PublishingError } from '../errors'
 import { type GitRepository, MergeConflictError } from '../git/repository'
 import { NO_METRICS, type PublishingMetrics } from '../metrics'
+import { BuildFailedError, checkedOut, checkOutTree } from '../publication/releases'
 import { DraftConflictError, type Drafts, MAIN } from './drafts'
-import { BuildFailedError, checkedOut, checkOutTree } from './releases'
 
 export interface PreviewsOptions {
   repo: GitRepository

@@ -8,7 +8,7 @@
  * `publication/lease.ts`, `../structure.test.ts`, `lease.ts`); one that begins with `./` or `../`
  * is found from the naming file's folder alone, any other when it is a file of the project
  * from the project's folder, from `src/`, from the naming file's folder or any folder
- * above it, when a file of the project ends with it (`workflow/releases.ts`), or when it is a
+ * above it, when a file of the project ends with it (`publication/releases.ts`), or when it is a
  * path of the editors' tools that maps onto a file of the content store. Every broken mention
  * is printed with its file and line.
  */
@@ -193,7 +193,7 @@ describe('references in comments and documents', () => {
     expect(at('src/engine/cache/page-reuse.ts')).toBe(true)
     expect(at('cache/page-reuse.ts')).toBe(true)
     expect(at('../cache/page-reuse.ts')).toBe(true)
-    expect(at('workflow/releases.ts')).toBe(true)
+    expect(at('publication/releases.ts')).toBe(true)
     expect(at('operators.md', 'docs/forms.md')).toBe(true)
     expect(at('dist/en/index.html')).toBe(true)
     expect(at('content/service/en/cards.yaml')).toBe(true)

@@ -19,6 +19,7 @@ import {
   publicationOutcome,
   UpstreamConflictError,
 } from '../../../src/publishing/publication/publish'
+import { BuildFailedError } from '../../../src/publishing/publication/releases'
 import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import {
@@ -26,7 +27,6 @@ import {
   NoDraftError,
   RefusedError,
 } from '../../../src/publishing/workflow/drafts'
-import { BuildFailedError } from '../../../src/publishing/workflow/releases'
 import { expectBoundedLabels, samples, sumOf } from '../../support/metrics'
 import { ada, addPeople, paul, person, rita } from '../../support/people'
 import { ABOUT, approvedDraft, rewrite } from '../../support/publishing'

@@ -32,8 +32,8 @@ import {
 } from '../../../../src/publishing/audit/trail'
 import type { GitRepository } from '../../../../src/publishing/git/repository'
 import { Publisher } from '../../../../src/publishing/publication/publisher'
+import { Releases } from '../../../../src/publishing/publication/releases'
 import { Drafts, MAIN } from '../../../../src/publishing/workflow/drafts'
-import { Releases } from '../../../../src/publishing/workflow/releases'
 import { databases } from '../../../support/forms'
 import { ada, paul } from '../../../support/people'
 import {

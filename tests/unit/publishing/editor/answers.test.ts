@@ -14,8 +14,8 @@ import {
 } from '../../../../src/publishing/git/repository'
 import { PublishBusyError } from '../../../../src/publishing/publication/lease'
 import { UpstreamConflictError } from '../../../../src/publishing/publication/publish'
+import { BuildFailedError } from '../../../../src/publishing/publication/releases'
 import { DraftConflictError, NoDraftError } from '../../../../src/publishing/workflow/drafts'
-import { BuildFailedError } from '../../../../src/publishing/workflow/releases'
 
 const said = (error: unknown, language: 'en' | 'de') =>
   (refusal(error, language).body as { error: string }).error

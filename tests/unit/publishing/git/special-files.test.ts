@@ -17,9 +17,9 @@ import { createCmsApi } from '../../../../src/publishing/editor/api'
 import { type GitRepository, SpecialEntryError } from '../../../../src/publishing/git/repository'
 import { UpstreamConflictError } from '../../../../src/publishing/publication/publish'
 import { Publisher } from '../../../../src/publishing/publication/publisher'
+import { BuildFailedError, Releases } from '../../../../src/publishing/publication/releases'
 import { Drafts, MAIN } from '../../../../src/publishing/workflow/drafts'
 import { Previews } from '../../../../src/publishing/workflow/previews'
-import { BuildFailedError, Releases } from '../../../../src/publishing/workflow/releases'
 import { ada, paul } from '../../../support/people'
 import {
   approvedDraft,

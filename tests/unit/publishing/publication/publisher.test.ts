@@ -23,9 +23,9 @@ import {
   UpstreamConflictError,
 } from '../../../../src/publishing/publication/publish'
 import { Publisher } from '../../../../src/publishing/publication/publisher'
+import { BuildFailedError, Releases } from '../../../../src/publishing/publication/releases'
 import { RollbackRequestError } from '../../../../src/publishing/publication/rollback'
 import { branchOf, Drafts, MAIN, RefusedError } from '../../../../src/publishing/workflow/drafts'
-import { BuildFailedError, Releases } from '../../../../src/publishing/workflow/releases'
 import { CURRENT } from '../../../../src/shared/release-layout'
 import { ada, addPeople, olga, paul, rita } from '../../../support/people'
 import {

@@ -15,8 +15,8 @@ import type { GitRepository } from '../../../../src/publishing/git/repository'
 import { PUBLISHING_MIGRATIONS } from '../../../../src/publishing/migrations'
 import { disablePerson } from '../../../../src/publishing/people/people'
 import { Publisher } from '../../../../src/publishing/publication/publisher'
+import { Releases } from '../../../../src/publishing/publication/releases'
 import { Drafts, MAIN } from '../../../../src/publishing/workflow/drafts'
-import { Releases } from '../../../../src/publishing/workflow/releases'
 import {
   berlinLocal,
   fromBerlinTime,
