@@ -1,33 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createScrollStore } from '../../../../src/runtime/navigation/scroll'
 import { SCROLL_STORAGE_KEY } from '../../../../src/shared/constants'
-
-/** An in-memory Storage; `failing` makes every call throw, as disabled storage does. */
-function memoryStorage(failing = false): Storage {
-  const data = new Map<string, string>()
-  const guard = () => {
-    if (failing) throw new DOMException('denied', 'SecurityError')
-  }
-  return {
-    get length() {
-      return data.size
-    },
-    clear: () => data.clear(),
-    key: (index) => [...data.keys()][index] ?? null,
-    getItem(key) {
-      guard()
-      return data.get(key) ?? null
-    },
-    setItem(key, value) {
-      guard()
-      data.set(key, value)
-    },
-    removeItem(key) {
-      guard()
-      data.delete(key)
-    },
-  }
-}
+import { memoryStorage } from '../../../support/memory-storage'
 
 describe('scroll store', () => {
   it('keeps a position per history entry', () => {

@@ -13,33 +13,7 @@ import {
   storeLanguage,
 } from '../../../../src/runtime/page/language'
 import { LANGUAGE_STORAGE_KEY } from '../../../../src/shared/constants'
-
-/** An in-memory Storage; `failing` makes every call throw, as refused storage does. */
-function memoryStorage(failing = false): Storage {
-  const data = new Map<string, string>()
-  const guard = () => {
-    if (failing) throw new DOMException('denied', 'SecurityError')
-  }
-  return {
-    get length() {
-      return data.size
-    },
-    clear: () => data.clear(),
-    key: (index) => [...data.keys()][index] ?? null,
-    getItem(key) {
-      guard()
-      return data.get(key) ?? null
-    },
-    setItem(key, value) {
-      guard()
-      data.set(key, value)
-    },
-    removeItem(key) {
-      guard()
-      data.delete(key)
-    },
-  }
-}
+import { memoryStorage } from '../../../support/memory-storage'
 
 /** The browser's language preferences, as `navigator` reports them. */
 function preferLanguages(languages: readonly string[], language = languages[0] ?? '') {
