@@ -30,7 +30,7 @@ UPDATE mail_jobs SET locked_until = $2::timestamptz, claimed_by = $3, attempts =
 WHERE id IN (
   SELECT id FROM mail_jobs
   WHERE sent_at IS NULL AND failed_at IS NULL AND run_at <= $1::timestamptz
-    AND (locked_until IS NULL OR locked_until <= $1::timestamptz)
+    AND (locked_until IS NULL OR locked_until <= $1::timestamptz OR claimed_by = $3)
   ORDER BY run_at, id
   LIMIT $4
   FOR UPDATE SKIP LOCKED

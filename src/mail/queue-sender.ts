@@ -6,7 +6,8 @@
  * table and how a claimed job becomes a mail.
  *
  * One round: claim up to `batchSize` due jobs with a lease (a job of a process that died is
- * taken again when its lease ends), send them a few at a time over the mailer's pooled
+ * taken again when its lease ends; one this process claimed in a round that failed, at its
+ * next round, since rounds never overlap), send them a few at a time over the mailer's pooled
  * connections, record the outcomes. A refused connection or an SMTP 4xx is tried again later,
  * after 5 s, 10 s, 20 s … (at most 30 minutes apart); an SMTP 5xx, or the last attempt, fails
  * the job. A round runs at once when `wake` says a mail was queued, and every `pollMs` for the
@@ -43,7 +44,8 @@ export interface MailQueue<Job extends QueuedJob> {
   endLeases(): Promise<void>
   /**
    * Claims up to `batchSize` due jobs for `me` until `leaseUntil`: how many were claimed, and
-   * those of them still to send (a queue may drop some it finds outdated).
+   * those of them still to send (a queue may drop some it finds outdated). Due jobs still
+   * leased to `me` count as free: they are left over from a round of its own that failed.
    */
   claim(
     me: string,

@@ -84,7 +84,7 @@ export function noticeQueue(db: Database, now: () => Date): MailQueue<NoticeJob>
          WHERE id IN (
            SELECT id FROM notice_mails
            WHERE sent_at IS NULL AND failed_at IS NULL AND run_at <= $1::timestamptz
-             AND (locked_until IS NULL OR locked_until <= $1::timestamptz)
+             AND (locked_until IS NULL OR locked_until <= $1::timestamptz OR claimed_by = $3)
            ORDER BY run_at, id
            LIMIT $4
            FOR UPDATE SKIP LOCKED

@@ -5,9 +5,17 @@
  * subscriber per address and list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createFileStore } from '../../../src/content/file-store'
+import { loadFormsContent } from '../../../src/content/forms'
+import type { Database } from '../../../src/database/database'
 import { openDatabase } from '../../../src/database/open'
+import { FORMS_MIGRATIONS } from '../../../src/forms/migrations'
+import { MailSender } from '../../../src/forms/sender'
+import { FormsStore } from '../../../src/forms/store'
+import { createMailer, readOutbox } from '../../../src/mail/transport'
 import {
   databases,
+  FIXTURE_CONTENT,
   type Inbox,
   linkIn,
   type ServerProcess,
@@ -20,6 +28,7 @@ import {
 } from '../../support/forms'
 import { rawRequest, sendRaw } from '../../support/raw-http'
 import { createSchema, type Schema } from '../../support/schema'
+import { removeFolder, temporaryFolder } from '../../support/temporary-folder'
 
 /** Runs `work` over `items` with `concurrency` workers at a time. */
 async function pool<T, R>(items: T[], concurrency: number, work: (item: T) => Promise<R>) {
@@ -138,6 +147,63 @@ describe.each(databases())('a sign-up asked again while its mail waits, on $name
       expect(row).toEqual({ status: 'confirmed', topics: ['regulation'] })
     } finally {
       await service.close()
+    }
+  }, 30_000)
+})
+
+describe.each(databases())('a round that fails after its claim, on $name', (database) => {
+  it('sends the mails it had claimed at the next round, not when their lease ends', async () => {
+    const schema = database.url ? await createSchema(database.url, 'claimfail') : undefined
+    const real = await openDatabase({
+      url: schema?.url,
+      ...(schema ? { schema: schema.name } : {}),
+      migrations: FORMS_MIGRATIONS,
+    })
+    const outbox = await temporaryFolder('forms-claim-fail-')
+    // The links are made in a transaction after the claim: the first one fails, as a full disk
+    // or a lost connection would make it.
+    let failures = 1
+    const flaky: Database = {
+      kind: real.kind,
+      query: (sql, params, options) => real.query(sql, params, options),
+      transaction: (work) => {
+        if (failures-- > 0) return Promise.reject(new Error('No space left on device'))
+        return real.transaction(work)
+      },
+      close: async () => {},
+    }
+    try {
+      const { forms, settings } = await loadFormsContent(createFileStore(FIXTURE_CONTENT))
+      const mailer = await createMailer({ outboxDir: outbox, from: 'Test <test@example.com>' })
+      const sender = new MailSender({
+        database: flaky,
+        mailer,
+        forms,
+        settings,
+        siteUrl: 'https://bank.example',
+        leaseMs: 60_000,
+      })
+      const store = new FormsStore(real)
+      const signedUp = await store.signUp({
+        list: 'newsletter',
+        email: 'claimed@example.com',
+        language: 'en',
+        topics: [],
+        consentVersion: '1',
+        consentText: 'Yes, please.',
+      })
+      expect(signedUp.outcome).toBe('queued')
+      await expect(sender.runOnce()).rejects.toThrow('No space left on device')
+      // The job is still leased to this process for a minute; its next round takes it anyway.
+      expect(await sender.runOnce()).toEqual({ sent: 1, retried: 0, failed: 0, skipped: 0 })
+      const mails = await readOutbox(outbox)
+      expect(mails.map((mail) => mail.to)).toEqual(['claimed@example.com'])
+      expect(await sender.runOnce()).toEqual({ sent: 0, retried: 0, failed: 0, skipped: 0 })
+      await mailer.close()
+    } finally {
+      await real.close()
+      await schema?.drop()
+      await removeFolder(outbox)
     }
   }, 30_000)
 })
