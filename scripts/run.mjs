@@ -28,6 +28,7 @@ const PROGRAMS = Object.fromEntries(
 const WORKERS = {
   'pdf-worker': 'src/engine/pdf/worker.ts',
   'card-worker': 'src/engine/assets/card-worker.ts',
+  'twins-worker': 'src/engine/assets/twins-worker.ts',
 }
 /** Compiled versions kept (switching branches back and forth). */
 const KEPT_VERSIONS = 3

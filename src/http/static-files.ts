@@ -1,7 +1,8 @@
 /**
  * Serves the built site: text in the coding the client prefers by its q-values (Brotli on a
- * tie), from the twins made with the bundles and drawings, else compressed once on its first
- * request and kept in memory (pages and data: the build writes no twins of its own), the
+ * tie), from its twins where it has them (`npm run build` and the publishing service write
+ * them: ../engine/assets/twins.ts), else compressed once on its first request and kept in
+ * memory, the
  * headers of `src/shared/http-headers.ts` for each kind of file (the policy the site was built
  * with, from its `_headers.json`), ETags with 304 answers, and the 404 page of the address's
  * language for unknown paths (German under `/de/`, English elsewhere) with status 404, and a

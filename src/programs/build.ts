@@ -1,15 +1,19 @@
 /** `npm run build`: writes the complete static site to `dist/` (or `OUT_DIR`). */
-import { dirname, relative, resolve } from 'node:path'
+import { availableParallelism } from 'node:os'
+import { dirname, join, relative, resolve } from 'node:path'
 import { contentProblems } from '../content/errors'
 import { ensureWritableFolder } from '../database/folder'
+import { openTwinWriter } from '../engine/assets/twins'
 import { buildSite } from '../engine/build'
 import { checkBuildFolders, readBuildConfig } from '../engine/config'
 import { formatProfile, writeProfile } from '../engine/timeline'
+import { switchSetting } from '../shared/setting-values'
 import { runProgram } from '../shared/settings-error'
 
 async function main(): Promise<void> {
   const started = performance.now()
   const config = readBuildConfig()
+  const twins = switchSetting(process.env, 'BUILD_TWINS', 'on')
   // The folders it reads and writes, checked before it starts: a wrong one is one line.
   await checkBuildFolders(config)
   const profile = process.env.BUILD_PROFILE
@@ -28,6 +32,19 @@ async function main(): Promise<void> {
   console.log(
     `Built ${report.pages} pages${report.pagesReused ? ` (${report.pagesReused} unchanged, linked)` : ''} to ${relative(process.cwd(), config.outDir) || '.'} in ${seconds} s (${steps}); build ${report.buildHash}${report.bundlesReused ? ' (bundles reused: code unchanged)' : ''}, ${report.precached} files precached.`,
   )
+  if (twins) {
+    // For static hosts: every page and data file with its Brotli and gzip twins, from the
+    // store when its bytes were compressed before (see twins.ts).
+    const writer = openTwinWriter({ threads: availableParallelism() })
+    try {
+      const done = await writer.write(config.outDir, join(config.cacheDir, 'twins'))
+      console.log(
+        `Compressed twins: ${done.compressed} files compressed, ${done.reused} from the store, in ${(done.ms / 1000).toFixed(2)} s.`,
+      )
+    } finally {
+      await writer.close()
+    }
+  }
   if (profile) {
     await writeProfile(profile, report.profile)
     console.log(formatProfile(report.profile))

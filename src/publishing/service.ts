@@ -25,6 +25,7 @@ import { type NoticeJob, noticeSender } from './notices/sender'
 import { type RelyingParty, relyingPartyOf } from './people/passkeys'
 import { firstAdministratorInvitation, hasPeople } from './people/people'
 import { Publisher } from './publication/publisher'
+import { ReleaseTwins } from './publication/release-twins'
 import { Releases } from './publication/releases'
 import type { PublishingSettings } from './settings'
 import { Drafts } from './workflow/drafts'
@@ -44,6 +45,8 @@ export interface PublishingService {
   /** The audit trail's checkpoint ref (audit/anchors.ts): its timer runs in start.ts. */
   checkpoints: AuditCheckpoints
   previews: Previews
+  /** The live releases' compressed twins, written in the background (off: `RELEASE_TWINS`). */
+  twins: ReleaseTwins | undefined
   /** The notices to people: queued by the workflow, sent by `sender` (started in start.ts). */
   notices: {
     queue: Notices
@@ -277,6 +280,12 @@ export async function openPublishingService(
       build: options.build,
       keep: settings.releasesKept,
     })
+    const twins = settings.releaseTwins
+      ? new ReleaseTwins({
+          storeDir: releases.twinsDir,
+          ...(options.log ? { log: options.log } : {}),
+        })
+      : undefined
     const publisher = new Publisher({
       database,
       repo,
@@ -284,6 +293,7 @@ export async function openPublishingService(
       releases,
       ...(settings.remote ? { remote: settings.remote } : {}),
       ...(settings.afterRelease ? { afterRelease: settings.afterRelease } : {}),
+      ...(twins ? { twins } : {}),
       clock,
       ...(options.log ? { log: options.log } : {}),
       checkpoints,
@@ -319,12 +329,14 @@ export async function openPublishingService(
       schedules,
       checkpoints,
       previews,
+      twins,
       notices: { queue: notices, sender, mailer, ready },
       party: relyingPartyOf(settings.url),
       clock,
       metrics,
       warnings,
       async close() {
+        await twins?.close()
         await sender.stop()
         await mailer.close()
         await writeHeldRefusals(database).catch(() => {})

@@ -42,6 +42,8 @@ export interface PublishingSettings {
   releasesKept: number
   /** `AFTER_RELEASE`: a shell command run after every switch of the served release. */
   afterRelease: string | undefined
+  /** `RELEASE_TWINS` (`on`): each live release's compressed twins, written in the background. */
+  releaseTwins: boolean
   /** `DATABASE_URL`: PostgreSQL; PGlite in `dir/db` when absent. */
   databaseUrl: string | undefined
   /**
@@ -138,6 +140,7 @@ export function readPublishingSettings(
     releasesDir: releasesDirOf(root, env),
     releasesKept: wholeNumberSetting(env, 'RELEASES_KEPT', 10, { min: 1 }),
     afterRelease: env.AFTER_RELEASE || undefined,
+    releaseTwins: switchSetting(env, 'RELEASE_TWINS', 'on'),
     ...readDatabaseUrls(env),
     checkpointMinutes: wholeNumberSetting(env, 'AUDIT_CHECKPOINT_MINUTES', 5, { min: 1 }),
     scheduleCheckSeconds: wholeNumberSetting(env, 'SCHEDULE_CHECK_SECONDS', 15, { min: 1 }),

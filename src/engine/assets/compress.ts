@@ -5,11 +5,9 @@
  * highest levels, which only a file made once can afford: Brotli 11 takes thirty times Brotli 6's
  * time.
  *
- * Pages, page data and the other files of one build get no twins: `npm start` compresses each
- * once, when first asked, and keeps it in memory (`src/http/static-files.ts`), nginx compresses
- * per request (`brotli on`, `gzip on`), and CDNs do the same at their edge. Twins of those files
- * were two thirds of the files a cold build created, and creating a file is most of a build's
- * system time.
+ * Pages, page data and the other files of one build get theirs after the build, by the
+ * bytes of each file, in worker threads (`twins.ts`): at these levels they would double a
+ * build's time if made while it runs.
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
@@ -28,7 +26,7 @@ export const isTextFile = (file: string) => TEXT_EXTENSIONS.has(extname(file).to
 const isServed = (relativePath: string) => !/^[._]|[\\/]\./.test(relativePath)
 
 /** The folders of files named by their content: they never change. */
-const HASHED_FOLDERS = ['assets', join('images', '_')]
+export const HASHED_FOLDERS = ['assets', join('images', '_')]
 
 /** The smallest twins: Brotli and gzip at their highest levels, for files made once. */
 function compressBest(data: Buffer): Promise<[Buffer, Buffer]> {

@@ -213,9 +213,9 @@ ${types}
   }
   default_type application/octet-stream;
 
-  # Text of 1 KB or more goes compressed: from the twins made with the bundles and drawings,
-  # else compressed per request (pages and data: the build writes no twins for them), at the
-  # levels of the copies npm start keeps in memory.
+  # Text of 1 KB or more goes compressed: from its twins (npm run build and the publishing
+  # service write them), else compressed per request until its twin exists, at the levels
+  # of the copies npm start keeps in memory.
   gzip on;
   gzip_comp_level 6;
   gzip_min_length ${MIN_COMPRESS_BYTES};

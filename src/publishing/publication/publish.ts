@@ -49,6 +49,7 @@ import { mayPublish } from '../workflow/four-eyes'
 import { PublishBusyError, type Turns } from './lease'
 import { MAIN, moveMain } from './main-moves'
 import { filesOf, type Release } from './release-records'
+import type { ReleaseTwins } from './release-twins'
 import { BuildFailedError, type Releases } from './releases'
 
 export interface PublisherOptions {
@@ -76,6 +77,8 @@ export interface PublisherOptions {
   metrics?: PublishingMetrics
   /** Notices to the people concerned (../notices/), queued with a publication's record. */
   notices?: Notices
+  /** The compressed twins of each release once it is live (`release-twins.ts`). */
+  twins?: ReleaseTwins
 }
 
 /** What the steps of a publication work with: the publisher's parts, and its turns of the lease. */
@@ -492,6 +495,7 @@ export async function goLive(
   }
   const removed = await releases.prune()
   if (removed.length > 0) log?.info({ removed }, 'old releases removed')
+  parts.twins?.live(releases.pathOf(release.folder))
   if (parts.afterRelease) runAfterRelease(parts, release)
   return release
 }

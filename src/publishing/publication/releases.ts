@@ -70,6 +70,16 @@ export class Releases {
     return this.options.dir
   }
 
+  /** The releases' build cache, in the service's workspace. */
+  get cacheDir(): string {
+    return join(this.options.workspace, '.cache', 'releases')
+  }
+
+  /** Where the releases' compressed twins are kept by their file's bytes (`release-twins.ts`). */
+  get twinsDir(): string {
+    return join(this.cacheDir, 'twins')
+  }
+
   /** The folder of the served release, or `null` before the first. */
   async current(): Promise<string | null> {
     try {
@@ -112,7 +122,7 @@ export class Releases {
       root: workspace,
       contentDir: join(workspace, 'content'),
       outDir: join(this.options.dir, folder),
-      cacheDir: join(workspace, '.cache', 'releases'),
+      cacheDir: this.cacheDir,
       // Before the first release, the site served is the one `npm start` built: its unchanged
       // pages are linked from there (its page record came with the seeded cache).
       previousSite: live ? join(this.options.dir, live) : this.options.buildConfig.outDir,

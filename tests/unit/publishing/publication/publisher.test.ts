@@ -7,9 +7,11 @@
  */
 import { mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from '../../../../src/database/database'
 import { openDatabase } from '../../../../src/database/open'
+import { openTwinWriter } from '../../../../src/engine/assets/twins'
 import { type BuildReport, buildSite } from '../../../../src/engine/build'
 import { type BuildConfig, ROOT, readBuildConfig } from '../../../../src/engine/config'
 import { readAudit, verifyAudit } from '../../../../src/publishing/audit/trail'
@@ -23,6 +25,7 @@ import {
   UpstreamConflictError,
 } from '../../../../src/publishing/publication/publish'
 import { Publisher } from '../../../../src/publishing/publication/publisher'
+import { ReleaseTwins } from '../../../../src/publishing/publication/release-twins'
 import { BuildFailedError, Releases } from '../../../../src/publishing/publication/releases'
 import { RollbackRequestError } from '../../../../src/publishing/publication/rollback'
 import { branchOf, Drafts, MAIN, RefusedError } from '../../../../src/publishing/workflow/drafts'
@@ -53,6 +56,8 @@ let original: string
 let tick = 0
 const clock = () => new Date(Date.UTC(2026, 10, 26, 9, 0, tick++))
 const afterRelease: string[] = []
+let twins: ReleaseTwins
+const twinWriter = openTwinWriter({ threads: 1 })
 
 beforeAll(async () => {
   // One workspace and one database for the file: the builds after the first are warm, as in
@@ -64,6 +69,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
+  await twinWriter.close()
   await opened.close()
   await removeFolder(workspace)
 })
@@ -86,11 +92,13 @@ async function quickBuild(config: BuildConfig): Promise<BuildReport> {
 
 function makePublisher(build: (config: BuildConfig) => Promise<BuildReport>) {
   releases = new Releases({ ...releasesOptions(), build })
+  twins = new ReleaseTwins({ storeDir: releases.twinsDir, writer: twinWriter })
   publisher = new Publisher({
     database,
     repo,
     drafts,
     releases,
+    twins,
     remote: { url: remote.gitDir, branch: 'main', push: true },
     // What the command sees: the release, and none of the service's secrets.
     afterRelease: `echo "$RELEASE_ID $RELEASE_KIND \${OIDC_CLIENT_SECRET:-no secret}" >> ${join(dir, 'after-release.log')}`,
@@ -168,6 +176,17 @@ describe('publishing the real site', () => {
     await expect
       .poll(() => readFile(join(dir, 'after-release.log'), 'utf8').catch(() => ''))
       .toBe(`${release.folder} publish no secret\n`)
+    // In the background, every page and data file of the live release gets its twins.
+    await twins.idle()
+    const site = join(dir, 'releases', release.folder)
+    const html = (await readdir(site, { recursive: true })).filter((name) => name.endsWith('.html'))
+    expect(html.length).toBeGreaterThan(100)
+    for (const name of html) {
+      const page = await readFile(join(site, name))
+      if (page.length < 1024) continue
+      expect(brotliDecompressSync(await readFile(join(site, `${name}.br`))), name).toEqual(page)
+      expect(gunzipSync(await readFile(join(site, `${name}.gz`))), name).toEqual(page)
+    }
   }, 120_000)
 
   it('refuses a publisher who has no approved draft to publish, and changes nothing', async () => {

@@ -1,0 +1,149 @@
+/**
+ * Every page's, page data's and other compressible file's twins: Brotli 11 and gzip 9 that
+ * decompress to the file, made in worker threads (run from their source here, as Node.js strips
+ * the types), taken from the store by the file's bytes the next time, smallest first, stopped
+ * by a signal, and none for small, unserved or already twinned files.
+ */
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { brotliDecompressSync, constants, gunzipSync } from 'node:zlib'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { openTwinWriter, type TwinWriter } from '../../../../src/engine/assets/twins'
+import { removeFolder, temporaryFolder } from '../../../support/temporary-folder'
+
+let base: string
+let site: string
+let store: string
+let writer: TwinWriter
+const page = (words: string) => `<!doctype html><title>x</title>${`<p>${words}</p>`.repeat(300)}`
+
+const files: Record<string, string> = {
+  'en/index.html': page('Lumora Bank'),
+  'de/index.html': page('Lumora Bank auf Deutsch'),
+  // The same bytes as the English home: compressed once.
+  'en/copy/index.html': page('Lumora Bank'),
+  'page-data/en/page-data.json': JSON.stringify({ text: 'y'.repeat(3000) }),
+  'search/en.json': JSON.stringify({ words: 'z'.repeat(20_000) }),
+  'sitemap.xml': `<urlset>${'<url/>'.repeat(400)}</urlset>`,
+  'small.html': '<p>tiny</p>',
+  'assets/client-abc.js': `console.log(1);${'x'.repeat(3000)}`,
+  'assets/client-abc.js.br': 'twin of the bundle',
+  '.vite/manifest.json': JSON.stringify({ x: 'v'.repeat(3000) }),
+  'images/photo.png': 'p'.repeat(3000),
+}
+
+beforeAll(() => {
+  writer = openTwinWriter({ threads: 2, priority: 10 })
+})
+afterAll(async () => {
+  await writer.close()
+})
+
+beforeEach(async () => {
+  base = await temporaryFolder('twins-')
+  site = join(base, 'site')
+  store = join(base, 'store')
+  for (const [path, data] of Object.entries(files)) {
+    await mkdir(join(site, path, '..'), { recursive: true })
+    await writeFile(join(site, path), data)
+  }
+})
+afterEach(async () => {
+  await removeFolder(base)
+})
+
+const twins = async () =>
+  (await readdir(site, { recursive: true })).filter((name) => /\.(br|gz)$/.test(name)).sort()
+
+describe('twins of a built site', () => {
+  it('gives every served compressible file its Brotli 11 and gzip 9 twins, and no other', async () => {
+    const report = await writer.write(site, store)
+    expect(report).toMatchObject({ files: 6, compressed: 6, reused: 0, aborted: false })
+    expect(await twins()).toEqual([
+      'assets/client-abc.js.br',
+      'de/index.html.br',
+      'de/index.html.gz',
+      'en/copy/index.html.br',
+      'en/copy/index.html.gz',
+      'en/index.html.br',
+      'en/index.html.gz',
+      'page-data/en/page-data.json.br',
+      'page-data/en/page-data.json.gz',
+      'search/en.json.br',
+      'search/en.json.gz',
+      'sitemap.xml.br',
+      'sitemap.xml.gz',
+    ])
+    for (const name of ['en/index.html', 'de/index.html', 'search/en.json', 'sitemap.xml']) {
+      const br = await readFile(join(site, `${name}.br`))
+      expect(brotliDecompressSync(br).toString(), name).toBe(files[name])
+      expect(gunzipSync(await readFile(join(site, `${name}.gz`))).toString(), name).toBe(
+        files[name],
+      )
+      // At Brotli's highest quality: no smaller than what quality 11 gives here.
+      const best = (await import('node:zlib')).brotliCompressSync(files[name] as string, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
+      })
+      expect(br.length, name).toBeLessThanOrEqual(best.length + 16)
+    }
+    // The bundle's own twin is left as it was; one file of the same bytes, compressed once.
+    expect((await readFile(join(site, 'assets/client-abc.js.br'))).toString()).toBe(
+      'twin of the bundle',
+    )
+    expect((await readdir(store)).length).toBe(10)
+  })
+
+  it('links the twins of unchanged files from the store the next time, and forgets the rest', async () => {
+    await writer.write(site, store)
+    // The next site: the same files but one page changed, one gone.
+    const next = join(base, 'next')
+    for (const [path, data] of Object.entries(files)) {
+      await mkdir(join(next, path, '..'), { recursive: true })
+      await writeFile(join(next, path), data)
+    }
+    await writeFile(join(next, 'de/index.html'), page('Geändert'))
+    await rm(join(next, 'sitemap.xml'))
+    const report = await writer.write(next, store)
+    expect(report).toMatchObject({ files: 5, compressed: 1, reused: 4, aborted: false })
+    // A link to the store's file, shared with the first site's (two pages of the same bytes).
+    expect((await stat(join(next, 'en/index.html.br'))).nlink).toBe(5)
+    expect(brotliDecompressSync(await readFile(join(next, 'de/index.html.br'))).toString()).toBe(
+      page('Geändert'),
+    )
+    // The store keeps what the last site used: the old German page's and the sitemap's go.
+    expect((await readdir(store)).length).toBe(8)
+  })
+
+  it('stops between files when its signal says so, keeping what it made and the store', async () => {
+    const stop = new AbortController()
+    stop.abort()
+    const report = await writer.write(site, store, { signal: stop.signal })
+    expect(report).toMatchObject({ files: 6, compressed: 0, aborted: true })
+    expect(await twins()).toEqual(['assets/client-abc.js.br'])
+    // Half a pass forgets nothing from the store.
+    await writer.write(site, store)
+    const again = await writer.write(join(base, 'site'), store, { signal: stop.signal })
+    expect(again).toMatchObject({ files: 0, aborted: false })
+    expect((await readdir(store)).length).toBe(10)
+  })
+
+  it('compresses the smallest new files first', async () => {
+    const order: string[] = []
+    const single = openTwinWriter({ threads: 1 })
+    try {
+      await single.write(site, store, {
+        onCompressed: (file) => order.push(file.slice(site.length + 1)),
+      })
+    } finally {
+      await single.close()
+    }
+    expect(order).toEqual([
+      'sitemap.xml',
+      'page-data/en/page-data.json',
+      'en/index.html',
+      'en/copy/index.html',
+      'de/index.html',
+      'search/en.json',
+    ])
+  })
+})
