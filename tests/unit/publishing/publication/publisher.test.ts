@@ -5,7 +5,7 @@
  * on main; what a developer pushed to the remote is taken in first; one publication at a time.
  * Real git and a real database; the real build where publishing itself is tested.
  */
-import { mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, readlink, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -30,6 +30,8 @@ import { BuildFailedError, Releases } from '../../../../src/publishing/publicati
 import { RollbackRequestError } from '../../../../src/publishing/publication/rollback'
 import { branchOf, Drafts, MAIN, RefusedError } from '../../../../src/publishing/workflow/drafts'
 import { CURRENT } from '../../../../src/shared/release-layout'
+import { freePorts } from '../../../support/free-port'
+import { nginxInstalled, startNginx } from '../../../support/nginx'
 import { ada, addPeople, olga, paul, rita } from '../../../support/people'
 import {
   ABOUT,
@@ -38,6 +40,7 @@ import {
   openPublishingDatabase,
   type TestDatabase,
 } from '../../../support/publishing'
+import { rawRequest, sendRaw } from '../../../support/raw-http'
 import { DEVELOPER, siteRepository } from '../../../support/site-repository'
 import { removeFolder, temporaryFolder } from '../../../support/temporary-folder'
 
@@ -875,6 +878,52 @@ describe('rollback under the four-eyes rules', { timeout: 120_000 }, () => {
 })
 
 describe('releases', () => {
+  it.skipIf(!nginxInstalled())(
+    'has nginx answer every page of the live release from its twins once their pass is done',
+    async () => {
+      useRealBuild()
+      await approved('About the compressed bank')
+      const release = await publisher.publish(paul, 'pages/about')
+      const [port = 0] = await freePorts(1)
+      const nginx = await startNginx({
+        root: join(dir, 'releases', CURRENT),
+        port,
+        api: '127.0.0.1:9',
+        scratch: join(dir, '.nginx'),
+      })
+      try {
+        await twins.idle()
+        const site = join(dir, 'releases', release.folder)
+        const pages = (await readdir(site, { recursive: true })).filter(
+          (name) => name.endsWith('index.html') && !name.startsWith('.'),
+        )
+        expect(pages.length).toBeGreaterThan(100)
+        for (const page of pages) {
+          const path = `/${page.slice(0, -'index.html'.length)}`
+          for (const [coding, suffix] of [
+            ['br', '.br'],
+            ['gzip', '.gz'],
+          ] as const) {
+            const answer = await sendRaw(
+              port,
+              rawRequest('GET', path, { 'accept-encoding': coding }),
+            )
+            // From the twin: its length, sent whole (compressed on the fly, it goes chunked).
+            const twin = await stat(join(site, `${page}${suffix}`))
+            expect(
+              [answer.status, answer.headers['content-encoding'], answer.headers['content-length']],
+              `${path} (${coding})`,
+            ).toEqual([200, coding, String(twin.size)])
+          }
+        }
+        expect(await nginx.errors()).not.toMatch(/\[(crit|alert|emerg)\]/)
+      } finally {
+        await nginx.stop()
+      }
+    },
+    180_000,
+  )
+
   it('keeps the newest releases besides the live one', async () => {
     releases = new Releases({ ...releasesOptions(), keep: 1 })
     publisher = new Publisher({ database, repo, drafts, releases, clock })
