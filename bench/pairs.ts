@@ -58,19 +58,36 @@ export function againstAstro(runs: number): Pair | string {
 }
 
 /**
+ * Runs `work` with a checkout of `commit` at `tree` (its own folder under `bench/out/`, the
+ * project's `node_modules` linked in), removed afterwards with everything under `work`.
+ */
+export async function withCheckout<T>(
+  commit: string,
+  name: string,
+  work: (tree: string, scratch: string) => Promise<T>,
+): Promise<T> {
+  const scratch = join(ROOT, 'bench', 'out', name)
+  const tree = join(scratch, 'tree')
+  await rm(scratch, { recursive: true, force: true })
+  await mkdir(scratch, { recursive: true })
+  execFileSync('git', ['worktree', 'prune'], { cwd: ROOT })
+  execFileSync('git', ['worktree', 'add', '--detach', tree, commit], { cwd: ROOT, stdio: 'ignore' })
+  try {
+    await symlink(join(ROOT, 'node_modules'), join(tree, 'node_modules'), 'dir')
+    return await work(tree, scratch)
+  } finally {
+    execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: ROOT, stdio: 'ignore' })
+    await rm(scratch, { recursive: true, force: true })
+  }
+}
+
+/**
  * The real site's cold build (empty build cache, programs compiled) here and at `commit`, each
  * from its own checkout and content, in turn.
  */
 export async function againstCommit(commit: string, runs: number): Promise<Pair | string> {
   if (!hasFarmBench()) return 'farm-bench is not installed'
-  const work = join(ROOT, 'bench', 'out', 'baseline')
-  const tree = join(work, 'tree')
-  await rm(work, { recursive: true, force: true })
-  await mkdir(work, { recursive: true })
-  execFileSync('git', ['worktree', 'prune'], { cwd: ROOT })
-  execFileSync('git', ['worktree', 'add', '--detach', tree, commit], { cwd: ROOT, stdio: 'ignore' })
-  try {
-    await symlink(join(ROOT, 'node_modules'), join(tree, 'node_modules'), 'dir')
+  return withCheckout(commit, 'baseline', async (tree, work) => {
     const script = async (name: string, checkout: string) => {
       const out = join(work, `${name}-dist`)
       const cache = join(work, `${name}-cache`)
@@ -92,8 +109,5 @@ export async function againstCommit(commit: string, runs: number): Promise<Pair 
       { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
     )
     return parseFarmBench(output, runs)
-  } finally {
-    execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: ROOT, stdio: 'ignore' })
-    await rm(work, { recursive: true, force: true })
-  }
+  })
 }

@@ -35,17 +35,21 @@ export async function startNginx(options: {
   scratch: string
   /** A change to the generated block, for a test that must not wait nginx's minutes. */
   edit?: (block: string) => string
+  /** A server block written elsewhere (another commit's `npm run nginx-config`), used as is. */
+  block?: string
 }): Promise<NginxServer> {
   const prefix = resolve(options.scratch)
   await removeFolder(prefix)
   await mkdir(join(prefix, 'logs'), { recursive: true })
   const brotli = BROTLI_MODULES.every((module) => existsSync(module))
-  const site = nginxConfig(await readSitePolicy(options.root, { required: true }), {
-    root: resolve(options.root),
-    listen: `127.0.0.1:${options.port}`,
-    api: options.api,
-    brotli,
-  })
+  const site =
+    options.block ??
+    nginxConfig(await readSitePolicy(options.root, { required: true }), {
+      root: resolve(options.root),
+      listen: `127.0.0.1:${options.port}`,
+      api: options.api,
+      brotli,
+    })
   await writeFile(join(prefix, 'site.conf'), options.edit ? options.edit(site) : site)
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
     .map((name) => `  ${name}_temp_path ${join(prefix, name)};`)
