@@ -1,18 +1,16 @@
 /**
- * Paired runs for the figures that only mean something side by side on one machine: the cold
- * build of 120 generated pages against Astro's (`../shared/peers/pair.sh`, where the team keeps
- * its peer), and the real site's cold build against an earlier commit's (`BENCH_BASELINE`,
- * 4a801f7 by default: the last measured commit before the publishing service). Both run through
- * `farm-bench`, which alternates the two commands and reports medians, CPU and peak memory of
- * whole process trees; where it or the peer is missing the figures say so instead.
+ * Paired runs for the figures that only mean something side by side on one machine: the real
+ * site's cold build against an earlier commit's (`BENCH_BASELINE`, 4a801f7 by default: the last
+ * measured commit before the publishing service), and (`bench/peers.ts`) the build of 120
+ * generated pages against Astro's. Both run through `farm-bench`, which alternates the two
+ * commands and reports medians, CPU and peak memory of whole process trees; where it is missing
+ * the figures say so instead.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 
 const ROOT = resolve(import.meta.dirname, '..')
-const PEER_SCRIPT = resolve(ROOT, process.env.BENCH_PEER_SCRIPT ?? '../shared/peers/pair.sh')
 
 /** farm-bench's medians for one command (A or B) and the ratios A/B. */
 export interface Pair {
@@ -43,17 +41,19 @@ export function parseFarmBench(output: string, runs: number): Pair {
   }
 }
 
-const hasFarmBench = () => spawnSync('farm-bench', ['--help'], { stdio: 'ignore' }).status === 0
+export const hasFarmBench = () =>
+  spawnSync('farm-bench', ['--help'], { stdio: 'ignore' }).status === 0
 
-/** The project's cold build of 120 pages against Astro's, or why it could not run. */
-export function againstAstro(runs: number): Pair | string {
-  if (!existsSync(PEER_SCRIPT)) return `no peer at ${PEER_SCRIPT} (BENCH_PEER_SCRIPT)`
-  if (!hasFarmBench()) return 'farm-bench is not installed'
-  const output = execFileSync('bash', [PEER_SCRIPT, String(runs)], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    maxBuffer: 16 * 1024 * 1024,
-  })
+/**
+ * `a` and `b` (executable files) `runs` times each, in turn, after one run of each that is not
+ * counted; the figures of `a`, of `b` and the ratios a/b.
+ */
+export function pairedRun(a: string, b: string, runs: number): Pair {
+  const output = execFileSync(
+    'farm-bench',
+    ['-n', String(runs), '--warmup', '1', '--timeout', '900', '--vs', b, '--', a],
+    { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  )
   return parseFarmBench(output, runs)
 }
 
@@ -80,18 +80,13 @@ export async function againstCommit(commit: string, runs: number): Promise<Pair 
         `#!/bin/bash\ncd '${checkout}' && rm -rf '${out}' '${cache}' && OUT_DIR='${out}' BUILD_CACHE_DIR='${cache}' node scripts/run.mjs build >/dev/null 2>&1\n`,
         { mode: 0o755 },
       )
-      // Compiled once before timing, as pair.sh does: the figures are of builds, not compiles.
+      // Compiled once before timing: the figures are of builds, not compiles.
       execFileSync(file)
       return file
     }
     const now = await script('now', ROOT)
     const then = await script('then', tree)
-    const output = execFileSync(
-      'farm-bench',
-      ['-n', String(runs), '--warmup', '1', '--timeout', '900', '--vs', then, '--', now],
-      { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
-    )
-    return parseFarmBench(output, runs)
+    return pairedRun(now, then, runs)
   } finally {
     execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: ROOT, stdio: 'ignore' })
     await rm(work, { recursive: true, force: true })
