@@ -5,8 +5,8 @@
  */
 
 export interface Target {
-  /** `max`: the value must not exceed `value`; `min`: it must reach it. */
-  kind: 'max' | 'min'
+  /** `max`: the value must not exceed `value`; `below`: it must stay under it; `min`: reach it. */
+  kind: 'max' | 'below' | 'min'
   value: number
 }
 
@@ -32,12 +32,14 @@ export interface Report {
 
 export const atMost = (value: number): Target => ({ kind: 'max', value })
 export const atLeast = (value: number): Target => ({ kind: 'min', value })
+export const below = (value: number): Target => ({ kind: 'below', value })
 
 /** True or false against the target; undefined without one. A missing value (NaN) misses. */
 export function meets(figure: Figure): boolean | undefined {
   if (!figure.target) return undefined
   const { kind, value } = figure.target
-  return kind === 'max' ? figure.value <= value : figure.value >= value
+  if (kind === 'max') return figure.value <= value
+  return kind === 'below' ? figure.value < value : figure.value >= value
 }
 
 function formatValue(value: number, unit: string): string {
@@ -48,7 +50,8 @@ function formatValue(value: number, unit: string): string {
 
 function formatTarget(target: Target | undefined, unit: string): string {
   if (!target) return ''
-  return `${target.kind === 'max' ? '≤' : '≥'} ${formatValue(target.value, unit)}`
+  const sign = { max: '≤', below: '<', min: '≥' }[target.kind]
+  return `${sign} ${formatValue(target.value, unit)}`
 }
 
 const pad = (cells: string[], widths: number[]) =>

@@ -1,60 +1,100 @@
 /**
- * Paired runs for the figures that only mean something side by side on one machine: the cold
- * build of 120 generated pages against Astro's (`../shared/peers/pair.sh`, where the team keeps
- * its peer), and the real site's cold build against an earlier commit's (`BENCH_BASELINE`,
- * 4a801f7 by default: the last measured commit before the publishing service). Both run through
- * `farm-bench`, which alternates the two commands and reports medians, CPU and peak memory of
- * whole process trees; where it or the peer is missing the figures say so instead.
+ * Paired runs for the figures that only mean something side by side on one machine: the real
+ * site's cold build against an earlier commit's (`BENCH_BASELINE`, 4a801f7 by default: the last
+ * measured commit before the publishing service), and (`bench/peers.ts`) the build of 120
+ * generated pages against Astro's. Each pair runs its two commands in turn, the order swapped
+ * from one pair to the next, timed from outside by GNU time (`/usr/bin/time`, Debian's `time`):
+ * wall time, CPU time (user and system of every process the command waited for) and the peak
+ * memory of its largest process. Medians are reported, and the ratios taken pair by pair, so
+ * a machine whose speed drifts during the runs moves both sides alike.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 const ROOT = resolve(import.meta.dirname, '..')
-const PEER_SCRIPT = resolve(ROOT, process.env.BENCH_PEER_SCRIPT ?? '../shared/peers/pair.sh')
+const GNU_TIME = '/usr/bin/time'
 
-/** farm-bench's medians for one command (A or B) and the ratios A/B. */
+/** One run of a command, as the operating system accounts it. */
+export interface RunFigures {
+  wall: number
+  cpu: number
+  peakMib: number
+}
+
+/** The medians of `a` and of `b`, and the medians of the ratios a/b pair by pair. */
 export interface Pair {
-  a: { wall: number; cpu: number; peakMib: number }
-  b: { wall: number; cpu: number; peakMib: number }
+  a: RunFigures
+  b: RunFigures
   ratio: { wall: number; cpu: number }
   runs: number
 }
 
-/** The median column of a farm-bench line such as `A wall s   1.468   1.819   1.863`. */
-function medianOf(output: string, label: string): number {
-  const line = output.split('\n').find((row) => row.trimStart().startsWith(`${label} `))
-  const columns = line?.trim().split(/\s+/) ?? []
-  return Number(columns[columns.length - 2])
-}
+/** Whether pairs can be timed here; else why not. */
+export const pairsUnavailable = (): string | undefined =>
+  existsSync(GNU_TIME) ? undefined : `${GNU_TIME} is missing (apt-get install time)`
 
-export function parseFarmBench(output: string, runs: number): Pair {
-  const side = (name: 'A' | 'B') => ({
-    wall: medianOf(output, `${name} wall s`),
-    cpu: medianOf(output, `${name} cpu s`),
-    peakMib: medianOf(output, `${name} peak MiB`),
-  })
-  return {
-    a: side('A'),
-    b: side('B'),
-    ratio: { wall: medianOf(output, 'A/B wall'), cpu: medianOf(output, 'A/B cpu') },
-    runs,
+/** Runs `file` (an executable) once under GNU time; throws when it fails. */
+export function timedRun(file: string): RunFigures {
+  const report = join(tmpdir(), `bench-time-${process.pid}-${randomUUID()}`)
+  const started = performance.now()
+  const run = spawnSync(GNU_TIME, ['-f', '%U %S %M', '-o', report, file], { stdio: 'ignore' })
+  const wall = (performance.now() - started) / 1000
+  try {
+    if (run.status !== 0) throw new Error(`${file} failed (exit ${run.status ?? run.signal})`)
+    const last = readFileSync(report, 'utf8').trim().split('\n').at(-1) ?? ''
+    const [user = Number.NaN, system = Number.NaN, peakKb = Number.NaN] = last
+      .split(' ')
+      .map(Number)
+    return { wall, cpu: user + system, peakMib: peakKb / 1024 }
+  } finally {
+    rmSync(report, { force: true })
   }
 }
 
-const hasFarmBench = () => spawnSync('farm-bench', ['--help'], { stdio: 'ignore' }).status === 0
+const median = (values: number[]) => {
+  const sorted = [...values].sort((x, y) => x - y)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+}
+const round = (value: number, digits: number) => Number(value.toFixed(digits))
+const medians = (runs: RunFigures[]): RunFigures => ({
+  wall: round(median(runs.map((run) => run.wall)), 3),
+  cpu: round(median(runs.map((run) => run.cpu)), 3),
+  peakMib: round(median(runs.map((run) => run.peakMib)), 1),
+})
 
-/** The project's cold build of 120 pages against Astro's, or why it could not run. */
-export function againstAstro(runs: number): Pair | string {
-  if (!existsSync(PEER_SCRIPT)) return `no peer at ${PEER_SCRIPT} (BENCH_PEER_SCRIPT)`
-  if (!hasFarmBench()) return 'farm-bench is not installed'
-  const output = execFileSync('bash', [PEER_SCRIPT, String(runs)], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    maxBuffer: 16 * 1024 * 1024,
-  })
-  return parseFarmBench(output, runs)
+/**
+ * `a` and `b` (executable files) `runs` times each, in turn (a b, then b a, …), after one run
+ * of each that is not counted; the figures of `a`, of `b` and the ratios a/b.
+ */
+export function pairedRun(a: string, b: string, runs: number): Pair {
+  timedRun(a)
+  timedRun(b)
+  const ours: RunFigures[] = []
+  const theirs: RunFigures[] = []
+  for (let pair = 0; pair < runs; pair++) {
+    if (pair % 2 === 0) {
+      ours.push(timedRun(a))
+      theirs.push(timedRun(b))
+    } else {
+      theirs.push(timedRun(b))
+      ours.push(timedRun(a))
+    }
+  }
+  const ratios = (key: 'wall' | 'cpu') =>
+    round(median(ours.map((run, index) => run[key] / (theirs[index]?.[key] ?? Number.NaN))), 4)
+  return {
+    a: medians(ours),
+    b: medians(theirs),
+    ratio: { wall: ratios('wall'), cpu: ratios('cpu') },
+    runs,
+  }
 }
 
 /**
@@ -86,7 +126,8 @@ export async function withCheckout<T>(
  * from its own checkout and content, in turn.
  */
 export async function againstCommit(commit: string, runs: number): Promise<Pair | string> {
-  if (!hasFarmBench()) return 'farm-bench is not installed'
+  const unavailable = pairsUnavailable()
+  if (unavailable) return unavailable
   return withCheckout(commit, 'baseline', async (tree, work) => {
     const script = async (name: string, checkout: string) => {
       const out = join(work, `${name}-dist`)
@@ -97,17 +138,12 @@ export async function againstCommit(commit: string, runs: number): Promise<Pair 
         `#!/bin/bash\ncd '${checkout}' && rm -rf '${out}' '${cache}' && OUT_DIR='${out}' BUILD_CACHE_DIR='${cache}' node scripts/run.mjs build >/dev/null 2>&1\n`,
         { mode: 0o755 },
       )
-      // Compiled once before timing, as pair.sh does: the figures are of builds, not compiles.
+      // Compiled once before timing: the figures are of builds, not compiles.
       execFileSync(file)
       return file
     }
     const now = await script('now', ROOT)
     const then = await script('then', tree)
-    const output = execFileSync(
-      'farm-bench',
-      ['-n', String(runs), '--warmup', '1', '--timeout', '900', '--vs', then, '--', now],
-      { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
-    )
-    return parseFarmBench(output, runs)
+    return pairedRun(now, then, runs)
   })
 }

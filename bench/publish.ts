@@ -51,6 +51,8 @@ export async function publishTimes(runs: number): Promise<PublishFigures> {
     DATA_DIR: join(dir, 'data'),
     CMS_PORT: '0',
     PUBLISHING_REMOTE: remote.gitDir,
+    // `RELEASE_TWINS=off npm run bench` measures publication without the twins' pass.
+    ...(process.env.RELEASE_TWINS ? { RELEASE_TWINS: process.env.RELEASE_TWINS } : {}),
   }
   const buildConfig = readBuildConfig(env)
   // As `npm start` does before it starts the publishing service: the site is built unless its
