@@ -15,17 +15,21 @@ export interface BuildRun {
   seconds: number
   peakMb: number
   profile: Profile
+  /** With `twins`: the compressed twins' pass after the build (seconds; part of `seconds`). */
+  twinsSeconds?: number
 }
 
 /**
  * One `npm run build` process. `freshClone` also compiles the programs into an empty folder
- * first (`scripts/run.mjs`), as the first build on a new machine or in CI does.
+ * first (`scripts/run.mjs`), as the first build on a new machine or in CI does. Without `twins`
+ * it writes no compressed twins (`BUILD_TWINS=off`): the figures are of the site's generation,
+ * as before twins were written after it; with, the twins' pass is timed apart too.
  */
 export function buildOnce(
   contentDir: string,
   outDir: string,
   cacheDir: string,
-  { freshClone = false } = {},
+  { freshClone = false, twins = false } = {},
 ): Promise<BuildRun> {
   const profileFile = `${outDir}-profile.json`
   return new Promise((resolvePromise, reject) => {
@@ -39,6 +43,7 @@ export function buildOnce(
         BUILD_CACHE_DIR: cacheDir,
         BUILD_REPORT_MEMORY: '1',
         BUILD_PROFILE: profileFile,
+        BUILD_TWINS: twins ? 'on' : 'off',
         ...(freshClone ? { RUN_BIN_DIR: join(cacheDir, 'bin') } : {}),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -51,10 +56,16 @@ export function buildOnce(
       const seconds = (performance.now() - started) / 1000
       if (code !== 0) return reject(new Error(`build of ${contentDir} failed:\n${output}`))
       const kb = Number(/peak-rss-kb (\d+)/.exec(output)?.[1] ?? 0)
+      const twinsSeconds = /Compressed twins: .* in ([\d.]+) s/.exec(output)?.[1]
       try {
         const profile = JSON.parse(await readFile(profileFile, 'utf8')) as Profile
         await rm(profileFile, { force: true })
-        resolvePromise({ seconds, peakMb: kb / 1024, profile })
+        resolvePromise({
+          seconds,
+          peakMb: kb / 1024,
+          profile,
+          ...(twinsSeconds ? { twinsSeconds: Number(twinsSeconds) } : {}),
+        })
       } catch (error) {
         reject(error)
       }
@@ -78,16 +89,17 @@ export async function coldAndWarm(
   outDir: string,
   cacheDir: string,
   warmRuns: number,
+  { twins = false } = {},
 ): Promise<ColdAndWarm> {
   await rm(cacheDir, { recursive: true, force: true })
-  const cold = await buildOnce(contentDir, outDir, cacheDir, { freshClone: true })
+  const cold = await buildOnce(contentDir, outDir, cacheDir, { freshClone: true, twins })
   const page = join(contentDir, 'en', 'pages', 'about.yaml')
   const original = await readFile(page, 'utf8')
   const warm: BuildRun[] = []
   try {
     for (let run = 0; run < warmRuns; run += 1) {
       await writeFile(page, original.replace(/^title: (.*)$/m, `title: $1 (edit ${run + 1})`))
-      warm.push(await buildOnce(contentDir, outDir, cacheDir))
+      warm.push(await buildOnce(contentDir, outDir, cacheDir, { twins }))
     }
   } finally {
     await writeFile(page, original)
