@@ -20,8 +20,9 @@ export interface BuildConfig {
   cacheDir: string
   /**
    * Where the bundles of each version of the code are kept (`bundle.ts`): beside the compiled
-   * programs (`SITE_PROGRAMS_DIR/bundles`) when `scripts/run.mjs` runs the build, so every build
-   * of the same code shares them; otherwise (tests, tools) in `cacheDir`.
+   * programs (`.cache/bin/{version}/bundles`, next to `SITE_PROGRAMS_DIR`) when
+   * `scripts/run.mjs` runs the build, so every build of the same code shares them; otherwise
+   * (tests, tools) in `cacheDir`.
    */
   bundlesDir?: string
   /**
@@ -62,7 +63,10 @@ export function readBuildConfig(env: NodeJS.ProcessEnv = process.env): BuildConf
     contentDir: resolve(ROOT, env.CONTENT_DIR || 'content'),
     outDir,
     cacheDir: resolve(ROOT, env.BUILD_CACHE_DIR || '.cache', slugOf(outDir)),
-    ...(env.SITE_PROGRAMS_DIR ? { bundlesDir: join(env.SITE_PROGRAMS_DIR, 'bundles') } : {}),
+    // Beside the compiled programs of this version of the code, shared by all of them.
+    ...(env.SITE_PROGRAMS_DIR
+      ? { bundlesDir: join(dirname(env.SITE_PROGRAMS_DIR), 'bundles') }
+      : {}),
     siteUrl,
     serviceWorker: switchSetting(env, 'SERVICE_WORKER', 'on'),
     tracking: readTrackingIds(env),

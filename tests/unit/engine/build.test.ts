@@ -107,9 +107,13 @@ describe('build', () => {
   })
 
   it('makes the bundles of a version of the code once, beside the programs, for every build of that code whatever its cache', async () => {
+    // The programs of one version of the code, each in a folder of its own (scripts/run.mjs).
     const programs = join(dir, 'programs')
     const shared = (name: string) =>
-      configFor(name, { SITE_PROGRAMS_DIR: programs, BUILD_CACHE_DIR: join(dir, `cache-${name}`) })
+      configFor(name, {
+        SITE_PROGRAMS_DIR: join(programs, 'build'),
+        BUILD_CACHE_DIR: join(dir, `cache-${name}`),
+      })
     // Two builds of code never bundled, at once: each bundles into a folder of its own, one
     // is renamed into place, and both sites get a whole bundle.
     const [a, b] = [shared('dist-shared-a'), shared('dist-shared-b')]
