@@ -1,6 +1,7 @@
 /**
  * The build: validate content, bundle, render every route to HTML plus its page data,
- * then the shared data, app data, manifests, service worker and the drawings' compressed twins.
+ * then the shared data, app data, manifests and service worker. No compressed twins: `npm run
+ * build` and the publishing service write them after (`assets/twins.ts`).
  */
 import { spawn } from 'node:child_process'
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
@@ -15,7 +16,6 @@ import { APP_DATA_URL, notFoundPath, pageDataUrl, staticQueryUrl } from '../shar
 import { searchIndexUrl } from '../shared/search/format'
 import type { AppData, BootData, LayoutData } from '../shared/types'
 import { type Bundle, bundle } from './assets/bundle'
-import { compressHashedFiles } from './assets/compress'
 import {
   type PreparedImages,
   prepareImages,
@@ -399,9 +399,6 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     writeServiceWorker(staged, bundled.serviceWorkerSource),
   )
   await writeHostConfiguration(stage, config.tracking, content.redirects)
-  // The drawings' twins (the bundles brought theirs; pages and data get none, see compress.ts).
-  await measure('compression: drawings', () => compressHashedFiles(stage, config.cacheDir))
-  step('compression')
   await measure('finish: cache and swap', async () => {
     await reuse.markSite(stage)
     await swapIn(stage, config.outDir)

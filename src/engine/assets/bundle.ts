@@ -37,7 +37,6 @@ import {
   templateSource,
 } from '../entries'
 import { type Timeline, untimed } from '../timeline'
-import { writeBestTwins } from './compress'
 
 /** What the server bundle exports (src/site/server.tsx). */
 /** The files a page needs from the client bundle. */
@@ -194,7 +193,8 @@ async function versionsDirOf(config: BuildConfig, codeVersion: string): Promise<
  * programs when `scripts/run.mjs` runs the build, so every build of that code (any output, any
  * build cache, the publishing service's workspaces) links them and none loads Vite. Made once,
  * in a folder of its own renamed into place: builds running at once never see half of them.
- * The client files come with their compressed twins, linked into the site.
+ * The client files are linked into the site; their compressed twins come after the build, with
+ * every other file's (`twins.ts`).
  */
 export async function bundle(
   config: BuildConfig,
@@ -272,7 +272,7 @@ export async function bundle(
 }
 
 /**
- * Bundles the client (with the public files and their smallest compressed twins), the server
+ * Bundles the client (with the public files), the server
  * renderer and the service worker into `version`, by way of a folder of its own: a build that
  * made the same version meanwhile wins, and this one's work is dropped.
  */
@@ -369,7 +369,6 @@ async function compile(
     ])
     await rename(join(clientOut, MANIFEST_FILE), join(staging, 'manifest.json'))
     await rm(join(clientOut, '.vite'), { recursive: true, force: true })
-    await measure('bundle: compress', () => writeBestTwins(clientOut))
     await writeFile(join(staging, CHUNK_REPORT), JSON.stringify(chunks))
     await writeFile(join(staging, COMPLETE), new Date().toISOString())
     await rename(staging, version).catch(async (error: NodeJS.ErrnoException) => {

@@ -1,29 +1,30 @@
 /**
- * Compressed twins (`.br` at Brotli 11, `.gz` at gzip 9) of every page, page-data file and other
- * compressible file of a built site, so that nginx sends each from its file (`brotli_static`,
- * `gzip_static`) instead of compressing it for every request: 36 times the answers a second on
- * two cores. `npm run build` writes them after the site is built (for static hosts), the
- * publishing service after each release goes live, in the background (`release-twins.ts`):
- * until its twin exists, nginx compresses a file on the fly as before.
+ * Compressed twins (`.br` at Brotli 11, `.gz` at gzip 9) of every compressible file of a built
+ * site (pages, page data, bundles, stylesheet, drawings, search index, feeds, sitemap), so that
+ * nginx sends each from its file (`brotli_static`, `gzip_static`) instead of compressing it for
+ * every request: 36 times the answers a second on two cores. `npm run build` writes them after
+ * the site is built (for static hosts and nginx), the publishing service after each release
+ * goes live, in the background (`../../publishing/publication/release-twins.ts`): until its
+ * twin exists, nginx compresses a file on the fly. The build itself writes none: at these
+ * levels they would double a fresh build's time, and `npm start` and CDNs compress themselves.
  *
  * Twins are kept in a store by the hash of their file's bytes, so a file that did not change
- * since the last site (most of them, after a publication) has its twins linked from there at
- * once; only new files are compressed, in worker threads (`twins-worker.ts`), smallest first, so
- * a publication's changed page has its twins before its search index. Brotli 11 takes about a
- * second a megabyte: the real site's first time is some 10 s of CPU; a one-page change, well
- * under one.
+ * since the last site (most of them after a publication, all the bundles until the code
+ * changes) has its twins linked from there at once; only new files are compressed, in worker
+ * threads (`twins-worker.ts`), smallest first, so a publication's changed page has its twins
+ * before its search index. Brotli 11 takes about a second a megabyte: the real site's first
+ * time is some 10 s of CPU; a one-page change, well under one.
  *
- * The files named by their content (the bundles, the drawings: `compress.ts` gives them theirs),
- * the files not served (`.vite/`, `_headers`) and those under `MIN_COMPRESS_BYTES` get none.
+ * Files not served (`.vite/`, `_headers`) and those under `MIN_COMPRESS_BYTES` get none; a file
+ * that has both twins already keeps them.
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { extname, join, relative, sep } from 'node:path'
+import { extname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { MIN_COMPRESS_BYTES, TEXT_EXTENSIONS } from '../../shared/http-headers'
 import { placeFile } from '../cache/place-file'
-import { HASHED_FOLDERS } from './compress'
 import type { TwinRequest, TwinResponse } from './twins-worker'
 
 export interface TwinsOptions {
@@ -82,21 +83,14 @@ async function writeNew(path: string, data: Uint8Array): Promise<void> {
   await rename(temporary, path)
 }
 
-/**
- * The files of `siteDir` this store keeps twins for, and whether each has them: not those named
- * by their content (`assets/`, `images/_/`), whose twins `compress.ts` makes with the code.
- */
+/** The files of `siteDir` that should have twins, and whether each has them already. */
 async function twinnable(siteDir: string): Promise<{ file: string; twinned: boolean }[]> {
   const entries = await readdir(siteDir, { recursive: true, withFileTypes: true })
   const names = new Set(entries.map((entry) => join(entry.parentPath, entry.name)))
-  const hashed = HASHED_FOLDERS.map((folder) => `${folder}${sep}`)
   return entries
     .filter((entry) => entry.isFile() && isTwinnable(entry.name))
     .map((entry) => join(entry.parentPath, entry.name))
-    .filter((file) => {
-      const path = relative(siteDir, file)
-      return isServed(path) && !hashed.some((folder) => path.startsWith(folder))
-    })
+    .filter((file) => isServed(relative(siteDir, file)))
     .map((file) => ({ file, twinned: names.has(`${file}.br`) && names.has(`${file}.gz`) }))
 }
 

@@ -18,7 +18,7 @@ import { join } from 'node:path'
 import { placeTree } from './place-file'
 
 /** Entries written once, under names their content decides. */
-const WRITTEN_ONCE = new Set(['bundles', 'documents', 'images', 'cards', 'compressed', 'twins'])
+const WRITTEN_ONCE = new Set(['bundles', 'documents', 'images', 'cards', 'twins'])
 /** What belongs to the other cache's own output folder: its freshness stamp. */
 const ITS_OWN = new Set(['stamp', 'node_modules'])
 

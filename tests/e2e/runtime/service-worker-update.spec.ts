@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { isSameDocument, markDocument, openPage, waitForRouteUpdates } from '../support/helpers'
@@ -8,12 +8,15 @@ test.use({ serviceWorkers: 'allow' })
 test.describe.configure({ mode: 'serial' })
 
 const WORKER_FILE = resolve(import.meta.dirname, '../../..', process.env.OUT_DIR ?? 'dist', 'sw.js')
-/** The worker as built (it has no compressed twin: servers compress it). */
+/** The worker as built. */
 const originals = new Map<string, Buffer>()
 
 test.beforeAll(async () => {
   for (const file of [WORKER_FILE]) {
     originals.set(file, await readFile(file))
+    // Twins from an `npm run build` before would be served in place of the changed file: the
+    // server compresses it instead.
+    for (const twin of ['.br', '.gz']) await rm(`${file}${twin}`, { force: true })
   }
 })
 

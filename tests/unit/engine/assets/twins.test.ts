@@ -1,6 +1,6 @@
 /**
- * Every page's, page data's and other compressible file's twins: Brotli 11 and gzip 9 that
- * decompress to the file, made in worker threads (run from their source here, as Node.js strips
+ * Every page's, page data's, bundle's and other compressible file's twins: Brotli 11 and gzip 9
+ * that decompress to the file, made in worker threads (run from their source here, as Node.js strips
  * the types), taken from the store by the file's bytes the next time, smallest first, stopped
  * by a signal, and none for small, unserved or already twinned files.
  */
@@ -28,6 +28,10 @@ const files: Record<string, string> = {
   'small.html': '<p>tiny</p>',
   'assets/client-abc.js': `console.log(1);${'x'.repeat(3000)}`,
   'assets/client-abc.js.br': 'twin of the bundle',
+  'assets/client-abc.js.gz': 'gzip twin of the bundle',
+  'assets/entry-abc.js': `console.log(2);${'y'.repeat(4000)}`,
+  'images/_/drawing-abc.svg': `<svg xmlns="http://www.w3.org/2000/svg">${'<circle r="1"/>'.repeat(200)}</svg>`,
+  'images/_/small-abc.svg': '<svg/>',
   '.vite/manifest.json': JSON.stringify({ x: 'v'.repeat(3000) }),
   'images/photo.png': 'p'.repeat(3000),
 }
@@ -58,15 +62,20 @@ const twins = async () =>
 describe('twins of a built site', () => {
   it('gives every served compressible file its Brotli 11 and gzip 9 twins, and no other', async () => {
     const report = await writer.write(site, store)
-    expect(report).toMatchObject({ files: 6, compressed: 6, reused: 0, aborted: false })
+    expect(report).toMatchObject({ files: 8, compressed: 8, reused: 0, aborted: false })
     expect(await twins()).toEqual([
       'assets/client-abc.js.br',
+      'assets/client-abc.js.gz',
+      'assets/entry-abc.js.br',
+      'assets/entry-abc.js.gz',
       'de/index.html.br',
       'de/index.html.gz',
       'en/copy/index.html.br',
       'en/copy/index.html.gz',
       'en/index.html.br',
       'en/index.html.gz',
+      'images/_/drawing-abc.svg.br',
+      'images/_/drawing-abc.svg.gz',
       'page-data/en/page-data.json.br',
       'page-data/en/page-data.json.gz',
       'search/en.json.br',
@@ -74,7 +83,14 @@ describe('twins of a built site', () => {
       'sitemap.xml.br',
       'sitemap.xml.gz',
     ])
-    for (const name of ['en/index.html', 'de/index.html', 'search/en.json', 'sitemap.xml']) {
+    for (const name of [
+      'en/index.html',
+      'de/index.html',
+      'search/en.json',
+      'sitemap.xml',
+      'assets/entry-abc.js',
+      'images/_/drawing-abc.svg',
+    ]) {
       const br = await readFile(join(site, `${name}.br`))
       expect(brotliDecompressSync(br).toString(), name).toBe(files[name])
       expect(gunzipSync(await readFile(join(site, `${name}.gz`))).toString(), name).toBe(
@@ -86,11 +102,11 @@ describe('twins of a built site', () => {
       })
       expect(br.length, name).toBeLessThanOrEqual(best.length + 16)
     }
-    // The bundle's own twin is left as it was; one file of the same bytes, compressed once.
+    // A file that has its twins keeps them; one file of the same bytes, compressed once.
     expect((await readFile(join(site, 'assets/client-abc.js.br'))).toString()).toBe(
       'twin of the bundle',
     )
-    expect((await readdir(store)).length).toBe(10)
+    expect((await readdir(store)).length).toBe(14)
   })
 
   it('links the twins of unchanged files from the store the next time, and forgets the rest', async () => {
@@ -104,27 +120,27 @@ describe('twins of a built site', () => {
     await writeFile(join(next, 'de/index.html'), page('Geändert'))
     await rm(join(next, 'sitemap.xml'))
     const report = await writer.write(next, store)
-    expect(report).toMatchObject({ files: 5, compressed: 1, reused: 4, aborted: false })
+    expect(report).toMatchObject({ files: 7, compressed: 1, reused: 6, aborted: false })
     // A link to the store's file, shared with the first site's (two pages of the same bytes).
     expect((await stat(join(next, 'en/index.html.br'))).nlink).toBe(5)
     expect(brotliDecompressSync(await readFile(join(next, 'de/index.html.br'))).toString()).toBe(
       page('Geändert'),
     )
     // The store keeps what the last site used: the old German page's and the sitemap's go.
-    expect((await readdir(store)).length).toBe(8)
+    expect((await readdir(store)).length).toBe(12)
   })
 
   it('stops between files when its signal says so, keeping what it made and the store', async () => {
     const stop = new AbortController()
     stop.abort()
     const report = await writer.write(site, store, { signal: stop.signal })
-    expect(report).toMatchObject({ files: 6, compressed: 0, aborted: true })
-    expect(await twins()).toEqual(['assets/client-abc.js.br'])
+    expect(report).toMatchObject({ files: 8, compressed: 0, aborted: true })
+    expect(await twins()).toEqual(['assets/client-abc.js.br', 'assets/client-abc.js.gz'])
     // Half a pass forgets nothing from the store.
     await writer.write(site, store)
     const again = await writer.write(join(base, 'site'), store, { signal: stop.signal })
     expect(again).toMatchObject({ files: 0, aborted: false })
-    expect((await readdir(store)).length).toBe(10)
+    expect((await readdir(store)).length).toBe(14)
   })
 
   it('compresses the smallest new files first', async () => {
@@ -140,6 +156,8 @@ describe('twins of a built site', () => {
     expect(order).toEqual([
       'sitemap.xml',
       'page-data/en/page-data.json',
+      'images/_/drawing-abc.svg',
+      'assets/entry-abc.js',
       'en/index.html',
       'en/copy/index.html',
       'de/index.html',
