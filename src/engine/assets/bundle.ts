@@ -343,29 +343,32 @@ async function compile(
       rolldownOptions: { output: { entryFileNames: 'server.js' } },
     },
   }
-  const worker: InlineConfig = {
-    ...base,
-    plugins: [],
-    publicDir: false,
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    build: {
-      outDir: join(staging, 'sw'),
-      emptyOutDir: true,
-      target: 'es2022',
-      reportCompressedSize: false,
-      lib: {
-        entry: join(config.root, SERVICE_WORKER_ENTRY),
-        formats: ['iife'],
-        name: 'serviceWorker',
-        fileName: () => 'sw.js',
+  // The service worker is one script with no styles, assets or React: Rolldown alone, without
+  // Vite's configuration and plugins around it, bundles it in two thirds of the time.
+  const worker = async () => {
+    const { build: bundleWorker } = await import('rolldown')
+    await bundleWorker({
+      cwd: config.root,
+      input: join(config.root, SERVICE_WORKER_ENTRY),
+      platform: 'browser',
+      logLevel: 'warn',
+      transform: {
+        target: 'es2022',
+        define: { 'process.env.NODE_ENV': JSON.stringify('production') },
       },
-    },
+      output: {
+        file: join(staging, 'sw', 'sw.js'),
+        format: 'iife',
+        name: 'serviceWorker',
+        minify: true,
+      },
+    })
   }
   try {
     await Promise.all([
       measure('bundle: client', () => build(client)),
       measure('bundle: server renderer', () => build(server)),
-      measure('bundle: service worker', () => build(worker)),
+      measure('bundle: service worker', worker),
     ])
     await rename(join(clientOut, MANIFEST_FILE), join(staging, 'manifest.json'))
     await rm(join(clientOut, '.vite'), { recursive: true, force: true })
