@@ -162,8 +162,10 @@ export function openTwinWriter(options: TwinsOptions = {}): TwinWriter {
         placeFile(join(storeDir, `${key}.gz`), `${file}.gz`),
       ])
     // First every file whose twins are stored (a link each), then the new ones, smallest first;
-    // files of the same bytes (the same page in two places) are compressed once.
-    const fresh = new Map<string, { data: Buffer; files: string[] }>()
+    // files of the same bytes (the same page in two places) are compressed once. The new ones'
+    // bytes are read again when their turn comes: kept, a first pass over 10,000 pages held
+    // the whole site in memory.
+    const fresh = new Map<string, { size: number; files: string[] }>()
     for (const { file, twinned } of await twinnable(siteDir)) {
       const data = await readFile(file)
       if (data.length < MIN_COMPRESS_BYTES) continue
@@ -177,10 +179,10 @@ export function openTwinWriter(options: TwinsOptions = {}): TwinWriter {
       } else {
         const same = fresh.get(key)
         if (same) same.files.push(file)
-        else fresh.set(key, { data, files: [file] })
+        else fresh.set(key, { size: data.length, files: [file] })
       }
     }
-    const queue = [...fresh].sort(([, a], [, b]) => a.data.length - b.data.length)
+    const queue = [...fresh].sort(([, a], [, b]) => a.size - b.size)
     let index = 0
     const work = async () => {
       for (let item = queue[index++]; item; item = queue[index++]) {
@@ -188,7 +190,10 @@ export function openTwinWriter(options: TwinsOptions = {}): TwinWriter {
           report.aborted = true
           return
         }
-        const [key, { data, files }] = item
+        const [key, { files }] = item
+        const data = await readFile(files[0] as string)
+        // Changed since it was read (it should not be): its twins would not be its own.
+        if (createHash('sha1').update(data).digest('hex') !== key) continue
         const [br, gz] = await compress(data)
         await Promise.all([
           writeNew(join(storeDir, `${key}.br`), br),
