@@ -89,22 +89,34 @@ export async function buildPostgresStandIn(): Promise<void> {
 }
 
 /**
+ * The certificate authority this machine reaches the npm registry with: npm's `cafile`, else the
+ * one Node.js is given (`NODE_EXTRA_CA_CERTS`), else OpenSSL's (`SSL_CERT_FILE`). npm's answer
+ * alone is not enough: its global configuration lives beside the Node.js it runs on, so under
+ * another Node.js (CI puts the pinned one first on the PATH) a `cafile` set there reads `null`,
+ * while that Node.js still trusts the registry through the environment.
+ */
+export function registryAuthority(): string | undefined {
+  const npm = spawnSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).stdout?.trim()
+  return [npm, process.env.NODE_EXTRA_CA_CERTS, process.env.SSL_CERT_FILE].find(
+    (file): file is string => Boolean(file) && file !== 'null' && existsSync(file as string),
+  )
+}
+
+/**
  * Builds the image from the checkout, on the base made without a registry when it is missing;
  * npm reaches its registry with the certificate authority the machine's npm uses.
  */
 export async function buildImage(): Promise<{ seconds: number; bytes: number }> {
   const started = performance.now()
   await ensureBase()
-  const cafile = spawnSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).stdout.trim()
+  const cafile = registryAuthority()
   const revision = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' })
   await podman(
     [
       ...BUILD_ON_BASE,
       '--build-arg',
       `REVISION=${revision.stdout.trim() || 'unknown'}`,
-      ...(cafile && cafile !== 'null' && existsSync(cafile)
-        ? ['--secret', `id=npm-ca,src=${cafile}`]
-        : []),
+      ...(cafile ? ['--secret', `id=npm-ca,src=${cafile}`] : []),
       '-t',
       IMAGE,
       '-f',
