@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify'
 import { contentProblems } from '../content/errors'
 import { checkDatabaseUrls } from '../database/open'
 import { inputHash, isFresh } from '../engine/cache/stamp'
+import { buildInChild } from '../engine/child/build'
 import { checkBuildFolders, checkContentDir, readBuildConfig } from '../engine/config'
 import { checkListeners } from '../http/listeners'
 import { AuditKeyError } from '../publishing/audit/trail'
@@ -79,8 +80,8 @@ async function main(): Promise<void> {
   } else {
     await checkBuildFolders(config)
     console.log(`Building the site into ${config.outDir} …`)
-    const { buildSite } = await import('../engine/build')
-    const report = await buildSite(config)
+    // In a process of its own: the server that follows keeps nothing of the build.
+    const report = await buildInChild(config)
     console.log(`Built ${report.pages} pages (build ${report.buildHash}).`)
   }
   // The editors' service, on its own port (localhost), stopped with the site. Its addresses

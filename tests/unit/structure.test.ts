@@ -184,13 +184,15 @@ const TOOLKIT = isUnder(['src/http', 'src/mail'])
 const PROGRAMS = isUnder(['src/programs'])
 
 /**
- * The engine's rooms, highest first: the build's pipeline; the files a site has beside its
+ * The engine's rooms, highest first: the build in a process of its own (child); the build's
+ * pipeline; the files a site has beside its
  * pages (site-files), its PDFs and its search index; the pages; the bundles and images they
  * name (assets); what a build reuses (cache); the route table; and the ground the rest stands
  * on (config, entries, timeline, html-scan, build-page, content-hash…). Every import within
  * the engine points down, or stays in its room.
  */
 const ENGINE_LEVELS: readonly (readonly [string, number])[] = [
+  ['src/engine/child/', 7],
   ['src/engine/build.ts', 6],
   ['src/engine/site-files/', 5],
   ['src/engine/pdf/', 5],
