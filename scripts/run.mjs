@@ -32,14 +32,15 @@ const PROGRAMS = Object.fromEntries(
 /**
  * Worker threads and processes the programs start, compiled beside them: a program finds them
  * in the folder `SITE_PROGRAMS_DIR` names (run without this script, as in tests, the PDF writer
- * works in-thread, the card renderer runs its source, and `npm start` builds the site in its
- * own process).
+ * works in-thread, the card renderer runs its source, `npm start` builds the site and the
+ * publishing service bundles its editor in their own process).
  */
 const WORKERS = {
   'pdf-worker': 'src/engine/pdf/worker.ts',
   'card-worker': 'src/engine/assets/card-worker.ts',
   'twins-worker': 'src/engine/assets/twins-worker.ts',
   'build-worker': 'src/engine/child/worker.ts',
+  'editor-worker': 'src/publishing/editor/bundle-worker.ts',
 }
 /** Compiled versions kept (switching branches back and forth). */
 const KEPT_VERSIONS = 3

@@ -1,11 +1,13 @@
 /**
  * The publishing service's editor code: `browser/entry.tsx` (the backend, the site's preview
  * beside each entry) bundled by Vite with the site's own configuration, once per version
- * of the code, into `DATA_DIR/publishing/editor/<code version>/`. The service starts bundling
- * when it starts; the editor's page waits for it the first time.
+ * of the code, into `DATA_DIR/publishing/editor/<code version>/`, in a process of its own
+ * (`bundle-worker.ts`). The service starts bundling when it starts; the editor's page waits for
+ * it the first time.
  */
 import { access, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { compiledWorker, inChild, type WorkerScript } from '../../engine/child/process'
 import type { BuildConfig } from '../../engine/config'
 
 export const EDITOR_ENTRY = 'src/publishing/editor/browser/entry.tsx'
@@ -24,7 +26,12 @@ export interface EditorBundle {
 
 const MANIFEST = 'manifest.json'
 
-export async function editorBundle(config: BuildConfig, dir: string): Promise<EditorBundle> {
+export async function editorBundle(
+  config: BuildConfig,
+  dir: string,
+  /** Where Vite runs: a process of its own (see bundle-worker.ts); this one without it. */
+  worker: WorkerScript | undefined = compiledWorker('editor-worker'),
+): Promise<EditorBundle> {
   const { codeHash } = await import('../../engine/assets/bundle')
   const version = await codeHash(config.root)
   const out = join(dir, version)
@@ -52,6 +59,26 @@ export async function editorBundle(config: BuildConfig, dir: string): Promise<Ed
     )
   )
     return read()
+  const job: EditorJob = { config, version, out }
+  if (worker) await inChild<EditorJob, null>(worker, job)
+  else await bundleEditor(job)
+  return read()
+}
+
+/** What the editor's bundling is given: the site's settings, the code's version, its folder. */
+export interface EditorJob {
+  config: BuildConfig
+  version: string
+  out: string
+}
+
+/**
+ * Bundles the editor's code with Vite into `out`, written beside it first and then renamed
+ * into place. Vite and Rolldown (with its threads and their allocator) took the service 140 MB
+ * that it kept when it bundled in its own process: the compiled service has a process do it
+ * (bundle-worker.ts).
+ */
+export async function bundleEditor({ config, version, out }: EditorJob): Promise<null> {
   const [{ build }, { baseViteConfig }] = await Promise.all([
     import('vite'),
     import('../../engine/assets/vite-config'),
@@ -81,7 +108,7 @@ export async function editorBundle(config: BuildConfig, dir: string): Promise<Ed
     // another process bundled the same version first
     await rm(staging, { recursive: true, force: true })
   })
-  return read()
+  return null
 }
 
 /**
