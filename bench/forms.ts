@@ -74,7 +74,7 @@ interface SinkReport {
   last: number
 }
 
-async function startSink() {
+export async function startSink() {
   const child = spawn(process.execPath, ['--input-type=module', '-e', SINK], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

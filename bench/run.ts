@@ -23,11 +23,14 @@
  * BENCH_SIZES=120,1000 limits the sizes; BENCH_RUNS sets the warm runs per size (median);
  * BENCH_LIGHTHOUSE_RUNS the Lighthouse runs per page (3; the median run counts);
  * BENCH_LIGHTHOUSE=0, BENCH_SERVING=0, BENCH_FORMS=0 and BENCH_PUBLISH=0 leave those parts out;
- * BENCH_ONLY=pairs|builds|javascript|search|rates|lighthouse|serving|metrics|forms|publish|anchor runs one part (the
+ * BENCH_ONLY=pairs|builds|javascript|search|rates|lighthouse|serving|metrics|forms|publish|anchor|memory runs one part (the
  * parts after the builds build the real site first).
  * - Publishing (`bench/publish.ts`): Publish pressed in the editor → the changed page served.
  * - Metrics (`bench/metrics-cost.ts`): serving and sign-ups with the operators' metrics on
  *   against off (`BENCH_METRICS=0` leaves it out).
+ * - Memory (`bench/memory.ts`): each role alone as production runs it, the site with the forms
+ *   service idle, under load and after, the publishing service idle and after each of 20
+ *   publications (`BENCH_MEMORY=0` leaves it out, `BENCH_MEMORY_PUBLICATIONS` sets the count).
  * - Pairs (first): the build of 120 pages against Astro's from the same content, with the code
  *   compiled and on a fresh clone (`bench/peers.ts`); the real site's cold build against an
  *   earlier commit's (`bench/pairs.ts`). `BENCH_PAIRS=0` leaves them out.
@@ -52,6 +55,13 @@ import {
   readChunkReport,
 } from './javascript'
 import { formatLighthouse, LIGHTHOUSE_TARGETS, lighthouseAudit, lighthouseRuns } from './lighthouse'
+import {
+  formatPublishingMemory,
+  formatSiteMemory,
+  MEMORY_TARGETS,
+  publishingMemory,
+  siteMemory,
+} from './memory'
 import { formatCost, servingCost, signUpCost } from './metrics-cost'
 import { formatNginxPair, nginxAgainstCommit } from './nginx-pair'
 import { againstCommit, type Pair } from './pairs'
@@ -487,6 +497,105 @@ async function publishing() {
   })
 }
 
+/** Each role alone, as production runs it: the site with the forms service, the publishing service. */
+async function memory(dist: string) {
+  const site = await siteMemory(dist)
+  details['memory.site'] = site
+  log(formatSiteMemory(site))
+  const how = `NODE_OPTIONS of site.yaml (${site.nodeOptions || 'none'})${site.database === 'pglite' ? '; PGlite: no PostgreSQL given' : ''}`
+  add({
+    id: 'memory.site.idle',
+    label: 'site role with the forms service, RSS idle after its start',
+    value: site.idleMb,
+    unit: 'MiB',
+    target: atMost(MEMORY_TARGETS.siteMb),
+    note: `start with PUBLISHING=off on a release of the real site, ${how}`,
+  })
+  add({
+    id: 'memory.site.load',
+    label: 'site role with the forms service, RSS under load (median)',
+    value: site.loadMb,
+    unit: 'MiB',
+    target: atMost(MEMORY_TARGETS.siteMb),
+    note: `${site.pages} pages and page data at 50 connections, ${site.requestsPerSecond}/s; sign-ups at 10, ${site.signUpsPerSecond}/s`,
+  })
+  add({
+    id: 'memory.site.peak',
+    label: 'site role with the forms service, RSS peak under load',
+    value: site.peakMb,
+    unit: 'MiB',
+    target: atMost(MEMORY_TARGETS.siteMb),
+  })
+  add({
+    id: 'memory.site.after',
+    label: 'site role with the forms service, RSS after the load',
+    value: site.afterMb,
+    unit: 'MiB',
+    target: atMost(MEMORY_TARGETS.siteMb),
+  })
+  add({
+    id: 'memory.site.build-start',
+    label: 'site role started without a release, RSS peak of its start-up build',
+    value: site.buildStartPeakMb,
+    unit: 'MiB',
+    note: `the build in a process of its own; idle after it ${site.buildStartIdleMb} MiB`,
+  })
+  const publishing = await publishingMemory(Number(process.env.BENCH_MEMORY_PUBLICATIONS ?? 20))
+  if (typeof publishing === 'string') {
+    log(`publishing service's memory skipped: ${publishing}`)
+    return
+  }
+  details['memory.publishing'] = publishing
+  log(formatPublishingMemory(publishing))
+  const runs = publishing.afterMb.length
+  add({
+    id: 'memory.publishing.idle',
+    label: 'publishing service, RSS idle after its start',
+    value: publishing.idleMb,
+    unit: 'MiB',
+    target: atMost(MEMORY_TARGETS.publishingMb),
+    note: `serve-cms, NODE_OPTIONS of publishing.yaml (${publishing.nodeOptions || 'none'}); its start, the first release built, peaks at ${publishing.startPeakMb} MiB`,
+  })
+  add({
+    id: 'memory.publishing.first',
+    label: 'publishing service, RSS after 1 publication',
+    value: publishing.afterMb[0] ?? Number.NaN,
+    unit: 'MiB',
+    target: atMost(MEMORY_TARGETS.publishingMb),
+  })
+  add({
+    id: 'memory.publishing.last',
+    label: `publishing service, RSS after ${runs} publications`,
+    value: publishing.afterMb.at(-1) ?? Number.NaN,
+    unit: 'MiB',
+    target: atMost(MEMORY_TARGETS.publishingMb),
+    note: `after each: ${publishing.afterMb.join(', ')}`,
+  })
+  add({
+    id: 'memory.publishing.peak',
+    label: 'publishing service, RSS peak over the publications',
+    value: publishing.peakMb,
+    unit: 'MiB',
+    target: atMost(MEMORY_TARGETS.publishingMb),
+    note: 'the service, a build, git',
+  })
+  add({
+    id: 'memory.publishing.growth',
+    label: `publishing service, RSS after ${runs} publications over the highest after 2–5`,
+    value: publishing.growth,
+    unit: '×',
+    target: atMost(MEMORY_TARGETS.growth),
+    note: 'flat: no growth after the first beyond a noise margin of 10 %',
+  })
+  add({
+    id: 'memory.publishing.publish',
+    label: 'publishing service, Publish pressed to its answer (median)',
+    value: median(publishing.publicationMs) / 1000,
+    unit: 's',
+    note: `serve-cms as in production; ${publishing.publicationMs.length} publications, ${(Math.min(...publishing.publicationMs) / 1000).toFixed(2)}–${(Math.max(...publishing.publicationMs) / 1000).toFixed(2)} s`,
+  })
+}
+
 async function anchoring() {
   const cost = await anchorCost(Number(process.env.BENCH_ANCHOR_RUNS ?? 100))
   details.anchor = cost
@@ -610,8 +719,10 @@ async function main() {
     'serving',
     'metrics',
   ].some(wanted)
+  let site: { dist: string; cache: string } | undefined
   if (needsSite) {
-    const { dist, cache } = await realSite(wanted('builds'))
+    site = await realSite(wanted('builds'))
+    const { dist, cache } = site
     if (wanted('javascript')) await javascript(dist, cache)
     if (wanted('search')) await search(dist)
     if (wanted('rates')) await rates(dist)
@@ -622,6 +733,9 @@ async function main() {
   if (wanted('forms') && !skipped('BENCH_FORMS')) await forms()
   if (wanted('publish') && !skipped('BENCH_PUBLISH')) await publishing()
   if (wanted('anchor') && !skipped('BENCH_ANCHOR')) await anchoring()
+  if (wanted('memory') && !skipped('BENCH_MEMORY')) {
+    await memory((site ?? (await realSite(false))).dist)
+  }
 
   const report: Report = {
     date: new Date().toISOString(),
