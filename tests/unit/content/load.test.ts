@@ -177,6 +177,30 @@ describe('file store', () => {
     })
   })
 
+  it('parses again only the files whose text changed, and reads the same text alike', async () => {
+    const dir = await temporaryFolder('content-')
+    onTestFinished(() => removeFolder(dir))
+    await writeFile(join(dir, 'site.yaml'), 'brandName: Test Bank\n')
+    await writeFile(join(dir, 'about.yaml'), 'title: About\n')
+    const store = createFileStore(dir)
+    const first = await store.read()
+    await writeFile(join(dir, 'about.yaml'), 'title: About us\n')
+    const second = await store.read()
+    const data = (read: typeof first, file: string) =>
+      read.documents.find((document) => document.file === file)?.data
+    expect(data(second, 'about.yaml')).toEqual({ title: 'About us' })
+    expect(data(second, 'site.yaml')).toEqual({ brandName: 'Test Bank' })
+    // The unchanged file was not parsed again: the build shares what it read before, frozen so
+    // that no build can change it for the next.
+    expect(data(second, 'site.yaml')).toBe(data(first, 'site.yaml'))
+    expect(Object.isFrozen(data(second, 'site.yaml'))).toBe(true)
+    // A file made unreadable is reported, not answered from memory.
+    await writeFile(join(dir, 'site.yaml'), 'brandName: [unclosed\n')
+    const third = await store.read()
+    expect(third.problems).toMatchObject([{ file: 'site.yaml' }])
+    expect(data(third, 'site.yaml')).toBeUndefined()
+  })
+
   it('reports a missing content directory', async () => {
     const { problems } = await createFileStore('/nonexistent/content').read()
     expect(problems[0]?.message).toMatch(/^cannot read the content directory/)
