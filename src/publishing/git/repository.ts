@@ -471,7 +471,10 @@ export class GitRepository {
 
 /**
  * Fetches `branch` of `remote` (a URL or path) into `refs/remotes/upstream/<branch>` and returns
- * its tip, or `null` when the remote has no such branch.
+ * its tip, or `null` when the remote has no such branch. A tip the repository has already (the
+ * commit the service pushed there last, the usual case at a publication) is not fetched: the
+ * tracking ref is moved to it, which saves a fetch's negotiation with the remote (about 60 of
+ * 100 ms on a remote on the same disk).
  */
 export async function fetchBranch(
   repo: GitRepository,
@@ -479,8 +482,20 @@ export async function fetchBranch(
   branch: string,
 ): Promise<string | null> {
   const tracking = `refs/remotes/upstream/${branch}`
-  const listed = await repo.git(['ls-remote', '--heads', remote, `refs/heads/${branch}`])
-  if (listed.toString('utf8').trim() === '') return null
+  const listed = (
+    await repo.git(['ls-remote', '--heads', remote, `refs/heads/${branch}`])
+  ).toString('utf8')
+  const advertised = listed.trim().split(/\s+/)[0] ?? ''
+  if (advertised === '') return null
+  if (OBJECT_ID.test(advertised)) {
+    const tracked = await repo.resolve(tracking)
+    if (tracked === advertised) return advertised
+    // Had already: with everything it refers to, as every commit this repository holds.
+    if ((await repo.resolve(advertised)) === advertised) {
+      await repo.git(['update-ref', tracking, advertised])
+      return advertised
+    }
+  }
   await repo.git(['fetch', '--quiet', '--no-tags', remote, `+refs/heads/${branch}:${tracking}`])
   return repo.resolve(tracking)
 }

@@ -10,10 +10,12 @@ import {
   checkPath,
   cloneBare,
   commitsBetween,
+  fetchBranch,
   type GitRepository,
   initBare,
   MergeConflictError,
   NoRemoteBranchError,
+  pushBranch,
   RefMovedError,
   UnsafePathError,
 } from '../../../../src/publishing/git/repository'
@@ -206,6 +208,40 @@ describe('a repository made from a remote', () => {
     const missing = cloneBare(repo.gitDir, join(dir, 'none.git'), 'release')
     await expect(missing).rejects.toThrow(NoRemoteBranchError)
     await expect(missing).rejects.toMatchObject({ source: repo.gitDir, branch: 'release' })
+  })
+})
+
+describe("a remote's branch fetched", () => {
+  it('brings a new tip, takes one it holds already as it is, and says when there is none', async () => {
+    const tip = await first()
+    const remote = await cloneBare(repo.gitDir, join(dir, 'remote.git'), 'main')
+    const tracking = 'refs/remotes/upstream/main'
+    // A commit made on the remote alone is fetched, with its files.
+    const theirs = await remote.commit({
+      ref: MAIN,
+      parent: tip,
+      changes: [{ path: 'content/en/pages/about.yaml', content: 'title: Theirs\n' }],
+      author: RITA,
+      message: 'Made elsewhere',
+    })
+    expect(await fetchBranch(repo, remote.gitDir, 'main')).toBe(theirs)
+    expect(await repo.resolve(tracking)).toBe(theirs)
+    expect(await text(theirs, 'content/en/pages/about.yaml')).toBe('title: Theirs\n')
+    // The service's own commit, pushed there: held already, taken without a fetch.
+    await repo.moveRef(MAIN, theirs, tip)
+    const ours = await repo.commit({
+      ref: MAIN,
+      parent: theirs,
+      changes: [{ path: 'content/en/pages/about.yaml', content: 'title: Ours\n' }],
+      author: ADA,
+      message: 'Published',
+    })
+    await pushBranch(repo, remote.gitDir, 'main', ours)
+    expect(await fetchBranch(repo, remote.gitDir, 'main')).toBe(ours)
+    expect(await repo.resolve(tracking)).toBe(ours)
+    expect(await fetchBranch(repo, remote.gitDir, 'main')).toBe(ours)
+    remote.close()
+    expect(await fetchBranch(repo, remote.gitDir, 'release')).toBeNull()
   })
 })
 
