@@ -19,7 +19,7 @@
  * that has both twins already keeps them.
  */
 import { createHash, randomUUID } from 'node:crypto'
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { extname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
@@ -104,6 +104,13 @@ export function openTwinWriter(options: TwinsOptions = {}): TwinWriter {
   const threads: Thread[] = []
   let next = 0
   let closed = false
+  /**
+   * The hash of each file the last pass read, by the file's identity (device, inode, size,
+   * time written): a release's files linked from the release before are the same inodes, so a
+   * publication's pass reads and hashes only the files its build wrote anew. Sites write new
+   * files and rename them into place, never into a file, so an identity names one content.
+   */
+  let hashes = new Map<string, string>()
 
   const start = (): Thread => {
     const worker = new Worker(workerScript(options.programsDir ?? process.env.SITE_PROGRAMS_DIR), {
@@ -166,10 +173,14 @@ export function openTwinWriter(options: TwinsOptions = {}): TwinWriter {
     // bytes are read again when their turn comes: kept, a first pass over 10,000 pages held
     // the whole site in memory.
     const fresh = new Map<string, { size: number; files: string[] }>()
+    const hashed = new Map<string, string>()
     for (const { file, twinned } of await twinnable(siteDir)) {
-      const data = await readFile(file)
-      if (data.length < MIN_COMPRESS_BYTES) continue
-      const key = createHash('sha1').update(data).digest('hex')
+      const info = await stat(file)
+      if (info.size < MIN_COMPRESS_BYTES) continue
+      const identity = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`
+      const key =
+        hashes.get(identity) ?? createHash('sha1').update(await readFile(file)).digest('hex')
+      hashed.set(identity, key)
       used.add(`${key}.br`).add(`${key}.gz`)
       if (twinned) continue
       report.files += 1
@@ -179,9 +190,10 @@ export function openTwinWriter(options: TwinsOptions = {}): TwinWriter {
       } else {
         const same = fresh.get(key)
         if (same) same.files.push(file)
-        else fresh.set(key, { size: data.length, files: [file] })
+        else fresh.set(key, { size: info.size, files: [file] })
       }
     }
+    hashes = hashed
     const queue = [...fresh].sort(([, a], [, b]) => a.size - b.size)
     let index = 0
     const work = async () => {

@@ -4,7 +4,7 @@
  * the types), taken from the store by the file's bytes the next time, smallest first, stopped
  * by a signal, and none for small, unserved or already twinned files.
  */
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { link, mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliDecompressSync, constants, gunzipSync } from 'node:zlib'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -128,6 +128,34 @@ describe('twins of a built site', () => {
     )
     // The store keeps what the last site used: the old German page's and the sitemap's go.
     expect((await readdir(store)).length).toBe(12)
+  })
+
+  it('knows a file linked from the last site, and a new file of the same size and time by its bytes', async () => {
+    const time = new Date('2026-11-30T12:00:00Z')
+    await utimes(join(site, 'de/index.html'), time, time)
+    await writer.write(site, store)
+    // The next release as a build makes it: unchanged files linked from the last, one page
+    // written anew, with the same length and the same time as the one it replaces.
+    const next = join(base, 'next')
+    for (const path of Object.keys(files)) {
+      await mkdir(join(next, path, '..'), { recursive: true })
+      await link(join(site, path), join(next, path))
+    }
+    const old = await stat(join(site, 'de/index.html'))
+    expect(old.mtime).toEqual(time)
+    const changed = page('Lumora Bonk auf Deutsch')
+    expect(changed.length).toBe(old.size)
+    await rm(join(next, 'de/index.html'))
+    await writeFile(join(next, 'de/index.html'), changed)
+    await utimes(join(next, 'de/index.html'), time, time)
+    const report = await writer.write(next, store)
+    expect(report).toMatchObject({ files: 8, compressed: 1, reused: 7, aborted: false })
+    expect(brotliDecompressSync(await readFile(join(next, 'de/index.html.br'))).toString()).toBe(
+      changed,
+    )
+    expect(gunzipSync(await readFile(join(next, 'en/index.html.gz'))).toString()).toBe(
+      files['en/index.html'],
+    )
   })
 
   it('stops between files when its signal says so, keeping what it made and the store', async () => {
