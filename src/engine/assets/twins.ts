@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { MIN_COMPRESS_BYTES, TEXT_EXTENSIONS } from '../../shared/http-headers'
 import { placeFile } from '../cache/place-file'
+import { RACY_MS } from '../cache/stamp'
 import type { TwinRequest, TwinResponse } from './twins-worker'
 
 export interface TwinsOptions {
@@ -179,8 +180,12 @@ export function openTwinWriter(options: TwinsOptions = {}): TwinWriter {
       if (info.size < MIN_COMPRESS_BYTES) continue
       const identity = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`
       const key =
-        hashes.get(identity) ?? createHash('sha1').update(await readFile(file)).digest('hex')
-      hashed.set(identity, key)
+        hashes.get(identity) ??
+        createHash('sha1')
+          .update(await readFile(file))
+          .digest('hex')
+      // A file written in the last moments is hashed again next time (stamp.ts: `RACY_MS`).
+      if (started + performance.timeOrigin - info.mtimeMs > RACY_MS) hashed.set(identity, key)
       used.add(`${key}.br`).add(`${key}.gz`)
       if (twinned) continue
       report.files += 1

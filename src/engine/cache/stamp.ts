@@ -3,7 +3,7 @@
  * public files, lockfile, settings) is stored beside the build and compared before serving.
  */
 import { createHash, type Hash } from 'node:crypto'
-import { access, readdir, readFile, writeFile } from 'node:fs/promises'
+import { access, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BuildConfig } from '../config'
 
@@ -23,8 +23,44 @@ export async function filesUnder(dir: string): Promise<string[]> {
 const READ_AHEAD = 128
 
 /**
- * Adds each file's name (as `nameOf` gives it) and content to `hash`, in order, reading many
- * files at a time: a big content store has thousands.
+ * Each file's own hash by its path, with the identity it was read at (device, inode, size, the
+ * times it was written and changed), for this process: a long-running builder (the publishing
+ * service, a build per publication, each hashing the code and the content twice) reads only the
+ * files written since it last read them. The change time is the kernel's own (no tool can set
+ * it back), so a file written again, or a new one on a freed inode, is read whatever its
+ * written time says. At most `DIGESTS_KEPT` files.
+ */
+const digests = new Map<string, { identity: string; digest: string }>()
+const DIGESTS_KEPT = 50_000
+
+/**
+ * A file changed less than this before it was read is read again next time: the kernel's file
+ * times move in ticks of a few milliseconds, so a second write within the same tick could leave
+ * every part of the identity as it was (git's "racy" entries, met the same way).
+ */
+export const RACY_MS = 100
+
+async function digestOf(file: string): Promise<string> {
+  const readAt = Date.now()
+  const info = await stat(file).catch(() => null)
+  if (!info) return 'missing'
+  const identity = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`
+  const known = digests.get(file)
+  if (known?.identity === identity) return known.digest
+  const content = await readFile(file).catch(() => null)
+  if (!content) return 'missing'
+  const digest = createHash('sha256').update(content).digest('hex')
+  digests.delete(file)
+  if (readAt - Math.max(info.mtimeMs, info.ctimeMs) > RACY_MS)
+    digests.set(file, { identity, digest })
+  if (digests.size > DIGESTS_KEPT) digests.delete(digests.keys().next().value as string)
+  return digest
+}
+
+/**
+ * Adds each file's name (as `nameOf` gives it) and the hash of its content to `hash`, in order,
+ * many files at a time (a big content store has thousands), each read only when it changed
+ * since this process last read it (`digests`).
  */
 export async function hashFiles(
   hash: Hash,
@@ -33,10 +69,10 @@ export async function hashFiles(
 ): Promise<void> {
   for (let start = 0; start < files.length; start += READ_AHEAD) {
     const batch = files.slice(start, start + READ_AHEAD)
-    const contents = await Promise.all(batch.map((file) => readFile(file).catch(() => null)))
+    const contents = await Promise.all(batch.map(digestOf))
     batch.forEach((file, index) => {
       hash.update(nameOf(file))
-      hash.update(contents[index] ?? 'missing')
+      hash.update(contents[index] as string)
     })
   }
 }
