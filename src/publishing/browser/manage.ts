@@ -127,6 +127,9 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form[data-action]
     const shown = form.dataset.show
     if (shown === 'link' && typeof answer.link === 'string') {
       showLink(form, answer.link, answer.expiresAt)
+      // The next invitation starts empty: roles ticked for this person are not carried over
+      // to the next one unnoticed.
+      form.reset()
       return
     }
     if (shown && answer[shown]) {

@@ -58,6 +58,9 @@ test('a person with a lost passkey gets back in after an administrator’s reset
   await invite.getByLabel('author').check()
   await invite.getByRole('button', { name: 'Make an invitation link' }).click()
   await expect(admin.locator('#status')).toContainText('/invitation#')
+  // The form is empty again for the next person: Ada's role is not carried over to them.
+  await expect(admin.getByLabel('E-mail address')).toHaveValue('')
+  await expect(invite.getByLabel('author')).not.toBeChecked()
   const phone = await device(browser)
   await takeUp(phone, String(await admin.locator('#invitation-link').textContent()), {
     name: 'Ada Author',
