@@ -30,6 +30,7 @@ import { SESSION_COOKIE } from '../src/publishing/http/app'
 import { startSession } from '../src/publishing/people/people'
 import { freePort } from '../tests/support/free-port'
 import { ada, addPeople, paul, rita } from '../tests/support/people'
+import { LEFT_OUT as TESTS_LEFT_OUT } from '../tests/support/programs'
 import { createSchema } from '../tests/support/schema'
 import { siteRepository } from '../tests/support/site-repository'
 import { removeFolder, temporaryFolder } from '../tests/support/temporary-folder'
@@ -144,22 +145,11 @@ function sampler(pid: number) {
   }
 }
 
-/** Settings of the bench's own environment that no role started here may inherit. */
-const LEFT_OUT = [
-  'DATABASE_URL',
-  'DATABASE_OWNER_URL',
-  'SMTP_URL',
-  'AUDIT_KEY',
-  'DATA_DIR',
-  'RUN_BIN_DIR',
-  'SITE_PROGRAMS_DIR',
-  'PORT',
-  'CMS_PORT',
-  'RELEASES_DIR',
-  'OUT_DIR',
-  'BUILD_CACHE_DIR',
-  'NODE_OPTIONS',
-]
+/**
+ * Settings of the bench's own environment that no role started here may inherit: the tests'
+ * (`tests/support/programs.ts`), and where a role keeps its releases, builds and heap.
+ */
+const LEFT_OUT = [...TESTS_LEFT_OUT, 'RELEASES_DIR', 'OUT_DIR', 'BUILD_CACHE_DIR', 'NODE_OPTIONS']
 
 /** `NODE_OPTIONS` of the Deployment in `deploy/kubernetes/<file>`, or none. */
 export async function manifestNodeOptions(file: string): Promise<string> {

@@ -13,7 +13,7 @@ const PUBLISHING_PROCESS = join('tests', 'fixtures', 'upgrade', 'publishing-proc
 const PROJECT = resolve(import.meta.dirname, '../..')
 
 /** Settings of the test's own environment that no program started here may inherit. */
-const LEFT_OUT = [
+export const LEFT_OUT = [
   'DATABASE_URL',
   'DATABASE_OWNER_URL',
   'SMTP_URL',
