@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises'
+import { readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { isSameDocument, markDocument, openPage, waitForRouteUpdates } from '../support/helpers'
@@ -20,8 +20,19 @@ test.beforeAll(async () => {
   }
 })
 
+/**
+ * Replaces the served file whole: the other worker's tests fetch it meanwhile, and a file
+ * written in place can be read empty or half written (an empty worker installs, and caches
+ * nothing).
+ */
+async function replaceFile(file: string, data: Buffer | string): Promise<void> {
+  const next = `${file}.${process.pid}.next`
+  await writeFile(next, data)
+  await rename(next, file)
+}
+
 test.afterEach(async () => {
-  for (const [file, data] of originals) await writeFile(file, data)
+  for (const [file, data] of originals) await replaceFile(file, data)
 })
 
 /** Opens the home page controlled by the service worker. */
@@ -37,7 +48,7 @@ async function openControlled(page: Page): Promise<void> {
 
 /** Deploys a changed worker (as a new build would) and waits until it has taken over. */
 async function updateWorker(page: Page): Promise<void> {
-  await writeFile(WORKER_FILE, `${originals.get(WORKER_FILE)}\n// deploy ${Date.now()}\n`)
+  await replaceFile(WORKER_FILE, `${originals.get(WORKER_FILE)}\n// deploy ${Date.now()}\n`)
   await page.evaluate(async () => {
     const registration = await navigator.serviceWorker.getRegistration()
     const changed = new Promise((resolve) =>
