@@ -200,13 +200,13 @@ export async function bundle(
   config: BuildConfig,
   { measure }: Pick<Timeline, 'measure'> = untimed,
 ): Promise<Bundle> {
-  const codeVersion = await codeHash(config.root)
+  const codeVersion = await measure('bundle: code version', () => codeHash(config.root))
   const versionsDir = await versionsDirOf(config, codeVersion)
   await linkModules(config.root, dirname(versionsDir))
   const version = join(versionsDir, codeVersion)
   const cached = await exists(join(version, COMPLETE))
   if (!cached) await compile(config, version, measure)
-  await placeTree(join(version, 'client'), config.outDir)
+  await measure('bundle: place files', () => placeTree(join(version, 'client'), config.outDir))
   const manifestJson = await readFile(join(version, 'manifest.json'), 'utf8')
   return finish(manifestJson, cached)
 

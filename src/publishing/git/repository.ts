@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { kindOfMode, PublishingError, type SpecialEntry } from '../errors'
 import { BlobReader, type GitBlob } from './blob-reader'
+import { readRef } from './refs'
 import { runCommand } from './spawner'
 
 /** A person as git records them. */
@@ -201,8 +202,13 @@ export class GitRepository {
     return (await this.git(args)).toString('utf8').trim()
   }
 
-  /** The commit a branch or ref points at, or `null` when it does not exist. */
+  /**
+   * The commit a branch or ref points at, or `null` when it does not exist. A full ref name is
+   * read from the repository's files (`refs.ts`), anything else asked of git.
+   */
   async resolve(ref: string): Promise<string | null> {
+    const read = await readRef(this.gitDir, ref)
+    if (read !== undefined) return read
     try {
       return await this.text(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])
     } catch {
