@@ -162,9 +162,7 @@ export function publishDraft(
       return goLive(parts, built.folder, main, kind, person.email, draftId)
     }
     const merging = metrics.phase('merge')
-    await takeIn(parts)
-    await options.stillStands?.()
-    const merged = await mergeDraft(parts, person, draftId)
+    const merged = await mergeBesideTakeIn(parts, person, draftId, options)
     merging()
     let built: { folder: string }
     const building = metrics.phase('build')
@@ -218,11 +216,75 @@ export function publishDraft(
  * when the service's main has publications the remote lacks. Conflicting files refuse.
  */
 export async function takeIn(parts: PublicationParts): Promise<void> {
-  const { remote, repo, database } = parts
-  if (!remote) return
+  const behind = await remoteAhead(parts)
+  if (behind) await takeInTip(parts, behind)
+}
+
+/** Main and the remote's tip when the remote has commits main lacks; else `null`. */
+interface Upstream {
+  ours: string
+  theirs: string
+}
+
+/** Asks the remote for its main: what there is to take in, if anything. */
+async function remoteAhead(parts: PublicationParts): Promise<Upstream | null> {
+  const { remote, repo } = parts
+  if (!remote) return null
   const theirs = await fetchBranch(repo, remote.url, remote.branch)
   const ours = await repo.resolve(MAIN)
-  if (!theirs || !ours || theirs === ours || (await repo.isAncestor(theirs, ours))) return
+  if (!theirs || !ours || theirs === ours || (await repo.isAncestor(theirs, ours))) return null
+  return { ours, theirs }
+}
+
+/**
+ * Merges the draft onto main while the remote is asked for its main, which mostly has nothing
+ * new (the service pushes main there after every release): the merge need not wait for the
+ * remote's answer. When the remote did bring something, the merge made meanwhile is dropped
+ * unrecorded (an unreferenced commit), what came is taken in, and the draft merged again on
+ * the new main: refusals and conflicts are recorded only as they stand against that.
+ */
+async function mergeBesideTakeIn(
+  parts: PublicationParts,
+  person: Person,
+  draftId: string,
+  options: PublishOptions,
+): Promise<Merged> {
+  const asked = remoteAhead(parts)
+  // Awaited below, unless the merge fails first: its failure must not count as unhandled.
+  asked.catch(() => {})
+  await options.stillStands?.()
+  let merged: Merged | UnrecordedConflict
+  try {
+    merged = await mergeDraft(parts, person, draftId, { recordConflict: false })
+  } catch (error) {
+    if (!(error instanceof UnrecordedConflict)) throw error
+    merged = error
+  }
+  const upstream = await asked
+  if (upstream) {
+    await takeInTip(parts, upstream)
+    return mergeDraft(parts, person, draftId)
+  }
+  if (!(merged instanceof UnrecordedConflict)) return merged
+  const { mainBefore, head, conflict } = merged
+  return refuseConflict(parts, person, draftId, mainBefore, head, conflict)
+}
+
+/** A draft that does not merge onto main, not recorded yet (`mergeDraft`'s `recordConflict`). */
+class UnrecordedConflict extends Error {
+  constructor(
+    readonly conflict: MergeConflictError,
+    readonly mainBefore: string,
+    readonly head: string,
+  ) {
+    super(conflict.message)
+  }
+}
+
+/** Takes in the remote's tip: a fast-forward, or a merge commit; refused as it must be. */
+async function takeInTip(parts: PublicationParts, { ours, theirs }: Upstream): Promise<void> {
+  const { remote, repo, database } = parts
+  if (!remote) return
   // A link or a submodule would be written out by every build and preview: refused whole.
   const special = await repo.specialEntries(theirs)
   if (special.length > 0) {
@@ -329,6 +391,8 @@ export async function mergeDraft(
   parts: Pick<PublicationParts, 'database' | 'repo' | 'drafts' | 'clock'>,
   person: Person,
   id: string,
+  /** `recordConflict: false` throws an `UnrecordedConflict` for the caller to decide on. */
+  { recordConflict = true } = {},
 ): Promise<Merged> {
   const { database, repo, drafts, clock } = parts
   const draft = await drafts.require(id)
@@ -339,22 +403,9 @@ export async function mergeDraft(
   try {
     tree = await repo.mergeTrees(mainBefore, draft.head)
   } catch (error) {
-    if (error instanceof MergeConflictError) {
-      await appendRefusal(
-        database,
-        {
-          actor: person.email,
-          action: 'refusal',
-          subject: id,
-          before: mainBefore,
-          after: draft.head,
-          details: { code: 'conflict', files: error.files },
-        },
-        clock(),
-      )
-      throw new DraftConflictError(id, error.files)
-    }
-    throw error
+    if (!(error instanceof MergeConflictError)) throw error
+    if (!recordConflict) throw new UnrecordedConflict(error, mainBefore, draft.head)
+    return refuseConflict(parts, person, id, mainBefore, draft.head, error)
   }
   const commit = await repo.commitTree(tree, {
     parents: [mainBefore, draft.head],
@@ -365,6 +416,30 @@ export async function mergeDraft(
     date: clock(),
   })
   return { commit, mainBefore, draft }
+}
+
+/** Records that the draft no longer merges onto main, and refuses with the files to re-save. */
+async function refuseConflict(
+  parts: Pick<PublicationParts, 'database' | 'clock'>,
+  person: Person,
+  id: string,
+  mainBefore: string,
+  head: string,
+  { files }: MergeConflictError,
+): Promise<never> {
+  await appendRefusal(
+    parts.database,
+    {
+      actor: person.email,
+      action: 'refusal',
+      subject: id,
+      before: mainBefore,
+      after: head,
+      details: { code: 'conflict', files },
+    },
+    parts.clock(),
+  )
+  throw new DraftConflictError(id, files)
 }
 
 /**

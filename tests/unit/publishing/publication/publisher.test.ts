@@ -28,7 +28,13 @@ import { Publisher } from '../../../../src/publishing/publication/publisher'
 import { ReleaseTwins } from '../../../../src/publishing/publication/release-twins'
 import { BuildFailedError, Releases } from '../../../../src/publishing/publication/releases'
 import { RollbackRequestError } from '../../../../src/publishing/publication/rollback'
-import { branchOf, Drafts, MAIN, RefusedError } from '../../../../src/publishing/workflow/drafts'
+import {
+  branchOf,
+  DraftConflictError,
+  Drafts,
+  MAIN,
+  RefusedError,
+} from '../../../../src/publishing/workflow/drafts'
 import { CURRENT } from '../../../../src/shared/release-layout'
 import { freePorts } from '../../../support/free-port'
 import { nginxInstalled, startNginx } from '../../../support/nginx'
@@ -374,6 +380,66 @@ describe('publishing the real site', () => {
     expect(error).toBeInstanceOf(UpstreamConflictError)
     expect(error.message).toContain(ABOUT)
     expect(await repo.resolve(MAIN)).toBe(mainBefore)
+  })
+
+  it('takes the remote in first when the draft conflicts with what it brought, then refuses the draft once', async () => {
+    await approved('Ours')
+    await remote.commit({
+      ref: MAIN,
+      parent: await remote.resolve(MAIN),
+      changes: [{ path: ABOUT, content: original.replace(/^title: .*$/m, 'title: Theirs') }],
+      author: DEVELOPER,
+      message: 'Their title',
+    })
+    // (The trail is the whole file's: what this publication recorded follows these.)
+    const earlier = (await readAudit(database, { limit: 10_000 })).length
+    const error = await publisher.publish(paul, 'pages/about').catch((caught) => caught)
+    expect(error).toBeInstanceOf(DraftConflictError)
+    expect(error.message).toContain(ABOUT)
+    // The remote's commit is main now; the draft was refused against it, and only against it.
+    const main = (await repo.resolve(MAIN)) as string
+    expect(main).toBe(await remote.resolve(MAIN))
+    const trail = (await readAudit(database, { limit: 10_000 })).slice(earlier)
+    const refusals = trail.filter((entry) => entry.action === 'refusal')
+    expect(refusals).toHaveLength(1)
+    expect(refusals[0]).toMatchObject({
+      subject: 'pages/about',
+      before: main,
+      details: { code: 'conflict', files: [ABOUT] },
+    })
+    const takeIn = trail.findLastIndex(
+      (entry) => entry.action === 'take-in' && entry.after === main,
+    )
+    expect(takeIn).toBeGreaterThan(-1)
+    expect(trail.indexOf(refusals[0] as (typeof trail)[number])).toBeGreaterThan(takeIn)
+    expect(await drafts.get('pages/about')).not.toBeNull()
+  })
+
+  it('records a draft that conflicts with main once, after taking in what the remote brought', async () => {
+    await approved('Ours')
+    // Main takes in a change to the same lines with another draft's publication.
+    await remote.commit({
+      ref: MAIN,
+      parent: await remote.resolve(MAIN),
+      changes: [{ path: ABOUT, content: original.replace(/^title: .*$/m, 'title: Theirs') }],
+      author: DEVELOPER,
+      message: 'Their title',
+    })
+    await approved('Deutsch', 'content/de/pages/about.yaml', 'pages/about-de')
+    await publisher.publish(paul, 'pages/about-de')
+    await remote.commit({
+      ref: MAIN,
+      parent: await remote.resolve(MAIN),
+      changes: [{ path: 'README.md', content: 'Read me.\n' }],
+      author: DEVELOPER,
+      message: 'Readme',
+    })
+    const earlier = (await readAudit(database, { limit: 10_000 })).length
+    const error = await publisher.publish(paul, 'pages/about').catch((caught) => caught)
+    expect(error).toBeInstanceOf(DraftConflictError)
+    const trail = (await readAudit(database, { limit: 10_000 })).slice(earlier)
+    expect(trail.map((entry) => entry.action)).toEqual(['take-in', 'refusal'])
+    expect(trail[1]).toMatchObject({ before: await repo.resolve(MAIN) })
   })
 
   it('publishes two drafts at once one after the other, each on the other’s result', async () => {
