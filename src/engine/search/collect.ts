@@ -8,10 +8,11 @@
  * its text comes from the cache, under the same key as the page's files, or from its file.
  */
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LANGUAGES, type Language } from '../../shared/languages'
 import type { LayoutData, PageData, TemplateName } from '../../shared/types'
+import { readKeptJson, writeKeptJson } from '../cache/kept-json'
 import { type ExtractedPage, extractPage } from './extract'
 import { type SearchEntry, writeSearchIndex } from './write-index'
 
@@ -70,6 +71,12 @@ export interface SearchCollector {
   save(): Promise<void>
 }
 
+/** A language's index as the cache keeps it: its files, and the hash of what they were made of. */
+interface KeptIndex {
+  key: string
+  files: [string, string][]
+}
+
 interface Pending {
   page: PageData
   key: string
@@ -83,15 +90,16 @@ export async function openSearchCollector(
   codeVersion: string,
 ): Promise<SearchCollector> {
   const cacheFile = join(cacheDir, CACHE_FILE)
-  const cached = await readFile(cacheFile, 'utf8').then(
-    (json) => new Map(Object.entries(JSON.parse(json) as Record<string, ExtractedPage>)),
+  // Parsed once per change in a long-running builder (`../cache/kept-json.ts`).
+  const cached = await readKeptJson<Record<string, ExtractedPage>>(cacheFile).then(
+    (pages) => new Map(Object.entries(pages)),
     () => new Map<string, ExtractedPage>(),
   )
   const next = new Map<string, ExtractedPage>()
   // By path: a page linked at first and rendered after all (its file was gone) counts once.
   const pending = new Map<string, Pending>()
   /** Indexes written anew, kept for the next build under their entries' hash. */
-  const written: [string, string][] = []
+  const written: [string, KeptIndex][] = []
 
   return {
     add(page, key, html) {
@@ -142,13 +150,10 @@ export async function openSearchCollector(
               .update(JSON.stringify(sorted))
               .digest('hex')
             const file = join(cacheDir, 'search', `index-${language}.json`)
-            const known = await readFile(file, 'utf8').then(
-              (json) => JSON.parse(json) as { key: string; files: [string, string][] },
-              () => undefined,
-            )
+            const known = await readKeptJson<KeptIndex>(file).catch(() => undefined)
             if (known?.key === key) return known.files
             const { files } = writeSearchIndex(language, sorted)
-            written.push([file, JSON.stringify({ key, files })])
+            written.push([file, { key, files }])
             return files
           }),
         )
@@ -156,8 +161,8 @@ export async function openSearchCollector(
     },
     async save() {
       await mkdir(join(cacheDir, 'search'), { recursive: true })
-      await writeFile(cacheFile, JSON.stringify(Object.fromEntries(next)))
-      await Promise.all(written.map(([file, json]) => writeFile(file, json)))
+      await writeKeptJson(cacheFile, Object.fromEntries(next))
+      await Promise.all(written.map(([file, index]) => writeKeptJson(file, index)))
     },
   }
 }
