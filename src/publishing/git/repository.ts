@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { kindOfMode, PublishingError, type SpecialEntry } from '../errors'
 import { BlobReader, type GitBlob } from './blob-reader'
+import { RefUpdater, writable } from './ref-updater'
 import { readRef } from './refs'
 import { runCommand } from './spawner'
 
@@ -146,6 +147,7 @@ export class GitRepository {
   private readonly committer: Person
 
   private blobs: BlobReader | undefined
+  private updater: RefUpdater | undefined
 
   /**
    * The trailers of the commits the service makes on main (a publication, a rollback, taking
@@ -233,9 +235,10 @@ export class GitRepository {
     return this.blobs.read(`${id}:${path}`)
   }
 
-  /** Stops the process that reads blobs (it also stops by itself after a few idle seconds). */
+  /** Stops the processes that read blobs and move refs (each also stops by itself when idle). */
   close(): void {
     this.blobs?.close()
+    this.updater?.close()
   }
 
   /** The files under `folder` (all when empty) at a commit, with their blob ids. */
@@ -373,10 +376,13 @@ export class GitRepository {
     expected: string | null,
     options: { log?: string } = {},
   ): Promise<void> {
-    // With `log`, the ref keeps a reflog (a bare repository keeps none by default).
+    // With `log`, the ref keeps a reflog (a bare repository keeps none by default): a process
+    // of its own, for the message. Without, the running updater takes it (`ref-updater.ts`).
     const log = options.log ? ['--create-reflog', '-m', options.log] : []
+    const change = { ref, to: commit, from: expected }
     try {
-      await this.git(['update-ref', ...log, ref, commit, expected ?? '0'.repeat(40)])
+      if (!options.log && writable(change)) await this.refs().apply([change])
+      else await this.git(['update-ref', ...log, ref, commit, expected ?? '0'.repeat(40)])
     } catch {
       throw new RefMovedError(ref, expected)
     }
@@ -384,11 +390,18 @@ export class GitRepository {
 
   /** Deletes `ref` if it still points at `expected`. */
   async deleteRef(ref: string, expected: string): Promise<void> {
+    const change = { ref, delete: true as const, from: expected }
     try {
-      await this.git(['update-ref', '-d', ref, expected])
+      if (writable(change)) await this.refs().apply([change])
+      else await this.git(['update-ref', '-d', ref, expected])
     } catch {
       throw new RefMovedError(ref, expected)
     }
+  }
+
+  private refs(): RefUpdater {
+    this.updater ??= new RefUpdater(this.env())
+    return this.updater
   }
 
   /**
