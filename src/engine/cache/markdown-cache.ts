@@ -4,10 +4,11 @@
  * renders only texts that changed, and loads the renderer only then.
  */
 import { createHash } from 'node:crypto'
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { MarkdownCache, Rendering } from '../../content/markdown'
 import type { BuildConfig } from '../config'
+import { readKeptJson, writeKeptJson } from './kept-json'
 
 const RENDERER_FILES = [
   'src/content/markdown-render.ts',
@@ -34,7 +35,8 @@ export async function openMarkdownCache(config: BuildConfig): Promise<BuildMarkd
   const file = join(config.cacheDir, name)
   let stored = new Map<string, Rendering>()
   try {
-    stored = new Map(Object.entries(JSON.parse(await readFile(file, 'utf8'))))
+    // Parsed once per change in a long-running builder (`./kept-json.ts`).
+    stored = new Map(Object.entries(await readKeptJson<Record<string, Rendering>>(file)))
   } catch {
     // no cache yet, or an unreadable one: render everything
   }
@@ -52,7 +54,7 @@ export async function openMarkdownCache(config: BuildConfig): Promise<BuildMarkd
     },
     async save() {
       if (!added && used.size === stored.size) return
-      await writeFile(file, JSON.stringify(Object.fromEntries(used)))
+      await writeKeptJson(file, Object.fromEntries(used))
       const others = (await readdir(config.cacheDir)).filter(
         (entry) => entry.startsWith('markdown-') && entry !== name,
       )
