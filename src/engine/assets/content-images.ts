@@ -144,30 +144,40 @@ export async function prepareImages(
   await writeFile(siteCard, siteCardSvg())
   const cards: SvgCard[] = [{ svgFile: siteCard, outFile: join(options.outDir, SITE_CARD) }]
   // Drawings are copied under a name that hashes their content, so they can be cached for a
-  // year like the raster variants; the page shows the copy.
-  const svgs = new Map<string, { text: string; url: string }>()
-  for (const field of fields.filter(isSvg)) {
-    const src = field.src
+  // year like the raster variants; the page shows the copy. All are read and copied at once:
+  // one after another, the waits for the disk added up on a busy machine.
+  const svgs = new Map<string, Promise<{ text: string; url: string }>>()
+  const copyOf = (src: string) => {
     let svg = svgs.get(src)
     if (!svg) {
       const file = join(options.publicDir, src)
-      const text = await readFile(file, 'utf8').catch((error: unknown) => {
-        throw new Error(`Image ${src} not found: ${file}`, { cause: error })
-      })
-      const hash = createHash('sha256').update(text).digest('hex').slice(0, 8)
-      svg = {
-        text,
-        url: `${HASHED_IMAGES_DIR}/${slugify(basename(src, '.svg')) || 'image'}-${hash}.svg`,
-      }
-      svgs.set(src, svg)
-      await writeFile(join(options.outDir, svg.url), text)
       cards.push({ svgFile: file, outFile: join(options.outDir, cardOf(src)), name: src })
+      svg = readFile(file, 'utf8').then(
+        async (text) => {
+          const hash = createHash('sha256').update(text).digest('hex').slice(0, 8)
+          const url = `${HASHED_IMAGES_DIR}/${slugify(basename(src, '.svg')) || 'image'}-${hash}.svg`
+          await writeFile(join(options.outDir, url), text)
+          return { text, url }
+        },
+        (error: unknown) => {
+          throw new Error(`Image ${src} not found: ${file}`, { cause: error })
+        },
+      )
+      svgs.set(src, svg)
     }
-    const size = svgSize(svg.text)
-    if (size) Object.assign(field, size)
-    field.card = cardOf(src)
-    field.src = svg.url
+    return svg
   }
+  const copied = await Promise.allSettled(
+    fields.filter(isSvg).map(async (field) => {
+      const svg = await copyOf(field.src)
+      const size = svgSize(svg.text)
+      if (size) Object.assign(field, size)
+      field.card = cardOf(field.src)
+      field.src = svg.url
+    }),
+  )
+  const failed = copied.find((result) => result.status === 'rejected')
+  if (failed) throw (failed as PromiseRejectedResult).reason
   const { measure } = options.timeline ?? untimed
   const cardsWritten = measure('images: sharing cards', () =>
     rasterizeSvgCards(
