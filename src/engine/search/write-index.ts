@@ -36,11 +36,37 @@ const TITLE_WEIGHT = 3
 const HEADING_WEIGHT = 2
 const WEIGHT_SCALE = 40
 
-/** The words of a block with their counts (headings counting double) and its length. */
-function count(
+interface Counted {
+  counts: Map<string, number>
+  length: number
+}
+
+/**
+ * Each language's blocks counted by the last index written and by this one, by heading and
+ * text: a publication changes a page or two, and the others' blocks need not be split into
+ * words again (most of an index's time). Only the last index's are kept; shared, never changed.
+ */
+const countedBefore: Record<string, Map<string, Map<string, Counted>>> = {}
+
+/** `count`, from the blocks the last index of the language counted when it has this one. */
+function countKept(
   block: SearchBlock,
   language: Language,
-): { counts: Map<string, number>; length: number } {
+  before: Map<string, Map<string, Counted>> | undefined,
+  now: Map<string, Map<string, Counted>>,
+): Counted {
+  const counted = before?.get(block.heading)?.get(block.text) ?? count(block, language)
+  let byText = now.get(block.heading)
+  if (!byText) {
+    byText = new Map()
+    now.set(block.heading, byText)
+  }
+  byText.set(block.text, counted)
+  return counted
+}
+
+/** The words of a block with their counts (headings counting double) and its length. */
+function count(block: SearchBlock, language: Language): Counted {
   const counts = new Map<string, number>()
   let length = 0
   for (const term of termsOf(block.heading, language)) {
@@ -64,10 +90,13 @@ export function writeSearchIndex(language: Language, entries: readonly SearchEnt
   const pages = [...entries].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
   // term → flat [page, block, weight] in page order (pages are visited in order).
   const postings = new Map<string, number[]>()
+  const before = countedBefore[language]
+  const now = new Map<string, Map<string, Counted>>()
   const counted = pages.map((page) => [
-    count({ heading: page.title, text: '' }, language),
-    ...page.blocks.map((block) => count(block, language)),
+    countKept({ heading: page.title, text: '' }, language, before, now),
+    ...page.blocks.map((block) => countKept(block, language, before, now)),
   ])
+  countedBefore[language] = now
   const blockLengths = counted.flatMap((blocks) => blocks.slice(1).map((block) => block.length))
   const average = Math.max(
     1,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { type SearchEntry, writeSearchIndex } from '../../../../src/engine/search/write-index'
 import type { Language } from '../../../../src/shared/languages'
 import type { SearchChunk, SearchPage } from '../../../../src/shared/search/format'
@@ -149,6 +149,25 @@ describe('the search', () => {
       '/de/services/consumer-lending/',
       '/de/support/faq/',
     ])
+  })
+
+  it('writes after a changed page what it writes for those pages from scratch', async () => {
+    const changed = GERMAN.map((entry) =>
+      entry.url === '/de/about/'
+        ? { ...entry, blocks: [{ heading: '', text: 'Eine Bank für Marken, gegründet in Köln.' }] }
+        : entry,
+    )
+    writeSearchIndex('de', GERMAN)
+    const after = writeSearchIndex('de', changed)
+    // In a fresh module: nothing counted before.
+    vi.resetModules()
+    const fresh = await import('../../../../src/engine/search/write-index')
+    expect(after.files).toEqual(fresh.writeSearchIndex('de', changed).files)
+    expect(after.files).not.toEqual(writeSearchIndex('de', GERMAN).files)
+    const { searcher, page } = searchOver('de', changed)
+    const found = await searcher.search('Köln')
+    expect(found.hits.map((hit) => page(hit.page).url)).toEqual(['/de/about/'])
+    expect((await searcher.search('Plattformen')).hits).toEqual([])
   })
 
   it('finds the chunk of a word by the first word of each chunk', () => {
