@@ -55,6 +55,11 @@ export interface BuildReport {
   profile: Profile
   /** The page each store file makes, by the file (relative to the content): `blog/posts/how-we-test-our-apis.md`. */
   pagesOfFiles: Record<string, string>
+  /**
+   * Settles when the build's caches are written: at once, unless `deferCacheSaves` let the
+   * build return before them. The next build with the same cache must wait for it.
+   */
+  cacheSaved: Promise<void>
 }
 
 /** Runs `task` on each item, `concurrency` at a time, taking items as they come. */
@@ -392,19 +397,27 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
   )
   await documentsWritten
   await cardsWritten
-  await markdownCache.save()
   step('data')
 
   const precached = await measure('service worker', () =>
     writeServiceWorker(staged, bundled.serviceWorkerSource),
   )
   await writeHostConfiguration(stage, config.tracking, content.redirects)
+  // The caches are written after the swap; a caller that builds again in the same process
+  // (the publishing service) may take the site first and wait for them before its next build.
+  let cacheSaved: Promise<void> = Promise.resolve()
   await measure('finish: cache and swap', async () => {
     await reuse.markSite(stage)
     await swapIn(stage, config.outDir)
-    await reuse.save()
-    await search.save()
-    await writeStamp(config, await hash)
+    cacheSaved = Promise.all([
+      markdownCache.save(),
+      reuse.save(),
+      search.save(),
+      hash.then((inputs) => writeStamp(config, inputs)),
+    ]).then(() => undefined)
+    // Awaited by the caller when deferred; until then a failure must not count as unhandled.
+    cacheSaved.catch(() => {})
+    if (!config.deferCacheSaves) await cacheSaved
   })
   step('finish')
 
@@ -417,5 +430,6 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     timings,
     profile: timeline.profile(),
     pagesOfFiles: pagesOfFiles(content, routes),
+    cacheSaved,
   }
 }

@@ -30,6 +30,12 @@ export interface BuildConfig {
    * `outDir` itself (the default), or the live release when a release is built beside it.
    */
   previousSite?: string
+  /**
+   * The build returns once the site is in place, before its caches are written
+   * (`BuildReport.cacheSaved`): for a caller that serves the site at once and waits for them
+   * before its next build (the publishing service). Not an environment setting.
+   */
+  deferCacheSaves?: boolean
   /** `SITE_URL`: the public origin, for canonical and alternate links. */
   siteUrl: string
   /** `SERVICE_WORKER=off`: the kill switch; ships a worker that removes itself. */

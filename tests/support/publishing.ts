@@ -15,6 +15,7 @@ import type { Person } from '../../src/publishing/people/roles'
 import { openPublishingService, type PublishingService } from '../../src/publishing/service'
 import { readPublishingSettings } from '../../src/publishing/settings'
 import type { Drafts } from '../../src/publishing/workflow/drafts'
+import { standInReport } from './build-report'
 import { ada, rita } from './people'
 import { createSchema } from './schema'
 
@@ -113,7 +114,7 @@ export function openServiceWithStandInBuild(
     build: async (config) => {
       await mkdir(config.outDir, { recursive: true })
       await writeFile(join(config.outDir, 'index.html'), 'site')
-      return {} as never
+      return standInReport()
     },
   })
 }

@@ -64,6 +64,9 @@ export interface ReleasesOptions {
 }
 
 export class Releases {
+  /** The last build's cache writes, which it left behind to serve its release sooner. */
+  private cacheSaved: Promise<void> = Promise.resolve()
+
   constructor(private readonly options: ReleasesOptions) {}
 
   get dir(): string {
@@ -112,6 +115,8 @@ export class Releases {
     commit: string,
     now: Date,
   ): Promise<{ folder: string; report: BuildReport }> {
+    // The workspace's caches as the last build left them, written whole (or not at all).
+    await this.cacheSaved.catch(() => {})
     await checkedOut(commit, () => this.checkOut(repo, commit))
     await mkdir(this.options.dir, { recursive: true })
     const folder = await this.freeName(commit, now)
@@ -126,6 +131,8 @@ export class Releases {
       // Before the first release, the site served is the one `npm start` built: its unchanged
       // pages are linked from there (its page record came with the seeded cache).
       previousSite: live ? join(this.options.dir, live) : this.options.buildConfig.outDir,
+      // The release goes live while the build cache is written; the next build waits for it.
+      deferCacheSaves: true,
     }
     // The first build of a workspace starts from the site's own build cache (`npm start` built
     // the site before the service started): the same code and content need no bundling, PDFs
@@ -135,6 +142,7 @@ export class Releases {
     }
     try {
       const report = await this.options.build(config)
+      this.cacheSaved = report.cacheSaved
       return { folder, report }
     } catch (error) {
       await rm(config.outDir, { recursive: true, force: true })

@@ -21,6 +21,7 @@ import { createMetrics, listenForMetrics } from '../../../src/http/metrics'
 import { createPublishingApp } from '../../../src/publishing/http/app'
 import { openPublishingService, type PublishingService } from '../../../src/publishing/service'
 import { readPublishingSettings } from '../../../src/publishing/settings'
+import { standInReport } from '../../support/build-report'
 import { signUp, startService, type TestService, until } from '../../support/forms'
 import { freePort } from '../../support/free-port'
 import { ada, addPeople, paul, rita } from '../../support/people'
@@ -93,7 +94,7 @@ describe('a real Prometheus scraping the site’s and the publishing service’s
       build: async (config) => {
         await mkdir(config.outDir, { recursive: true })
         await writeFile(join(config.outDir, 'index.html'), 'published')
-        return {} as never
+        return standInReport()
       },
     })
     await addPeople(publishing.database, [ada, rita, paul])

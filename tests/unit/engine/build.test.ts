@@ -66,6 +66,25 @@ describe('build', () => {
     expect(await isFresh(config, before)).toBe(false)
   })
 
+  it('with its cache saves deferred, returns with the site in place and the caches to come', async () => {
+    const config = { ...configFor('dist-deferred'), deferCacheSaves: true }
+    const first = await buildSite(config)
+    expect(await readFile(join(config.outDir, 'en', 'about', 'index.html'), 'utf8')).toContain(
+      '<html',
+    )
+    await first.cacheSaved
+    // Written whole: the stamp names this site, and the next build links what it left alone.
+    expect(await isFresh(config, await inputHash(config))).toBe(true)
+    const second = await buildSite(config)
+    await second.cacheSaved
+    expect(second.pagesReused).toBeGreaterThan(first.pages - 10)
+    // Not deferred, the caches are written when the build returns.
+    const plain = configFor('dist-deferred')
+    const third = await buildSite(plain)
+    expect(await isFresh(plain, await inputHash(plain))).toBe(true)
+    await expect(third.cacheSaved).resolves.toBeUndefined()
+  })
+
   it('reuses the bundles, renderings and PDFs of unchanged code and texts, and renders changes', async () => {
     const config = configFor('dist-again')
     const page = () => readFile(join(config.outDir, 'en/services/cards/index.html'), 'utf8')

@@ -28,6 +28,7 @@ import { openPublishingService, type PublishingService } from '../../../src/publ
 import { readPublishingSettings } from '../../../src/publishing/settings'
 import { MAIN } from '../../../src/publishing/workflow/drafts'
 import { CURRENT } from '../../../src/shared/release-layout'
+import { standInReport } from '../../support/build-report'
 import { type Inbox, linkIn, startSmtp } from '../../support/forms'
 import { freePort } from '../../support/free-port'
 import { PROJECT_ROOT, unreachable } from '../../support/older-version'
@@ -188,7 +189,7 @@ describe.skipIf(missing).each(engines)(
               join(config.outDir, 'index.html'),
               /^title: (.*)$/m.exec(about)?.[1] ?? '',
             )
-            return {} as never
+            return standInReport()
           },
         })
         app = await createPublishingApp(service, {

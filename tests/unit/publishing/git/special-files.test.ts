@@ -20,6 +20,7 @@ import { Publisher } from '../../../../src/publishing/publication/publisher'
 import { BuildFailedError, Releases } from '../../../../src/publishing/publication/releases'
 import { Drafts, MAIN } from '../../../../src/publishing/workflow/drafts'
 import { Previews } from '../../../../src/publishing/workflow/previews'
+import { standInReport } from '../../../support/build-report'
 import { ada, paul } from '../../../support/people'
 import {
   approvedDraft,
@@ -76,7 +77,7 @@ beforeEach(async () => {
       builds += 1
       await mkdir(config.outDir, { recursive: true })
       await writeFile(join(config.outDir, '_headers.json'), '{}')
-      return {} as never
+      return standInReport()
     },
     keep: 2,
   })
@@ -259,7 +260,7 @@ describe('a tree that holds a link already (taken in before the check)', () => {
       buildConfig: readBuildConfig({}),
       build: async () => {
         builds += 1
-        return {} as never
+        return standInReport()
       },
     })
     const tried = builds
