@@ -4,11 +4,14 @@
  *
  * Each program is compiled with Rolldown once per version of the code (a hash of `src/` and
  * the lockfile) into `.cache/bin/{hash}/{program}/`, with the workers it may start, then
- * imported; `node scripts/run.mjs compile` compiles them all (an image does, at its build).
+ * imported; `node scripts/run.mjs compile [name…]` compiles them all, or those named (an image
+ * compiles all at its build; a program started before it was compiled is compiled by a process
+ * of its own first).
  * A TypeScript loader (tsx) would transpile on the fly, but its module hooks slow every import, the libraries' included: Vite
  * loads in 0.8 s through them and in 0.17 s without. Compiling takes a fraction of a second and
  * happens only after the code changed.
  */
+import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import {
   existsSync,
@@ -121,12 +124,23 @@ if (!existsSync(version)) {
   for (const old of versions.slice(KEPT_VERSIONS)) rmSync(old, { recursive: true, force: true })
 }
 
-// `compile`: every program, as an image does before it is started with a read-only file system.
+// `compile`: every program (or those named), as an image does before it is started with a
+// read-only file system.
 if (name === 'compile') {
-  for (const program of Object.keys(PROGRAMS)) await compile(program)
+  const named = args.filter((program) => program in PROGRAMS)
+  for (const program of named.length > 0 ? named : Object.keys(PROGRAMS)) await compile(program)
   process.exit(0)
 }
-const compiled = await compile(name)
+
+// A program not compiled yet is compiled by a process of its own: Rolldown's threads and
+// allocator kept some 180 MB that a server importing the program after it never gave back.
+const compiled = join(version, name)
+if (!existsSync(compiled)) {
+  const compiling = spawnSync(process.execPath, [fileURLToPath(import.meta.url), 'compile', name], {
+    stdio: 'inherit',
+  })
+  if (compiling.status !== 0 || !existsSync(compiled)) process.exit(compiling.status || 1)
+}
 
 // The built site is rendered by React's production build: its development build checks every
 // element and property and made rendering pages twice as slow. The dev server keeps it.
