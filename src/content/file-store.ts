@@ -72,11 +72,15 @@ export async function listContentFiles(dir: string): Promise<string[]> {
 }
 
 /**
- * What each stored file last parsed to, by its path and text, for this process: a long-running
- * builder (the publishing service, a build per publication) parses only the files that changed
- * since its last build. YAML was the largest part of such a build (about 60 of its 500 ms on the
- * real site). Held frozen, since every build shares it: validation makes new objects of it and
- * never changes it. At most `PARSED_KEPT` files, the least recently read going first.
+ * What each stored file last parsed to, by its name in the store and its text, for this process:
+ * a long-running builder (the publishing service, a build per publication) parses only the files
+ * that changed since its last build. YAML was the largest part of such a build (about 60 of its
+ * 500 ms on the real site). Held frozen, since every build shares it: validation makes new
+ * objects of it and never changes it. By the name in the store, not the path on disk: a parse
+ * depends on nothing else, and stores read from a folder of their own each time (a commit's
+ * content unpacked to a temporary folder) would otherwise have kept a copy of every file per
+ * read (80 MB over 20 publications). At most `PARSED_KEPT` files, the least recently read going
+ * first.
  */
 const parsedFiles = new Map<string, { source: string; document: ContentDocument }>()
 const PARSED_KEPT = 4096
@@ -89,21 +93,20 @@ function deepFreeze<T>(value: T): T {
   return value
 }
 
-/** `parseContentFile`, remembered by the file's path and text (see `parsedFiles`). */
+/** `parseContentFile`, remembered by the file's name and text (see `parsedFiles`). */
 function parseRemembered(
-  path: string,
   file: string,
   source: string,
 ): { document: ContentDocument } | { problem: ContentProblem } {
-  const known = parsedFiles.get(path)
-  parsedFiles.delete(path)
-  if (known && known.source === source && known.document.file === file) {
-    parsedFiles.set(path, known)
+  const known = parsedFiles.get(file)
+  parsedFiles.delete(file)
+  if (known && known.source === source) {
+    parsedFiles.set(file, known)
     return { document: known.document }
   }
   const parsed = parseContentFile(file, source)
   if ('document' in parsed) {
-    parsedFiles.set(path, { source, document: deepFreeze(parsed.document) })
+    parsedFiles.set(file, { source, document: deepFreeze(parsed.document) })
     if (parsedFiles.size > PARSED_KEPT) {
       parsedFiles.delete(parsedFiles.keys().next().value as string)
     }
@@ -132,7 +135,7 @@ export function createFileStore(dir: string): ContentSource {
       await Promise.all(
         files.map(async (path) => {
           const file = relative(dir, path).split(sep).join('/')
-          const parsed = parseRemembered(path, file, await readFile(path, 'utf8'))
+          const parsed = parseRemembered(file, await readFile(path, 'utf8'))
           if ('problem' in parsed) problems.push(parsed.problem)
           else documents.push(parsed.document)
         }),

@@ -177,6 +177,24 @@ describe('file store', () => {
     })
   })
 
+  it('keeps one parse per file name, whatever folder the store reads from', async () => {
+    // A commit's content unpacked to a folder of its own each time: the same files, read again.
+    const folders = [await temporaryFolder('content-a-'), await temporaryFolder('content-b-')]
+    onTestFinished(async () => {
+      for (const folder of folders) await removeFolder(folder)
+    })
+    for (const folder of folders) await writeFile(join(folder, 'about.yaml'), 'title: About\n')
+    const read = async (folder: string) =>
+      (await createFileStore(folder).read()).documents.find(
+        (document) => document.file === 'about.yaml',
+      )?.data
+    const first = await read(folders[0] as string)
+    expect(await read(folders[1] as string)).toBe(first)
+    await writeFile(join(folders[1] as string, 'about.yaml'), 'title: About us\n')
+    expect(await read(folders[1] as string)).toEqual({ title: 'About us' })
+    expect(await read(folders[0] as string)).toEqual({ title: 'About' })
+  })
+
   it('parses again only the files whose text changed, and reads the same text alike', async () => {
     const dir = await temporaryFolder('content-')
     onTestFinished(() => removeFolder(dir))
