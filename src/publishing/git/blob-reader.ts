@@ -8,6 +8,7 @@
  * the next read; while nobody waits it does not keep Node.js running.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { holdPipes } from './held'
 
 export interface GitBlob {
   /** The blob's object id. */
@@ -40,7 +41,7 @@ export class BlobReader {
     clearTimeout(this.idle)
     return new Promise<GitBlob | null>((resolve, reject) => {
       this.waiting.push({ resolve, reject })
-      this.hold(true)
+      holdPipes(this.child, true)
       child.stdin.write(`${name}\n`)
     })
   }
@@ -73,17 +74,6 @@ export class BlobReader {
     return child
   }
 
-  /** Whether the process's pipes keep Node.js running: only while someone waits for an answer. */
-  private hold(waiting: boolean) {
-    const child = this.child
-    if (!child) return
-    for (const stream of [child.stdin, child.stdout, child.stderr]) {
-      const handle = stream as unknown as { ref?(): void; unref?(): void }
-      if (waiting) handle.ref?.()
-      else handle.unref?.()
-    }
-  }
-
   private take(chunk: Buffer) {
     this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk
     for (;;) {
@@ -109,7 +99,7 @@ export class BlobReader {
   private answer(blob: GitBlob | null) {
     this.waiting.shift()?.resolve(blob)
     if (this.waiting.length === 0) {
-      this.hold(false)
+      holdPipes(this.child, false)
       clearTimeout(this.idle)
       this.idle = setTimeout(() => this.close(), IDLE_MS)
       this.idle.unref()

@@ -15,6 +15,7 @@
  * only, checked before they are written: nothing a caller passes can add a command.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { holdPipes } from './held'
 
 const IDLE_MS = 5 * 60_000
 /** A transaction not answered in this time is failed, and the process stopped. */
@@ -84,7 +85,7 @@ export class RefUpdater {
       }, ANSWER_MS)
       this.pending = { resolve, reject, timer }
       this.output = ''
-      this.hold(true)
+      holdPipes(this.child, true)
       child.stdin.write(`start\n${lines.join('\n')}\ncommit\n`)
     })
   }
@@ -122,24 +123,13 @@ export class RefUpdater {
     if (!pending) return
     this.pending = undefined
     clearTimeout(pending.timer)
-    this.hold(false)
+    holdPipes(this.child, false)
     if (error) pending.reject(error)
     else pending.resolve()
     if (this.child) {
       clearTimeout(this.idle)
       this.idle = setTimeout(() => this.close(), IDLE_MS)
       this.idle.unref()
-    }
-  }
-
-  /** Whether the process's pipes keep Node.js running: only while a transaction waits. */
-  private hold(waiting: boolean) {
-    const child = this.child
-    if (!child) return
-    for (const stream of [child.stdin, child.stdout, child.stderr]) {
-      const handle = stream as unknown as { ref?(): void; unref?(): void }
-      if (waiting) handle.ref?.()
-      else handle.unref?.()
     }
   }
 }
