@@ -158,6 +158,26 @@ const releasesOptions = () => ({
 const approved = (title: string, file = ABOUT, id = 'pages/about') =>
   approvedDraft(drafts, title, { file, id })
 
+/** A developer's commit on the remote's main: the English about page's title, changed. */
+const theirTitleOnTheRemote = async () =>
+  remote.commit({
+    ref: MAIN,
+    parent: await remote.resolve(MAIN),
+    changes: [{ path: ABOUT, content: original.replace(/^title: .*$/m, 'title: Theirs') }],
+    author: DEVELOPER,
+    message: 'Their title',
+  })
+
+/** A developer's commit on the remote's main that changes no content: a readme. */
+const readmeOnTheRemote = async () =>
+  remote.commit({
+    ref: MAIN,
+    parent: await remote.resolve(MAIN),
+    changes: [{ path: 'README.md', content: 'Read me.\n' }],
+    author: DEVELOPER,
+    message: 'Readme',
+  })
+
 const served = async (path: string) =>
   readFile(join(dir, 'releases', CURRENT, path), 'utf8').catch(() => null)
 
@@ -323,13 +343,7 @@ describe('publishing the real site', () => {
       details: { commits: [unreviewed] },
     })
     // A developer's code change brings no unreviewed content; the next release is unmarked.
-    await remote.commit({
-      ref: MAIN,
-      parent: await remote.resolve(MAIN),
-      changes: [{ path: 'README.md', content: 'Read me.\n' }],
-      author: DEVELOPER,
-      message: 'Readme',
-    })
+    await readmeOnTheRemote()
     await approved('About, again')
     const next = await publisher.publish(paul, 'pages/about')
     expect(next.unreviewed).toEqual([])
@@ -345,13 +359,7 @@ describe('publishing the real site', () => {
     publisher = notPushing()
     await approved('Ours, not pushed')
     await publisher.publish(paul, 'pages/about')
-    await remote.commit({
-      ref: MAIN,
-      parent: await remote.resolve(MAIN),
-      changes: [{ path: 'README.md', content: 'Read me.\n' }],
-      author: DEVELOPER,
-      message: 'Readme',
-    })
+    await readmeOnTheRemote()
     await approved('Ours again', 'content/de/pages/about.yaml', 'pages/about-de')
     const release = await publisher.publish(paul, 'pages/about-de')
     const takeIn = (await readAudit(database)).filter((entry) => entry.action === 'take-in').at(-1)
@@ -368,13 +376,7 @@ describe('publishing the real site', () => {
     publisher = notPushing()
     await approved('Ours')
     await publisher.publish(paul, 'pages/about')
-    await remote.commit({
-      ref: MAIN,
-      parent: await remote.resolve(MAIN),
-      changes: [{ path: ABOUT, content: original.replace(/^title: .*$/m, 'title: Theirs') }],
-      author: DEVELOPER,
-      message: 'Their title',
-    })
+    await theirTitleOnTheRemote()
     await approved('Ours again', 'content/de/pages/about.yaml', 'pages/about-de')
     const mainBefore = await repo.resolve(MAIN)
     const error = await publisher.publish(paul, 'pages/about-de').catch((caught) => caught)
@@ -385,13 +387,7 @@ describe('publishing the real site', () => {
 
   it('takes the remote in first when the draft conflicts with what it brought, then refuses the draft once', async () => {
     await approved('Ours')
-    await remote.commit({
-      ref: MAIN,
-      parent: await remote.resolve(MAIN),
-      changes: [{ path: ABOUT, content: original.replace(/^title: .*$/m, 'title: Theirs') }],
-      author: DEVELOPER,
-      message: 'Their title',
-    })
+    await theirTitleOnTheRemote()
     // (The trail is the whole file's: what this publication recorded follows these.)
     const earlier = (await readAudit(database, { limit: 10_000 })).length
     const error = await publisher.publish(paul, 'pages/about').catch((caught) => caught)
@@ -419,22 +415,10 @@ describe('publishing the real site', () => {
   it('records a draft that conflicts with main once, after taking in what the remote brought', async () => {
     await approved('Ours')
     // Main takes in a change to the same lines with another draft's publication.
-    await remote.commit({
-      ref: MAIN,
-      parent: await remote.resolve(MAIN),
-      changes: [{ path: ABOUT, content: original.replace(/^title: .*$/m, 'title: Theirs') }],
-      author: DEVELOPER,
-      message: 'Their title',
-    })
+    await theirTitleOnTheRemote()
     await approved('Deutsch', 'content/de/pages/about.yaml', 'pages/about-de')
     await publisher.publish(paul, 'pages/about-de')
-    await remote.commit({
-      ref: MAIN,
-      parent: await remote.resolve(MAIN),
-      changes: [{ path: 'README.md', content: 'Read me.\n' }],
-      author: DEVELOPER,
-      message: 'Readme',
-    })
+    await readmeOnTheRemote()
     const earlier = (await readAudit(database, { limit: 10_000 })).length
     const error = await publisher.publish(paul, 'pages/about').catch((caught) => caught)
     expect(error).toBeInstanceOf(DraftConflictError)
