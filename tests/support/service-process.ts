@@ -33,7 +33,7 @@ await app.listen({ port: settings.port, host: '127.0.0.1' })
 const address = app.server.address()
 console.log(`listening ${typeof address === 'object' && address ? address.port : settings.port}`)
 process.once('SIGTERM', async () => {
-  stopSchedules()
+  await stopSchedules()
   await app.close()
   await service.close()
   process.exit(0)

@@ -459,25 +459,33 @@ export class Schedules {
     return decision.reason
   }
 
-  /** Checks for due schedules, and that the site serves main, every `seconds` until stopped. */
-  start(seconds: number): () => void {
-    let running = false
+  /**
+   * Checks for due schedules, and that the site serves main, every `seconds` until stopped. The
+   * stop waits for a check under way: the service closes its database after it, and a check
+   * cut off by that would be logged as failed.
+   */
+  start(seconds: number): () => Promise<void> {
+    let running: Promise<void> | undefined
     const timer = setInterval(() => {
       if (running) return
-      running = true
-      this.fireDue()
+      running = this.fireDue()
         .catch((error: unknown) => this.options.log?.error({ err: error }, 'schedules failed'))
         // And the served site kept up with main (a process that lost its turn after moving
         // main left it unswitched).
         .then(() => this.options.publisher.keepUpWithMain())
-        .catch((error: unknown) =>
-          this.options.log?.error({ err: error }, 'bringing the served site up to main failed'),
+        .then(
+          () => undefined,
+          (error: unknown) =>
+            this.options.log?.error({ err: error }, 'bringing the served site up to main failed'),
         )
         .finally(() => {
-          running = false
+          running = undefined
         })
     }, seconds * 1000)
     timer.unref()
-    return () => clearInterval(timer)
+    return async () => {
+      clearInterval(timer)
+      await running
+    }
   }
 }

@@ -163,9 +163,16 @@ describe.skipIf(missing)(
         .toMatch(/records no anchor/)
       expect(await service.stop()).toBe(0)
       const errors = service.logged(50).map((entry) => JSON.stringify(entry))
+      // Besides what the newer schema refuses it: the older version did not wait at its stop
+      // for a check of the schedules under way, which the closing database cut off (a flaw of
+      // that version's own, not of the schema; the current one waits).
+      const cutOffAtStop =
+        /bringing the served site up to main failed.*after calling end on the pool|after calling end on the pool.*bringing the served site up to main failed/
       expect(
         errors.filter(
-          (line) => !/invitations_one_open|records no anchor|checkpoint failed/.test(line),
+          (line) =>
+            !/invitations_one_open|records no anchor|checkpoint failed/.test(line) &&
+            !cutOffAtStop.test(line),
         ),
       ).toEqual([])
       // (Read once it stopped: PGlite serves one process.)

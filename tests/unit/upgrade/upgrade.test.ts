@@ -171,7 +171,7 @@ describe.skipIf(missing).each(engines)(
     describe('the publishing service', () => {
       let service: PublishingService
       let app: FastifyInstance
-      let stopTimers: () => void
+      let stopTimers: () => Promise<void>
       let client: PublishingClient
       const logged: string[] = []
       const cookie: Record<string, string> = {}
@@ -199,9 +199,9 @@ describe.skipIf(missing).each(engines)(
         })
         const stopSchedules = service.schedules.start(1)
         const stopCheckpoints = service.checkpoints.start(1)
-        stopTimers = () => {
-          stopSchedules()
+        stopTimers = async () => {
           stopCheckpoints()
+          await stopSchedules()
         }
         service.notices.sender.start(app.log)
         await app.listen({ port: cmsPort.value, host: '127.0.0.1' })
@@ -209,7 +209,7 @@ describe.skipIf(missing).each(engines)(
       }, 60_000)
 
       afterAll(async () => {
-        stopTimers?.()
+        await stopTimers?.()
         await app?.close()
         await service?.close()
       })

@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { Database } from '../../../../src/database/database'
 import { openDatabase } from '../../../../src/database/open'
 import { ROOT, readBuildConfig } from '../../../../src/engine/config'
@@ -286,6 +286,39 @@ for (const kind of databases()) {
       )
       expect(await liveTitle()).not.toBe('Disabled while waiting')
       expect((await drafts.get('pages/about'))?.comments.at(-1)?.by).toBe('service')
+    })
+
+    it('stops only once a check under way is done, so the database is never closed under it', async () => {
+      const publisher = publisherOf(database)
+      let release: () => void = () => {}
+      let checking = false
+      const logged: unknown[] = []
+      const slow = new Schedules({
+        database,
+        drafts,
+        publisher: Object.assign(Object.create(publisher) as Publisher, {
+          keepUpWithMain: async () => {
+            checking = true
+            await new Promise<void>((resolve) => {
+              release = resolve
+            })
+            return publisher.keepUpWithMain()
+          },
+        }),
+        clock,
+        log: { info: () => {}, error: (...args: unknown[]) => logged.push(args) },
+      })
+      const stop = slow.start(0.01)
+      await vi.waitFor(() => expect(checking).toBe(true))
+      let stopped = false
+      const stopping = stop().then(() => {
+        stopped = true
+      })
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(stopped).toBe(false)
+      release()
+      await stopping
+      expect(logged).toEqual([])
     })
 
     it('checks the rules again when it fires: an edit after the approval stops it', async () => {
