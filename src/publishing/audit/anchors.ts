@@ -851,29 +851,34 @@ export class AuditCheckpoints {
    * Checks every `seconds` at most, and every half of `anchorWithinMs` (each process), until the
    * returned function is called: an entry is anchored within `anchorWithinMs`.
    */
-  start(seconds: number): () => void {
+  start(seconds: number): () => Promise<void> {
     const withinMs = this.options.anchorWithinMs ?? ANCHOR_WITHIN_MS
-    let running = false
+    let running: Promise<void> | undefined
     const timer = setInterval(
       () => {
         if (running) return
-        running = true
-        this.writeIfDue()
+        running = this.writeIfDue()
           .catch((error: unknown) =>
             this.options.log?.error({ err: error }, 'the audit trail checkpoint failed'),
           )
           .then(() => this.verifyIfDue())
-          .catch((error: unknown) =>
-            this.options.log?.error({ err: error }, 'verifying the audit trail failed'),
+          .then(
+            () => undefined,
+            (error: unknown) =>
+              this.options.log?.error({ err: error }, 'verifying the audit trail failed'),
           )
           .finally(() => {
-            running = false
+            running = undefined
           })
       },
       Math.min(seconds * 1000, Math.max(100, Math.floor(withinMs / 2))),
     )
     timer.unref()
-    return () => clearInterval(timer)
+    // A checkpoint under way is waited for: the service closes its database after the stop.
+    return async () => {
+      clearInterval(timer)
+      await running
+    }
   }
 
   private async checkpoint(): Promise<boolean> {

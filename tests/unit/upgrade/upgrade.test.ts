@@ -200,8 +200,7 @@ describe.skipIf(missing).each(engines)(
         const stopSchedules = service.schedules.start(1)
         const stopCheckpoints = service.checkpoints.start(1)
         stopTimers = async () => {
-          stopCheckpoints()
-          await stopSchedules()
+          await Promise.all([stopCheckpoints(), stopSchedules()])
         }
         service.notices.sender.start(app.log)
         await app.listen({ port: cmsPort.value, host: '127.0.0.1' })

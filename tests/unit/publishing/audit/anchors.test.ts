@@ -8,7 +8,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Database } from '../../../../src/database/database'
 import { ROOT, readBuildConfig } from '../../../../src/engine/config'
 import {
@@ -536,8 +536,32 @@ for (const kind of databases()) {
           .poll(async () => auditOutcome(...(await checked())).kind, { timeout: 10_000 })
           .toBe('intact')
       } finally {
-        stop()
+        await stop()
       }
+    })
+
+    it('stops only once a checkpoint under way is written, so the database is never closed under it', async () => {
+      const slow = new AuditCheckpoints({ database, repo, everyMs: 60_000, clock })
+      let release: () => void = () => {}
+      let writing = false
+      const write = slow.writeIfDue.bind(slow)
+      slow.writeIfDue = async () => {
+        writing = true
+        await new Promise<void>((resolve) => {
+          release = resolve
+        })
+        return write()
+      }
+      const stop = slow.start(0.01)
+      await vi.waitFor(() => expect(writing).toBe(true))
+      let stopped = false
+      const stopping = stop().then(() => {
+        stopped = true
+      })
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(stopped).toBe(false)
+      release()
+      await stopping
     })
 
     it('finds the remote’s anchors when the service’s repository was rewritten too', async () => {
