@@ -8,7 +8,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from '../../../../src/database/database'
 import { ROOT, readBuildConfig } from '../../../../src/engine/config'
 import {
@@ -36,6 +36,7 @@ import { Releases } from '../../../../src/publishing/publication/releases'
 import { Drafts, MAIN } from '../../../../src/publishing/workflow/drafts'
 import { standInReport } from '../../../support/build-report'
 import { databases } from '../../../support/forms'
+import { heldWork } from '../../../support/held-work'
 import { ada, paul } from '../../../support/people'
 import {
   ABOUT,
@@ -542,26 +543,13 @@ for (const kind of databases()) {
 
     it('stops only once a checkpoint under way is written, so the database is never closed under it', async () => {
       const slow = new AuditCheckpoints({ database, repo, everyMs: 60_000, clock })
-      let release: () => void = () => {}
-      let writing = false
+      const work = heldWork()
       const write = slow.writeIfDue.bind(slow)
       slow.writeIfDue = async () => {
-        writing = true
-        await new Promise<void>((resolve) => {
-          release = resolve
-        })
+        await work.hold()
         return write()
       }
-      const stop = slow.start(0.01)
-      await vi.waitFor(() => expect(writing).toBe(true))
-      let stopped = false
-      const stopping = stop().then(() => {
-        stopped = true
-      })
-      await new Promise((resolve) => setTimeout(resolve, 50))
-      expect(stopped).toBe(false)
-      release()
-      await stopping
+      await work.expectStopToWait(slow.start(0.01))
     })
 
     it('finds the remote’s anchors when the service’s repository was rewritten too', async () => {

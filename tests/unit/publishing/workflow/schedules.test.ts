@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
 import type { Database } from '../../../../src/database/database'
 import { openDatabase } from '../../../../src/database/open'
 import { ROOT, readBuildConfig } from '../../../../src/engine/config'
@@ -25,6 +25,7 @@ import {
 } from '../../../../src/publishing/workflow/schedules'
 import { standInReport } from '../../../support/build-report'
 import { databases } from '../../../support/forms'
+import { heldWork } from '../../../support/held-work'
 import { ada, addPeople, paul, rita } from '../../../support/people'
 import {
   ABOUT,
@@ -290,34 +291,21 @@ for (const kind of databases()) {
 
     it('stops only once a check under way is done, so the database is never closed under it', async () => {
       const publisher = publisherOf(database)
-      let release: () => void = () => {}
-      let checking = false
+      const work = heldWork()
       const logged: unknown[] = []
       const slow = new Schedules({
         database,
         drafts,
         publisher: Object.assign(Object.create(publisher) as Publisher, {
           keepUpWithMain: async () => {
-            checking = true
-            await new Promise<void>((resolve) => {
-              release = resolve
-            })
+            await work.hold()
             return publisher.keepUpWithMain()
           },
         }),
         clock,
         log: { info: () => {}, error: (...args: unknown[]) => logged.push(args) },
       })
-      const stop = slow.start(0.01)
-      await vi.waitFor(() => expect(checking).toBe(true))
-      let stopped = false
-      const stopping = stop().then(() => {
-        stopped = true
-      })
-      await new Promise((resolve) => setTimeout(resolve, 50))
-      expect(stopped).toBe(false)
-      release()
-      await stopping
+      await work.expectStopToWait(slow.start(0.01))
       expect(logged).toEqual([])
     })
 
