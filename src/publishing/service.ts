@@ -300,6 +300,8 @@ export async function openPublishingService(
       metrics,
       notices,
     })
+    // The release an approved draft's publication would serve, built while the publisher reads.
+    if (settings.releaseAhead) drafts.onApproved((id) => void publisher.prepare(id))
     const schedules = new Schedules({
       database,
       drafts,
@@ -336,6 +338,7 @@ export async function openPublishingService(
       metrics,
       warnings,
       async close() {
+        await publisher.idle()
         await twins?.close()
         await sender.stop()
         await mailer.close()

@@ -42,6 +42,11 @@ export interface PublishingSettings {
   releasesKept: number
   /** `AFTER_RELEASE`: a shell command run after every switch of the served release. */
   afterRelease: string | undefined
+  /**
+   * `RELEASE_AHEAD` (`on`): at a draft's approval, the release its publication would serve is
+   * built ahead in the background, and taken by the publication if main has not moved.
+   */
+  releaseAhead: boolean
   /** `RELEASE_TWINS` (`on`): each live release's compressed twins, written in the background. */
   releaseTwins: boolean
   /** `DATABASE_URL`: PostgreSQL; PGlite in `dir/db` when absent. */
@@ -140,6 +145,7 @@ export function readPublishingSettings(
     releasesDir: releasesDirOf(root, env),
     releasesKept: wholeNumberSetting(env, 'RELEASES_KEPT', 10, { min: 1 }),
     afterRelease: env.AFTER_RELEASE || undefined,
+    releaseAhead: switchSetting(env, 'RELEASE_AHEAD', 'on'),
     releaseTwins: switchSetting(env, 'RELEASE_TWINS', 'on'),
     ...readDatabaseUrls(env),
     checkpointMinutes: wholeNumberSetting(env, 'AUDIT_CHECKPOINT_MINUTES', 5, { min: 1 }),

@@ -32,6 +32,13 @@ export const turnEnds = (holder: string) => {
   turnsUnderWay.delete(holder)
 }
 
+/**
+ * The turns of this process waiting for the lease: woken as soon as one of this process ends, so
+ * a publication pressed while the release is built ahead (`Publisher.prepare`) starts at once,
+ * not at its next poll.
+ */
+const waitingForTurn = new Set<() => void>()
+
 /** A new holder's token: `<host>:<pid>:<random>`, one per turn. */
 export const leaseHolder = () => `${hostname()}:${process.pid}:${randomUUID()}`
 
@@ -167,7 +174,15 @@ export class Turns {
       if (Date.now() > deadline) {
         throw new PublishBusyError('publish-busy')
       }
-      await new Promise((resolve) => setTimeout(resolve, 200))
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer)
+          waitingForTurn.delete(wake)
+          resolve()
+        }
+        const timer = setTimeout(wake, 200)
+        waitingForTurn.add(wake)
+      })
     }
     // Renewed while the work runs, so a long build keeps it, but not for ever: a turn hung on
     // a network or a build lets the lease lapse after MAX_TURN_MS and the others go on. A
@@ -193,6 +208,7 @@ export class Turns {
       clearInterval(renewal)
       turnEnds(holder)
       await releaseLease(database, holder).catch(() => {})
+      for (const wake of waitingForTurn) wake()
     }
   }
 

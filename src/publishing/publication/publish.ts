@@ -167,7 +167,8 @@ export function publishDraft(
     let built: { folder: string }
     const building = metrics.phase('build')
     try {
-      built = await releases.build(repo, merged.commit, parts.clock())
+      // Built ahead at the draft's approval when main has not moved since (`Publisher.prepare`).
+      built = await releases.build(repo, merged.commit, parts.clock(), { tree: merged.tree })
       building()
     } catch (error) {
       if (error instanceof BuildFailedError) {
@@ -374,9 +375,13 @@ async function takeInTip(parts: PublicationParts, { ours, theirs }: Upstream): P
   )
 }
 
-/** A draft merged onto main's tip, not landed yet: the commit, what main was, the draft. */
+/**
+ * A draft merged onto main's tip, not landed yet: the commit and its tree, what main was, the
+ * draft.
+ */
 export interface Merged {
   commit: string
+  tree: string
   mainBefore: string
   draft: DraftView
 }
@@ -415,7 +420,7 @@ export async function mergeDraft(
     ),
     date: clock(),
   })
-  return { commit, mainBefore, draft }
+  return { commit, tree, mainBefore, draft }
 }
 
 /** Records that the draft no longer merges onto main, and refuses with the files to re-save. */

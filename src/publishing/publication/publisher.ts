@@ -11,6 +11,7 @@
  * - What the site served (release-records.ts), and the site brought up to main when it is
  *   behind (`recover`, `keepUpWithMain`) or first served (`firstRelease`), here.
  */
+import { MergeConflictError } from '../git/repository'
 import { NO_METRICS } from '../metrics'
 import type { Person } from '../people/roles'
 import { pendingRollbacks, type RollbackRequest } from '../workflow/rollbacks'
@@ -81,6 +82,56 @@ export class Publisher {
     } catch (error) {
       this.parts.metrics.publication(publicationOutcome(error))
       throw error
+    }
+  }
+
+  /**
+   * Builds ahead, in the background, the release that publishing an approved draft now would
+   * serve (the draft merged onto main's tip), so that its publication takes that folder instead
+   * of building when main has not moved meanwhile (`Releases.prepare`). Only in a turn of its
+   * own while the lease is free: a publication, rollback or backup under way goes first, and a
+   * publication pressed meanwhile waits for it, then takes it. Nothing is recorded and nothing
+   * served: a draft that does not merge or build is refused, and recorded, by its publication.
+   * Whether it was built.
+   */
+  prepare(draftId: string): Promise<boolean> {
+    const run = this.buildAhead(draftId)
+    this.preparing.add(run)
+    void run.finally(() => this.preparing.delete(run))
+    return run
+  }
+
+  /** The releases being built ahead (`prepare`). */
+  private readonly preparing = new Set<Promise<boolean>>()
+
+  /** Resolves once no release is being built ahead: before the service closes its database. */
+  async idle(): Promise<void> {
+    await Promise.all(this.preparing)
+  }
+
+  private async buildAhead(draftId: string): Promise<boolean> {
+    const { drafts, repo, releases, log } = this.parts
+    const began = performance.now()
+    try {
+      return await this.parts.turns.exclusively(async () => {
+        const draft = await drafts.get(draftId)
+        const main = await repo.resolve(MAIN)
+        if (!draft || !main || draft.status !== 'pending_publish') return false
+        const tree = await repo.mergeTrees(main, draft.head)
+        await releases.prepare(repo, tree, this.parts.clock())
+        log?.info(
+          { draft: draftId, ms: Math.round(performance.now() - began) },
+          'release built ahead of its publication',
+        )
+        return true
+      }, 0)
+    } catch (error) {
+      const expected =
+        error instanceof PublishBusyError ||
+        error instanceof MergeConflictError ||
+        error instanceof BuildFailedError
+      if (!expected) log?.error({ err: error, draft: draftId }, 'building a release ahead failed')
+      return false
     }
   }
 

@@ -31,6 +31,19 @@ const exists = (path: string) =>
 /** `20261126T041503Z-0123456789ab`: when (UTC) and from which commit. */
 const FOLDER = /^\d{8}T\d{6}Z-[0-9a-f]{12}(?:-\d+)?$/
 
+/**
+ * `.prepared-<tree>-<when>`: a release built ahead from a tree (`Releases.prepare`) at a time
+ * (UTC, as a release's name has it), not a release yet: never listed, served or backed up as
+ * one, and removed with what builds left half-made.
+ */
+const PREPARED = /^\.prepared-([0-9a-f]{40,64})-(\d{8}T\d{6}Z)$/
+/**
+ * How long a release built ahead is taken instead of a build: within the day it was made (the
+ * exchange rates a build fetches are the day's, as the build cache's stamp counts them), and an
+ * hour at most: a publication long after its approval builds afresh, as it always did.
+ */
+export const PREPARED_FOR_MS = 60 * 60_000
+
 /** The code of a build that stopped: a publication's, or a preview's. */
 type BuildFailure = 'not-built' | 'preview-not-built'
 
@@ -108,18 +121,66 @@ export class Releases {
 
   /**
    * Builds `commit` into a new release folder, not yet served. Throws `BuildFailedError` with
-   * the build's message when the site does not build; nothing is left behind then.
+   * the build's message when the site does not build; nothing is left behind then. When its
+   * `tree` was built ahead the same day (`prepare`, at the draft's approval), that folder is
+   * renamed into the release instead: the same tree builds the same site.
    */
   async build(
     repo: GitRepository,
     commit: string,
     now: Date,
-  ): Promise<{ folder: string; report: BuildReport }> {
+    { tree }: { tree?: string } = {},
+  ): Promise<{ folder: string; report?: BuildReport }> {
+    await mkdir(this.options.dir, { recursive: true })
+    const ahead = tree ? await this.builtAhead(tree, now) : null
+    if (ahead) {
+      const folder = await this.freeName(commit, now)
+      await rename(join(this.options.dir, ahead), join(this.options.dir, folder))
+      return { folder }
+    }
+    const folder = await this.freeName(commit, now)
+    const report = await this.buildInto(repo, commit, folder)
+    return { folder, report }
+  }
+
+  /**
+   * Builds `tree` (what publishing an approved draft now would serve) ahead into a folder that
+   * is not a release (`.prepared-…`), for the publication to take instead of building. Only the
+   * newest is kept. Throws `BuildFailedError` as `build` does.
+   */
+  async prepare(repo: GitRepository, tree: string, now: Date): Promise<void> {
+    await mkdir(this.options.dir, { recursive: true })
+    for (const other of await readdir(this.options.dir)) {
+      if (PREPARED.test(other))
+        await rm(join(this.options.dir, other), { recursive: true, force: true })
+    }
+    await this.buildInto(repo, tree, `.prepared-${tree}-${stampOf(now)}`)
+  }
+
+  /** The folder of `tree` built ahead, if one was made `now`'s day within `PREPARED_FOR_MS`. */
+  private async builtAhead(tree: string, now: Date): Promise<string | null> {
+    for (const name of await readdir(this.options.dir)) {
+      const [, built, when = ''] = PREPARED.exec(name) ?? []
+      if (built !== tree) continue
+      const made = Date.parse(
+        when.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'),
+      )
+      const age = now.getTime() - made
+      const sameDay = when.slice(0, 8) === stampOf(now).slice(0, 8)
+      if (sameDay && age > -60_000 && age < PREPARED_FOR_MS) return name
+    }
+    return null
+  }
+
+  /** Builds the commit or tree `treeish` into `folder` of the releases folder. */
+  private async buildInto(
+    repo: GitRepository,
+    treeish: string,
+    folder: string,
+  ): Promise<BuildReport> {
     // The workspace's caches as the last build left them, written whole (or not at all).
     await this.cacheSaved.catch(() => {})
-    await checkedOut(commit, () => this.checkOut(repo, commit))
-    await mkdir(this.options.dir, { recursive: true })
-    const folder = await this.freeName(commit, now)
+    await checkedOut(treeish, () => this.checkOut(repo, treeish))
     const live = await this.current()
     const workspace = this.options.workspace
     const config: BuildConfig = {
@@ -143,10 +204,10 @@ export class Releases {
     try {
       const report = await this.options.build(config)
       this.cacheSaved = report.cacheSaved
-      return { folder, report }
+      return report
     } catch (error) {
       await rm(config.outDir, { recursive: true, force: true })
-      throw new BuildFailedError(error instanceof Error ? error.message : String(error), commit)
+      throw new BuildFailedError(error instanceof Error ? error.message : String(error), treeish)
     }
   }
 
@@ -169,10 +230,13 @@ export class Releases {
     }
   }
 
-  /** Removes what builds left half-made (`<folder>.next`, when a process died building). */
+  /**
+   * Removes what builds left half-made (`<folder>.next`, when a process died building) and the
+   * releases built ahead that no publication took.
+   */
   async removeUnfinished(): Promise<string[]> {
     const names = await readdir(this.options.dir).catch(() => [] as string[])
-    const unfinished = names.filter((name) => /\.(next|old-.*)$/.test(name))
+    const unfinished = names.filter((name) => /\.(next|old-.*)$/.test(name) || PREPARED.test(name))
     for (const name of unfinished) {
       await rm(join(this.options.dir, name), { recursive: true, force: true })
     }
@@ -203,17 +267,21 @@ export class Releases {
 
   /** A folder name for a release of `commit` made `now` that no release has yet. */
   private async freeName(commit: string, now: Date): Promise<string> {
-    const stamp = now
-      .toISOString()
-      .replace(/[-:]/g, '')
-      .replace(/\.\d+Z$/, 'Z')
-    const base = `${stamp}-${commit.slice(0, 12)}`
+    const base = `${stampOf(now)}-${commit.slice(0, 12)}`
     const taken = new Set(await readdir(this.options.dir).catch(() => [] as string[]))
     for (let n = 0; ; n++) {
       const name = n === 0 ? base : `${base}-${n}`
       if (!taken.has(name) && !taken.has(`${name}.next`)) return name
     }
   }
+}
+
+/** `20261126T041503Z`: `now` in UTC to the second, as release folders are named. */
+function stampOf(now: Date): string {
+  return now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
 }
 
 /**

@@ -174,6 +174,14 @@ export class Drafts {
     private readonly notices?: Notices,
   ) {}
 
+  /** Called with a draft's id once it is approved (its approval recorded). */
+  private readonly approvalListeners: ((id: string) => void)[] = []
+
+  /** Calls `listener` with each draft's id once it is approved. */
+  onApproved(listener: (id: string) => void): void {
+    this.approvalListeners.push(listener)
+  }
+
   /**
    * Who wrote the commits between a draft's base and head, and which files they change: fixed
    * for a pair of commits, so each pair is asked of git once (the editor asks for every draft
@@ -618,7 +626,10 @@ export class Drafts {
       })
       return true
     })
-    if (approved) this.notices?.wake()
+    if (approved) {
+      this.notices?.wake()
+      for (const listener of this.approvalListeners) listener(id)
+    }
     if (!approved) {
       // Changed between reading it and approving it: refused as what she saw is gone.
       const current = await this.require(id)

@@ -929,6 +929,107 @@ describe('rollback under the four-eyes rules', { timeout: 120_000 }, () => {
   })
 })
 
+describe('a release built ahead at approval', () => {
+  /** quickBuild, counting its builds. */
+  let builds = 0
+  beforeEach(() => {
+    builds = 0
+    makePublisher(async (config) => {
+      builds += 1
+      return quickBuild(config)
+    })
+  })
+  const builtAhead = async () =>
+    (await readdir(join(dir, 'releases')).catch(() => [] as string[])).filter((name) =>
+      name.startsWith('.prepared-'),
+    )
+
+  it('is taken by the publication instead of a build, and serves the approved text', async () => {
+    // As the service wires it: each approval builds ahead, in the background.
+    drafts.onApproved((id) => void publisher.prepare(id))
+    await approved('Built while the publisher reads')
+    await publisher.idle()
+    expect(builds).toBe(1)
+    expect(await builtAhead()).toHaveLength(1)
+    // Nothing served, listed or recorded before the publication.
+    expect(await releases.current()).toBeNull()
+    expect(await releases.list()).toEqual([])
+
+    const release = await publisher.publish(paul, 'pages/about')
+    expect(builds).toBe(1)
+    expect(await served(ABOUT_PAGE)).toBe('<h1>Built while the publisher reads</h1>')
+    expect(await releases.list()).toEqual([release.folder])
+    expect(await builtAhead()).toEqual([])
+    expect(release.commit).toBe(await repo.resolve(MAIN))
+  })
+
+  it('is not taken once main moved: the publication builds what main now holds', async () => {
+    await approved('English, approved first')
+    expect(await publisher.prepare('pages/about')).toBe(true)
+    await approved('Deutsch, published first', 'content/de/pages/about.yaml', 'pages/about-de')
+    await publisher.publish(paul, 'pages/about-de')
+    expect(builds).toBe(2)
+
+    await publisher.publish(paul, 'pages/about')
+    expect(builds).toBe(3)
+    expect(await served(ABOUT_PAGE)).toBe('<h1>English, approved first</h1>')
+    expect(await served('de/about/index.html')).toBe('<h1>Deutsch, published first</h1>')
+  })
+
+  it('is not taken after a save made the draft another version', async () => {
+    await approved('Approved once')
+    await publisher.prepare('pages/about')
+    await approved('Approved again, changed')
+    await publisher.publish(paul, 'pages/about')
+    expect(builds).toBe(2)
+    expect(await served(ABOUT_PAGE)).toBe('<h1>Approved again, changed</h1>')
+  })
+
+  it('is built again when it is an hour old, and removed when the service starts', async () => {
+    await approved('An hour ago')
+    await publisher.prepare('pages/about')
+    tick += 3600
+    await publisher.publish(paul, 'pages/about')
+    expect(builds).toBe(2)
+    expect(await builtAhead()).toHaveLength(1)
+    await releases.removeUnfinished()
+    expect(await builtAhead()).toEqual([])
+  })
+
+  it('is only ever one: the last approval’s replaces the one before', async () => {
+    await approved('English')
+    await publisher.prepare('pages/about')
+    await approved('Deutsch', 'content/de/pages/about.yaml', 'pages/about-de')
+    await publisher.prepare('pages/about-de')
+    expect(await builtAhead()).toHaveLength(1)
+    await publisher.publish(paul, 'pages/about-de')
+    expect(builds).toBe(2)
+    expect(await builtAhead()).toEqual([])
+  })
+
+  it('is not built for a draft that is not approved, nor while another turn holds the lease', async () => {
+    await drafts.save(ada, 'pages/about', [{ path: ABOUT, content: original }], 'About')
+    expect(await publisher.prepare('pages/about')).toBe(false)
+    await drafts.setStatus(ada, 'pages/about', 'pending_review')
+    await approveSeen(drafts, rita, 'pages/about')
+    await database.query(
+      `INSERT INTO publish_lease (name, holder, until) VALUES ('publish', 'elsewhere:1:x', now() + interval '1 minute')`,
+    )
+    expect(await publisher.prepare('pages/about')).toBe(false)
+    expect(builds).toBe(0)
+  })
+
+  it('makes a publication pressed while it is built wait for it, then take it: one build', async () => {
+    await approved('Pressed at once')
+    const ahead = publisher.prepare('pages/about')
+    const release = await publisher.publish(paul, 'pages/about')
+    await ahead
+    expect(builds).toBe(1)
+    expect(await served(ABOUT_PAGE)).toBe('<h1>Pressed at once</h1>')
+    expect(await releases.list()).toEqual([release.folder])
+  })
+})
+
 describe('releases', () => {
   it.skipIf(!nginxInstalled())(
     'has nginx answer every page of the live release from its twins once their pass is done',
