@@ -25,7 +25,16 @@ export interface LighthouseResult {
   tbtMs: number
   /** Why a category is below 100. */
   failedAudits: FailedAudit[]
+  /**
+   * Lighthouse's benchmark of the machine it ran on (`environment.benchmarkIndex`): its mobile
+   * CPU slowdown (4×) is calibrated for about 1,000 and above; below, it warns that the host is
+   * slower than it expects, and the blocking time and the performance score suffer for it.
+   */
+  benchmarkIndex?: number
 }
+
+/** Below this benchmark index Lighthouse warns that the host's CPU is slower than it expects. */
+export const SLOW_HOST_INDEX = 1000
 
 export const LIGHTHOUSE_TARGETS = {
   performance: 100,
@@ -86,6 +95,7 @@ export function summarise(path: string, lhr: Result): LighthouseResult {
     lcpElement: lcpElementOf(lhr),
     tbtMs: Math.round(metric('total-blocking-time')),
     failedAudits: failedAudits(lhr),
+    benchmarkIndex: Math.round(lhr.environment?.benchmarkIndex ?? Number.NaN),
   }
 }
 
@@ -220,6 +230,17 @@ export function formatLighthouse(results: LighthouseResult[]): string {
       ]),
     ),
   ]
+  const indexes = results
+    .map((result) => result.benchmarkIndex)
+    .filter((index): index is number => index !== undefined && Number.isFinite(index))
+    .sort((a, b) => a - b)
+  if (indexes.length > 0) {
+    const middle = indexes[Math.floor((indexes.length - 1) / 2)] as number
+    lines.push(
+      '',
+      `This machine's benchmark index (Lighthouse's): ${indexes[0]}–${indexes.at(-1)}, median ${middle}${middle < SLOW_HOST_INDEX ? `, below the ${SLOW_HOST_INDEX} its mobile CPU slowdown is calibrated for: blocking time and performance read worse than on the machines it expects` : ''}`,
+    )
+  }
   for (const result of results) {
     const missed = belowTarget(result)
     if (missed.length === 0 && result.failedAudits.length === 0) continue

@@ -108,6 +108,20 @@ describe('formatLighthouse', () => {
     expect(text.split('\n').slice(3)).toEqual(['', '`/en/`', '- `unused-javascript`: x'])
   })
 
+  it('names the machine’s benchmark index, and says when Lighthouse finds it slower than it expects', () => {
+    const fast = formatLighthouse([
+      { ...perfect, benchmarkIndex: 1800 },
+      { ...flawed, benchmarkIndex: 1500 },
+    ])
+    expect(fast).toContain(
+      "This machine's benchmark index (Lighthouse's): 1500–1800, median 1500\n",
+    )
+    expect(fast).not.toContain('calibrated')
+    const slow = formatLighthouse([{ ...perfect, benchmarkIndex: 640 }])
+    expect(slow).toContain('median 640, below the 1000 its mobile CPU slowdown is calibrated for')
+    expect(formatLighthouse([perfect])).not.toContain('benchmark index')
+  })
+
   it('keeps a pipe in a path from breaking the table', () => {
     expect(formatLighthouse([{ ...perfect, path: '/a|b/' }])).toContain('| `/a\\|b/` |')
   })
