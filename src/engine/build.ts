@@ -20,6 +20,7 @@ import {
   type PreparedImages,
   prepareImages,
   refuseFilesInGeneratedDirs,
+  SITE_CARD_SOURCE,
 } from './assets/content-images'
 import type { BuildPage } from './build-page'
 import { openMarkdownCache } from './cache/markdown-cache'
@@ -213,6 +214,7 @@ export async function buildSite(config: BuildConfig): Promise<BuildReport> {
     measure('images: variants', () =>
       prepareImages(content, {
         publicDir: join(config.root, 'public'),
+        siteCard: join(config.root, SITE_CARD_SOURCE),
         outDir: stage,
         cacheDir: config.cacheDir,
         timeline,

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
-import { basename, dirname, extname, join, relative, sep } from 'node:path'
+import { basename, extname, join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { SiteContent } from '../../content/site-content'
 import { BRAND_MARK, THEME_COLOR } from '../../shared/constants'
 import {
@@ -16,12 +17,20 @@ import {
   type ImageValue,
 } from '../../shared/images'
 import { slugify } from '../../shared/slug'
+import { placeFile } from '../cache/place-file'
 import { type Timeline, untimed } from '../timeline'
 import { processImages, rasterizeSvgCards, type SvgCard } from './images'
 
 /** The sharing card of pages without an image of their own. */
 export const SITE_CARD = `${CARD_DIR}/site.png`
 export const CARD_SIZE = { width: 1200, height: 630 }
+/**
+ * The site card drawn (`siteCardSvg`), kept in the repository beside this module: it is made of
+ * the code's own constants, so drawing it in every fresh build cost a card process (Node.js and
+ * libvips started, half a second of CPU) for the same bytes. A test draws it again and fails,
+ * with the command that updates it, when the drawing changed (`site-card.test.ts`).
+ */
+export const SITE_CARD_SOURCE = 'src/engine/assets/site-card.png'
 
 /** Every image field (`{ src, alt }` with `src` under /images/) anywhere in `value`. */
 export function imageFields(value: unknown, found: ImageValue[] = []): ImageValue[] {
@@ -101,6 +110,8 @@ export interface PrepareOptions {
   outDir: string
   cacheDir?: string
   timeline?: Pick<Timeline, 'measure'>
+  /** The drawn site card (`SITE_CARD_SOURCE` of the site's root); this checkout's by default. */
+  siteCard?: string
 }
 
 export interface PreparedImages {
@@ -139,10 +150,13 @@ export async function prepareImages(
     field.card = responsive.src
   }
 
-  const siteCard = join(options.cacheDir ?? options.outDir, 'site-card.svg')
-  await mkdir(dirname(siteCard), { recursive: true })
-  await writeFile(siteCard, siteCardSvg())
-  const cards: SvgCard[] = [{ svgFile: siteCard, outFile: join(options.outDir, SITE_CARD) }]
+  await mkdir(join(options.outDir, CARD_DIR), { recursive: true })
+  // Linked, as the build's own files are: one inode for every build and release.
+  await placeFile(
+    options.siteCard ?? fileURLToPath(new URL('./site-card.png', import.meta.url)),
+    join(options.outDir, SITE_CARD),
+  )
+  const cards: SvgCard[] = []
   // Drawings are copied under a name that hashes their content, so they can be cached for a
   // year like the raster variants; the page shows the copy. All are read and copied at once:
   // one after another, the waits for the disk added up on a busy machine.
