@@ -11,9 +11,10 @@
  *   Then once more without a release, as a replica that finds none builds the site at its start
  *   (from an empty build cache, the bundles made): the peak of that start, and idle after it.
  * - The publishing service (`serve-cms`), on a repository made from this checkout: the peak of
- *   its start (the first release built), idle after it, then after each of `publications`
- *   publications through its HTTP API (an author's change, moved to review, approved by a
- *   reviewer, published by a publisher: `bench/publish.ts`'s steps), and their peak.
+ *   its start (the first release built), idle after it (and after that release's compressed
+ *   twins, written in the background), then after each of `publications` publications through
+ *   its HTTP API (an author's change, moved to review, approved by a reviewer, which builds the
+ *   release ahead, published by a publisher: `bench/publish.ts`'s steps), and their peak.
  *
  * Memory is the resident set (VmRSS) of the process and of every process under it (a build's,
  * git's), summed in MiB, sampled every 100 ms from the role's start; a figure "after" something is the
@@ -390,6 +391,10 @@ export async function publishingMemory(publications: number): Promise<Publishing
       }
       await pause(100)
     }
+    // The first release's compressed twins (all of it, Brotli 11: some 10 s of CPU) are written
+    // in the background after it is served: idle once that pass is done too.
+    const twinsDone = () => role?.lines.some((line) => line.includes('compressed twins written'))
+    while (!twinsDone() && performance.now() - started < 240_000) await pause(100)
     const idleMb = await memory.settled()
     const startPeakMb = memory.peak()
     const database = await openDatabase({ url: schema.url, poolSize: 1 })

@@ -562,7 +562,7 @@ async function memory(dist: string) {
     value: publishing.idleMb,
     unit: 'MiB',
     target: atMost(MEMORY_TARGETS.publishingMb),
-    note: `serve-cms, NODE_OPTIONS of publishing.yaml (${publishing.nodeOptions || 'none'}); its start, the first release built, peaks at ${publishing.startPeakMb} MiB`,
+    note: `serve-cms, NODE_OPTIONS of publishing.yaml (${publishing.nodeOptions || 'none'}); its start, the first release built and its twins written, peaks at ${publishing.startPeakMb} MiB`,
   })
   add({
     id: 'memory.publishing.first',
