@@ -151,12 +151,25 @@ export async function prepareImages(
   }
 
   await mkdir(join(options.outDir, CARD_DIR), { recursive: true })
-  // Linked, as the build's own files are: one inode for every build and release.
-  await placeFile(
+  const cards: SvgCard[] = []
+  // Linked, as the build's own files are: one inode for every build and release. A tree without
+  // the file (a site repository older than it, built by a newer publishing service) has it
+  // drawn, as every build did before.
+  const kept = await placeFile(
     options.siteCard ?? fileURLToPath(new URL('./site-card.png', import.meta.url)),
     join(options.outDir, SITE_CARD),
+  ).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return false
+      throw error
+    },
   )
-  const cards: SvgCard[] = []
+  if (!kept) {
+    const drawing = join(options.cacheDir ?? options.outDir, 'site-card.svg')
+    await writeFile(drawing, siteCardSvg())
+    cards.push({ svgFile: drawing, outFile: join(options.outDir, SITE_CARD) })
+  }
   // Drawings are copied under a name that hashes their content, so they can be cached for a
   // year like the raster variants; the page shows the copy. All are read and copied at once:
   // one after another, the waits for the disk added up on a busy machine.

@@ -110,6 +110,22 @@ describe('images of the content', () => {
     }
   })
 
+  it('draws the site card when the site’s tree has no drawn one (an older site repository)', async () => {
+    const elsewhere = join(root, 'dist-without-card')
+    // The content's own images were prepared (and renamed) by the tests before: none here.
+    const written = await prepareImages(
+      { ...content, entries: [] },
+      {
+        publicDir,
+        outDir: elsewhere,
+        siteCard: join(root, 'no-such-site-card.png'),
+      },
+    )
+    await written.cardsWritten
+    const card = await sharp(join(elsewhere, 'images/cards/site.png')).metadata()
+    expect([card.format, card.width, card.height]).toEqual(['png', 1200, 630])
+  })
+
   it('names the image a shared link shows: the page’s own, else the site card', async () => {
     const routes = createRouteTable(content)
     const queries = createStaticQueries(content)
